@@ -1,0 +1,51 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "pgwarden",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "pgwarden", targets: ["pgwarden"]),
+        .library(name: "WardenKit", targets: ["WardenKit"]),
+        .library(name: "PostgresClient", targets: ["PostgresClient"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+    ],
+    targets: [
+        // The C layer: libpq's header, found through pkg-config.
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
+        ),
+        // The only code that touches libpq.
+        .target(name: "PostgresClient", dependencies: ["CLibPQ"]),
+        // The library: migrations, provisioning, access plan.
+        .target(
+            name: "WardenKit",
+            dependencies: [
+                "PostgresClient",
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            resources: [.embedInCode("Provisioning/SupabaseCompat.sql")]
+        ),
+        // The command-line tool: argument parsing and error reporting only.
+        .executableTarget(
+            name: "pgwarden",
+            dependencies: [
+                "WardenKit",
+                "PostgresClient",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "UnitTests", dependencies: ["WardenKit", "PostgresClient"]),
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: ["WardenKit", "PostgresClient"]
+        ),
+    ]
+)

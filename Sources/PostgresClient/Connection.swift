@@ -1,0 +1,265 @@
+import CLibPQ
+import Foundation
+
+/// One open connection to a PostgreSQL server. Owns its `PGconn` and closes it
+/// (`PQfinish`) exactly once, in `deinit` or on `close()`.
+///
+/// A connection is used by one thread at a time; libpq calls block.
+public final class Connection {
+    private var handle: OpaquePointer?
+    /// The settings it was opened with (redacted in every description).
+    public let settings: ConnectionSettings
+    private let noticeSink: NoticeSink
+    /// Names savepoints uniquely within this connection.
+    var savepointCounter = 0
+
+    /// Opens a connection; throws a redacted `PostgresError(kind: .connection)` on failure.
+    ///
+    /// - Parameter onNotice: receives server notices (NOTICE, WARNING, ...) instead of
+    ///   libpq's default of printing them on standard error. Default: drop them.
+    public init(
+        _ settings: ConnectionSettings = .environment,
+        onNotice: @escaping (PostgresNotice) -> Void = { _ in }
+    ) throws {
+        self.settings = settings
+        self.noticeSink = NoticeSink(onNotice)
+        handle = Self.connect(settings)
+        guard let handle else {
+            throw PostgresError(kind: .client, message: "out of memory while connecting")
+        }
+        guard PQstatus(handle) == CONNECTION_OK else {
+            let message = settings.scrub(Self.errorMessage(handle))
+            PQfinish(handle)
+            self.handle = nil
+            throw PostgresError(
+                kind: .connection,
+                message: "could not connect to \(settings.redacted): \(message)",
+                sqlState: Self.connectionSQLState(message))
+        }
+        PQsetNoticeReceiver(handle, noticeReceiver, Unmanaged.passUnretained(noticeSink).toOpaque())
+    }
+
+    deinit { close() }
+
+    /// Closes the connection now. Safe to call more than once.
+    public func close() {
+        if let handle { PQfinish(handle) }
+        handle = nil
+    }
+
+    /// Replaces the notice handler.
+    public func onNotice(_ handler: @escaping (PostgresNotice) -> Void) {
+        noticeSink.handler = handler
+    }
+
+    /// The server's version as an integer, e.g. 150018 for 15.18.
+    public var serverVersion: Int { handle.map { Int(PQserverVersion($0)) } ?? 0 }
+
+    /// True while the connection is open and not in a failed state.
+    public var isOpen: Bool { handle.map { PQstatus($0) == CONNECTION_OK } ?? false }
+
+    /// The transaction state: idle, in a transaction, or in a failed transaction.
+    public var transactionStatus: TransactionStatus {
+        guard let handle else { return .unknown }
+        switch PQtransactionStatus(handle) {
+        case PQTRANS_IDLE: return .idle
+        case PQTRANS_INTRANS: return .inTransaction
+        case PQTRANS_INERROR: return .failed
+        case PQTRANS_ACTIVE: return .active
+        default: return .unknown
+        }
+    }
+
+    /// Runs SQL text that may hold many statements (simple query protocol, as
+    /// `psql -c` and a migration file need). Returns one result per statement that
+    /// completed. On the first error the server skips the rest; the thrown error's
+    /// `completedStatements` says how many ran before it.
+    @discardableResult
+    public func execute(_ sql: String) throws -> [QueryResult] {
+        let handle = try openHandle(for: sql)
+        guard PQsendQuery(handle, sql) == 1 else {
+            throw failure(sql: sql)
+        }
+        return try collectResults(handle, sql: sql)
+    }
+
+    /// Runs one statement with `$1, $2, ...` parameters bound as text (never spliced
+    /// into the SQL); `nil` binds SQL NULL.
+    @discardableResult
+    public func query(_ sql: String, _ parameters: [String?] = []) throws -> QueryResult {
+        let handle = try openHandle(for: sql)
+        let cValues: [UnsafeMutablePointer<CChar>?] = parameters.map { $0.flatMap { strdup($0) } }
+        defer { cValues.forEach { free($0) } }
+        let sent = cValues.withUnsafeBufferPointer { buffer -> Int32 in
+            buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { values in
+                PQsendQueryParams(handle, sql, Int32(parameters.count), nil, values.baseAddress, nil, nil, 0)
+            }
+        }
+        guard sent == 1 else { throw failure(sql: sql) }
+        let results = try collectResults(handle, sql: sql)
+        return results.last ?? QueryResult(commandTag: "", columns: [], rows: [], affectedRows: nil)
+    }
+
+    /// Asks the server to cancel whatever this connection is running. Callable from
+    /// another thread (e.g. a signal handler's queue).
+    public func makeCanceller() -> Canceller? {
+        guard let handle, let cancel = PQgetCancel(handle) else { return nil }
+        return Canceller(cancel)
+    }
+
+    /// Whether a server accepts connections (libpq's `PQpingParams`), without
+    /// authenticating: used to wait for a server that is starting.
+    public static func ping(_ settings: ConnectionSettings) -> PingResult {
+        let status = withCStringArray(["dbname"]) { keywords in
+            withCStringArray([settings.conninfo]) { values in PQpingParams(keywords, values, 1) }
+        }
+        switch status {
+        case PQPING_OK: return .accepting
+        case PQPING_REJECT: return .rejecting
+        case PQPING_NO_RESPONSE: return .noResponse
+        default: return .invalidSettings
+        }
+    }
+
+    // MARK: - libpq plumbing
+
+    private static func connect(_ settings: ConnectionSettings) -> OpaquePointer? {
+        // Keywords are processed in order and later ones win, so the user's string
+        // (expanded from `dbname`) overrides our fallbacks, and client_encoding is
+        // forced to UTF8 because values are decoded as UTF-8.
+        var keywords = ["fallback_application_name"]
+        var values = ["pgwarden"]
+        if getenv("PGCONNECT_TIMEOUT") == nil {
+            keywords.append("connect_timeout")
+            values.append("10")
+        }
+        keywords += ["dbname", "client_encoding"]
+        values += [settings.conninfo, "UTF8"]
+        return withCStringArray(keywords) { keywordPointers in
+            withCStringArray(values) { valuePointers in
+                PQconnectdbParams(keywordPointers, valuePointers, 1)
+            }
+        }
+    }
+
+    private func openHandle(for sql: String) throws -> OpaquePointer {
+        guard let handle, PQstatus(handle) == CONNECTION_OK else {
+            var error = PostgresError(kind: .connection, message: "the connection is closed")
+            error.sql = sql
+            throw error
+        }
+        return handle
+    }
+
+    private func failure(sql: String) -> PostgresError {
+        let message = handle.map { settings.scrub(Self.errorMessage($0)) } ?? "connection closed"
+        var error = PostgresError(kind: isOpen ? .client : .connection, message: message)
+        error.sql = sql
+        return error
+    }
+
+    private func collectResults(_ handle: OpaquePointer, sql: String) throws -> [QueryResult] {
+        var results: [QueryResult] = []
+        var firstError: PostgresError?
+        while let result = PQgetResult(handle) {
+            defer { PQclear(result) }
+            switch PQresultStatus(result) {
+            case PGRES_COMMAND_OK, PGRES_TUPLES_OK:
+                if firstError == nil { results.append(Self.makeResult(result)) }
+            case PGRES_EMPTY_QUERY:
+                continue
+            case PGRES_COPY_IN:
+                PQputCopyEnd(handle, "pgwarden does not support COPY FROM STDIN; use INSERT or COPY FROM a file")
+            case PGRES_COPY_OUT:
+                Self.discardCopyOut(handle)
+            default:
+                if firstError == nil {
+                    var error = ServerErrorFields.error(from: result, sql: sql, settings: settings)
+                    error.completedStatements = results.count
+                    firstError = error
+                }
+            }
+        }
+        if PQstatus(handle) != CONNECTION_OK, firstError == nil {
+            firstError = failure(sql: sql)
+        }
+        if let firstError { throw firstError }
+        return results
+    }
+
+    private static func discardCopyOut(_ handle: OpaquePointer) {
+        var buffer: UnsafeMutablePointer<CChar>?
+        while PQgetCopyData(handle, &buffer, 0) > 0 {
+            PQfreemem(buffer)
+        }
+    }
+
+    private static func makeResult(_ result: OpaquePointer) -> QueryResult {
+        let columnCount = Int(PQnfields(result))
+        let rowCount = Int(PQntuples(result))
+        let columns = (0..<columnCount).map { String(cString: PQfname(result, Int32($0))) }
+        var rows: [[String?]] = []
+        rows.reserveCapacity(rowCount)
+        for row in 0..<rowCount {
+            rows.append((0..<columnCount).map { column in
+                PQgetisnull(result, Int32(row), Int32(column)) == 1
+                    ? nil : String(cString: PQgetvalue(result, Int32(row), Int32(column)))
+            })
+        }
+        let affected = String(cString: PQcmdTuples(result))
+        return QueryResult(
+            commandTag: String(cString: PQcmdStatus(result)), columns: columns, rows: rows,
+            affectedRows: Int(affected))
+    }
+
+    static func errorMessage(_ handle: OpaquePointer) -> String {
+        String(cString: PQerrorMessage(handle)).trimmingWhitespace()
+    }
+
+    private static func connectionSQLState(_ message: String) -> SQLState {
+        if message.contains("password authentication failed") { return .invalidPassword }
+        if message.contains("does not exist") && message.contains("database") { return .invalidCatalogName }
+        return .sqlClientUnableToEstablishConnection
+    }
+}
+
+/// What `Connection.ping` found.
+public enum PingResult: Sendable {
+    /// The server accepts connections.
+    case accepting
+    /// The server is up but refuses connections (starting up, shutting down).
+    case rejecting
+    /// No server answered.
+    case noResponse
+    /// The settings themselves are invalid.
+    case invalidSettings
+}
+
+/// Whether a transaction is open on a connection.
+public enum TransactionStatus: Sendable {
+    case idle, active, inTransaction, failed, unknown
+}
+
+/// Sends a cancel request for a connection's running statement; owns a `PGcancel`.
+public final class Canceller: @unchecked Sendable {
+    private let pgCancel: OpaquePointer
+    init(_ pgCancel: OpaquePointer) { self.pgCancel = pgCancel }
+    deinit { PQfreeCancel(pgCancel) }
+
+    /// Asks the server to cancel the current statement; returns false if the request failed.
+    @discardableResult
+    public func cancel() -> Bool {
+        var buffer = [CChar](repeating: 0, count: 256)
+        return PQcancel(pgCancel, &buffer, Int32(buffer.count)) == 1
+    }
+}
+
+private func withCStringArray<R>(
+    _ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> R
+) -> R {
+    let duplicates: [UnsafeMutablePointer<CChar>?] = strings.map { strdup($0) } + [nil]
+    defer { duplicates.forEach { free($0) } }
+    return duplicates.withUnsafeBufferPointer { buffer in
+        buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { body($0.baseAddress!) }
+    }
+}

@@ -1,0 +1,199 @@
+import Foundation
+import PostgresClient
+
+/// An ephemeral PostgreSQL server: data in a temporary directory, reachable only
+/// through a Unix socket in that directory (no TCP port to collide with), tuned for
+/// throwaway speed, and removed with everything in it by `stop()`.
+///
+/// PostgreSQL refuses to run as root; when the caller is root the server programs
+/// run as an unprivileged OS user (`postgres`, or `PGWARDEN_PG_USER`) through
+/// `setpriv`, which execs in place, so the process we hold is the postmaster itself.
+public final class LocalCluster: @unchecked Sendable {
+    /// The temporary directory holding the data directory, socket and server log.
+    public let directory: URL
+    /// The Unix socket directory (the temporary directory itself).
+    public var socketDirectory: String { directory.path }
+    /// The port number in the socket's file name (`.s.PGSQL.5432`); no TCP is opened.
+    public let port = 5432
+    /// The superuser name (trust authentication over the socket).
+    public let superuser = "postgres"
+    /// How long it took from nothing to a server accepting connections.
+    public private(set) var startupDuration: Duration = .zero
+    public let binaries: PostgresBinaries
+
+    private var server: Process?
+    private let lock = NSLock()
+
+    /// Settings for a database of this server (default: `postgres`).
+    public func settings(database: String = "postgres") -> ConnectionSettings {
+        try! ConnectionSettings("host=\(socketDirectory) port=\(port) user=\(superuser) dbname=\(database)")
+    }
+
+    /// A `postgresql://` URL for a database of this server, as `psql` accepts it.
+    public func url(database: String = "postgres") -> String {
+        "postgresql://\(superuser)@/\(database)?host=\(socketDirectory)&port=\(port)"
+    }
+
+    /// Server settings for a throwaway cluster. Durability is traded for speed: a
+    /// crash loses the data, which is gone at `stop()` anyway.
+    static let serverSettings: [String] = [
+        "listen_addresses=",  // Unix socket only
+        "fsync=off",  // never wait for the disk
+        "synchronous_commit=off",  // commit returns before the WAL is flushed
+        "full_page_writes=off",  // no torn-page protection needed
+        "wal_level=minimal", "max_wal_senders=0",  // no replication, smaller WAL
+        "checkpoint_timeout=1h",  // no checkpoints during a short life
+        "max_connections=60",  // tests run several connections in parallel
+        "shared_buffers=64MB",
+        "log_min_messages=warning", "log_min_error_statement=panic",  // keep the log quiet
+    ]
+
+    /// Starts a new server and waits until it accepts connections.
+    public static func start(timeout: Double = 30) throws -> LocalCluster {
+        let clock = ContinuousClock()
+        let began = clock.now
+        let binaries = try PostgresBinaries.locate()
+        let identity = try RunIdentity.current()
+        let directory = try makeTemporaryDirectory(owner: identity)
+        do {
+            try initialize(binaries: binaries, directory: directory, identity: identity)
+            let server = try launch(binaries: binaries, directory: directory, identity: identity)
+            let cluster = LocalCluster(directory: directory, binaries: binaries, server: server)
+            try cluster.waitUntilReady(timeout: timeout)
+            cluster.startupDuration = clock.now - began
+            return cluster
+        } catch {
+            try? FileManager.default.removeItem(at: directory)
+            throw error
+        }
+    }
+
+    private init(directory: URL, binaries: PostgresBinaries, server: Process) {
+        self.directory = directory
+        self.binaries = binaries
+        self.server = server
+    }
+
+    deinit { stop() }
+
+    /// Whether the server process is still running.
+    public var isRunning: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return server?.isRunning ?? false
+    }
+
+    /// Stops the server (immediate shutdown: nothing needs saving) and deletes its
+    /// directory. Safe to call more than once, and from another thread.
+    public func stop() {
+        lock.lock()
+        let process = server
+        server = nil
+        lock.unlock()
+        if let process, process.isRunning {
+            kill(process.processIdentifier, SIGQUIT)
+            if !Self.waitForExit(process, seconds: 10) {
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+            }
+        }
+        if process != nil || FileManager.default.fileExists(atPath: directory.path) {
+            try? FileManager.default.removeItem(at: directory)
+        }
+    }
+
+    /// Creates a new, empty database and returns settings to reach it.
+    public func createDatabase(_ name: String) throws -> ConnectionSettings {
+        let admin = try Connection(settings())
+        try admin.execute("create database \(quoteIdentifier(name))")
+        return settings(database: name)
+    }
+
+    /// The server's log so far (last lines), for error messages.
+    public func logTail(lines: Int = 20) -> String {
+        Self.logTail(directory: directory, lines: lines)
+    }
+
+    // MARK: - Steps
+
+    private static func makeTemporaryDirectory(owner identity: RunIdentity) throws -> URL {
+        // Unix socket paths are limited to ~107 bytes, so stay under /tmp when TMPDIR is long.
+        var base = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
+        if base.utf8.count > 60 { base = "/tmp" }
+        var template = Array("\(base)/pgwarden-XXXXXX".utf8CString)
+        guard let created = mkdtemp(&template) else {
+            throw ProvisioningError.serverFailed(step: "creating a temporary directory in \(base)", log: "")
+        }
+        let path = String(cString: created)
+        try identity.handOver(path)
+        return URL(fileURLWithPath: path)
+    }
+
+    private static func initialize(binaries: PostgresBinaries, directory: URL, identity: RunIdentity) throws {
+        let arguments = [
+            "-D", directory.appendingPathComponent("data").path, "-U", "postgres", "--auth=trust",
+            "--no-sync", "--encoding=UTF8", "--locale=C", "--no-instructions",
+        ]
+        let (program, fullArguments) = identity.command(binaries.initdb.path, arguments)
+        let output = try ProcessRunner.run(program, fullArguments, workingDirectory: directory)
+        guard output.status == 0 else {
+            throw ProvisioningError.serverFailed(
+                step: "initdb", log: (output.standardError + output.standardOutput).trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+    }
+
+    private static func launch(binaries: PostgresBinaries, directory: URL, identity: RunIdentity) throws -> Process {
+        var arguments = ["-D", directory.appendingPathComponent("data").path, "-k", directory.path, "-p", "5432"]
+        for setting in serverSettings { arguments += ["-c", setting] }
+        let (program, fullArguments) = identity.command(binaries.postgres.path, arguments)
+        let logURL = directory.appendingPathComponent("server.log")
+        FileManager.default.createFile(atPath: logURL.path, contents: nil)
+        let log = try FileHandle(forWritingTo: logURL)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = fullArguments
+        process.currentDirectoryURL = directory
+        process.standardOutput = log
+        process.standardError = log
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        try? log.close()
+        return process
+    }
+
+    private func waitUntilReady(timeout: Double) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        let target = settings()
+        while true {
+            if Connection.ping(target) == .accepting { return }
+            if !isRunning {
+                throw ProvisioningError.serverFailed(step: "starting postgres", log: logTail())
+            }
+            if Date() > deadline {
+                stop()
+                throw ProvisioningError.startTimedOut(seconds: timeout, log: "")
+            }
+            usleep(5_000)
+        }
+    }
+
+    private static func waitForExit(_ process: Process, seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning {
+            if Date() > deadline { return false }
+            usleep(5_000)
+        }
+        process.waitUntilExit()
+        return true
+    }
+
+    private static func logTail(directory: URL, lines: Int) -> String {
+        let text = (try? String(contentsOf: directory.appendingPathComponent("server.log"), encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").suffix(lines).joined(separator: "\n")
+    }
+}
+
+/// Double-quotes an SQL identifier.
+public func quoteIdentifier(_ name: String) -> String {
+    "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+}

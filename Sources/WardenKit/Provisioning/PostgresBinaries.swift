@@ -1,0 +1,61 @@
+import Foundation
+
+/// The PostgreSQL server programs LocalCluster needs (`initdb`, `postgres`).
+public struct PostgresBinaries: Sendable {
+    /// The folder holding `initdb` and `postgres`.
+    public let directory: URL
+
+    public var initdb: URL { directory.appendingPathComponent("initdb") }
+    public var postgres: URL { directory.appendingPathComponent("postgres") }
+
+    /// Finds the server programs: `pg_config --bindir`, then `PATH`, then the highest
+    /// `/usr/lib/postgresql/<major>/bin` (Debian's layout). `PGWARDEN_PG_BINDIR` wins
+    /// over all of them when set.
+    public static func locate(environment: [String: String] = ProcessInfo.processInfo.environment)
+        throws -> PostgresBinaries
+    {
+        var candidates: [String] = []
+        if let explicit = environment["PGWARDEN_PG_BINDIR"] { candidates.append(explicit) }
+        if let fromPgConfig = pgConfigBindir(environment: environment) { candidates.append(fromPgConfig) }
+        for folder in (environment["PATH"] ?? "").split(separator: ":") {
+            candidates.append(resolvedFolder(of: "\(folder)/initdb") ?? String(folder))
+        }
+        candidates += debianBinFolders()
+        for folder in candidates where isServerFolder(folder) {
+            return PostgresBinaries(directory: URL(fileURLWithPath: folder))
+        }
+        throw ProvisioningError.binariesMissing(searched: candidates)
+    }
+
+    private static func isServerFolder(_ folder: String) -> Bool {
+        let manager = FileManager.default
+        return manager.isExecutableFile(atPath: "\(folder)/initdb")
+            && manager.isExecutableFile(atPath: "\(folder)/postgres")
+    }
+
+    /// The real folder of a program reached through a symlink (e.g. /usr/local/bin/initdb).
+    private static func resolvedFolder(of path: String) -> String? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath()
+        return resolved.deletingLastPathComponent().path
+    }
+
+    private static func pgConfigBindir(environment: [String: String]) -> String? {
+        for folder in (environment["PATH"] ?? "/usr/bin").split(separator: ":") {
+            let path = "\(folder)/pg_config"
+            guard FileManager.default.isExecutableFile(atPath: path) else { continue }
+            let output = try? ProcessRunner.run(path, ["--bindir"])
+            if let output, output.status == 0 {
+                return output.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+        }
+        return nil
+    }
+
+    /// `/usr/lib/postgresql/*/bin`, highest major version first.
+    private static func debianBinFolders() -> [String] {
+        let root = "/usr/lib/postgresql"
+        let majors = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
+        return majors.compactMap(Int.init).sorted(by: >).map { "\(root)/\($0)/bin" }
+    }
+}

@@ -1,0 +1,27 @@
+/// Why an ephemeral server or the compatibility layer could not be provided.
+public enum ProvisioningError: Error, CustomStringConvertible {
+    /// `initdb` and `postgres` were found nowhere.
+    case binariesMissing(searched: [String])
+    /// No unprivileged OS user to run the server as, while running as root.
+    case noUnprivilegedUser(String)
+    /// A server program failed; `log` is the tail of its output.
+    case serverFailed(step: String, log: String)
+    /// The server did not accept connections in time.
+    case startTimedOut(seconds: Double, log: String)
+
+    public var description: String {
+        switch self {
+        case .binariesMissing:
+            return "PostgreSQL server programs (initdb, postgres) not found; "
+                + "install them with: apt-get install postgresql (or set PGWARDEN_PG_BINDIR)"
+        case .noUnprivilegedUser(let name):
+            return "PostgreSQL refuses to run as root, and there is no OS user '\(name)' to run it as; "
+                + "create one (apt-get install postgresql does) or set PGWARDEN_PG_USER"
+        case .serverFailed(let step, let log):
+            return "\(step) failed\(log.isEmpty ? "" : ":\n\(log)")"
+        case .startTimedOut(let seconds, let log):
+            return "the ephemeral PostgreSQL server did not accept connections within \(seconds) s"
+                + (log.isEmpty ? "" : ":\n\(log)")
+        }
+    }
+}

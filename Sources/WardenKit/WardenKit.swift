@@ -1,0 +1,5 @@
+/// pgwarden's library: migrations, provisioning and the access-plan runner.
+public enum WardenKit {
+    /// The tool's version, shown by `pgwarden --version`.
+    public static let version = "0.1.0"
+}

@@ -1,0 +1,37 @@
+import ArgumentParser
+import Foundation
+import PostgresClient
+import WardenKit
+
+/// Turns any error into a readable message on standard error and a documented exit code.
+enum ErrorReporter {
+    /// Runs a command's body; errors are printed as `pgwarden: <message>` and mapped to
+    /// an exit code. ArgumentParser's own errors and exit codes pass through.
+    static func run(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let exit as ExitCode {
+            throw exit
+        } catch {
+            printError(error)
+            throw exitCode(for: error)
+        }
+    }
+
+    static func printError(_ error: Error) {
+        FileHandle.standardError.write(Data("pgwarden: \(error)\n".utf8))
+    }
+
+    static func exitCode(for error: Error) -> ExitCode {
+        switch error {
+        case let error as PostgresError:
+            switch error.kind {
+            case .connection: return ExitStatus.unavailable
+            case .invalidConnectionString: return ExitStatus.usage
+            default: return ExitStatus.failure
+            }
+        case is ProvisioningError: return ExitStatus.unavailable
+        default: return ExitStatus.failure
+        }
+    }
+}

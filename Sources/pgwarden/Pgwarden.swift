@@ -1,0 +1,35 @@
+import ArgumentParser
+import Foundation
+import WardenKit
+
+/// The `pgwarden` command: provision, migrate, and prove the access plan.
+@main
+struct Pgwarden: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pgwarden",
+        abstract: "Provision, migrate and prove the access plan of a PostgreSQL or Supabase database.",
+        discussion: """
+            Connection: --database-url, else DATABASE_URL, else libpq's PG* environment \
+            (PGHOST, PGPORT, PGUSER, PGPASSWORD, PGDATABASE, PGSERVICE, ~/.pgpass).
+
+            Exit status: 0 success; 1 a migration or access-plan check failed; \
+            2 status found pending migrations; 3 history drift (modified, missing or failed \
+            migrations); 64 usage error; 65 bad input (migration files, plan file); \
+            69 server unreachable or PostgreSQL programs missing; 75 lock timeout; \
+            130 interrupted.
+            """,
+        version: WardenKit.version,
+        subcommands: [DevCommand.self]
+    )
+
+    static func main() {
+        // Line-buffer standard output so progress and URLs appear at once in pipes and logs.
+        Terminal.lineBufferStandardOutput()
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            exit(withError: error)
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+import PostgresClient
+import Testing
+import WardenKit
+
+@Suite struct LocalClusterTests {
+    @Test func startsServesAndCleansUp() throws {
+        let cluster = try LocalCluster.start()
+        let directory = cluster.directory.path
+        #expect(FileManager.default.fileExists(atPath: "\(directory)/.s.PGSQL.5432"))
+        let connection = try Connection(cluster.settings())
+        #expect(try connection.query("show listen_addresses").scalar == "")
+        #expect(try connection.query("show fsync").scalar == "off")
+        connection.close()
+        // The URL form reaches the same server.
+        let viaURL = try Connection(ConnectionSettings(cluster.url()))
+        #expect(try viaURL.query("select current_user").scalar == "postgres")
+        viaURL.close()
+        cluster.stop()
+        #expect(!cluster.isRunning)
+        #expect(!FileManager.default.fileExists(atPath: directory))
+        cluster.stop()  // idempotent
+    }
+
+    @Test func createsIsolatedDatabases() throws {
+        let first = try Connection(TestCluster.newDatabase())
+        let second = try Connection(TestCluster.newDatabase())
+        try first.execute("create table only_here (id int)")
+        #expect(try second.query("select to_regclass('only_here')::text").scalar == nil)
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import PostgresClient
+import WardenKit
+
+/// The one ephemeral server of a test run, started on first use and stopped when the
+/// test process exits. A test that cannot get it fails (the start error is rethrown).
+enum TestCluster {
+    nonisolated(unsafe) private static var clusterToStop: LocalCluster?
+
+    static let shared: Result<LocalCluster, Error> = {
+        let result = Result { try LocalCluster.start() }
+        if case .success(let cluster) = result {
+            clusterToStop = cluster
+            atexit { TestCluster.clusterToStop?.stop() }
+        }
+        return result
+    }()
+
+    static var cluster: LocalCluster {
+        get throws { try shared.get() }
+    }
+
+    /// A fresh, empty database for one test.
+    static func newDatabase(_ label: String = "t") throws -> ConnectionSettings {
+        let name = "\(label)_\(UUID().uuidString.prefix(8).lowercased())"
+        return try cluster.createDatabase(name)
+    }
+
+    /// Opens a connection to a fresh database.
+    static func connect(onNotice: @escaping (PostgresNotice) -> Void = { _ in }) throws -> Connection {
+        try Connection(newDatabase(), onNotice: onNotice)
+    }
+}
