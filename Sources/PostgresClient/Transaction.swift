@@ -30,6 +30,7 @@ extension Connection {
     ///
     /// A COMMIT that the server turns into a ROLLBACK (the transaction had already
     /// failed) is reported as a `.commit` error, never as success.
+    @discardableResult
     public func transaction<T>(_ body: () throws -> T) throws -> T {
         do {
             try execute("begin")
@@ -53,6 +54,7 @@ extension Connection {
 
     /// Runs `body` inside a savepoint of the current transaction; on error, rolls back
     /// to the savepoint (the transaction stays usable) and rethrows.
+    @discardableResult
     public func savepoint<T>(_ body: () throws -> T) throws -> T {
         savepointCounter += 1
         let name = "pgwarden_sp_\(savepointCounter)"
