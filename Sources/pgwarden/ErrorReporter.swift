@@ -31,6 +31,7 @@ enum ErrorReporter {
             default: return ExitStatus.failure
             }
         case is ProvisioningError: return ExitStatus.unavailable
+        case is AccessPlanError: return ExitStatus.badInput
         default: return ExitStatus.failure
         }
     }

@@ -1,0 +1,134 @@
+/// A declared access plan: who may see and change what, for every relation and
+/// function of the exposed schemas. Read from YAML by `AccessPlanParser`.
+public struct AccessPlan: Sendable {
+    /// Where the plan came from (for messages).
+    public var source: String
+    /// The schemas PostgREST exposes; every relation in them must be planned.
+    public var schemas: [String]
+    public var personas: [Persona]
+    /// SQL run by the connecting (admin) user after the personas' users exist.
+    public var setup: [String]
+    public var relations: [RelationPlan]
+    public var functions: [FunctionPlan]
+    public var checks: [CustomCheck]
+
+    public func persona(named name: String) -> Persona? { personas.first { $0.name == name } }
+}
+
+/// Someone a client request can act as.
+public struct Persona: Sendable, Equatable {
+    public var name: String
+    /// The database role PostgREST switches to: anon, authenticated, service_role.
+    public var role: String
+    /// For signed-in personas: the account created in `auth.users` for the run.
+    public var user: PlanUser?
+    public var line: Int
+}
+
+/// An account created for the run by inserting into `auth.users` (so the project's
+/// own sign-up trigger runs, as on Supabase).
+public struct PlanUser: Sendable, Equatable {
+    public var email: String
+    /// `raw_user_meta_data` as JSON text (names and the like).
+    public var metadataJSON: String
+    /// `raw_app_meta_data` as JSON text.
+    public var appMetadataJSON: String
+}
+
+/// What a persona may do with one relation.
+public struct Access: Sendable, Equatable {
+    public var select: Scope
+    public var insert: Scope
+    public var update: Scope
+    public var delete: Scope
+
+    public static let nothing = Access(select: .none, insert: .none, update: .none, delete: .none)
+    public static let everything = Access(select: .all, insert: .all, update: .all, delete: .all)
+
+    public func scope(of operation: Operation) -> Scope {
+        switch operation {
+        case .select: return select
+        case .insert: return insert
+        case .update: return update
+        case .delete: return delete
+        }
+    }
+}
+
+/// On which rows an operation is allowed.
+public enum Scope: String, Sendable, Equatable, CaseIterable {
+    /// Every row.
+    case all
+    /// Only the rows the persona owns (the relation's owner rule).
+    case own
+    /// No row: zero rows seen or permission denied both count.
+    case none
+    /// No row, and specifically refused with permission denied (42501).
+    case denied
+}
+
+/// The four table operations a client can ask for.
+public enum Operation: String, Sendable, CaseIterable, Equatable {
+    case select, insert, update, delete
+}
+
+/// The plan for one table or view.
+public struct RelationPlan: Sendable {
+    public var schema: String
+    public var name: String
+    /// SQL boolean over the relation's columns, true for rows the current request's
+    /// user owns (`auth.uid()` is that user), e.g. `user_id = auth.uid()`.
+    public var owner: String?
+    /// The exact column list clients may see, when declared.
+    public var columns: [String]?
+    /// Column -> SQL expression giving a value for an insert probe, evaluated for
+    /// the owning persona (own row) and for another user (foreign row).
+    public var sample: [(column: String, expression: String)]
+    /// SQL run by the admin, with the persona's claims set, before each insert probe
+    /// (e.g. remove the row a unique constraint would collide with).
+    public var beforeInsert: String?
+    /// Access per persona name.
+    public var access: [String: Access]
+    public var line: Int
+
+    public var qualifiedName: String { "\(schema).\(name)" }
+}
+
+/// Whether each persona may execute a function.
+public struct FunctionPlan: Sendable {
+    /// Regprocedure text, e.g. `public.delete_current_user()`.
+    public var signature: String
+    public var execute: [String: Bool]
+    public var line: Int
+}
+
+/// SQL run as a persona, with what must come of it.
+public struct CustomCheck: Sendable {
+    public var name: String
+    public var persona: String
+    public var sql: String
+    /// Admin SQL run first (inside the check's savepoint).
+    public var before: String?
+    /// Admin SQL run afterwards; it must return true.
+    public var verify: String?
+    public var expectation: Expectation
+    public var line: Int
+}
+
+/// What a custom check expects of its SQL.
+public struct Expectation: Sendable {
+    /// Exact rows (text values; nil for NULL), in order.
+    public var rows: [[String?]]?
+    /// Admin SQL whose rows the persona's rows must equal (in order).
+    public var rowsEqual: String?
+    /// The first column of the first row.
+    public var value: String?
+    /// The exact column names.
+    public var columns: [String]?
+    /// The number of rows.
+    public var rowCount: Int?
+    /// The SQLSTATE the SQL must fail with.
+    public var sqlState: String?
+
+    public init() {}
+}

@@ -1,0 +1,17 @@
+/// A mistake in the plan file, reported with its line before anything runs.
+public struct AccessPlanError: Error, CustomStringConvertible, Equatable {
+    public var file: String
+    public var line: Int?
+    public var message: String
+
+    public init(file: String, line: Int?, message: String) {
+        self.file = file
+        self.line = line
+        self.message = message
+    }
+
+    public var description: String {
+        if let line { return "\(file):\(line): \(message)" }
+        return "\(file): \(message)"
+    }
+}

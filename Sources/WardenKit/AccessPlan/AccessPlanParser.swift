@@ -1,0 +1,270 @@
+import Foundation
+import Yams
+
+/// Reads an access plan from YAML. Every structural mistake (unknown key, persona,
+/// operation or scope; a missing field; invalid YAML) is an `AccessPlanError` with
+/// the line it is on. Checks against the database come later (`PlanCatalogCheck`).
+public struct AccessPlanParser {
+    private let reader: YAMLNodeReader
+
+    public init(file: String) { reader = YAMLNodeReader(file: file) }
+
+    /// Reads a plan file from disk.
+    public static func load(path: String) throws -> AccessPlan {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw AccessPlanError(file: path, line: nil, message: "cannot read the plan file (missing or unreadable)")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw AccessPlanError(file: path, line: nil, message: "the plan file is not valid UTF-8")
+        }
+        return try AccessPlanParser(file: path).parse(text)
+    }
+
+    /// Parses plan text.
+    public func parse(_ text: String) throws -> AccessPlan {
+        let root: Node
+        do {
+            guard let node = try Yams.compose(yaml: text) else { throw reader.fail(nil, "the plan file is empty") }
+            root = node
+        } catch let error as YamlError {
+            throw AccessPlanError(file: reader.file, line: Self.line(of: error), message: "invalid YAML: \(Self.summary(of: error))")
+        }
+        let top = try reader.mapping(root, "the plan")
+        try reader.checkKeys(top, allowed: ["schemas", "personas", "setup", "relations", "functions", "checks"], in: "the plan")
+        let value = { (key: String) in top.first { $0.key == key }?.value }
+
+        let schemas = try value("schemas").map { try reader.strings($0, "schemas") } ?? ["public"]
+        guard let personaNode = value("personas") else { throw reader.fail(root, "the plan needs 'personas'") }
+        let personas = try parsePersonas(personaNode)
+        let context = Context(personas: personas, defaultSchema: schemas.first ?? "public")
+        return AccessPlan(
+            source: reader.file,
+            schemas: schemas,
+            personas: personas,
+            setup: try value("setup").map { try reader.strings($0, "setup") } ?? [],
+            relations: try value("relations").map { try parseRelations($0, context) } ?? [],
+            functions: try value("functions").map { try parseFunctions($0, context) } ?? [],
+            checks: try value("checks").map { try parseChecks($0, context) } ?? [])
+    }
+
+    struct Context {
+        var personas: [Persona]
+        var defaultSchema: String
+
+        /// The personas a key in an access map names: a persona name, or a role name
+        /// standing for every persona with that role.
+        func personas(matching key: String) -> [Persona] {
+            if let persona = personas.first(where: { $0.name == key }) { return [persona] }
+            return personas.filter { $0.role == key }
+        }
+
+        func qualify(_ name: String) -> (schema: String, name: String) {
+            let parts = name.split(separator: ".", maxSplits: 1).map(String.init)
+            return parts.count == 2 ? (parts[0], parts[1]) : (defaultSchema, name)
+        }
+    }
+
+    // MARK: - Personas
+
+    private func parsePersonas(_ node: Node) throws -> [Persona] {
+        var personas: [Persona] = []
+        for entry in try reader.mapping(node, "personas") {
+            let fields = try reader.mapping(entry.value, "persona '\(entry.key)'")
+            try reader.checkKeys(fields, allowed: ["role", "email", "metadata", "app_metadata"], in: "persona '\(entry.key)'")
+            let field = { (key: String) in fields.first { $0.key == key }?.value }
+            guard let roleNode = field("role") else { throw reader.fail(entry.keyNode, "persona '\(entry.key)' needs a role") }
+            let role = try reader.string(roleNode, "role")
+            var user: PlanUser?
+            if let email = try field("email").map({ try reader.string($0, "email") }) {
+                user = PlanUser(
+                    email: email,
+                    metadataJSON: try field("metadata").map(reader.json) ?? "{}",
+                    appMetadataJSON: try field("app_metadata").map(reader.json)
+                        ?? #"{"provider":"email","providers":["email"]}"#)
+            } else if role == "authenticated" {
+                throw reader.fail(entry.keyNode, "persona '\(entry.key)' is signed in (role authenticated) and needs an email")
+            }
+            personas.append(Persona(name: entry.key, role: role, user: user, line: reader.line(entry.keyNode) ?? 0))
+        }
+        guard !personas.isEmpty else { throw reader.fail(node, "the plan needs at least one persona") }
+        return personas
+    }
+
+    // MARK: - Relations
+
+    private func parseRelations(_ node: Node, _ context: Context) throws -> [RelationPlan] {
+        try reader.mapping(node, "relations").map { entry in
+            let what = "relation '\(entry.key)'"
+            let fields = try reader.mapping(entry.value, what)
+            try reader.checkKeys(fields, allowed: ["owner", "columns", "sample", "before_insert", "access"], in: what)
+            let field = { (key: String) in fields.first { $0.key == key }?.value }
+            let (schema, name) = context.qualify(entry.key)
+            let owner = try field("owner").map { try reader.string($0, "owner") }
+            let sample = try field("sample").map { node in
+                try reader.mapping(node, "sample of \(what)").map { ($0.key, try reader.string($0.value, "sample value")) }
+            } ?? []
+            guard let accessNode = field("access") else { throw reader.fail(entry.keyNode, "\(what) needs 'access'") }
+            let access = try parseAccessMap(accessNode, context, what: what, hasOwner: owner != nil)
+            return RelationPlan(
+                schema: schema, name: name, owner: owner,
+                columns: try field("columns").map { try reader.strings($0, "columns") },
+                sample: sample,
+                beforeInsert: try field("before_insert").map { try reader.string($0, "before_insert") },
+                access: access, line: reader.line(entry.keyNode) ?? 0)
+        }
+    }
+
+    /// Persona name -> access; unmentioned personas get nothing (deny by default).
+    private func parseAccessMap(_ node: Node, _ context: Context, what: String, hasOwner: Bool) throws -> [String: Access] {
+        var byPersona: [String: Access] = [:]
+        var explicitlyNamed: Set<String> = []
+        for entry in try reader.mapping(node, "access of \(what)") {
+            let targets = context.personas(matching: entry.key)
+            guard !targets.isEmpty else {
+                throw reader.fail(entry.keyNode, "unknown persona or role '\(entry.key)' in \(what)")
+            }
+            let access = try parseAccess(entry.value, what: what, hasOwner: hasOwner)
+            let isPersonaName = context.personas.contains { $0.name == entry.key }
+            for persona in targets where isPersonaName || !explicitlyNamed.contains(persona.name) {
+                byPersona[persona.name] = access
+                if isPersonaName { explicitlyNamed.insert(persona.name) }
+            }
+        }
+        for persona in context.personas where byPersona[persona.name] == nil {
+            byPersona[persona.name] = .nothing
+        }
+        return byPersona
+    }
+
+    /// `none`, `denied`, `read`, `all`, or a map of operation -> scope.
+    private func parseAccess(_ node: Node, what: String, hasOwner: Bool) throws -> Access {
+        if case .scalar = node {
+            switch try reader.string(node, "access") {
+            case "none": return .nothing
+            case "denied": return Access(select: .denied, insert: .none, update: .none, delete: .none)
+            case "read": return Access(select: .all, insert: .none, update: .none, delete: .none)
+            case "all": return .everything
+            case let other:
+                throw reader.fail(node, "unknown access '\(other)' in \(what) (expected none, denied, read, all, or a map of select/insert/update/delete)")
+            }
+        }
+        var access = Access.nothing
+        for entry in try reader.mapping(node, "access") {
+            guard let operation = Operation(rawValue: entry.key) else {
+                throw reader.fail(entry.keyNode, "unknown operation '\(entry.key)' in \(what) (expected select, insert, update, delete)")
+            }
+            let text = try reader.string(entry.value, "scope")
+            guard let scope = Scope(rawValue: text) else {
+                throw reader.fail(entry.value, "unknown scope '\(text)' for \(entry.key) in \(what) (expected all, own, none, denied)")
+            }
+            if scope == .own && !hasOwner {
+                throw reader.fail(entry.value, "\(what) has no 'owner' rule, so '\(entry.key): own' has no meaning")
+            }
+            switch operation {
+            case .select: access.select = scope
+            case .insert: access.insert = scope
+            case .update: access.update = scope
+            case .delete: access.delete = scope
+            }
+        }
+        return access
+    }
+
+    // MARK: - Functions and checks
+
+    private func parseFunctions(_ node: Node, _ context: Context) throws -> [FunctionPlan] {
+        try reader.mapping(node, "functions").map { entry in
+            let what = "function '\(entry.key)'"
+            var signature = entry.key.contains("(") ? entry.key : "\(entry.key)()"
+            if !signature.prefix(while: { $0 != "(" }).contains(".") { signature = "\(context.defaultSchema).\(signature)" }
+            var execute: [String: Bool] = [:]
+            var explicitlyNamed: Set<String> = []
+            for cell in try reader.mapping(entry.value, what) {
+                let targets = context.personas(matching: cell.key)
+                guard !targets.isEmpty else { throw reader.fail(cell.keyNode, "unknown persona or role '\(cell.key)' in \(what)") }
+                let text = try reader.string(cell.value, "execute")
+                guard text == "execute" || text == "deny" else {
+                    throw reader.fail(cell.value, "unknown value '\(text)' in \(what) (expected execute or deny)")
+                }
+                let isPersonaName = context.personas.contains { $0.name == cell.key }
+                for persona in targets where isPersonaName || !explicitlyNamed.contains(persona.name) {
+                    execute[persona.name] = text == "execute"
+                    if isPersonaName { explicitlyNamed.insert(persona.name) }
+                }
+            }
+            for persona in context.personas where execute[persona.name] == nil { execute[persona.name] = false }
+            return FunctionPlan(signature: signature, execute: execute, line: reader.line(entry.keyNode) ?? 0)
+        }
+    }
+
+    private func parseChecks(_ node: Node, _ context: Context) throws -> [CustomCheck] {
+        try reader.sequence(node, "checks").map { item in
+            let fields = try reader.mapping(item, "a check")
+            try reader.checkKeys(fields, allowed: ["name", "as", "sql", "before", "verify", "expect"], in: "a check")
+            let field = { (key: String) in fields.first { $0.key == key }?.value }
+            let name = try field("name").map { try reader.string($0, "name") } ?? "check at line \(reader.line(item) ?? 0)"
+            guard let asNode = field("as") else { throw reader.fail(item, "check '\(name)' needs 'as' (a persona)") }
+            let persona = try reader.string(asNode, "as")
+            guard context.personas.contains(where: { $0.name == persona }) else {
+                throw reader.fail(asNode, "unknown persona '\(persona)' in check '\(name)'")
+            }
+            guard let sqlNode = field("sql") else { throw reader.fail(item, "check '\(name)' needs 'sql'") }
+            let expectation = try field("expect").map { try parseExpectation($0, check: name) } ?? Expectation()
+            let verify = try field("verify").map { try reader.string($0, "verify") }
+            if expectation.isEmpty && verify == nil {
+                throw reader.fail(item, "check '\(name)' needs 'expect' or 'verify'")
+            }
+            return CustomCheck(
+                name: name, persona: persona, sql: try reader.string(sqlNode, "sql"),
+                before: try field("before").map { try reader.string($0, "before") },
+                verify: verify, expectation: expectation, line: reader.line(item) ?? 0)
+        }
+    }
+
+    private func parseExpectation(_ node: Node, check: String) throws -> Expectation {
+        let fields = try reader.mapping(node, "expect of check '\(check)'")
+        try reader.checkKeys(fields, allowed: ["rows", "rows_equal", "value", "columns", "row_count", "sqlstate"], in: "expect of check '\(check)'")
+        var expectation = Expectation()
+        for field in fields {
+            switch field.key {
+            case "rows":
+                expectation.rows = try reader.sequence(field.value, "rows").map { row in
+                    try reader.sequence(row, "a row").map { $0.null != nil && $0.string == "null" ? nil : try reader.string($0, "a value") }
+                }
+            case "rows_equal": expectation.rowsEqual = try reader.string(field.value, "rows_equal")
+            case "value": expectation.value = try reader.string(field.value, "value")
+            case "columns": expectation.columns = try reader.strings(field.value, "columns")
+            case "row_count":
+                guard let count = field.value.int else { throw reader.fail(field.value, "row_count must be a whole number") }
+                expectation.rowCount = count
+            default:
+                let state = try reader.string(field.value, "sqlstate")
+                guard state.count == 5 else { throw reader.fail(field.value, "sqlstate must be five characters, e.g. 42501") }
+                expectation.sqlState = state
+            }
+        }
+        return expectation
+    }
+
+    private static func line(of error: YamlError) -> Int? {
+        switch error {
+        case .scanner(_, _, let mark, _), .parser(_, _, let mark, _), .composer(_, _, let mark, _):
+            return mark.line
+        default: return nil
+        }
+    }
+
+    private static func summary(of error: YamlError) -> String {
+        switch error {
+        case .scanner(_, let problem, _, _), .parser(_, let problem, _, _), .composer(_, let problem, _, _):
+            return problem
+        default: return "\(error)".split(separator: "\n").first.map(String.init) ?? "\(error)"
+        }
+    }
+}
+
+extension Expectation {
+    var isEmpty: Bool {
+        rows == nil && rowsEqual == nil && value == nil && columns == nil && rowCount == nil && sqlState == nil
+    }
+}

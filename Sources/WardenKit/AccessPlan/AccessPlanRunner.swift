@@ -1,0 +1,119 @@
+import Foundation
+import PostgresClient
+
+/// Proves an access plan against a database: creates the plan's users, acts as each
+/// persona the way PostgREST does, runs every probe in its own savepoint, and rolls
+/// the whole run back. No row anywhere is left added, changed or removed (sequences
+/// may advance, as for any rolled-back insert).
+public struct AccessPlanRunner {
+    let connection: Connection
+    let plan: AccessPlan
+
+    /// - Parameter connection: an admin connection (a superuser or the project owner)
+    ///   that may `set role` to every persona's role.
+    public init(connection: Connection, plan: AccessPlan) {
+        self.connection = connection
+        self.plan = plan
+    }
+
+    /// Checks the plan against the catalog (before anything runs), then runs it.
+    public func run() throws -> AccessPlanReport {
+        let started = ContinuousClock.now
+        let catalog = try ExposedCatalog.read(connection, schemas: plan.schemas)
+        let resolved = try PlanCatalogCheck(plan: plan, catalog: catalog, connection: connection).resolve()
+        var results: [ProbeResult] = []
+        try connection.execute("begin")
+        do {
+            let userIDs = try createUsers()
+            for statement in plan.setup { try runSetup(statement) }
+            let context = ProbeContext(
+                connection: connection, plan: plan, userIDs: userIDs,
+                impersonation: Impersonation(connection: connection))
+            for relation in resolved.relations {
+                results += try RelationProber(context: context, plan: relation.plan, relation: relation.catalog).run()
+            }
+            results += unplannedResults(resolved)
+            results += try FunctionProber(context: context).run(resolved.functions)
+            for check in plan.checks { results.append(try CheckProber(context: context).run(check)) }
+        } catch {
+            _ = try? connection.execute("rollback")
+            throw error
+        }
+        try connection.execute("rollback")
+        return AccessPlanReport(
+            planSource: plan.source, personas: plan.personas,
+            relations: resolved.relations.map(\.plan.qualifiedName) + resolved.unplannedRelations.map(\.qualifiedName),
+            functions: resolved.functions.map(\.signature) + resolved.unplannedFunctions.map(\.signature),
+            access: Dictionary(uniqueKeysWithValues: resolved.relations.map { ($0.plan.qualifiedName, $0.plan.access) }),
+            execute: Dictionary(uniqueKeysWithValues: resolved.functions.map { ($0.signature, $0.plan.execute) }),
+            results: results, duration: ContinuousClock.now - started)
+    }
+
+    /// Signs up each persona that has an email, by inserting into auth.users (so the
+    /// project's own sign-up trigger runs). Returns persona name -> user id.
+    private func createUsers() throws -> [String: String] {
+        var ids: [String: String] = [:]
+        for persona in plan.personas {
+            guard let user = persona.user else { continue }
+            let id = UUID().uuidString.lowercased()
+            do {
+                try connection.query(
+                    """
+                    insert into auth.users (id, aud, role, email, email_confirmed_at,
+                                            raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
+                    values ($1::uuid, 'authenticated', 'authenticated', $2, now(), $3::jsonb, $4::jsonb, now(), now())
+                    """, [id, user.email, user.appMetadataJSON, user.metadataJSON])
+            } catch let error as PostgresError {
+                throw AccessPlanError(
+                    file: plan.source, line: persona.line,
+                    message: "creating the user of persona '\(persona.name)' (\(user.email)) failed: \(error.message)")
+            }
+            ids[persona.name] = id
+        }
+        return ids
+    }
+
+    private func runSetup(_ sql: String) throws {
+        do {
+            try connection.execute(sql)
+        } catch let error as PostgresError {
+            throw AccessPlanError(file: plan.source, line: nil, message: "the plan's setup SQL failed: \(error)")
+        }
+    }
+
+    /// Deny by default: anything exposed that the plan does not mention fails.
+    private func unplannedResults(_ resolved: PlanCatalogCheck.Resolved) -> [ProbeResult] {
+        resolved.unplannedRelations.map {
+            ProbeResult(
+                subjectKind: .relation, subject: $0.qualifiedName, persona: nil, operation: nil,
+                probe: "planned", expected: "every exposed \($0.kindName) is in the plan",
+                observed: "\($0.kindName) \($0.qualifiedName) is exposed but not in the plan", passed: false)
+        } + resolved.unplannedFunctions.map {
+            ProbeResult(
+                subjectKind: .function, subject: $0.signature, persona: nil, operation: nil,
+                probe: "planned", expected: "every exposed function is in the plan",
+                observed: "function \($0.signature) is exposed but not in the plan", passed: false)
+        }
+    }
+}
+
+/// What every prober shares.
+struct ProbeContext {
+    let connection: Connection
+    let plan: AccessPlan
+    let userIDs: [String: String]
+    let impersonation: Impersonation
+
+    func claims(_ persona: Persona) -> String {
+        Impersonation.claims(for: persona, userID: userIDs[persona.name])
+    }
+
+    /// Another signed-in persona than `persona` (for "another user's row").
+    func otherUser(than persona: Persona) -> Persona? {
+        plan.personas.first { $0.user != nil && $0.name != persona.name }
+    }
+
+    /// The first signed-in persona, whose rows stand for "a user's row" when the
+    /// acting persona has no user of its own (anon, service_role).
+    var someUser: Persona? { plan.personas.first { $0.user != nil } }
+}

@@ -1,0 +1,120 @@
+import PostgresClient
+
+/// Runs a custom check: its SQL as the persona, then compares rows, value, columns,
+/// row count or SQLSTATE, and runs its admin `verify` SQL. All inside a savepoint
+/// that is rolled back.
+struct CheckProber {
+    let context: ProbeContext
+
+    func run(_ check: CustomCheck) throws -> ProbeResult {
+        guard let persona = context.plan.persona(named: check.persona) else {
+            return verdict(check, expected: "persona \(check.persona)", problems: ["unknown persona"])
+        }
+        let connection = context.connection
+        try connection.execute("savepoint check_probe")
+        defer { _ = try? connection.execute("rollback to savepoint check_probe; release savepoint check_probe") }
+        try context.impersonation.setClaims(context.claims(persona))
+        if let before = check.before {
+            do {
+                try connection.savepoint { try connection.execute(before) }
+            } catch let error as PostgresError {
+                return verdict(check, expected: describe(check), problems: ["its 'before' SQL failed: \(error.message)"])
+            }
+        }
+        try connection.execute("set local role \(quoteIdentifier(persona.role))")
+        let outcome: Result<QueryResult, PostgresError>
+        do {
+            let results = try connection.savepoint { try connection.execute(check.sql) }
+            outcome = .success(results.last(where: { !$0.columns.isEmpty }) ?? results.last
+                ?? QueryResult(commandTag: "", columns: [], rows: [], affectedRows: nil))
+        } catch let error as PostgresError {
+            outcome = .failure(error)
+        }
+        try context.impersonation.becomeAdmin()
+        var problems = try compare(outcome, with: check.expectation)
+        if let verify = check.verify {
+            problems += try runVerify(verify)
+        }
+        return verdict(check, expected: describe(check), problems: problems, outcome: outcome)
+    }
+
+    private func compare(_ outcome: Result<QueryResult, PostgresError>, with expectation: Expectation) throws -> [String] {
+        switch outcome {
+        case .failure(let error):
+            let state = error.sqlState?.rawValue ?? "?????"
+            if let expected = expectation.sqlState {
+                return state == expected ? [] : ["failed with \(state) (\(error.message)), expected \(expected)"]
+            }
+            return ["failed: \(state) \(error.message)"]
+        case .success(let result):
+            var problems: [String] = []
+            if let state = expectation.sqlState { problems.append("succeeded, expected SQLSTATE \(state)") }
+            if let columns = expectation.columns, result.columns != columns {
+                problems.append("columns were [\(result.columns.joined(separator: ", "))], expected [\(columns.joined(separator: ", "))]")
+            }
+            if let rows = expectation.rows, result.rows != rows {
+                problems.append("rows were \(render(result.rows)), expected \(render(rows))")
+            }
+            if let sql = expectation.rowsEqual {
+                do {
+                    let truth = try context.connection.savepoint { try context.connection.query(sql).rows }
+                    if truth != result.rows {
+                        problems.append("rows were \(render(result.rows)), expected those of rows_equal: \(render(truth))")
+                    }
+                } catch let error as PostgresError {
+                    problems.append("its rows_equal SQL failed: \(error.message)")
+                }
+            }
+            if let value = expectation.value, result.scalar != value {
+                problems.append("value was \(result.scalar ?? "NULL"), expected \(value)")
+            }
+            if let count = expectation.rowCount {
+                let seen = result.columns.isEmpty ? (result.affectedRows ?? 0) : result.rows.count
+                if seen != count { problems.append("\(seen) rows, expected \(count)") }
+            }
+            return problems
+        }
+    }
+
+    private func runVerify(_ sql: String) throws -> [String] {
+        do {
+            let value = try context.connection.savepoint { try context.connection.query(sql).scalar }
+            return value == "t" ? [] : ["verify returned \(value ?? "NULL"), expected true"]
+        } catch let error as PostgresError {
+            return ["its verify SQL failed: \(error.message)"]
+        }
+    }
+
+    private func describe(_ check: CustomCheck) -> String {
+        let e = check.expectation
+        var parts: [String] = []
+        if let state = e.sqlState { parts.append("SQLSTATE \(state)") }
+        if let columns = e.columns { parts.append("columns [\(columns.joined(separator: ", "))]") }
+        if let rows = e.rows { parts.append("rows \(render(rows))") }
+        if e.rowsEqual != nil { parts.append("rows equal to rows_equal") }
+        if let value = e.value { parts.append("value \(value)") }
+        if let count = e.rowCount { parts.append("\(count) rows") }
+        if check.verify != nil { parts.append("verify true") }
+        return parts.joined(separator: ", ")
+    }
+
+    private func render(_ rows: [[String?]]) -> String {
+        let shown = rows.prefix(5).map { "(" + $0.map { $0 ?? "NULL" }.joined(separator: ", ") + ")" }
+        return "[" + shown.joined(separator: ", ") + (rows.count > 5 ? ", … \(rows.count) in all" : "") + "]"
+    }
+
+    private func verdict(_ check: CustomCheck, expected: String, problems: [String],
+                         outcome: Result<QueryResult, PostgresError>? = nil) -> ProbeResult {
+        var observed = problems.joined(separator: "; ")
+        if problems.isEmpty {
+            switch outcome {
+            case .failure(let error)?: observed = "SQLSTATE \(error.sqlState?.rawValue ?? "?")"
+            case .success(let result)?: observed = "as expected (\(result.columns.isEmpty ? result.commandTag : "\(result.rows.count) rows"))"
+            case nil: observed = "as expected"
+            }
+        }
+        return ProbeResult(
+            subjectKind: .check, subject: check.name, persona: check.persona, operation: nil,
+            probe: "check", expected: expected, observed: observed, passed: problems.isEmpty)
+    }
+}

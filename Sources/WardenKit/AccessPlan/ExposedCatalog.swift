@@ -1,0 +1,89 @@
+import Foundation
+import PostgresClient
+
+/// The tables, views and functions of the exposed schemas, as the catalog has them
+/// (extension members left out: they are not the project's).
+public struct ExposedCatalog: Sendable {
+    public struct Relation: Sendable {
+        public var schema: String
+        public var name: String
+        /// pg_class.relkind: r table, p partitioned table, v view, m materialized view, f foreign table.
+        public var kind: String
+        public var columns: [String]
+        /// Columns an update probe may set to themselves (not generated, not identity ALWAYS).
+        public var assignableColumns: [String]
+        public var isTable: Bool { kind == "r" || kind == "p" }
+        public var qualifiedName: String { "\(schema).\(name)" }
+        public var kindName: String { isTable ? "table" : kind == "v" ? "view" : kind == "m" ? "materialized view" : "relation" }
+    }
+
+    public struct Function: Sendable {
+        public var oid: String
+        /// `schema.name(argument types)`.
+        public var signature: String
+    }
+
+    public var relations: [Relation]
+    public var functions: [Function]
+
+    public func relation(_ schema: String, _ name: String) -> Relation? {
+        relations.first { $0.schema == schema && $0.name == name }
+    }
+
+    /// Reads the catalog for `schemas`.
+    public static func read(_ connection: Connection, schemas: [String]) throws -> ExposedCatalog {
+        let schemaArray = PostgresArray.literal(schemas)
+        let relationRows = try connection.query(
+            """
+            select n.nspname, c.relname, c.relkind::text,
+                   array_to_json(array(select a.attname from pg_attribute a
+                                        where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
+                                        order by a.attnum))::text,
+                   array_to_json(array(select a.attname from pg_attribute a
+                                        where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
+                                          and a.attgenerated = '' and a.attidentity <> 'a'
+                                        order by a.attnum))::text
+            from pg_class c join pg_namespace n on n.oid = c.relnamespace
+            where n.nspname = any($1::text[]) and c.relkind in ('r', 'p', 'v', 'm', 'f')
+              and not exists (select 1 from pg_depend d
+                              where d.classid = 'pg_class'::regclass and d.objid = c.oid and d.deptype = 'e')
+            order by n.nspname, c.relname
+            """, [schemaArray]
+        ).rows
+        let functionRows = try connection.query(
+            """
+            select p.oid::text, format('%I.%I(%s)', n.nspname, p.proname, pg_get_function_identity_arguments(p.oid))
+            from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+            where n.nspname = any($1::text[]) and p.prokind = 'f'
+              and not exists (select 1 from pg_depend d
+                              where d.classid = 'pg_proc'::regclass and d.objid = p.oid and d.deptype = 'e')
+            order by 2
+            """, [schemaArray]
+        ).rows
+        return ExposedCatalog(
+            relations: relationRows.map { row in
+                Relation(
+                    schema: row[0] ?? "", name: row[1] ?? "", kind: row[2] ?? "",
+                    columns: JSONStringArray.decode(row[3]), assignableColumns: JSONStringArray.decode(row[4]))
+            },
+            functions: functionRows.map { Function(oid: $0[0] ?? "", signature: $0[1] ?? "") })
+    }
+}
+
+/// Text-format PostgreSQL array literals for `$n::text[]` parameters.
+enum PostgresArray {
+    static func literal(_ items: [String]) -> String {
+        "{" + items.map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
+            .joined(separator: ",") + "}"
+    }
+}
+
+/// Decodes a JSON array of strings produced by `array_to_json` (names only).
+enum JSONStringArray {
+    static func decode(_ text: String?) -> [String] {
+        guard let text, let data = text.data(using: .utf8),
+            let array = try? JSONSerialization.jsonObject(with: data) as? [String]
+        else { return [] }
+        return array
+    }
+}

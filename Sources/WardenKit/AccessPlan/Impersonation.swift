@@ -1,0 +1,45 @@
+import PostgresClient
+
+/// Acts as a persona exactly as PostgREST does for a Supabase client, inside the
+/// current transaction: `set local role <role>` and the transaction-local
+/// `request.jwt.claims` setting that `auth.uid()` and friends read.
+struct Impersonation {
+    let connection: Connection
+
+    /// The JWT claims PostgREST would set for a persona (user id when signed in).
+    static func claims(for persona: Persona, userID: String?) -> String {
+        var fields = ["\"role\":\(JSONText.quote(persona.role))"]
+        if let userID, let user = persona.user {
+            fields += [
+                "\"sub\":\(JSONText.quote(userID))",
+                "\"email\":\(JSONText.quote(user.email))",
+                "\"aud\":\"authenticated\"",
+                "\"app_metadata\":\(user.appMetadataJSON)",
+                "\"user_metadata\":\(user.metadataJSON)",
+                "\"is_anonymous\":false",
+            ]
+        }
+        return "{" + fields.joined(separator: ",") + "}"
+    }
+
+    /// Sets the claims only (the admin keeps its role): for computing what a persona owns.
+    func setClaims(_ claims: String) throws {
+        try connection.query("select set_config('request.jwt.claims', $1, true)", [claims])
+    }
+
+    /// Runs `body` as the persona inside a savepoint that is always rolled back, so
+    /// the probe leaves nothing behind; `adminFirst` runs as the admin before the switch.
+    func probe<T>(role: String, claims: String, adminFirst: String? = nil, _ body: () throws -> T) throws -> T {
+        try connection.execute("savepoint probe")
+        defer { _ = try? connection.execute("rollback to savepoint probe; release savepoint probe") }
+        try setClaims(claims)
+        if let adminFirst { try connection.execute(adminFirst) }
+        try connection.execute("set local role \(quoteIdentifier(role))")
+        return try body()
+    }
+
+    /// Returns to the admin role inside a probe (for verification queries).
+    func becomeAdmin() throws {
+        try connection.execute("reset role")
+    }
+}

@@ -1,0 +1,68 @@
+import PostgresClient
+
+/// Matches the plan against the database's catalog before anything runs: unknown
+/// relations, functions and sample columns, and missing insert samples, are plan
+/// mistakes reported with their line.
+struct PlanCatalogCheck {
+    let plan: AccessPlan
+    let catalog: ExposedCatalog
+    let connection: Connection
+
+    struct Resolved {
+        var relations: [(plan: RelationPlan, catalog: ExposedCatalog.Relation)]
+        var unplannedRelations: [ExposedCatalog.Relation]
+        var functions: [(plan: FunctionPlan, signature: String, oid: String)]
+        var unplannedFunctions: [ExposedCatalog.Function]
+    }
+
+    func resolve() throws -> Resolved {
+        let relations = try plan.relations.map { try resolve($0) }
+        let functions = try plan.functions.map { try resolve($0) }
+        let plannedRelations = Set(relations.map(\.catalog.qualifiedName))
+        let plannedFunctions = Set(functions.map(\.oid))
+        return Resolved(
+            relations: relations,
+            unplannedRelations: catalog.relations.filter { !plannedRelations.contains($0.qualifiedName) },
+            functions: functions.map { ($0.plan, $0.signature, $0.oid) },
+            unplannedFunctions: catalog.functions.filter { !plannedFunctions.contains($0.oid) })
+    }
+
+    private func fail(_ line: Int, _ message: String) -> AccessPlanError {
+        AccessPlanError(file: plan.source, line: line, message: message)
+    }
+
+    private func resolve(_ relation: RelationPlan) throws -> (plan: RelationPlan, catalog: ExposedCatalog.Relation) {
+        guard plan.schemas.contains(relation.schema) else {
+            throw fail(relation.line, "relation \(relation.qualifiedName) is not in an exposed schema (\(plan.schemas.joined(separator: ", ")))")
+        }
+        guard let found = catalog.relation(relation.schema, relation.name) else {
+            throw fail(relation.line, "unknown relation \(relation.qualifiedName): no such table or view in the database")
+        }
+        for (column, _) in relation.sample where !found.columns.contains(column) {
+            throw fail(relation.line, "unknown column '\(column)' in the sample of \(relation.qualifiedName)")
+        }
+        if found.isTable && relation.sample.isEmpty {
+            throw fail(relation.line, "\(relation.qualifiedName) needs a 'sample' (column: SQL value) for its insert probes")
+        }
+        if !found.isTable {
+            for (persona, access) in relation.access
+            where [access.insert, access.update, access.delete].contains(where: { $0 == .all || $0 == .own }) {
+                throw fail(relation.line, "\(relation.qualifiedName) is a \(found.kindName): pgwarden probes reads of views only, so writes for '\(persona)' must be none")
+            }
+        }
+        return (relation, found)
+    }
+
+    private func resolve(_ function: FunctionPlan) throws -> (plan: FunctionPlan, signature: String, oid: String) {
+        let oid: String?
+        do {
+            oid = try connection.query("select to_regprocedure($1)::oid::text", [function.signature]).scalar
+        } catch let error as PostgresError {
+            throw fail(function.line, "invalid function signature '\(function.signature)': \(error.message)")
+        }
+        guard let oid, let found = catalog.functions.first(where: { $0.oid == oid }) else {
+            throw fail(function.line, "unknown function \(function.signature): no such function in an exposed schema")
+        }
+        return (function, found.signature, oid)
+    }
+}

@@ -1,0 +1,44 @@
+import PostgresClient
+
+/// What happened when a persona tried something.
+enum ProbeOutcome: Equatable {
+    /// The statement ran and touched this many rows.
+    case rows(Int)
+    /// Access control let it through but a constraint stopped it (SQLSTATE class 23:
+    /// privileges and row-level security are checked before constraints).
+    case constraint(sqlState: String, message: String)
+    /// Permission denied or a policy violation (42501).
+    case denied(message: String)
+    /// Any other error: not an access decision, so never what the plan expects.
+    case error(sqlState: String, message: String)
+
+    init(_ error: PostgresError) {
+        let state = error.sqlState?.rawValue ?? "?????"
+        if error.sqlState == .insufficientPrivilege {
+            self = .denied(message: error.message)
+        } else if error.sqlState?.errorClass == "23" {
+            self = .constraint(sqlState: state, message: error.message)
+        } else {
+            self = .error(sqlState: state, message: error.message)
+        }
+    }
+
+    /// Runs a write and classifies what came of it.
+    static func of(_ work: () throws -> QueryResult) throws -> ProbeOutcome {
+        do {
+            return .rows(try work().affectedRows ?? 0)
+        } catch let error as PostgresError where error.kind == .server {
+            return ProbeOutcome(error)
+        }
+    }
+
+    /// In the plan's words.
+    var summary: String {
+        switch self {
+        case .rows(let count): return count == 1 ? "1 row" : "\(count) rows"
+        case .constraint(let state, let message): return "allowed, then stopped by a constraint (\(state): \(message))"
+        case .denied(let message): return "denied (42501: \(message))"
+        case .error(let state, let message): return "error \(state): \(message)"
+        }
+    }
+}

@@ -1,0 +1,140 @@
+import PostgresClient
+
+/// Probes one table or view for every persona: what each sees, and, for tables,
+/// whether each insert, update (including moving a row to another owner) and delete
+/// is allowed on own rows and on another user's rows, as the plan says.
+struct RelationProber {
+    let context: ProbeContext
+    let plan: RelationPlan
+    let relation: ExposedCatalog.Relation
+
+    private var table: String { "\(quoteIdentifier(relation.schema)).\(quoteIdentifier(relation.name))" }
+
+    func run() throws -> [ProbeResult] {
+        var results: [ProbeResult] = []
+        if let columns = plan.columns { results.append(columnsResult(declared: columns)) }
+        for persona in context.plan.personas {
+            let access = plan.access[persona.name] ?? .nothing
+            results.append(try probeSelect(persona, access.select))
+            guard relation.isTable else { continue }
+            results += try probeInserts(persona, access.insert)
+            results += try probeRowWrites(persona, access.update, operation: .update)
+            results += try probeRowWrites(persona, access.delete, operation: .delete)
+        }
+        return results
+    }
+
+    private func result(_ persona: Persona?, _ operation: Operation?, _ probe: String, expected: String,
+                        observed: String, passed: Bool) -> ProbeResult {
+        ProbeResult(
+            subjectKind: .relation, subject: plan.qualifiedName, persona: persona?.name, operation: operation,
+            probe: probe, expected: expected, observed: observed, passed: passed)
+    }
+
+    private func columnsResult(declared: [String]) -> ProbeResult {
+        result(nil, nil, "columns", expected: declared.joined(separator: ", "),
+               observed: relation.columns.joined(separator: ", "), passed: declared == relation.columns)
+    }
+
+    // MARK: - Select
+
+    /// Row count and a digest of the rows' JSON, so sets compare without shipping rows.
+    private func digestSQL(where condition: String?) -> String {
+        """
+        select count(*)::text, md5(coalesce(string_agg(j, E'\\n' order by j), ''))
+        from (select to_jsonb(r)::text as j from \(table) r\(condition.map { " where (\($0))" } ?? "")) s
+        """
+    }
+
+    private func probeSelect(_ persona: Persona, _ scope: Scope) throws -> ProbeResult {
+        let claims = context.claims(persona)
+        let truth = try context.connection.savepoint { () -> (all: [String?], own: [String?]?) in
+            try context.impersonation.setClaims(claims)
+            let all = try context.connection.query(digestSQL(where: nil)).rows.first ?? []
+            let own = try plan.owner.map { try context.connection.query(digestSQL(where: $0)).rows.first ?? [] }
+            return (all, own)
+        }
+        let seen: [String?]?
+        do {
+            seen = try context.impersonation.probe(role: persona.role, claims: claims) {
+                try context.connection.query(digestSQL(where: nil)).rows.first
+            }
+        } catch let error as PostgresError where error.sqlState == .insufficientPrivilege {
+            seen = nil
+        }
+        let observed: String
+        let passed: Bool
+        let allCount = truth.all.first.flatMap { $0 } ?? "0"
+        if let seen {
+            let count = seen.first.flatMap { $0 } ?? "0"
+            if count == "0" {
+                observed = "none (0 rows)"
+            } else if seen == truth.all {
+                observed = "all (\(count) rows)"
+            } else if let own = truth.own, seen == own {
+                observed = "own (\(count) rows)"
+            } else {
+                observed = "\(count) rows: neither all (\(allCount)) nor own (\(truth.own?.first.flatMap { $0 } ?? "-"))"
+            }
+            switch scope {
+            case .all: passed = seen == truth.all
+            case .own: passed = truth.own.map { seen == $0 } ?? false
+            case .none: passed = count == "0"
+            case .denied: passed = false
+            }
+        } else {
+            observed = "none (permission denied)"
+            passed = scope == .none || scope == .denied
+        }
+        let ownCount = truth.own?.first.flatMap { $0 } ?? "0"
+        let expected: String
+        switch scope {
+        case .all: expected = "all (\(allCount) rows)"
+        case .own: expected = "own (\(ownCount) rows)"
+        case .none: expected = "none (0 rows or permission denied)"
+        case .denied: expected = "denied (42501)"
+        }
+        return result(persona, .select, "select", expected: expected, observed: observed, passed: passed)
+    }
+
+    // MARK: - Insert
+
+    private func probeInserts(_ persona: Persona, _ scope: Scope) throws -> [ProbeResult] {
+        var targets: [(label: String, owner: Persona?, ownsIt: Bool)] = []
+        if plan.owner != nil, persona.user != nil {
+            targets.append(("insert own row", persona, true))
+            if let other = context.otherUser(than: persona) { targets.append(("insert another user's row", other, false)) }
+        } else {
+            targets.append(("insert a row", persona.user != nil ? persona : context.someUser, plan.owner == nil))
+        }
+        return try targets.map { target in
+            let expectAllowed = scope == .all || (scope == .own && target.ownsIt)
+            let values: [String?]
+            do {
+                values = try sampleValues(as: target.owner)
+            } catch let error as PostgresError {
+                return result(persona, .insert, target.label, expected: expectation(expectAllowed, scope),
+                              observed: "the plan's sample could not be evaluated: \(error.message)", passed: false)
+            }
+            let columns = plan.sample.map { quoteIdentifier($0.column) }.joined(separator: ", ")
+            let placeholders = (1...values.count).map { "$\($0)" }.joined(separator: ", ")
+            let outcome = try context.impersonation.probe(
+                role: persona.role, claims: context.claims(persona), adminFirst: plan.beforeInsert
+            ) {
+                try ProbeOutcome.of {
+                    try context.connection.query("insert into \(table) (\(columns)) values (\(placeholders))", values)
+                }
+            }
+            return verdict(persona, .insert, target.label, expectAllowed: expectAllowed, scope: scope, outcome: outcome)
+        }
+    }
+
+    /// The sample's values as the given persona would write them (their `auth.uid()`).
+    func sampleValues(as owner: Persona?) throws -> [String?] {
+        try context.connection.savepoint {
+            try context.impersonation.setClaims(owner.map(context.claims) ?? #"{"role":"anon"}"#)
+            let list = plan.sample.map { "(\($0.expression))::text" }.joined(separator: ", ")
+            return try context.connection.query("select \(list)").rows.first ?? []
+        }
+    }
+}

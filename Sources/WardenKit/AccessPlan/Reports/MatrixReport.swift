@@ -1,0 +1,83 @@
+/// The terminal report: a matrix (relations and functions down, personas across),
+/// then every failure with expected against observed.
+///
+/// A relation cell shows select, insert, update, delete as planned: a capital letter
+/// for all rows (`S`), a small one for own rows (`s`), `x` for refused, `·` for none;
+/// then ✓ when every probe of the cell held, ✗ when one did not.
+public struct MatrixReport {
+    public let report: AccessPlanReport
+
+    public init(_ report: AccessPlanReport) { self.report = report }
+
+    public func render() -> String {
+        var lines: [String] = []
+        let personas = report.personas.map(\.name)
+        let firstWidth = max(8, (report.relations + report.functions).map(\.count).max() ?? 8) + 2
+        let cellWidth = max(9, (personas.map(\.count).max() ?? 0) + 2)
+        lines.append(pad("relation", firstWidth) + personas.map { pad($0, cellWidth) }.joined())
+        for relation in report.relations {
+            let cells = personas.map { persona in pad(relationCell(relation, persona), cellWidth) }
+            lines.append(pad(relation, firstWidth) + cells.joined())
+        }
+        if !report.functions.isEmpty {
+            lines.append("")
+            lines.append(pad("function", firstWidth) + personas.map { pad($0, cellWidth) }.joined())
+            for function in report.functions {
+                let cells = personas.map { persona in pad(functionCell(function, persona), cellWidth) }
+                lines.append(pad(function, firstWidth) + cells.joined())
+            }
+        }
+        let checks = report.results.filter { $0.subjectKind == .check }
+        if !checks.isEmpty {
+            lines.append("")
+            for check in checks { lines.append("\(check.passed ? "✓" : "✗") check: \(check.subject) (as \(check.persona ?? "?"))") }
+        }
+        lines.append("")
+        lines.append("S I U D = select insert update delete: capital all rows, small own rows, x refused, · none")
+        if !report.failures.isEmpty {
+            lines.append("")
+            lines.append("Failures:")
+            for failure in report.failures { lines.append("  ✗ \(failure.name): expected \(failure.expected); observed \(failure.observed)") }
+        }
+        lines.append("")
+        lines.append(summary)
+        return lines.joined(separator: "\n")
+    }
+
+    /// `N probes, N passed, N failed (time)`.
+    public var summary: String {
+        let failed = report.failures.count
+        let total = report.results.count
+        let milliseconds = Double(report.duration.components.attoseconds) / 1e15
+            + Double(report.duration.components.seconds) * 1000
+        return "access plan \(report.planSource): \(total) probes, \(total - failed) passed, \(failed) failed"
+            + " (\(Int(milliseconds.rounded())) ms)"
+    }
+
+    private func relationCell(_ relation: String, _ persona: String) -> String {
+        let results = report.results.filter { $0.subject == relation && ($0.persona == persona || $0.persona == nil) }
+        let mark = results.allSatisfy(\.passed) ? "✓" : "✗"
+        guard let access = report.access[relation]?[persona] else { return "—    \(mark)" }
+        let letters = Operation.allCases.map { operation -> String in
+            let letter = String(operation.rawValue.prefix(1))
+            switch access.scope(of: operation) {
+            case .all: return letter.uppercased()
+            case .own: return letter
+            case .denied: return "x"
+            case .none: return "·"
+            }
+        }
+        return letters.joined() + " " + mark
+    }
+
+    private func functionCell(_ function: String, _ persona: String) -> String {
+        let results = report.results.filter { $0.subject == function && ($0.persona == persona || $0.persona == nil) }
+        let mark = results.allSatisfy(\.passed) ? "✓" : "✗"
+        guard let allowed = report.execute[function]?[persona] else { return "— \(mark)" }
+        return (allowed ? "exec" : "deny") + " " + mark
+    }
+
+    private func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+    }
+}

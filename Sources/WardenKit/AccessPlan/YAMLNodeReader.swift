@@ -1,0 +1,85 @@
+import Yams
+
+/// Typed reads of a composed YAML tree that fail with the node's line number.
+///
+/// The plan is read from Yams' node tree rather than through `Codable` so that
+/// every mistake can name the line it is on.
+struct YAMLNodeReader {
+    let file: String
+
+    func line(_ node: Node) -> Int? { node.mark.map { $0.line } }
+
+    func fail(_ node: Node?, _ message: String) -> AccessPlanError {
+        AccessPlanError(file: file, line: node.flatMap(line), message: message)
+    }
+
+    /// Key/value pairs of a mapping, keys as strings, in file order.
+    func mapping(_ node: Node, _ what: String) throws -> [(key: String, keyNode: Node, value: Node)] {
+        guard case .mapping(let mapping) = node else { throw fail(node, "\(what) must be a mapping") }
+        return try mapping.map { pair in
+            guard let key = pair.key.string else { throw fail(pair.key, "\(what): keys must be text") }
+            return (key, pair.key, pair.value)
+        }
+    }
+
+    func sequence(_ node: Node, _ what: String) throws -> [Node] {
+        guard case .sequence(let sequence) = node else { throw fail(node, "\(what) must be a list") }
+        return Array(sequence)
+    }
+
+    func string(_ node: Node, _ what: String) throws -> String {
+        guard case .scalar(let scalar) = node else { throw fail(node, "\(what) must be text") }
+        return scalar.string
+    }
+
+    func strings(_ node: Node, _ what: String) throws -> [String] {
+        if case .scalar = node { return [try string(node, what)] }
+        return try sequence(node, what).map { try string($0, what) }
+    }
+
+    /// Rejects keys outside `allowed`, naming the offender and what is allowed.
+    func checkKeys(_ pairs: [(key: String, keyNode: Node, value: Node)], allowed: [String], in what: String) throws {
+        for pair in pairs where !allowed.contains(pair.key) {
+            throw fail(pair.keyNode, "unknown key '\(pair.key)' in \(what) (expected one of: \(allowed.joined(separator: ", ")))")
+        }
+    }
+
+    /// A scalar or nested structure rendered as JSON text (for user metadata).
+    func json(_ node: Node) throws -> String {
+        switch node {
+        case .scalar(let scalar):
+            if node.null != nil, scalar.style == .plain { return "null" }
+            if let bool = node.bool, scalar.style == .plain { return bool ? "true" : "false" }
+            if let int = node.int, scalar.style == .plain { return String(int) }
+            return JSONText.quote(scalar.string)
+        case .mapping:
+            let pairs = try mapping(node, "metadata")
+            return "{" + (try pairs.map { "\(JSONText.quote($0.key)):\(try json($0.value))" }.joined(separator: ",")) + "}"
+        case .sequence(let items):
+            return "[" + (try items.map { try json($0) }.joined(separator: ",")) + "]"
+        case .alias:
+            throw fail(node, "YAML aliases are not supported in metadata")
+        }
+    }
+}
+
+/// Minimal JSON string quoting (RFC 8259).
+enum JSONText {
+    static func quote(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                out += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
+                    + String(scalar.value, radix: 16)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}
