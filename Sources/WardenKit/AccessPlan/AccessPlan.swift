@@ -42,6 +42,13 @@ public struct Access: Sendable, Equatable {
     public var update: Scope
     public var delete: Scope
 
+    public init(select: Scope, insert: Scope, update: Scope, delete: Scope) {
+        self.select = select
+        self.insert = insert
+        self.update = update
+        self.delete = delete
+    }
+
     public static let nothing = Access(select: .none, insert: .none, update: .none, delete: .none)
     public static let everything = Access(select: .all, insert: .all, update: .all, delete: .all)
 

@@ -36,7 +36,7 @@ begin
     if not exists (select 1 from pg_catalog.pg_roles where rolname = spec.role_name) then
       begin
         execute format('create role %I %s', spec.role_name, spec.options);
-      exception when duplicate_object then
+      exception when duplicate_object or unique_violation then
         null; -- created concurrently by another session: fine
       end;
     end if;

@@ -63,12 +63,28 @@ public enum SupabaseCompat {
         let before = try inventory(connection)
         if before.isComplete { return .alreadyPresent }
         do {
-            try connection.transaction { try connection.execute(script) }
+            try installRetryingRaces(connection)
         } catch let error as PostgresError where error.sqlState == .insufficientPrivilege {
             var explained = error
             explained.hint = "bootstrap creates roles (one with BYPASSRLS) and the auth schema: connect as a superuser"
             throw explained
         }
         return .installed(created: before.missing)
+    }
+
+    /// Roles and role memberships are cluster-wide, so two databases of one cluster
+    /// bootstrapped at once can collide on them (unique violation, or "tuple
+    /// concurrently updated"). The script is idempotent, so it is simply run again.
+    private static func installRetryingRaces(_ connection: Connection, attempts: Int = 3) throws {
+        for attempt in 1...attempts {
+            do {
+                try connection.transaction { try connection.execute(script) }
+                return
+            } catch let error as PostgresError
+                where attempt < attempts && (error.sqlState == .uniqueViolation || error.sqlState?.rawValue == "XX000")
+            {
+                continue
+            }
+        }
     }
 }

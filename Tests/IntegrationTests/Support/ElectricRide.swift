@@ -1,0 +1,58 @@
+import Foundation
+import PostgresClient
+import WardenKit
+
+/// Electric Ride's files in this repository, and scratch databases built from them.
+enum ElectricRide {
+    static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static var migrations: URL { root.appendingPathComponent("migrations") }
+    static var seeds: URL { root.appendingPathComponent("seeds") }
+    static var planPath: String { root.appendingPathComponent("access-plan.yml").path }
+
+    /// A fresh database with the compat layer, every migration (from `migrations`,
+    /// default the real ones) and the seeds.
+    static func database(migrations: URL = migrations, seeded: Bool = true) throws -> Connection {
+        let connection = try Connection(TestCluster.newDatabase("er"))
+        _ = try SupabaseCompat.bootstrap(connection)
+        try apply(migrations, on: connection)
+        if seeded { try seed(connection) }
+        return connection
+    }
+
+    /// Applies every migration's up section in order (one transaction each).
+    static func apply(_ folder: URL, on connection: Connection) throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".sql") }.sorted()
+        for file in files {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            let up = text.components(separatedBy: "-- migrate:down")[0]
+            try connection.transaction { try connection.execute(up) }
+        }
+    }
+
+    static func seed(_ connection: Connection) throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: seeds.path).filter { $0.hasSuffix(".sql") }.sorted()
+        try connection.transaction {
+            for file in files { try connection.execute(String(contentsOf: seeds.appendingPathComponent(file), encoding: .utf8)) }
+        }
+    }
+
+    /// A copy of the migrations folder with `replacement` applied to one file's text.
+    static func brokenCopy(file: String, replacing target: String, with replacement: String) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("er-broken-\(UUID().uuidString)")
+        try FileManager.default.copyItem(at: migrations, to: folder)
+        let path = try required(FileManager.default.contentsOfDirectory(atPath: folder.path).first { $0.contains(file) })
+        let url = folder.appendingPathComponent(path)
+        let text = try String(contentsOf: url, encoding: .utf8)
+        guard text.contains(target) else { throw BrokenCopyError(message: "\(path) does not contain \(target)") }
+        try text.replacingOccurrences(of: target, with: replacement).write(to: url, atomically: true, encoding: .utf8)
+        return folder
+    }
+
+    struct BrokenCopyError: Error { var message: String }
+}
+
+private func required<T>(_ value: T?) throws -> T {
+    guard let value else { throw ElectricRide.BrokenCopyError(message: "missing") }
+    return value
+}

@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+import WardenKit
+
+@Suite struct AccessPlanParserTests {
+    private let personas = """
+        personas:
+          anon: { role: anon }
+          ava: { role: authenticated, email: ava@example.com }
+          service: { role: service_role }
+        """
+
+    private func parse(_ text: String) throws -> AccessPlan {
+        try AccessPlanParser(file: "plan.yml").parse(text)
+    }
+
+    private func mistake(_ text: String) -> AccessPlanError? {
+        do {
+            _ = try parse(text)
+            return nil
+        } catch let error as AccessPlanError {
+            return error
+        } catch {
+            return AccessPlanError(file: "?", line: nil, message: "unexpected \(error)")
+        }
+    }
+
+    @Test func readsElectricRidesPlan() throws {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("access-plan.yml").path
+        let plan = try AccessPlanParser.load(path: path)
+        #expect(plan.personas.map(\.name) == ["anon", "ava", "ben", "service"])
+        let saved = try #require(plan.relations.first { $0.name == "saved" })
+        #expect(saved.access["ava"] == Access(select: .own, insert: .own, update: .own, delete: .own))
+        #expect(saved.access["anon"] == .nothing)
+        #expect(saved.access["service"] == .everything)
+        #expect(plan.functions.map(\.signature) == ["public.delete_current_user()", "public.handle_new_user()"])
+        #expect(plan.functions[0].execute == ["anon": false, "ava": true, "ben": true, "service": true])
+        #expect(plan.checks.count >= 5)
+    }
+
+    @Test func roleKeysApplyToEveryPersonaWithThatRoleAndPersonaKeysWin() throws {
+        let plan = try parse(personas + """
+
+            relations:
+              note:
+                sample: { body: "'x'" }
+                access: { authenticated: read, ava: all }
+            """)
+        #expect(plan.relations[0].access["ava"] == .everything)
+        #expect(plan.relations[0].access["anon"] == .nothing)  // deny by default
+    }
+
+    @Test func reportsAnUnknownPersonaWithItsLine() {
+        let error = mistake(personas + "\nrelations:\n  note:\n    access:\n      bob: read\n")
+        #expect(error?.line == 8)
+        #expect(error?.message.contains("unknown persona or role 'bob'") == true)
+        #expect(error?.description.hasPrefix("plan.yml:8: ") == true)
+    }
+
+    @Test func reportsAnUnknownOperation() {
+        let error = mistake(personas + "\nrelations:\n  note:\n    access:\n      ava: { select: all, truncate: all }\n")
+        #expect(error?.line == 8)
+        #expect(error?.message.contains("unknown operation 'truncate'") == true)
+    }
+
+    @Test func reportsAnUnknownScope() {
+        let error = mistake(personas + "\nrelations:\n  note:\n    access:\n      ava: { select: some }\n")
+        #expect(error?.message.contains("unknown scope 'some'") == true)
+    }
+
+    @Test func refusesOwnWithoutAnOwnerRule() {
+        let error = mistake(personas + "\nrelations:\n  note:\n    access:\n      ava: { select: own }\n")
+        #expect(error?.message.contains("no 'owner' rule") == true)
+    }
+
+    @Test func reportsUnknownKeys() {
+        #expect(mistake(personas + "\nrelatoins: {}\n")?.message.contains("unknown key 'relatoins'") == true)
+        #expect(mistake(personas + "\nrelations:\n  note:\n    acess: {}\n")?.message.contains("unknown key 'acess'") == true)
+    }
+
+    @Test func reportsInvalidYAMLWithItsLine() {
+        let error = mistake("personas:\n  anon: { role: anon\n  ava: [\n")
+        #expect(error?.message.hasPrefix("invalid YAML") == true)
+        #expect(error?.line != nil)
+    }
+
+    @Test func requiresAnEmailForSignedInPersonas() {
+        let error = mistake("personas:\n  ava: { role: authenticated }\n")
+        #expect(error?.line == 2)
+        #expect(error?.message.contains("needs an email") == true)
+    }
+
+    @Test func requiresChecksToExpectSomething() {
+        let error = mistake(personas + "\nchecks:\n  - name: nothing\n    as: ava\n    sql: select 1\n")
+        #expect(error?.message.contains("needs 'expect' or 'verify'") == true)
+        let unknown = mistake(personas + "\nchecks:\n  - { name: x, as: zed, sql: select 1, expect: { value: '1' } }\n")
+        #expect(unknown?.message.contains("unknown persona 'zed'") == true)
+    }
+
+    @Test func rendersMetadataAsJSON() throws {
+        let plan = try parse("""
+            personas:
+              ava:
+                role: authenticated
+                email: ava@example.com
+                metadata: { first_name: "Zoë \\"Z\\"", age: 30, tags: [a, b], verified: true }
+            """)
+        #expect(plan.personas[0].user?.metadataJSON == #"{"first_name":"Zoë \"Z\"","age":30,"tags":["a","b"],"verified":true}"#)
+    }
+
+    @Test func reportsAMissingFile() {
+        #expect(throws: AccessPlanError.self) { try AccessPlanParser.load(path: "/nonexistent/plan.yml") }
+    }
+}
