@@ -32,6 +32,7 @@ enum ErrorReporter {
             }
         case is ProvisioningError: return ExitStatus.unavailable
         case is AccessPlanError: return ExitStatus.badInput
+        case let error as SeedError: return error.underlying == nil ? ExitStatus.badInput : ExitStatus.failure
         default: return ExitStatus.failure
         }
     }

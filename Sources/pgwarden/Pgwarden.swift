@@ -19,7 +19,7 @@ struct Pgwarden: ParsableCommand {
             130 interrupted.
             """,
         version: WardenKit.version,
-        subcommands: [DevCommand.self, BootstrapCommand.self, TestCommand.self]
+        subcommands: [DevCommand.self, BootstrapCommand.self, SeedCommand.self, TestCommand.self]
     )
 
     static func main() {

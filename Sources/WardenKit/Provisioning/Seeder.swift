@@ -1,0 +1,77 @@
+import Foundation
+import PostgresClient
+
+/// Applies demo data: every `*.sql` file of a folder, in name order, in one
+/// transaction, so a failing file leaves no seed row behind.
+public struct Seeder {
+    public let folder: URL
+
+    public init(folder: URL) { self.folder = folder }
+
+    /// The seed files in the order they run.
+    public func files() throws -> [URL] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw SeedError(file: folder.path, message: "seeds folder not found")
+        }
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else {
+            throw SeedError(file: folder.path, message: "seeds folder is not readable")
+        }
+        return names.filter { $0.hasSuffix(".sql") }.sorted().map { folder.appendingPathComponent($0) }
+    }
+
+    /// Runs every seed file; returns the files applied. Reads and checks all files
+    /// before it changes anything.
+    @discardableResult
+    public func apply(_ connection: Connection) throws -> [URL] {
+        let files = try files()
+        let scripts = try files.map { file -> (URL, String) in
+            guard let data = FileManager.default.contents(atPath: file.path) else {
+                throw SeedError(file: file.path, message: "cannot read the seed file")
+            }
+            guard let text = String(data: data, encoding: .utf8) else {
+                throw SeedError(file: file.path, message: "the seed file is not valid UTF-8")
+            }
+            return (file, text)
+        }
+        try connection.transaction {
+            for (file, text) in scripts {
+                do {
+                    try connection.execute(text)
+                } catch let error as PostgresError {
+                    throw SeedError(file: file.path, line: error.position.map { Self.line(of: $0, in: text) }, underlying: error)
+                }
+            }
+        }
+        return files
+    }
+
+    /// The 1-based line of a 1-based character offset.
+    static func line(of position: Int, in text: String) -> Int {
+        text.prefix(max(0, position - 1)).reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
+    }
+}
+
+/// A seed file that could not be read or failed; nothing of any seed file stays.
+public struct SeedError: Error, CustomStringConvertible {
+    public var file: String
+    public var line: Int?
+    public var message: String
+    public var underlying: PostgresError?
+
+    public init(file: String, line: Int? = nil, message: String) {
+        self.file = file
+        self.line = line
+        self.message = message
+    }
+
+    init(file: String, line: Int?, underlying: PostgresError) {
+        self.init(file: file, line: line, message: underlying.description)
+        self.underlying = underlying
+    }
+
+    public var description: String {
+        let location = line.map { "\(file):\($0)" } ?? file
+        return "\(location): \(message)" + (underlying == nil ? "" : "\n(all seed files rolled back)")
+    }
+}

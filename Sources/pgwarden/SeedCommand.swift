@@ -1,0 +1,25 @@
+import ArgumentParser
+import Foundation
+import PostgresClient
+import WardenKit
+
+/// `pgwarden seed`: load the demo data.
+struct SeedCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "seed",
+        abstract: "Apply the seed files (seeds/*.sql) in name order, in one transaction."
+    )
+
+    @OptionGroup var connection: ConnectionOptions
+
+    @Option(help: "The folder of seed files.")
+    var seeds = "seeds"
+
+    func run() throws {
+        try ErrorReporter.run {
+            let connection = try Connection(self.connection.settings())
+            let applied = try Seeder(folder: URL(fileURLWithPath: seeds)).apply(connection)
+            print("seeded \(applied.count) file\(applied.count == 1 ? "" : "s") from \(seeds)")
+        }
+    }
+}
