@@ -23,6 +23,10 @@ public final class LocalCluster: @unchecked Sendable {
 
     private var server: Process?
     private let lock = NSLock()
+    /// Serialises whole stops: a second caller (Ctrl-C's handler and the main thread's
+    /// cleanup) waits until the first has removed everything, so the process can never
+    /// exit half-way through the removal.
+    private let stopLock = NSLock()
 
     /// Settings for a database of this server (default: `postgres`).
     public func settings(database: String = "postgres") -> ConnectionSettings {
@@ -86,6 +90,8 @@ public final class LocalCluster: @unchecked Sendable {
     /// Stops the server (immediate shutdown: nothing needs saving) and deletes its
     /// directory. Safe to call more than once, and from another thread.
     public func stop() {
+        stopLock.lock()
+        defer { stopLock.unlock() }
         lock.lock()
         let process = server
         server = nil
