@@ -1,0 +1,296 @@
+#!/usr/bin/env bash
+# Access-plan benchmark: Electric Ride's access plan proved by `pgwarden test`, side
+# by side in one run with the same assertions hand-written as pgTAP
+# (bench/pgtap/electric_ride.sql) and run by pg_prove, on ONE ephemeral PostgreSQL
+# server holding one migrated and seeded database. Each side runs WARMUP untimed
+# and RUNS timed times, alternating; every run must pass.
+#
+# Prints, per tool: checks (probes or assertions), median wall time, checks per
+# second, and pgwarden's speed ratio to pg_prove; then whether the targets hold:
+# the whole plan under 0.5 s, and faster than the pgTAP run.
+#
+# Environment:
+#   RUNS      timed runs per tool (default 5); figures are medians
+#   WARMUP    untimed runs per tool first (default 1)
+#   PGWARDEN  pgwarden binary to use; otherwise `swift build -c release` builds one
+#   SCRATCH   --scratch-path for that build (default: swift's own .build)
+#   STRICT=1  exit 1 when a target is missed (default: report only)
+#
+# Installs when missing (apt-get): postgresql-<major>-pgtap and
+# libtap-parser-sourcehandler-pgtap-perl (pg_prove). Leaves no server and no temp dir.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+RUNS="${RUNS:-5}"
+WARMUP="${WARMUP:-1}"
+STRICT="${STRICT:-0}"
+PLAN_FILE="access-plan.yml"
+TAP_FILE="bench/pgtap/electric_ride.sql"
+[[ "$RUNS" =~ ^[1-9][0-9]*$ ]] || { echo "bench: RUNS must be a positive integer" >&2; exit 64; }
+[[ "$WARMUP" =~ ^[0-9]+$ ]] || { echo "bench: WARMUP must be a non-negative integer" >&2; exit 64; }
+
+say() { printf 'bench: %s\n' "$*" >&2; }
+die() { printf 'bench: error: %s\n' "$*" >&2; exit 1; }
+as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+
+# ---------------------------------------------------------------- cleanup
+
+WORK=""
+DEV_PID=""
+SERVER_DIR=""
+# pgwarden dev stops its server and deletes its directory on SIGTERM. Should any
+# of it survive (once, in our trials, part of a data directory did), finish the
+# job: stop that server's postmaster, if still running, and remove the directory.
+remove_server_leftovers() {
+    case "$SERVER_DIR" in "${TMPDIR:-/tmp}"/pgwarden-* | /tmp/pgwarden-*) ;; *) return 0 ;; esac
+    [ -d "$SERVER_DIR" ] || return 0
+    local pid
+    pid="$(head -n 1 "$SERVER_DIR/data/postmaster.pid" 2>/dev/null || true)"
+    if [[ "$pid" =~ ^[0-9]+$ ]] && [ "$(ps -o comm= -p "$pid" 2>/dev/null)" = "postgres" ]; then
+        kill -QUIT "$pid" 2>/dev/null || true
+        for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    fi
+    rm -rf "$SERVER_DIR"
+}
+cleanup() {
+    local status=$?
+    trap - EXIT INT TERM
+    if [ -n "$DEV_PID" ] && kill -0 "$DEV_PID" 2>/dev/null; then
+        kill -TERM "$DEV_PID" 2>/dev/null || true
+        wait "$DEV_PID" 2>/dev/null || true
+    fi
+    remove_server_leftovers
+    if [ -n "$WORK" ]; then rm -rf "$WORK"; fi
+    exit "$status"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# ---------------------------------------------------------------- tools
+
+pg_bindir() {
+    if [ -n "${PGWARDEN_PG_BINDIR:-}" ]; then echo "$PGWARDEN_PG_BINDIR"; return; fi
+    if command -v pg_config >/dev/null 2>&1; then
+        local dir; dir="$(pg_config --bindir)"
+        if [ -x "$dir/initdb" ]; then echo "$dir"; return; fi
+    fi
+    local dir
+    dir="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)"
+    [ -n "$dir" ] && [ -x "$dir/postgres" ] || die "PostgreSQL server programs not found (apt-get install postgresql)"
+    echo "$dir"
+}
+
+BINDIR="$(pg_bindir)"
+PG_MAJOR="$("$BINDIR/postgres" --version | sed -E 's/.* ([0-9]+)(\.[0-9]+)?.*/\1/')"
+SHAREDIR="$("$BINDIR/pg_config" --sharedir 2>/dev/null || echo "/usr/share/postgresql/$PG_MAJOR")"
+
+missing=()
+[ -f "$SHAREDIR/extension/pgtap.control" ] || missing+=("postgresql-$PG_MAJOR-pgtap")
+command -v pg_prove >/dev/null 2>&1 || missing+=("libtap-parser-sourcehandler-pgtap-perl")
+command -v psql >/dev/null 2>&1 || missing+=("postgresql-client")
+if [ "${#missing[@]}" -gt 0 ]; then
+    say "installing (apt) ${missing[*]}"
+    as_root apt-get update -q >&2
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" >&2
+fi
+command -v pg_prove >/dev/null 2>&1 || die "pg_prove not found after installing it"
+
+if [ -n "${PGWARDEN:-}" ]; then
+    [ -x "$PGWARDEN" ] || die "PGWARDEN=$PGWARDEN is not an executable"
+else
+    # SwiftPM keeps its build locks (and some empty TemporaryDirectory.* folders)
+    # in TMPDIR; that is the toolchain's doing and shared with other builds.
+    scratch=()
+    if [ -n "${SCRATCH:-}" ]; then scratch=(--scratch-path "$SCRATCH"); fi
+    say "building pgwarden (release)"
+    swift build -c release --product pgwarden "${scratch[@]}" >&2
+    PGWARDEN="${SCRATCH:-.build}/release/pgwarden"
+    [ -x "$PGWARDEN" ] || die "no pgwarden binary at $PGWARDEN after the build"
+fi
+has_subcommand() { "$PGWARDEN" --help 2>/dev/null | grep -Eq "^[[:space:]]+$1([[:space:]]|$)"; }
+
+# ---------------------------------------------------------------- server
+
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/pgwarden-bench-access.XXXXXX")"
+say "starting one ephemeral PostgreSQL server (pgwarden dev --keep)"
+"$PGWARDEN" dev --keep >"$WORK/dev.out" 2>&1 &
+DEV_PID=$!
+ADMIN_URL=""
+for _ in $(seq 1 600); do
+    ADMIN_URL="$(sed -n 's/^URL: //p' "$WORK/dev.out")"
+    [ -n "$ADMIN_URL" ] && break
+    kill -0 "$DEV_PID" 2>/dev/null || { cat "$WORK/dev.out" >&2; die "pgwarden dev exited"; }
+    sleep 0.1
+done
+[ -n "$ADMIN_URL" ] || { cat "$WORK/dev.out" >&2; die "no server URL from pgwarden dev after 60 s"; }
+SERVER_VERSION="$(sed -n 's/ ready in .*//p' "$WORK/dev.out")"
+
+# postgresql://postgres@/postgres?host=/tmp/pgwarden-XXXX&port=5432 -> its parts,
+# for pg_prove (which connects through libpq's PG* environment).
+query_param() { printf '%s\n' "$ADMIN_URL" | sed -n "s/.*[?&]$1=\([^&]*\).*/\1/p"; }
+PGHOST="$(query_param host)"
+PGPORT="$(query_param port)"
+PGUSER="$(printf '%s\n' "$ADMIN_URL" | sed -n 's|^postgresql://\([^@:/]*\).*|\1|p')"
+PGDATABASE="electric_ride"
+export PGHOST PGPORT PGUSER PGDATABASE
+[ -n "$PGHOST" ] && [ -n "$PGPORT" ] && [ -n "$PGUSER" ] || die "cannot read host, port and user from $ADMIN_URL"
+SERVER_DIR="$PGHOST"  # pgwarden dev keeps data, socket and log in one temporary directory
+DB_URL="postgresql://$PGUSER@/$PGDATABASE?host=$PGHOST&port=$PGPORT"
+
+psql_admin() { psql -X -q -v ON_ERROR_STOP=1 "$@"; }
+
+# ---------------------------------------------------------------- database
+
+say "preparing database $PGDATABASE: bootstrap, migrations, seeds, pgTAP"
+psql_admin -d "$ADMIN_URL" -c "create database $PGDATABASE" >/dev/null
+"$PGWARDEN" bootstrap --database-url "$DB_URL" >&2
+
+if has_subcommand up; then
+    "$PGWARDEN" up --database-url "$DB_URL" >&2
+else
+    # The up section of each migration: after `-- migrate:up`, before
+    # `-- migrate:down` (a file without markers is all up), one transaction each.
+    for file in migrations/*.sql; do
+        awk '
+            /^-- migrate:up([[:space:]]|$)/   { marked = 1; up = 1; next }
+            /^-- migrate:down([[:space:]]|$)/ { marked = 1; up = 0; next }
+            { lines[++n] = $0; keep[n] = up }
+            END { for (i = 1; i <= n; i++) if (!marked || keep[i]) print lines[i] }
+        ' "$file" | psql_admin -1 -d "$DB_URL" -f - >/dev/null \
+            || die "migration $file failed"
+    done
+fi
+
+if has_subcommand seed; then
+    "$PGWARDEN" seed --database-url "$DB_URL" >&2
+else
+    cat seeds/*.sql | psql_admin -1 -d "$DB_URL" -f - >/dev/null || die "seeds failed"
+fi
+
+# pgTAP where Supabase keeps it: in the `extensions` schema, usable by the API roles.
+psql_admin -d "$DB_URL" >/dev/null <<'SQL'
+create schema if not exists extensions;
+grant usage on schema extensions to anon, authenticated, service_role;
+create extension if not exists pgtap with schema extensions;
+SQL
+
+# ---------------------------------------------------------------- runs
+
+now_us() { local t="${EPOCHREALTIME//[.,]/}"; echo "$((10#$t))"; }
+
+PGW_PROBES=""
+TAP_TESTS=""
+PSQL_TESTS=""
+T_PGW=(); T_PGW_OWN=(); T_TAP=(); T_PSQL=()
+
+run_pgwarden() {  # $1 = timed (1) or not (0)
+    local start end status=0
+    start="$(now_us)"
+    "$PGWARDEN" test --database-url "$DB_URL" --plan "$PLAN_FILE" --format json >"$WORK/pgwarden.json" 2>"$WORK/pgwarden.err" || status=$?
+    end="$(now_us)"
+    if [ "$status" -ne 0 ]; then
+        cat "$WORK/pgwarden.err" >&2
+        "$PGWARDEN" test --database-url "$DB_URL" --plan "$PLAN_FILE" >&2 || true
+        die "pgwarden test failed (exit $status)"
+    fi
+    # "probes failures duration_milliseconds", read with Perl's core JSON module.
+    local summary
+    summary="$(perl -MJSON::PP -0777 -ne '
+        my $r = decode_json($_);
+        my $failed = grep { !$_->{passed} } @{ $r->{results} };
+        print join(" ", $r->{probes}, $failed, $r->{duration_milliseconds}, scalar @{ $r->{results} });
+    ' "$WORK/pgwarden.json")"
+    read -r probes failed own listed <<<"$summary"
+    [ "$failed" -eq 0 ] && [ "$probes" -eq "$listed" ] && [ "$probes" -gt 0 ] \
+        || die "pgwarden test: $probes probes, $listed results, $failed failed"
+    PGW_PROBES="$probes"
+    if [ "$1" -eq 1 ]; then T_PGW+=("$((end - start))"); T_PGW_OWN+=("$((own * 1000))"); fi
+}
+
+run_pg_prove() {
+    local start end status=0
+    start="$(now_us)"
+    pg_prove "$TAP_FILE" >"$WORK/pg_prove.out" 2>&1 || status=$?
+    end="$(now_us)"
+    if [ "$status" -ne 0 ] || ! grep -q '^Result: PASS' "$WORK/pg_prove.out"; then
+        cat "$WORK/pg_prove.out" >&2
+        pg_prove --verbose "$TAP_FILE" 2>&1 | grep -E '^(not ok|#)' >&2 || true
+        die "pg_prove failed (exit $status)"
+    fi
+    TAP_TESTS="$(sed -n 's/.*Tests=\([0-9]*\).*/\1/p' "$WORK/pg_prove.out")"
+    [ -n "$TAP_TESTS" ] && [ "$TAP_TESTS" -gt 0 ] || die "pg_prove ran no tests"
+    if [ "$1" -eq 1 ]; then T_TAP+=("$((end - start))"); fi
+}
+
+# The same pgTAP file through psql alone: the database work without Perl's harness.
+run_psql() {
+    local start end status=0
+    start="$(now_us)"
+    psql -X -q -t -A -v ON_ERROR_STOP=1 -f "$TAP_FILE" >"$WORK/psql.out" 2>&1 || status=$?
+    end="$(now_us)"
+    local planned ok notok
+    planned="$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$WORK/psql.out")"
+    ok="$(grep -c '^ok ' "$WORK/psql.out" || true)"
+    notok="$(grep -c '^not ok ' "$WORK/psql.out" || true)"
+    if [ "$status" -ne 0 ] || [ "$notok" -ne 0 ] || [ -z "$planned" ] || [ "$ok" -ne "$planned" ]; then
+        grep -vE '^(ok |\{)' "$WORK/psql.out" >&2 || true
+        die "the pgTAP file through psql failed (exit $status, $ok ok, $notok not ok, plan ${planned:-none})"
+    fi
+    PSQL_TESTS="$ok"
+    if [ "$1" -eq 1 ]; then T_PSQL+=("$((end - start))"); fi
+}
+
+say "pgwarden $("$PGWARDEN" --version 2>/dev/null || echo '?'), $(pg_prove --version 2>/dev/null | head -n 1), $SERVER_VERSION"
+say "$WARMUP warm-up and $RUNS timed run(s) per tool, alternating"
+for ((i = 1; i <= WARMUP + RUNS; i++)); do
+    timed=$((i > WARMUP ? 1 : 0))
+    run_pgwarden "$timed"
+    run_pg_prove "$timed"
+    run_psql "$timed"
+done
+
+# ---------------------------------------------------------------- report
+
+median_us() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END {
+    if (NR % 2) print v[(NR + 1) / 2]; else print int((v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
+min_us() { printf '%s\n' "$@" | sort -n | head -n 1; }
+max_us() { printf '%s\n' "$@" | sort -n | tail -n 1; }
+
+pgw="$(median_us "${T_PGW[@]}")"
+pgw_own="$(median_us "${T_PGW_OWN[@]}")"
+tap="$(median_us "${T_TAP[@]}")"
+raw="$(median_us "${T_PSQL[@]}")"
+
+awk -v runs="$RUNS" -v warm="$WARMUP" \
+    -v pgw="$pgw" -v pgw_lo="$(min_us "${T_PGW[@]}")" -v pgw_hi="$(max_us "${T_PGW[@]}")" -v pgw_n="$PGW_PROBES" \
+    -v own="$pgw_own" \
+    -v tap="$tap" -v tap_lo="$(min_us "${T_TAP[@]}")" -v tap_hi="$(max_us "${T_TAP[@]}")" -v tap_n="$TAP_TESTS" \
+    -v raw="$raw" -v raw_lo="$(min_us "${T_PSQL[@]}")" -v raw_hi="$(max_us "${T_PSQL[@]}")" -v raw_n="$PSQL_TESTS" '
+function row(name, n, us, lo, hi) {
+    printf "%-34s %7d %11.1f %13.0f %15s %10.2fx\n", name, n, us / 1000, n / (us / 1e6),
+        sprintf("%.0f-%.0f", lo / 1000, hi / 1000), tap / us
+}
+BEGIN {
+    printf "\nElectric Ride access plan: median of %d timed run(s) per tool (after %d warm-up), one server, one database\n\n", runs, warm
+    printf "%-34s %7s %11s %13s %15s %11s\n", "tool", "checks", "median ms", "checks/s", "range ms", "vs pg_prove"
+    row("pgwarden test (wall)", pgw_n, pgw, pgw_lo, pgw_hi)
+    row("pg_prove electric_ride.sql (wall)", tap_n, tap, tap_lo, tap_hi)
+    row("psql -f electric_ride.sql (wall)", raw_n, raw, raw_lo, raw_hi)
+    printf "\npgwarden test: %d probes; its own run (catalog, users, setup, probes, rollback): median %.0f ms, %.0f probes/s\n",
+        pgw_n, own / 1000, pgw_n / (own / 1e6)
+    printf "pgTAP: %d assertions; \"vs pg_prove\" = pg_prove median / this tool'"'"'s median (above 1: faster)\n", tap_n
+}'
+
+under=$((pgw < 500000 ? 1 : 0))
+faster=$((pgw < tap ? 1 : 0))
+echo
+printf 'target: whole plan under 0.5 s ...... %s (pgwarden test median %d ms wall)\n' \
+    "$([ "$under" -eq 1 ] && echo holds || echo MISSED)" "$((pgw / 1000))"
+printf 'target: faster than the pgTAP run .... %s (%d ms vs pg_prove %d ms)\n' \
+    "$([ "$faster" -eq 1 ] && echo holds || echo MISSED)" "$((pgw / 1000))" "$((tap / 1000))"
+if [ "$PGW_PROBES" != "$TAP_TESTS" ]; then
+    say "note: $PGW_PROBES pgwarden probes but $TAP_TESTS pgTAP assertions; the files have drifted apart"
+fi
+if [ "$STRICT" = "1" ] && { [ "$under" -eq 0 ] || [ "$faster" -eq 0 ]; }; then exit 1; fi
+exit 0

@@ -1,0 +1,1153 @@
+-- Electric Ride's access plan (access-plan.yml), hand-written as pgTAP: the same
+-- 196 assertions that `pgwarden test` makes, in the same order (relations, then
+-- functions, then custom checks), written the way Supabase projects write their
+-- RLS tests today. Run it with pg_prove on a migrated and seeded database that has
+-- pgTAP installed (bench/access-plan.sh does all of that):
+--
+--   pg_prove -d postgres bench/pgtap/electric_ride.sql
+--
+-- Requests are impersonated as PostgREST does it: `set local role <role>` and
+-- `set_config('request.jwt.claims', <claims>, true)`. Everything runs in one
+-- transaction that is rolled back, and every write assertion (insert, update,
+-- delete, allowed or not) runs in its own savepoint that is rolled back, as
+-- pgwarden's probes do: a write that wrongly succeeds cannot skew the assertions
+-- after it. A denied update or delete is asserted as "0 rows affected" through a
+-- data-modifying CTE; an unexpected error there (say 23503 once row security is
+-- off) stops the file, as it would any hand-written pgTAP suite.
+--
+-- Where pgwarden compares what a persona sees with what the admin sees, this file
+-- compares with a snapshot taken as the admin right after the setup (schema
+-- as_admin, created and dropped with the transaction): the probes never change the
+-- data, so the snapshot is what the admin would see at every assertion.
+--
+-- pgTAP is looked up in the `extensions` schema, as on Supabase (or in public).
+
+begin;
+set local search_path = public, extensions;
+
+select plan(196);
+
+-- ---------------------------------------------------------------- users and setup
+-- The plan's two users. Inserting into auth.users fires on_auth_user_created,
+-- which creates their patrons.
+insert into auth.users (id, aud, role, email, email_confirmed_at,
+                        raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
+values ('aaaaaaaa-0000-4000-8000-000000000001', 'authenticated', 'authenticated',
+        'ava.plan@example.com', now(), '{"provider":"email","providers":["email"]}',
+        '{"first_name":"Ava","last_name":"Planwright"}', now(), now()),
+       ('bbbbbbbb-0000-4000-8000-000000000002', 'authenticated', 'authenticated',
+        'ben.plan@example.com', now(), '{"provider":"email","providers":["email"]}',
+        '{"full_name":"Ben Probert"}', now(), now());
+
+-- The plan's setup, verbatim: give each persona rows to own.
+with colour as (insert into public.colour (name) values ('Plan Silver') returning id),
+     drivetrain as (insert into public.drivetrain (acronym, description)
+                    values ('PLAN', 'Plan drivetrain') returning id),
+     make as (insert into public.make (brand_name) values ('Plan Motors') returning id),
+     model as (insert into public.model (name, make_id) select 'Plan One', id from make
+               returning id, make_id),
+     year as (insert into public.year (name) values ('2031') returning id)
+insert into public.vehicle (make_id, model_id, year_id, colour_id, drivetrain_id)
+select model.make_id, model.id, year.id, colour.id, drivetrain.id
+from model, year, colour, drivetrain, generate_series(1, 4);
+
+insert into public.listing (price, description, is_active, sold_on, vehicle_id, patron_id)
+select v.price, v.description, v.is_active, v.sold_on, vehicle.id, patron.id
+from (values (1, 'ava.plan@example.com', 21000.00, 'Ava''s active listing', true, null::date),
+             (2, 'ava.plan@example.com', 18000.00, 'Ava''s sold listing', false, current_date),
+             (3, 'ben.plan@example.com', 33000.00, 'Ben''s first listing', true, null),
+             (4, 'ben.plan@example.com', 29500.00, 'Ben''s second listing', true, null))
+       as v(n, email, price, description, is_active, sold_on)
+join public.patron on patron.email_address = v.email
+join (select id, row_number() over (order by id) as n from public.vehicle
+      where make_id = (select id from public.make where brand_name = 'Plan Motors')) vehicle
+  on vehicle.n = v.n;
+
+insert into public.saved (patron_id, listing_id)
+select saver.id, listing.id
+from public.patron saver
+join public.listing on listing.description in ('Ben''s first listing', 'Ava''s active listing')
+join public.patron seller on seller.id = listing.patron_id and seller.id <> saver.id
+where saver.email_address in ('ava.plan@example.com', 'ben.plan@example.com');
+
+-- What the admin sees, for the "all" and "own" comparisons and for naming rows
+-- that a persona itself cannot see.
+create schema as_admin;
+create table as_admin.colour as select * from public.colour;
+create table as_admin.drivetrain as select * from public.drivetrain;
+create table as_admin.make as select * from public.make;
+create table as_admin.model as select * from public.model;
+create table as_admin.year as select * from public.year;
+create table as_admin.vehicle as select * from public.vehicle;
+create table as_admin.patron as select * from public.patron;
+create table as_admin.listing as select * from public.listing;
+create table as_admin.saved as select * from public.saved;
+create table as_admin.listings_with_details as select * from public.listings_with_details;
+create table as_admin.saved_listings as select * from public.saved_listings;
+create table as_admin.count_of_vehicles_by_brand as select * from public.count_of_vehicles_by_brand;
+-- The first of the setup's four vehicles (the one Ava's active listing offers).
+create table as_admin.plan_vehicle as
+  select vehicle_id as id from public.listing where description = 'Ava''s active listing';
+grant usage on schema as_admin to anon, authenticated, service_role;
+grant select on all tables in schema as_admin to anon, authenticated, service_role;
+
+-- ================================================================ public.colour
+-- anon: none
+set local role anon;
+select set_config('request.jwt.claims', '{"role":"anon"}', true);
+select is_empty('select * from public.colour', 'colour: anon sees no row');
+savepoint probe;
+select throws_ok($$insert into public.colour (name) values ('Probe Colour')$$,
+                 '42501', null, 'colour: anon may not insert');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with u as (update public.colour set name = name where name = 'Plan Silver' returning 1)
+select is(count(*), 0::bigint, 'colour: anon updates no row') from u;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with d as (delete from public.colour where name = 'Plan Silver' returning 1)
+select is(count(*), 0::bigint, 'colour: anon deletes no row') from d;
+rollback to savepoint probe; release savepoint probe;
+
+-- ava: read
+reset role;
+set local role authenticated;
+select set_config('request.jwt.claims', '{"role":"authenticated","sub":"aaaaaaaa-0000-4000-8000-000000000001","email":"ava.plan@example.com","aud":"authenticated","app_metadata":{"provider":"email","providers":["email"]},"user_metadata":{"first_name":"Ava","last_name":"Planwright"},"is_anonymous":false}', true);
+select results_eq('select * from public.colour order by id',
+                  'select * from as_admin.colour order by id', 'colour: ava sees every row');
+savepoint probe;
+select throws_ok($$insert into public.colour (name) values ('Probe Colour')$$,
+                 '42501', null, 'colour: ava may not insert');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with u as (update public.colour set name = name where name = 'Plan Silver' returning 1)
+select is(count(*), 0::bigint, 'colour: ava updates no row') from u;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with d as (delete from public.colour where name = 'Plan Silver' returning 1)
+select is(count(*), 0::bigint, 'colour: ava deletes no row') from d;
+rollback to savepoint probe; release savepoint probe;
+
+-- ben: read
+select set_config('request.jwt.claims', '{"role":"authenticated","sub":"bbbbbbbb-0000-4000-8000-000000000002","email":"ben.plan@example.com","aud":"authenticated","app_metadata":{"provider":"email","providers":["email"]},"user_metadata":{"full_name":"Ben Probert"},"is_anonymous":false}', true);
+select results_eq('select * from public.colour order by id',
+                  'select * from as_admin.colour order by id', 'colour: ben sees every row');
+savepoint probe;
+select throws_ok($$insert into public.colour (name) values ('Probe Colour')$$,
+                 '42501', null, 'colour: ben may not insert');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with u as (update public.colour set name = name where name = 'Plan Silver' returning 1)
+select is(count(*), 0::bigint, 'colour: ben updates no row') from u;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with d as (delete from public.colour where name = 'Plan Silver' returning 1)
+select is(count(*), 0::bigint, 'colour: ben deletes no row') from d;
+rollback to savepoint probe; release savepoint probe;
+
+-- service: all
+reset role;
+set local role service_role;
+select set_config('request.jwt.claims', '{"role":"service_role"}', true);
+select results_eq('select * from public.colour order by id',
+                  'select * from as_admin.colour order by id', 'colour: service_role sees every row');
+savepoint probe;
+select lives_ok($$insert into public.colour (name) values ('Probe Colour')$$,
+                'colour: service_role may insert');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with u as (update public.colour set name = name where name = 'Plan Silver' returning 1)
+select is(count(*), 1::bigint, 'colour: service_role updates a row') from u;
+rollback to savepoint probe; release savepoint probe;
+-- Row security lets the delete through; the vehicles that use the colour stop it.
+savepoint probe;
+select throws_ok($$delete from public.colour where name = 'Plan Silver'$$,
+                 '23503', null, 'colour: service_role may delete (only the foreign key stops it)');
+rollback to savepoint probe; release savepoint probe;
+
+-- ================================================================ public.drivetrain
+-- anon: none
+reset role;
+set local role anon;
+select set_config('request.jwt.claims', '{"role":"anon"}', true);
+select is_empty('select * from public.drivetrain', 'drivetrain: anon sees no row');
+savepoint probe;
+select throws_ok($$insert into public.drivetrain (acronym, description) values ('PRB', 'Probe drivetrain')$$,
+                 '42501', null, 'drivetrain: anon may not insert');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with u as (update public.drivetrain set acronym = acronym where acronym = 'PLAN' returning 1)
+select is(count(*), 0::bigint, 'drivetrain: anon updates no row') from u;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with d as (delete from public.drivetrain where acronym = 'PLAN' returning 1)
+select is(count(*), 0::bigint, 'drivetrain: anon deletes no row') from d;
+rollback to savepoint probe; release savepoint probe;
+
+-- ava: read
+reset role;
+set local role authenticated;
+select set_config('request.jwt.claims', '{"role":"authenticated","sub":"aaaaaaaa-0000-4000-8000-000000000001","email":"ava.plan@example.com","aud":"authenticated","app_metadata":{"provider":"email","providers":["email"]},"user_metadata":{"first_name":"Ava","last_name":"Planwright"},"is_anonymous":false}', true);
+select results_eq('select * from public.drivetrain order by id',
+                  'select * from as_admin.drivetrain order by id', 'drivetrain: ava sees every row');
+savepoint probe;
+select throws_ok($$insert into public.drivetrain (acronym, description) values ('PRB', 'Probe drivetrain')$$,
+                 '42501', null, 'drivetrain: ava may not insert');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with u as (update public.drivetrain set acronym = acronym where acronym = 'PLAN' returning 1)
+select is(count(*), 0::bigint, 'drivetrain: ava updates no row') from u;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with d as (delete from public.drivetrain where acronym = 'PLAN' returning 1)
+select is(count(*), 0::bigint, 'drivetrain: ava deletes no row') from d;
+rollback to savepoint probe; release savepoint probe;
+
+-- ben: read
+select set_config('request.jwt.claims', '{"role":"authenticated","sub":"bbbbbbbb-0000-4000-8000-000000000002","email":"ben.plan@example.com","aud":"authenticated","app_metadata":{"provider":"email","providers":["email"]},"user_metadata":{"full_name":"Ben Probert"},"is_anonymous":false}', true);
+select results_eq('select * from public.drivetrain order by id',
+                  'select * from as_admin.drivetrain order by id', 'drivetrain: ben sees every row');
+savepoint probe;
+select throws_ok($$insert into public.drivetrain (acronym, description) values ('PRB', 'Probe drivetrain')$$,
+                 '42501', null, 'drivetrain: ben may not insert');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with u as (update public.drivetrain set acronym = acronym where acronym = 'PLAN' returning 1)
+select is(count(*), 0::bigint, 'drivetrain: ben updates no row') from u;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with d as (delete from public.drivetrain where acronym = 'PLAN' returning 1)
+select is(count(*), 0::bigint, 'drivetrain: ben deletes no row') from d;
+rollback to savepoint probe; release savepoint probe;
+
+-- service: all
+reset role;
+set local role service_role;
+select set_config('request.jwt.claims', '{"role":"service_role"}', true);
+select results_eq('select * from public.drivetrain order by id',
+                  'select * from as_admin.drivetrain order by id', 'drivetrain: service_role sees every row');
+savepoint probe;
+select lives_ok($$insert into public.drivetrain (acronym, description) values ('PRB', 'Probe drivetrain')$$,
+                'drivetrain: service_role may insert');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with u as (update public.drivetrain set acronym = acronym where acronym = 'PLAN' returning 1)
+select is(count(*), 1::bigint, 'drivetrain: service_role updates a row') from u;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+select throws_ok($$delete from public.drivetrain where acronym = 'PLAN'$$,
+                 '23503', null, 'drivetrain: service_role may delete (only the foreign key stops it)');
+rollback to savepoint probe; release savepoint probe;
+
+-- ================================================================ public.make
+-- anon: none
+reset role;
+set local role anon;
+select set_config('request.jwt.claims', '{"role":"anon"}', true);
+select is_empty('select * from public.make', 'make: anon sees no row');
+savepoint probe;
+select throws_ok($$insert into public.make (brand_name) values ('Probe Motors')$$,
+                 '42501', null, 'make: anon may not insert');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with u as (update public.make set brand_name = brand_name where brand_name = 'Plan Motors' returning 1)
+select is(count(*), 0::bigint, 'make: anon updates no row') from u;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with d as (delete from public.make where brand_name = 'Plan Motors' returning 1)
+select is(count(*), 0::bigint, 'make: anon deletes no row') from d;
+rollback to savepoint probe; release savepoint probe;
+
+-- ava: read
+reset role;
+set local role authenticated;
+select set_config('request.jwt.claims', '{"role":"authenticated","sub":"aaaaaaaa-0000-4000-8000-000000000001","email":"ava.plan@example.com","aud":"authenticated","app_metadata":{"provider":"email","providers":["email"]},"user_metadata":{"first_name":"Ava","last_name":"Planwright"},"is_anonymous":false}', true);
+select results_eq('select * from public.make order by id',
+                  'select * from as_admin.make order by id', 'make: ava sees every row');
+savepoint probe;
+select throws_ok($$insert into public.make (brand_name) values ('Probe Motors')$$,
+                 '42501', null, 'make: ava may not insert');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with u as (update public.make set brand_name = brand_name where brand_name = 'Plan Motors' returning 1)
+select is(count(*), 0::bigint, 'make: ava updates no row') from u;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with d as (delete from public.make where brand_name = 'Plan Motors' returning 1)
+select is(count(*), 0::bigint, 'make: ava deletes no row') from d;
+rollback to savepoint probe; release savepoint probe;
+
+-- ben: read
+select set_config('request.jwt.claims', '{"role":"authenticated","sub":"bbbbbbbb-0000-4000-8000-000000000002","email":"ben.plan@example.com","aud":"authenticated","app_metadata":{"provider":"email","providers":["email"]},"user_metadata":{"full_name":"Ben Probert"},"is_anonymous":false}', true);
+select results_eq('select * from public.make order by id',
+                  'select * from as_admin.make order by id', 'make: ben sees every row');
+savepoint probe;
+select throws_ok($$insert into public.make (brand_name) values ('Probe Motors')$$,
+                 '42501', null, 'make: ben may not insert');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with u as (update public.make set brand_name = brand_name where brand_name = 'Plan Motors' returning 1)
+select is(count(*), 0::bigint, 'make: ben updates no row') from u;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with d as (delete from public.make where brand_name = 'Plan Motors' returning 1)
+select is(count(*), 0::bigint, 'make: ben deletes no row') from d;
+rollback to savepoint probe; release savepoint probe;
+
+-- service: all
+reset role;
+set local role service_role;
+select set_config('request.jwt.claims', '{"role":"service_role"}', true);
+select results_eq('select * from public.make order by id',
+                  'select * from as_admin.make order by id', 'make: service_role sees every row');
+savepoint probe;
+select lives_ok($$insert into public.make (brand_name) values ('Probe Motors')$$,
+                'make: service_role may insert');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with u as (update public.make set brand_name = brand_name where brand_name = 'Plan Motors' returning 1)
+select is(count(*), 1::bigint, 'make: service_role updates a row') from u;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+select throws_ok($$delete from public.make where brand_name = 'Plan Motors'$$,
+                 '23503', null, 'make: service_role may delete (only the foreign key stops it)');
+rollback to savepoint probe; release savepoint probe;
+
+-- ================================================================ public.model
+-- anon: none
+reset role;
+set local role anon;
+select set_config('request.jwt.claims', '{"role":"anon"}', true);
+select is_empty('select * from public.model', 'model: anon sees no row');
+savepoint probe;
+select throws_ok($$insert into public.model (name, make_id)
+                   values ('Probe Model', (select min(id) from as_admin.make))$$,
+                 '42501', null, 'model: anon may not insert');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with u as (update public.model set name = name where name = 'Plan One' returning 1)
+select is(count(*), 0::bigint, 'model: anon updates no row') from u;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with d as (delete from public.model where name = 'Plan One' returning 1)
+select is(count(*), 0::bigint, 'model: anon deletes no row') from d;
+rollback to savepoint probe; release savepoint probe;
+
+-- ava: read
+reset role;
+set local role authenticated;
+select set_config('request.jwt.claims', '{"role":"authenticated","sub":"aaaaaaaa-0000-4000-8000-000000000001","email":"ava.plan@example.com","aud":"authenticated","app_metadata":{"provider":"email","providers":["email"]},"user_metadata":{"first_name":"Ava","last_name":"Planwright"},"is_anonymous":false}', true);
+select results_eq('select * from public.model order by id',
+                  'select * from as_admin.model order by id', 'model: ava sees every row');
+savepoint probe;
+select throws_ok($$insert into public.model (name, make_id)
+                   values ('Probe Model', (select min(id) from public.make))$$,
+                 '42501', null, 'model: ava may not insert');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with u as (update public.model set name = name where name = 'Plan One' returning 1)
+select is(count(*), 0::bigint, 'model: ava updates no row') from u;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with d as (delete from public.model where name = 'Plan One' returning 1)
+select is(count(*), 0::bigint, 'model: ava deletes no row') from d;
+rollback to savepoint probe; release savepoint probe;
+
+-- ben: read
+select set_config('request.jwt.claims', '{"role":"authenticated","sub":"bbbbbbbb-0000-4000-8000-000000000002","email":"ben.plan@example.com","aud":"authenticated","app_metadata":{"provider":"email","providers":["email"]},"user_metadata":{"full_name":"Ben Probert"},"is_anonymous":false}', true);
+select results_eq('select * from public.model order by id',
+                  'select * from as_admin.model order by id', 'model: ben sees every row');
+savepoint probe;
+select throws_ok($$insert into public.model (name, make_id)
+                   values ('Probe Model', (select min(id) from public.make))$$,
+                 '42501', null, 'model: ben may not insert');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with u as (update public.model set name = name where name = 'Plan One' returning 1)
+select is(count(*), 0::bigint, 'model: ben updates no row') from u;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with d as (delete from public.model where name = 'Plan One' returning 1)
+select is(count(*), 0::bigint, 'model: ben deletes no row') from d;
+rollback to savepoint probe; release savepoint probe;
+
+-- service: all
+reset role;
+set local role service_role;
+select set_config('request.jwt.claims', '{"role":"service_role"}', true);
+select results_eq('select * from public.model order by id',
+                  'select * from as_admin.model order by id', 'model: service_role sees every row');
+savepoint probe;
+select lives_ok($$insert into public.model (name, make_id)
+                  values ('Probe Model', (select min(id) from public.make))$$,
+                'model: service_role may insert');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with u as (update public.model set name = name where name = 'Plan One' returning 1)
+select is(count(*), 1::bigint, 'model: service_role updates a row') from u;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+select throws_ok($$delete from public.model where name = 'Plan One'$$,
+                 '23503', null, 'model: service_role may delete (only the foreign key stops it)');
+rollback to savepoint probe; release savepoint probe;
+
+-- ================================================================ public.year
+-- anon: none
+reset role;
+set local role anon;
+select set_config('request.jwt.claims', '{"role":"anon"}', true);
+select is_empty('select * from public.year', 'year: anon sees no row');
+savepoint probe;
+select throws_ok($$insert into public.year (name) values ('2040')$$,
+                 '42501', null, 'year: anon may not insert');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with u as (update public.year set name = name where name = '2031' returning 1)
+select is(count(*), 0::bigint, 'year: anon updates no row') from u;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with d as (delete from public.year where name = '2031' returning 1)
+select is(count(*), 0::bigint, 'year: anon deletes no row') from d;
+rollback to savepoint probe; release savepoint probe;
+
+-- ava: read
+reset role;
+set local role authenticated;
+select set_config('request.jwt.claims', '{"role":"authenticated","sub":"aaaaaaaa-0000-4000-8000-000000000001","email":"ava.plan@example.com","aud":"authenticated","app_metadata":{"provider":"email","providers":["email"]},"user_metadata":{"first_name":"Ava","last_name":"Planwright"},"is_anonymous":false}', true);
+select results_eq('select * from public.year order by id',
+                  'select * from as_admin.year order by id', 'year: ava sees every row');
+savepoint probe;
+select throws_ok($$insert into public.year (name) values ('2040')$$,
+                 '42501', null, 'year: ava may not insert');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with u as (update public.year set name = name where name = '2031' returning 1)
+select is(count(*), 0::bigint, 'year: ava updates no row') from u;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with d as (delete from public.year where name = '2031' returning 1)
+select is(count(*), 0::bigint, 'year: ava deletes no row') from d;
+rollback to savepoint probe; release savepoint probe;
+
+-- ben: read
+select set_config('request.jwt.claims', '{"role":"authenticated","sub":"bbbbbbbb-0000-4000-8000-000000000002","email":"ben.plan@example.com","aud":"authenticated","app_metadata":{"provider":"email","providers":["email"]},"user_metadata":{"full_name":"Ben Probert"},"is_anonymous":false}', true);
+select results_eq('select * from public.year order by id',
+                  'select * from as_admin.year order by id', 'year: ben sees every row');
+savepoint probe;
+select throws_ok($$insert into public.year (name) values ('2040')$$,
+                 '42501', null, 'year: ben may not insert');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with u as (update public.year set name = name where name = '2031' returning 1)
+select is(count(*), 0::bigint, 'year: ben updates no row') from u;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with d as (delete from public.year where name = '2031' returning 1)
+select is(count(*), 0::bigint, 'year: ben deletes no row') from d;
+rollback to savepoint probe; release savepoint probe;
+
+-- service: all
+reset role;
+set local role service_role;
+select set_config('request.jwt.claims', '{"role":"service_role"}', true);
+select results_eq('select * from public.year order by id',
+                  'select * from as_admin.year order by id', 'year: service_role sees every row');
+savepoint probe;
+select lives_ok($$insert into public.year (name) values ('2040')$$,
+                'year: service_role may insert');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with u as (update public.year set name = name where name = '2031' returning 1)
+select is(count(*), 1::bigint, 'year: service_role updates a row') from u;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+select throws_ok($$delete from public.year where name = '2031'$$,
+                 '23503', null, 'year: service_role may delete (only the foreign key stops it)');
+rollback to savepoint probe; release savepoint probe;
+
+-- ================================================================ public.vehicle
+-- anon: none
+reset role;
+set local role anon;
+select set_config('request.jwt.claims', '{"role":"anon"}', true);
+select is_empty('select * from public.vehicle', 'vehicle: anon sees no row');
+savepoint probe;
+select throws_ok($$insert into public.vehicle (make_id, model_id, year_id, colour_id, drivetrain_id)
+                   values ((select make_id from as_admin.model order by id limit 1),
+                           (select min(id) from as_admin.model), (select min(id) from as_admin.year),
+                           (select min(id) from as_admin.colour), (select min(id) from as_admin.drivetrain))$$,
+                 '42501', null, 'vehicle: anon may not insert');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with u as (update public.vehicle set make_id = make_id
+           where id = (select id from as_admin.plan_vehicle) returning 1)
+select is(count(*), 0::bigint, 'vehicle: anon updates no row') from u;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with d as (delete from public.vehicle where id = (select id from as_admin.plan_vehicle) returning 1)
+select is(count(*), 0::bigint, 'vehicle: anon deletes no row') from d;
+rollback to savepoint probe; release savepoint probe;
+
+-- ava: read
+reset role;
+set local role authenticated;
+select set_config('request.jwt.claims', '{"role":"authenticated","sub":"aaaaaaaa-0000-4000-8000-000000000001","email":"ava.plan@example.com","aud":"authenticated","app_metadata":{"provider":"email","providers":["email"]},"user_metadata":{"first_name":"Ava","last_name":"Planwright"},"is_anonymous":false}', true);
+select results_eq('select * from public.vehicle order by id',
+                  'select * from as_admin.vehicle order by id', 'vehicle: ava sees every row');
+savepoint probe;
+select throws_ok($$insert into public.vehicle (make_id, model_id, year_id, colour_id, drivetrain_id)
+                   values ((select make_id from public.model order by id limit 1),
+                           (select min(id) from public.model), (select min(id) from public.year),
+                           (select min(id) from public.colour), (select min(id) from public.drivetrain))$$,
+                 '42501', null, 'vehicle: ava may not insert');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with u as (update public.vehicle set make_id = make_id
+           where id = (select id from as_admin.plan_vehicle) returning 1)
+select is(count(*), 0::bigint, 'vehicle: ava updates no row') from u;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with d as (delete from public.vehicle where id = (select id from as_admin.plan_vehicle) returning 1)
+select is(count(*), 0::bigint, 'vehicle: ava deletes no row') from d;
+rollback to savepoint probe; release savepoint probe;
+
+-- ben: read
+select set_config('request.jwt.claims', '{"role":"authenticated","sub":"bbbbbbbb-0000-4000-8000-000000000002","email":"ben.plan@example.com","aud":"authenticated","app_metadata":{"provider":"email","providers":["email"]},"user_metadata":{"full_name":"Ben Probert"},"is_anonymous":false}', true);
+select results_eq('select * from public.vehicle order by id',
+                  'select * from as_admin.vehicle order by id', 'vehicle: ben sees every row');
+savepoint probe;
+select throws_ok($$insert into public.vehicle (make_id, model_id, year_id, colour_id, drivetrain_id)
+                   values ((select make_id from public.model order by id limit 1),
+                           (select min(id) from public.model), (select min(id) from public.year),
+                           (select min(id) from public.colour), (select min(id) from public.drivetrain))$$,
+                 '42501', null, 'vehicle: ben may not insert');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with u as (update public.vehicle set make_id = make_id
+           where id = (select id from as_admin.plan_vehicle) returning 1)
+select is(count(*), 0::bigint, 'vehicle: ben updates no row') from u;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with d as (delete from public.vehicle where id = (select id from as_admin.plan_vehicle) returning 1)
+select is(count(*), 0::bigint, 'vehicle: ben deletes no row') from d;
+rollback to savepoint probe; release savepoint probe;
+
+-- service: all
+reset role;
+set local role service_role;
+select set_config('request.jwt.claims', '{"role":"service_role"}', true);
+select results_eq('select * from public.vehicle order by id',
+                  'select * from as_admin.vehicle order by id', 'vehicle: service_role sees every row');
+savepoint probe;
+select lives_ok($$insert into public.vehicle (make_id, model_id, year_id, colour_id, drivetrain_id)
+                  values ((select make_id from public.model order by id limit 1),
+                          (select min(id) from public.model), (select min(id) from public.year),
+                          (select min(id) from public.colour), (select min(id) from public.drivetrain))$$,
+                'vehicle: service_role may insert');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with u as (update public.vehicle set make_id = make_id
+           where id = (select id from as_admin.plan_vehicle) returning 1)
+select is(count(*), 1::bigint, 'vehicle: service_role updates a row') from u;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+select throws_ok($$delete from public.vehicle where id = (select id from as_admin.plan_vehicle)$$,
+                 '23503', null, 'vehicle: service_role may delete (only the foreign key stops it)');
+rollback to savepoint probe; release savepoint probe;
+
+-- ================================================================ public.patron
+-- Owner rule: user_id = auth.uid().
+-- anon: none
+reset role;
+set local role anon;
+select set_config('request.jwt.claims', '{"role":"anon"}', true);
+select is_empty('select * from public.patron', 'patron: anon sees no row');
+savepoint probe;
+select throws_ok($$insert into public.patron (first_name, last_name, email_address, user_id)
+                   values ('Probe', 'Patron', 'ava.plan@example.com', 'aaaaaaaa-0000-4000-8000-000000000001')$$,
+                 '42501', null, 'patron: anon may not insert');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with u as (update public.patron set first_name = first_name
+           where user_id = 'aaaaaaaa-0000-4000-8000-000000000001' returning 1)
+select is(count(*), 0::bigint, 'patron: anon updates no user''s row') from u;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with d as (delete from public.patron where user_id = 'aaaaaaaa-0000-4000-8000-000000000001' returning 1)
+select is(count(*), 0::bigint, 'patron: anon deletes no user''s row') from d;
+rollback to savepoint probe; release savepoint probe;
+
+-- ava: select all, insert own
+reset role;
+set local role authenticated;
+select set_config('request.jwt.claims', '{"role":"authenticated","sub":"aaaaaaaa-0000-4000-8000-000000000001","email":"ava.plan@example.com","aud":"authenticated","app_metadata":{"provider":"email","providers":["email"]},"user_metadata":{"first_name":"Ava","last_name":"Planwright"},"is_anonymous":false}', true);
+select results_eq('select * from public.patron order by id',
+                  'select * from as_admin.patron order by id', 'patron: ava sees every row');
+-- The sign-up trigger already made her patron: remove it (as the admin) first.
+savepoint probe;
+reset role;
+delete from public.patron where user_id = auth.uid();
+set local role authenticated;
+savepoint probe;
+select lives_ok($$insert into public.patron (first_name, last_name, email_address, user_id)
+                  values ('Probe', 'Patron', auth.email(), auth.uid())$$,
+                'patron: ava may insert her own row');
+rollback to savepoint probe; release savepoint probe;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+select throws_ok($$insert into public.patron (first_name, last_name, email_address, user_id)
+                   values ('Probe', 'Patron', 'ben.plan@example.com', 'bbbbbbbb-0000-4000-8000-000000000002')$$,
+                 '42501', null, 'patron: ava may not insert Ben''s row');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with u as (update public.patron set first_name = first_name where user_id = auth.uid() returning 1)
+select is(count(*), 0::bigint, 'patron: ava updates not even her own row') from u;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with u as (update public.patron set first_name = first_name
+           where user_id = 'bbbbbbbb-0000-4000-8000-000000000002' returning 1)
+select is(count(*), 0::bigint, 'patron: ava updates no other user''s row') from u;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with u as (update public.patron
+           set email_address = 'ben.plan@example.com', user_id = 'bbbbbbbb-0000-4000-8000-000000000002'
+           where user_id = auth.uid() returning 1)
+select is(count(*), 0::bigint, 'patron: ava cannot give her row to Ben') from u;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with d as (delete from public.patron where user_id = auth.uid() returning 1)
+select is(count(*), 0::bigint, 'patron: ava deletes not even her own row') from d;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with d as (delete from public.patron where user_id = 'bbbbbbbb-0000-4000-8000-000000000002' returning 1)
+select is(count(*), 0::bigint, 'patron: ava deletes no other user''s row') from d;
+rollback to savepoint probe; release savepoint probe;
+
+-- ben: select all, insert own
+select set_config('request.jwt.claims', '{"role":"authenticated","sub":"bbbbbbbb-0000-4000-8000-000000000002","email":"ben.plan@example.com","aud":"authenticated","app_metadata":{"provider":"email","providers":["email"]},"user_metadata":{"full_name":"Ben Probert"},"is_anonymous":false}', true);
+select results_eq('select * from public.patron order by id',
+                  'select * from as_admin.patron order by id', 'patron: ben sees every row');
+savepoint probe;
+reset role;
+delete from public.patron where user_id = auth.uid();
+set local role authenticated;
+savepoint probe;
+select lives_ok($$insert into public.patron (first_name, last_name, email_address, user_id)
+                  values ('Probe', 'Patron', auth.email(), auth.uid())$$,
+                'patron: ben may insert his own row');
+rollback to savepoint probe; release savepoint probe;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+select throws_ok($$insert into public.patron (first_name, last_name, email_address, user_id)
+                   values ('Probe', 'Patron', 'ava.plan@example.com', 'aaaaaaaa-0000-4000-8000-000000000001')$$,
+                 '42501', null, 'patron: ben may not insert Ava''s row');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with u as (update public.patron set first_name = first_name where user_id = auth.uid() returning 1)
+select is(count(*), 0::bigint, 'patron: ben updates not even his own row') from u;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with u as (update public.patron set first_name = first_name
+           where user_id = 'aaaaaaaa-0000-4000-8000-000000000001' returning 1)
+select is(count(*), 0::bigint, 'patron: ben updates no other user''s row') from u;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with u as (update public.patron
+           set email_address = 'ava.plan@example.com', user_id = 'aaaaaaaa-0000-4000-8000-000000000001'
+           where user_id = auth.uid() returning 1)
+select is(count(*), 0::bigint, 'patron: ben cannot give his row to Ava') from u;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with d as (delete from public.patron where user_id = auth.uid() returning 1)
+select is(count(*), 0::bigint, 'patron: ben deletes not even his own row') from d;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with d as (delete from public.patron where user_id = 'aaaaaaaa-0000-4000-8000-000000000001' returning 1)
+select is(count(*), 0::bigint, 'patron: ben deletes no other user''s row') from d;
+rollback to savepoint probe; release savepoint probe;
+
+-- service: all
+reset role;
+set local role service_role;
+select set_config('request.jwt.claims', '{"role":"service_role"}', true);
+select results_eq('select * from public.patron order by id',
+                  'select * from as_admin.patron order by id', 'patron: service_role sees every row');
+-- Row security lets it through; Ava already has a patron, so the unique user_id stops it.
+savepoint probe;
+select throws_ok($$insert into public.patron (first_name, last_name, email_address, user_id)
+                   values ('Probe', 'Patron', 'ava.plan@example.com', 'aaaaaaaa-0000-4000-8000-000000000001')$$,
+                 '23505', null, 'patron: service_role may insert (only the unique user_id stops it)');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with u as (update public.patron set first_name = first_name
+           where user_id = 'aaaaaaaa-0000-4000-8000-000000000001' returning 1)
+select is(count(*), 1::bigint, 'patron: service_role updates a user''s row') from u;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with d as (delete from public.patron where user_id = 'aaaaaaaa-0000-4000-8000-000000000001' returning 1)
+select is(count(*), 1::bigint, 'patron: service_role deletes a user''s row') from d;
+rollback to savepoint probe; release savepoint probe;
+
+-- ================================================================ public.listing
+-- Owner rule: patron_id is the caller's patron.
+-- anon: none
+reset role;
+set local role anon;
+select set_config('request.jwt.claims', '{"role":"anon"}', true);
+select is_empty('select * from public.listing', 'listing: anon sees no row');
+savepoint probe;
+select throws_ok($$insert into public.listing (price, description, vehicle_id, patron_id)
+                   values (12345.00, 'Probe listing', (select min(id) from as_admin.vehicle),
+                           (select id from as_admin.patron where user_id = 'aaaaaaaa-0000-4000-8000-000000000001'))$$,
+                 '42501', null, 'listing: anon may not insert');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with u as (update public.listing set price = price where description = 'Ava''s active listing' returning 1)
+select is(count(*), 0::bigint, 'listing: anon updates no user''s row') from u;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with d as (delete from public.listing where description = 'Ava''s active listing' returning 1)
+select is(count(*), 0::bigint, 'listing: anon deletes no user''s row') from d;
+rollback to savepoint probe; release savepoint probe;
+
+-- ava: read
+reset role;
+set local role authenticated;
+select set_config('request.jwt.claims', '{"role":"authenticated","sub":"aaaaaaaa-0000-4000-8000-000000000001","email":"ava.plan@example.com","aud":"authenticated","app_metadata":{"provider":"email","providers":["email"]},"user_metadata":{"first_name":"Ava","last_name":"Planwright"},"is_anonymous":false}', true);
+select results_eq('select * from public.listing order by id',
+                  'select * from as_admin.listing order by id', 'listing: ava sees every row');
+savepoint probe;
+select throws_ok($$insert into public.listing (price, description, vehicle_id, patron_id)
+                   values (12345.00, 'Probe listing', (select min(id) from public.vehicle),
+                           (select id from public.patron where user_id = auth.uid()))$$,
+                 '42501', null, 'listing: ava may not insert her own row');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+select throws_ok($$insert into public.listing (price, description, vehicle_id, patron_id)
+                   values (12345.00, 'Probe listing', (select min(id) from public.vehicle),
+                           (select id from public.patron where user_id = 'bbbbbbbb-0000-4000-8000-000000000002'))$$,
+                 '42501', null, 'listing: ava may not insert Ben''s row');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with u as (update public.listing set price = price where description = 'Ava''s active listing' returning 1)
+select is(count(*), 0::bigint, 'listing: ava updates not even her own row') from u;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with u as (update public.listing set price = price where description = 'Ben''s first listing' returning 1)
+select is(count(*), 0::bigint, 'listing: ava updates no other user''s row') from u;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with u as (update public.listing
+           set patron_id = (select id from public.patron where user_id = 'bbbbbbbb-0000-4000-8000-000000000002')
+           where description = 'Ava''s active listing' returning 1)
+select is(count(*), 0::bigint, 'listing: ava cannot give her listing to Ben') from u;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with d as (delete from public.listing where description = 'Ava''s active listing' returning 1)
+select is(count(*), 0::bigint, 'listing: ava deletes not even her own row') from d;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with d as (delete from public.listing where description = 'Ben''s first listing' returning 1)
+select is(count(*), 0::bigint, 'listing: ava deletes no other user''s row') from d;
+rollback to savepoint probe; release savepoint probe;
+
+-- ben: read
+select set_config('request.jwt.claims', '{"role":"authenticated","sub":"bbbbbbbb-0000-4000-8000-000000000002","email":"ben.plan@example.com","aud":"authenticated","app_metadata":{"provider":"email","providers":["email"]},"user_metadata":{"full_name":"Ben Probert"},"is_anonymous":false}', true);
+select results_eq('select * from public.listing order by id',
+                  'select * from as_admin.listing order by id', 'listing: ben sees every row');
+savepoint probe;
+select throws_ok($$insert into public.listing (price, description, vehicle_id, patron_id)
+                   values (12345.00, 'Probe listing', (select min(id) from public.vehicle),
+                           (select id from public.patron where user_id = auth.uid()))$$,
+                 '42501', null, 'listing: ben may not insert his own row');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+select throws_ok($$insert into public.listing (price, description, vehicle_id, patron_id)
+                   values (12345.00, 'Probe listing', (select min(id) from public.vehicle),
+                           (select id from public.patron where user_id = 'aaaaaaaa-0000-4000-8000-000000000001'))$$,
+                 '42501', null, 'listing: ben may not insert Ava''s row');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with u as (update public.listing set price = price where description = 'Ben''s first listing' returning 1)
+select is(count(*), 0::bigint, 'listing: ben updates not even his own row') from u;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with u as (update public.listing set price = price where description = 'Ava''s active listing' returning 1)
+select is(count(*), 0::bigint, 'listing: ben updates no other user''s row') from u;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with u as (update public.listing
+           set patron_id = (select id from public.patron where user_id = 'aaaaaaaa-0000-4000-8000-000000000001')
+           where description = 'Ben''s first listing' returning 1)
+select is(count(*), 0::bigint, 'listing: ben cannot give his listing to Ava') from u;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with d as (delete from public.listing where description = 'Ben''s first listing' returning 1)
+select is(count(*), 0::bigint, 'listing: ben deletes not even his own row') from d;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with d as (delete from public.listing where description = 'Ava''s active listing' returning 1)
+select is(count(*), 0::bigint, 'listing: ben deletes no other user''s row') from d;
+rollback to savepoint probe; release savepoint probe;
+
+-- service: all
+reset role;
+set local role service_role;
+select set_config('request.jwt.claims', '{"role":"service_role"}', true);
+select results_eq('select * from public.listing order by id',
+                  'select * from as_admin.listing order by id', 'listing: service_role sees every row');
+savepoint probe;
+select lives_ok($$insert into public.listing (price, description, vehicle_id, patron_id)
+                  values (12345.00, 'Probe listing', (select min(id) from public.vehicle),
+                          (select id from public.patron where user_id = 'aaaaaaaa-0000-4000-8000-000000000001'))$$,
+                'listing: service_role may insert');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with u as (update public.listing set price = price where description = 'Ava''s active listing' returning 1)
+select is(count(*), 1::bigint, 'listing: service_role updates a user''s row') from u;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with d as (delete from public.listing where description = 'Ava''s active listing' returning 1)
+select is(count(*), 1::bigint, 'listing: service_role deletes a user''s row') from d;
+rollback to savepoint probe; release savepoint probe;
+
+-- ================================================================ public.saved
+-- Owner rule: patron_id is the caller's patron. Ava saved Ben's first listing,
+-- Ben saved Ava's active listing.
+-- anon: none
+reset role;
+set local role anon;
+select set_config('request.jwt.claims', '{"role":"anon"}', true);
+select is_empty('select * from public.saved', 'saved: anon sees no row');
+savepoint probe;
+select throws_ok($$insert into public.saved (patron_id, listing_id)
+                   values ((select id from as_admin.patron where user_id = 'aaaaaaaa-0000-4000-8000-000000000001'),
+                           (select id from as_admin.listing where description = 'Ben''s second listing'))$$,
+                 '42501', null, 'saved: anon may not insert');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with u as (update public.saved set saved_on = saved_on
+           where patron_id = (select id from as_admin.patron where user_id = 'aaaaaaaa-0000-4000-8000-000000000001')
+           returning 1)
+select is(count(*), 0::bigint, 'saved: anon updates no user''s row') from u;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with d as (delete from public.saved
+           where patron_id = (select id from as_admin.patron where user_id = 'aaaaaaaa-0000-4000-8000-000000000001')
+           returning 1)
+select is(count(*), 0::bigint, 'saved: anon deletes no user''s row') from d;
+rollback to savepoint probe; release savepoint probe;
+
+-- ava: own rows only
+reset role;
+set local role authenticated;
+select set_config('request.jwt.claims', '{"role":"authenticated","sub":"aaaaaaaa-0000-4000-8000-000000000001","email":"ava.plan@example.com","aud":"authenticated","app_metadata":{"provider":"email","providers":["email"]},"user_metadata":{"first_name":"Ava","last_name":"Planwright"},"is_anonymous":false}', true);
+select results_eq('select * from public.saved order by id',
+                  $$select * from as_admin.saved
+                    where patron_id in (select id from public.patron where user_id = auth.uid()) order by id$$,
+                  'saved: ava sees exactly her own rows');
+savepoint probe;
+select lives_ok($$insert into public.saved (patron_id, listing_id)
+                  values ((select id from public.patron where user_id = auth.uid()),
+                          (select id from public.listing where description = 'Ben''s second listing'))$$,
+                'saved: ava may save a listing for herself');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+select throws_ok($$insert into public.saved (patron_id, listing_id)
+                   values ((select id from public.patron where user_id = 'bbbbbbbb-0000-4000-8000-000000000002'),
+                           (select id from public.listing where description = 'Ava''s sold listing'))$$,
+                 '42501', null, 'saved: ava may not save a listing for Ben');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with u as (update public.saved set saved_on = saved_on
+           where patron_id = (select id from public.patron where user_id = auth.uid()) returning 1)
+select is(count(*), 1::bigint, 'saved: ava updates her own row') from u;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with u as (update public.saved set saved_on = saved_on
+           where patron_id = (select id from public.patron where user_id = 'bbbbbbbb-0000-4000-8000-000000000002')
+           returning 1)
+select is(count(*), 0::bigint, 'saved: ava updates no other user''s row') from u;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+select throws_ok($$update public.saved
+                   set patron_id = (select id from public.patron where user_id = 'bbbbbbbb-0000-4000-8000-000000000002')
+                   where patron_id = (select id from public.patron where user_id = auth.uid())$$,
+                 '42501', null, 'saved: ava cannot give her row to Ben');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with d as (delete from public.saved
+           where patron_id = (select id from public.patron where user_id = auth.uid()) returning 1)
+select is(count(*), 1::bigint, 'saved: ava deletes her own row') from d;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with d as (delete from public.saved
+           where patron_id = (select id from public.patron where user_id = 'bbbbbbbb-0000-4000-8000-000000000002')
+           returning 1)
+select is(count(*), 0::bigint, 'saved: ava deletes no other user''s row') from d;
+rollback to savepoint probe; release savepoint probe;
+
+-- ben: own rows only
+select set_config('request.jwt.claims', '{"role":"authenticated","sub":"bbbbbbbb-0000-4000-8000-000000000002","email":"ben.plan@example.com","aud":"authenticated","app_metadata":{"provider":"email","providers":["email"]},"user_metadata":{"full_name":"Ben Probert"},"is_anonymous":false}', true);
+select results_eq('select * from public.saved order by id',
+                  $$select * from as_admin.saved
+                    where patron_id in (select id from public.patron where user_id = auth.uid()) order by id$$,
+                  'saved: ben sees exactly his own rows');
+savepoint probe;
+select lives_ok($$insert into public.saved (patron_id, listing_id)
+                  values ((select id from public.patron where user_id = auth.uid()),
+                          (select id from public.listing where description = 'Ava''s sold listing'))$$,
+                'saved: ben may save a listing for himself');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+select throws_ok($$insert into public.saved (patron_id, listing_id)
+                   values ((select id from public.patron where user_id = 'aaaaaaaa-0000-4000-8000-000000000001'),
+                           (select id from public.listing where description = 'Ben''s second listing'))$$,
+                 '42501', null, 'saved: ben may not save a listing for Ava');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with u as (update public.saved set saved_on = saved_on
+           where patron_id = (select id from public.patron where user_id = auth.uid()) returning 1)
+select is(count(*), 1::bigint, 'saved: ben updates his own row') from u;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with u as (update public.saved set saved_on = saved_on
+           where patron_id = (select id from public.patron where user_id = 'aaaaaaaa-0000-4000-8000-000000000001')
+           returning 1)
+select is(count(*), 0::bigint, 'saved: ben updates no other user''s row') from u;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+select throws_ok($$update public.saved
+                   set patron_id = (select id from public.patron where user_id = 'aaaaaaaa-0000-4000-8000-000000000001')
+                   where patron_id = (select id from public.patron where user_id = auth.uid())$$,
+                 '42501', null, 'saved: ben cannot give his row to Ava');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with d as (delete from public.saved
+           where patron_id = (select id from public.patron where user_id = auth.uid()) returning 1)
+select is(count(*), 1::bigint, 'saved: ben deletes his own row') from d;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with d as (delete from public.saved
+           where patron_id = (select id from public.patron where user_id = 'aaaaaaaa-0000-4000-8000-000000000001')
+           returning 1)
+select is(count(*), 0::bigint, 'saved: ben deletes no other user''s row') from d;
+rollback to savepoint probe; release savepoint probe;
+
+-- service: all
+reset role;
+set local role service_role;
+select set_config('request.jwt.claims', '{"role":"service_role"}', true);
+select results_eq('select * from public.saved order by id',
+                  'select * from as_admin.saved order by id', 'saved: service_role sees every row');
+savepoint probe;
+select lives_ok($$insert into public.saved (patron_id, listing_id)
+                  values ((select id from public.patron where user_id = 'aaaaaaaa-0000-4000-8000-000000000001'),
+                          (select id from public.listing where description = 'Ben''s second listing'))$$,
+                'saved: service_role may insert');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with u as (update public.saved set saved_on = saved_on
+           where patron_id = (select id from public.patron where user_id = 'aaaaaaaa-0000-4000-8000-000000000001')
+           returning 1)
+select is(count(*), 1::bigint, 'saved: service_role updates a user''s row') from u;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with d as (delete from public.saved
+           where patron_id = (select id from public.patron where user_id = 'aaaaaaaa-0000-4000-8000-000000000001')
+           returning 1)
+select is(count(*), 1::bigint, 'saved: service_role deletes a user''s row') from d;
+rollback to savepoint probe; release savepoint probe;
+
+-- ================================================================ public.listings_with_details
+reset role;
+select columns_are('public', 'listings_with_details',
+                   array['id', 'price', 'description', 'listed_on', 'brand', 'model', 'year', 'colour', 'drivetrain'],
+                   'listings_with_details: exactly the planned columns');
+-- anon: denied
+set local role anon;
+select set_config('request.jwt.claims', '{"role":"anon"}', true);
+select throws_ok('select * from public.listings_with_details', '42501', null,
+                 'listings_with_details: anon is refused');
+-- ava: read
+reset role;
+set local role authenticated;
+select set_config('request.jwt.claims', '{"role":"authenticated","sub":"aaaaaaaa-0000-4000-8000-000000000001","email":"ava.plan@example.com","aud":"authenticated","app_metadata":{"provider":"email","providers":["email"]},"user_metadata":{"first_name":"Ava","last_name":"Planwright"},"is_anonymous":false}', true);
+select results_eq('select * from public.listings_with_details order by id',
+                  'select * from as_admin.listings_with_details order by id',
+                  'listings_with_details: ava sees every row');
+-- ben: read
+select set_config('request.jwt.claims', '{"role":"authenticated","sub":"bbbbbbbb-0000-4000-8000-000000000002","email":"ben.plan@example.com","aud":"authenticated","app_metadata":{"provider":"email","providers":["email"]},"user_metadata":{"full_name":"Ben Probert"},"is_anonymous":false}', true);
+select results_eq('select * from public.listings_with_details order by id',
+                  'select * from as_admin.listings_with_details order by id',
+                  'listings_with_details: ben sees every row');
+-- service: read
+reset role;
+set local role service_role;
+select set_config('request.jwt.claims', '{"role":"service_role"}', true);
+select results_eq('select * from public.listings_with_details order by id',
+                  'select * from as_admin.listings_with_details order by id',
+                  'listings_with_details: service_role sees every row');
+
+-- ================================================================ public.saved_listings
+-- anon: denied
+reset role;
+set local role anon;
+select set_config('request.jwt.claims', '{"role":"anon"}', true);
+select throws_ok('select * from public.saved_listings', '42501', null,
+                 'saved_listings: anon is refused');
+-- ava: own rows
+reset role;
+set local role authenticated;
+select set_config('request.jwt.claims', '{"role":"authenticated","sub":"aaaaaaaa-0000-4000-8000-000000000001","email":"ava.plan@example.com","aud":"authenticated","app_metadata":{"provider":"email","providers":["email"]},"user_metadata":{"first_name":"Ava","last_name":"Planwright"},"is_anonymous":false}', true);
+select results_eq('select * from public.saved_listings order by id',
+                  $$select * from as_admin.saved_listings
+                    where patron_id in (select id from public.patron where user_id = auth.uid()) order by id$$,
+                  'saved_listings: ava sees exactly her own rows');
+-- ben: own rows
+select set_config('request.jwt.claims', '{"role":"authenticated","sub":"bbbbbbbb-0000-4000-8000-000000000002","email":"ben.plan@example.com","aud":"authenticated","app_metadata":{"provider":"email","providers":["email"]},"user_metadata":{"full_name":"Ben Probert"},"is_anonymous":false}', true);
+select results_eq('select * from public.saved_listings order by id',
+                  $$select * from as_admin.saved_listings
+                    where patron_id in (select id from public.patron where user_id = auth.uid()) order by id$$,
+                  'saved_listings: ben sees exactly his own rows');
+-- service: read
+reset role;
+set local role service_role;
+select set_config('request.jwt.claims', '{"role":"service_role"}', true);
+select results_eq('select * from public.saved_listings order by id',
+                  'select * from as_admin.saved_listings order by id',
+                  'saved_listings: service_role sees every row');
+
+-- ================================================================ public.count_of_vehicles_by_brand
+reset role;
+select columns_are('public', 'count_of_vehicles_by_brand', array['brand', 'vehicles_available'],
+                   'count_of_vehicles_by_brand: exactly the planned columns');
+-- anon: read
+set local role anon;
+select set_config('request.jwt.claims', '{"role":"anon"}', true);
+select results_eq('select * from public.count_of_vehicles_by_brand order by brand',
+                  'select * from as_admin.count_of_vehicles_by_brand order by brand',
+                  'count_of_vehicles_by_brand: anon sees every row');
+-- ava: read
+reset role;
+set local role authenticated;
+select set_config('request.jwt.claims', '{"role":"authenticated","sub":"aaaaaaaa-0000-4000-8000-000000000001","email":"ava.plan@example.com","aud":"authenticated","app_metadata":{"provider":"email","providers":["email"]},"user_metadata":{"first_name":"Ava","last_name":"Planwright"},"is_anonymous":false}', true);
+select results_eq('select * from public.count_of_vehicles_by_brand order by brand',
+                  'select * from as_admin.count_of_vehicles_by_brand order by brand',
+                  'count_of_vehicles_by_brand: ava sees every row');
+-- ben: read
+select set_config('request.jwt.claims', '{"role":"authenticated","sub":"bbbbbbbb-0000-4000-8000-000000000002","email":"ben.plan@example.com","aud":"authenticated","app_metadata":{"provider":"email","providers":["email"]},"user_metadata":{"full_name":"Ben Probert"},"is_anonymous":false}', true);
+select results_eq('select * from public.count_of_vehicles_by_brand order by brand',
+                  'select * from as_admin.count_of_vehicles_by_brand order by brand',
+                  'count_of_vehicles_by_brand: ben sees every row');
+-- service: read
+reset role;
+set local role service_role;
+select set_config('request.jwt.claims', '{"role":"service_role"}', true);
+select results_eq('select * from public.count_of_vehicles_by_brand order by brand',
+                  'select * from as_admin.count_of_vehicles_by_brand order by brand',
+                  'count_of_vehicles_by_brand: service_role sees every row');
+
+-- ================================================================ functions
+-- One assertion per function and persona (Ava and Ben share the role).
+reset role;
+select function_privs_are('public', 'delete_current_user', array[]::name[], 'anon', array[]::text[],
+                          'delete_current_user(): anon may not execute');
+select function_privs_are('public', 'delete_current_user', array[]::name[], 'authenticated', array['EXECUTE'],
+                          'delete_current_user(): ava may execute');
+select function_privs_are('public', 'delete_current_user', array[]::name[], 'authenticated', array['EXECUTE'],
+                          'delete_current_user(): ben may execute');
+select function_privs_are('public', 'delete_current_user', array[]::name[], 'service_role', array['EXECUTE'],
+                          'delete_current_user(): service_role may execute');
+select function_privs_are('public', 'handle_new_user', array[]::name[], 'anon', array[]::text[],
+                          'handle_new_user(): anon may not execute');
+select function_privs_are('public', 'handle_new_user', array[]::name[], 'authenticated', array[]::text[],
+                          'handle_new_user(): ava may not execute');
+select function_privs_are('public', 'handle_new_user', array[]::name[], 'authenticated', array[]::text[],
+                          'handle_new_user(): ben may not execute');
+select function_privs_are('public', 'handle_new_user', array[]::name[], 'service_role', array['EXECUTE'],
+                          'handle_new_user(): service_role may execute');
+
+-- ================================================================ custom checks
+-- anon's brand counts equal the active listings per brand
+set local role anon;
+select set_config('request.jwt.claims', '{"role":"anon"}', true);
+select results_eq('select brand, vehicles_available from public.count_of_vehicles_by_brand order by brand',
+                  $$select mk.brand_name, count(*)
+                    from as_admin.listing l
+                    join as_admin.vehicle v on v.id = l.vehicle_id
+                    join as_admin.make mk on mk.id = v.make_id
+                    where l.is_active
+                    group by mk.brand_name order by mk.brand_name$$,
+                  'anon''s brand counts equal the active listings per brand');
+
+-- listings_with_details shows active listings only
+reset role;
+set local role authenticated;
+select set_config('request.jwt.claims', '{"role":"authenticated","sub":"aaaaaaaa-0000-4000-8000-000000000001","email":"ava.plan@example.com","aud":"authenticated","app_metadata":{"provider":"email","providers":["email"]},"user_metadata":{"first_name":"Ava","last_name":"Planwright"},"is_anonymous":false}', true);
+select results_eq('select id from public.listings_with_details order by id',
+                  'select l.id from as_admin.listing l where l.is_active order by l.id',
+                  'listings_with_details shows active listings only');
+
+-- a user may create their own patron row without naming user_id
+savepoint probe;
+reset role;
+delete from public.patron where user_id = auth.uid();
+set local role authenticated;
+select results_eq($$insert into public.patron (first_name, last_name, email_address)
+                    values ('Ava', 'Planwright', 'ava.plan@example.com')
+                    returning user_id = auth.uid()$$,
+                  array[true],
+                  'a user may create their own patron row without naming user_id');
+rollback to savepoint probe; release savepoint probe;
+
+-- a user may not create a patron row with another email
+savepoint probe;
+reset role;
+delete from public.patron where user_id = auth.uid();
+set local role authenticated;
+savepoint probe;
+select throws_ok($$insert into public.patron (first_name, last_name, email_address)
+                   values ('Ava', 'Planwright', 'someone.else@example.com')$$,
+                 '42501', null, 'a user may not create a patron row with another email');
+rollback to savepoint probe; release savepoint probe;
+rollback to savepoint probe; release savepoint probe;
+
+-- anon cannot call delete_current_user
+reset role;
+set local role anon;
+select set_config('request.jwt.claims', '{"role":"anon"}', true);
+select throws_ok('select public.delete_current_user()', '42501', null,
+                 'anon cannot call delete_current_user');
+
+-- delete_current_user removes the caller's account and data, nothing else.
+-- The last assertion, so no savepoint: the final rollback undoes the deletion.
+-- (pgTAP keeps its test counter in a table, so an assertion whose savepoint is
+-- rolled back would be missing from finish()'s count; pg_prove counts the output.)
+reset role;
+select set_config('request.jwt.claims', '{"role":"authenticated","sub":"aaaaaaaa-0000-4000-8000-000000000001","email":"ava.plan@example.com","aud":"authenticated","app_metadata":{"provider":"email","providers":["email"]},"user_metadata":{"first_name":"Ava","last_name":"Planwright"},"is_anonymous":false}', true);
+create temporary table plan_before as
+with mine as (select id from public.patron where user_id = auth.uid()),
+     my_listings as (select id from public.listing where patron_id in (select id from mine))
+select (select count(*) from auth.users) as users,
+       (select count(*) from public.patron) as patrons,
+       (select count(*) from public.listing) as listings,
+       (select count(*) from public.saved) as saved,
+       (select count(*) from my_listings) as my_listings,
+       (select count(*) from public.saved
+         where patron_id in (select id from mine) or listing_id in (select id from my_listings)) as saved_gone;
+set local role authenticated;
+select public.delete_current_user();
+reset role;
+select ok((select not exists (select 1 from auth.users where id = auth.uid())
+              and not exists (select 1 from public.patron where user_id = auth.uid())
+              and (select count(*) from auth.users) = b.users - 1
+              and (select count(*) from public.patron) = b.patrons - 1
+              and (select count(*) from public.listing) = b.listings - b.my_listings
+              and (select count(*) from public.saved) = b.saved - b.saved_gone
+              and exists (select 1 from public.patron where email_address = 'ben.plan@example.com')
+           from plan_before b),
+          'delete_current_user removes the caller''s account and data, nothing else');
+
+select * from finish();
+rollback;
