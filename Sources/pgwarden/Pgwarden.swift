@@ -19,7 +19,10 @@ struct Pgwarden: ParsableCommand {
             130 interrupted.
             """,
         version: WardenKit.version,
-        subcommands: [DevCommand.self]
+        subcommands: [
+            DevCommand.self, NewCommand.self, StatusCommand.self, UpCommand.self, DownCommand.self,
+            RedoCommand.self, ResolveCommand.self,
+        ]
     )
 
     static func main() {
