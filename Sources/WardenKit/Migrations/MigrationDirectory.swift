@@ -11,6 +11,12 @@ public struct MigrationDirectory: Sendable {
     /// The migrations, in version order.
     public let files: [MigrationFile]
 
+    /// A folder's migrations, already loaded (sorted here by version).
+    public init(path: String, files: [MigrationFile]) {
+        self.path = path
+        self.files = files.sorted { $0.version < $1.version }
+    }
+
     /// Loads and validates every migration in `path`.
     public static func load(_ path: String) throws -> MigrationDirectory {
         let names = try listSQLFiles(path)
@@ -25,9 +31,9 @@ public struct MigrationDirectory: Sendable {
                 throw MigrationError.duplicateVersion(version: version.text, file: shown, otherFile: other)
             }
             seen[version] = shown
-            files.append(try readFile(folder: path, name: name, version: version, migrationName: migrationName))
+            files.append(try readFile(folder: path, name: name))
         }
-        return MigrationDirectory(path: path, files: files.sorted { $0.version < $1.version })
+        return MigrationDirectory(path: path, files: files)
     }
 
     /// Splits `<digits>_<name>.sql` into its version and name; nil when it does not match.
@@ -69,18 +75,24 @@ public struct MigrationDirectory: Sendable {
         }.sorted()
     }
 
-    static func readFile(folder: String, name: String, version: MigrationVersion, migrationName: String) throws
-        -> MigrationFile
-    {
+    static func readFile(folder: String, name: String) throws -> MigrationFile {
         let full = (folder as NSString).appendingPathComponent(name)
         let shown = displayPath(folder: folder, file: name)
         guard let data = FileManager.default.contents(atPath: full) else {
             throw MigrationError.fileUnreadable(file: shown, reason: reason(full))
         }
-        let text = LineEndings.normalize(try UTF8Validation.decode(Array(data), file: shown))
-        let sections = try MigrationParser.parse(text, file: shown)
+        return try parse(fileName: name, text: try UTF8Validation.decode(Array(data), file: shown), folder: folder)
+    }
+
+    /// Parses one migration from its file name and text (line endings are normalized
+    /// here); `folder` only shapes the path shown in errors.
+    public static func parse(fileName: String, text: String, folder: String = "migrations") throws -> MigrationFile {
+        let shown = displayPath(folder: folder, file: fileName)
+        guard let (version, name) = parseFileName(fileName) else { throw MigrationError.badFileName(file: shown) }
+        let normalized = LineEndings.normalize(text)
+        let sections = try MigrationParser.parse(normalized, file: shown)
         return MigrationFile(
-            version: version, name: migrationName, path: shown, text: text, up: sections.up, down: sections.down)
+            version: version, name: name, path: shown, text: normalized, up: sections.up, down: sections.down)
     }
 
     /// Why a path cannot be read, as the system says it (e.g. "Permission denied").

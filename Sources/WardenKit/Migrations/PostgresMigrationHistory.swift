@@ -57,16 +57,25 @@ public final class PostgresMigrationHistory: MigrationHistory {
         }
     }
 
+    /// Polls `pg_try_advisory_lock` rather than blocking in `pg_advisory_lock`: a
+    /// statement blocked on the lock is an open transaction with a snapshot, which a
+    /// `CREATE INDEX CONCURRENTLY` in the running migration would wait for: a deadlock.
     public func acquireLock(timeoutSeconds: Int, onWait: () -> Void) throws {
-        if try connection.query("select pg_try_advisory_lock(\(Self.lockKey))").scalar == "t" { return }
+        if try tryLock() { return }
         onWait()
-        try connection.execute("set lock_timeout = \(max(0, timeoutSeconds) * 1000)")
-        defer { _ = try? connection.execute("reset lock_timeout") }
-        do {
-            try connection.query("select pg_advisory_lock(\(Self.lockKey))")
-        } catch let error as PostgresError where error.sqlState == .lockNotAvailable {
-            throw MigratorError.lockTimeout(seconds: timeoutSeconds)
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(timeoutSeconds)
+        var pause = Duration.milliseconds(50)
+        while timeoutSeconds == 0 || clock.now < deadline {
+            Thread.sleep(forTimeInterval: Double(pause.components.attoseconds) / 1e18 + Double(pause.components.seconds))
+            if try tryLock() { return }
+            pause = min(pause * 2, .milliseconds(500))
         }
+        throw MigratorError.lockTimeout(seconds: timeoutSeconds)
+    }
+
+    private func tryLock() throws -> Bool {
+        try connection.query("select pg_try_advisory_lock(\(Self.lockKey))").scalar == "t"
     }
 
     public func releaseLock() {

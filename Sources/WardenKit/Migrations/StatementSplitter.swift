@@ -78,6 +78,8 @@ private struct Scanner {
             skipLineComment()
         } else if scalar == "/", peek(1) == "*" {
             skipBlockComment()
+        } else if scalar == ";", statementStart == nil {
+            index += 1  // an empty statement: the server skips it too
         } else {
             if statementStart == nil { statementStart = index }
             token(scalar)
