@@ -22,7 +22,7 @@ struct DownCommand: ParsableCommand {
     @OptionGroup var migrations: MigrationsOptions
     @OptionGroup var lock: LockOptions
 
-    @Option(help: "Roll back this many migrations.")
+    @Option(help: ArgumentHelp("Roll back this many migrations.", valueName: "N"))
     var steps: Int?
 
     @Option(help: ArgumentHelp("Roll back every migration newer than this version (it stays applied).", valueName: "VERSION"))

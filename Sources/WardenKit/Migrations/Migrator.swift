@@ -156,7 +156,7 @@ public final class Migrator {
         observer(.started(version: file.version.text, name: file.name, direction: direction))
         let runner = SectionRunner(
             history: history, file: file, section: section, direction: direction, record: record,
-            earlierInRun: run.steps.count)
+            earlierInRun: run.steps.filter { $0.direction == direction }.count)
         let milliseconds = section.options.transaction ? try runner.runInTransaction() : try runner.runStatementByStatement()
         run.steps.append(MigrationRun.Step(
             version: file.version.text, name: file.name, direction: direction, milliseconds: milliseconds))
