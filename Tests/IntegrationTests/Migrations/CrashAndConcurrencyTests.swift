@@ -77,7 +77,7 @@ import WardenKit
     @Test func twoConcurrentRunsApplyEachMigrationOnce() throws {
         let database = try TestDatabase()
         let folder = try MigrationFolder([
-            "1_counter.sql": "-- migrate:up\ncreate table counter (n int);\ninsert into counter values (1);\nselect pg_sleep(2);\n",
+            "1_counter.sql": "-- migrate:up\ncreate table counter (n int);\ninsert into counter values (1);\nselect pg_sleep(3);\n",
             "2_more.sql": "-- migrate:up\ninsert into counter values (2);\n",
             "3_index.sql": "-- migrate:up transaction:false\ncreate index concurrently counter_n on counter (n);\ninsert into counter values (3);\n",
         ])
