@@ -15,21 +15,13 @@ struct BootstrapCommand: ParsableCommand {
             """
     )
 
-    @OptionGroup var connection: ConnectionOptions
+    @OptionGroup var connection: DatabaseOptions
 
     func run() throws {
         try ErrorReporter.run {
             let connection = try Connection(self.connection.settings())
-            print(BootstrapCommand.describe(try SupabaseCompat.bootstrap(connection)))
+            print(ProjectJob.describe(try SupabaseCompat.bootstrap(connection)))
         }
     }
 
-    static func describe(_ outcome: SupabaseCompat.Outcome) -> String {
-        switch outcome {
-        case .alreadyPresent:
-            return "bootstrap: Supabase roles, auth.users and auth functions already present; nothing changed"
-        case .installed(let created):
-            return "bootstrap: created \(created.joined(separator: ", ")) and Supabase's default privileges"
-        }
-    }
 }

@@ -6,18 +6,26 @@ import WardenKit
 struct DevCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dev",
-        abstract: "Start an ephemeral local PostgreSQL, run the job on it, and stop it.",
+        abstract: "Run the whole job on an ephemeral local PostgreSQL: bootstrap, up, seed, test.",
         discussion: """
-            The server's data lives in a temporary directory and it listens only on a \
-            Unix socket there; everything is deleted when the command ends (also on Ctrl-C).
+            Starts a throwaway server (data in a temporary directory, Unix socket only), \
+            creates Supabase's roles and auth schema, applies the migrations, loads the seeds, \
+            proves the access plan and prints its matrix, then stops the server and deletes \
+            everything (also on Ctrl-C). With --keep the server stays up, and its URL is \
+            printed, until you press Ctrl-C. Exit status as for `pgwarden test`.
             """
     )
+
+    @OptionGroup var migrations: MigrationsOptions
+    @OptionGroup var project: ProjectOptions
 
     @Flag(help: "Leave the server running and print its connection URL (stop it with Ctrl-C).")
     var keep = false
 
     func run() throws {
         try ErrorReporter.run {
+            let clock = ContinuousClock()
+            let began = clock.now
             let cluster = try LocalCluster.start()
             let token = InterruptHandler.shared.onInterrupt { cluster.stop() }
             defer {
@@ -25,12 +33,19 @@ struct DevCommand: ParsableCommand {
                 cluster.stop()
             }
             let version = try ServerInfo.version(of: cluster.settings())
-            print("PostgreSQL \(version) ready in \(Self.milliseconds(cluster.startupDuration)) ms")
-            print("URL: \(cluster.url())")
+            print("server: PostgreSQL \(version), ready in \(Self.milliseconds(cluster.startupDuration)) ms")
+            var job = ProjectJob(settings: cluster.settings(), paths: project.paths(migrations: migrations)) { print($0) }
+            let progress = MigrationProgress.standard()
+            job.onMigrationEvent = progress.handle
+            let report = try job.provisionAndProve()
+            print("")
+            print(MatrixReport(report).render())
+            print("dev: done in \(Self.milliseconds(clock.now - began)) ms")
             if keep {
-                print("Server kept running; press Ctrl-C to stop it and delete its data.")
+                print("Server kept running at \(cluster.url()); press Ctrl-C to stop it and delete its data.")
                 while cluster.isRunning { sleep(1) }
             }
+            if !report.passed { throw ExitStatus.failure }
         }
     }
 

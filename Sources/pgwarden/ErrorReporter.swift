@@ -33,7 +33,19 @@ enum ErrorReporter {
         case is ProvisioningError: return ExitStatus.unavailable
         case is AccessPlanError: return ExitStatus.badInput
         case let error as SeedError: return error.underlying == nil ? ExitStatus.badInput : ExitStatus.failure
+        case is MigrationError: return ExitStatus.badInput
+        case let error as MigratorError: return exitCode(for: error)
+        case is MigrationFailure: return ExitStatus.failure
         default: return ExitStatus.failure
+        }
+    }
+
+    static func exitCode(for error: MigratorError) -> ExitCode {
+        switch error {
+        case .drift, .unresolvedFailures, .missingFile: return ExitStatus.drift
+        case .irreversible, .notFailed: return ExitStatus.badInput
+        case .lockTimeout: return ExitStatus.lockTimeout
+        case .transactionEnded: return ExitStatus.failure
         }
     }
 }

@@ -14,12 +14,16 @@ struct Pgwarden: ParsableCommand {
 
             Exit status: 0 success; 1 a migration or access-plan check failed; \
             2 status found pending migrations; 3 history drift (modified, missing or failed \
-            migrations); 64 usage error; 65 bad input (migration files, plan file); \
-            69 server unreachable or PostgreSQL programs missing; 75 lock timeout; \
-            130 interrupted.
+            migrations); 64 usage error; 65 bad input (migration files, an unknown version, \
+            a migration that cannot be rolled back, plan file); 69 server unreachable or \
+            PostgreSQL programs missing; 75 lock timeout; 130 interrupted.
             """,
         version: WardenKit.version,
-        subcommands: [DevCommand.self, BootstrapCommand.self, SeedCommand.self, TestCommand.self]
+        subcommands: [
+            DevCommand.self, BootstrapCommand.self, NewCommand.self, StatusCommand.self, UpCommand.self,
+            DownCommand.self, RedoCommand.self, ResolveCommand.self, SeedCommand.self, ResetCommand.self,
+            TestCommand.self,
+        ]
     )
 
     static func main() {

@@ -10,7 +10,7 @@ struct SeedCommand: ParsableCommand {
         abstract: "Apply the seed files (seeds/*.sql) in name order, in one transaction."
     )
 
-    @OptionGroup var connection: ConnectionOptions
+    @OptionGroup var connection: DatabaseOptions
 
     @Option(help: "The folder of seed files.")
     var seeds = "seeds"

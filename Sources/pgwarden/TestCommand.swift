@@ -21,7 +21,7 @@ struct TestCommand: ParsableCommand {
         case text, junit, tap, json
     }
 
-    @OptionGroup var connection: ConnectionOptions
+    @OptionGroup var connection: DatabaseOptions
 
     @Option(help: "The access-plan file.")
     var plan = "access-plan.yml"

@@ -1,0 +1,85 @@
+/// Bad input found before anything is changed: a migrations folder or file that
+/// cannot be used, or a version asked for that does not exist.
+///
+/// Every description is one line that names the problem and the file (as
+/// `path:line: problem` when a line is known).
+public enum MigrationError: Error, Equatable, CustomStringConvertible, Sendable {
+    /// The migrations folder does not exist.
+    case folderMissing(folder: String)
+    /// The path exists but is not a folder.
+    case notAFolder(folder: String)
+    /// The folder cannot be listed.
+    case folderUnreadable(folder: String, reason: String)
+    /// A `.sql` file whose name is not `<digits>_<name>.sql`.
+    case badFileName(file: String)
+    /// Two files with the same version (compared as numbers: `0001` equals `1`).
+    case duplicateVersion(version: String, file: String, otherFile: String)
+    /// A file that cannot be read.
+    case fileUnreadable(file: String, reason: String)
+    /// A file that is not valid UTF-8; `line` is where the first bad byte is.
+    case notUTF8(file: String, line: Int)
+    /// SQL before the `-- migrate:up` marker (only comments and blank lines may come first).
+    case statementsBeforeUpMarker(file: String, line: Int)
+    /// A `-- migrate:<something>` line that is neither `up` nor `down`.
+    case unknownMarker(file: String, line: Int, marker: String)
+    /// `-- migrate:down` before (or without) `-- migrate:up`.
+    case downBeforeUp(file: String, line: Int)
+    /// A marker that appears twice.
+    case repeatedMarker(file: String, line: Int, marker: String, firstLine: Int)
+    /// A marker option other than `transaction:true|false`.
+    case unknownMarkerOption(file: String, line: Int, option: String)
+    /// BEGIN, COMMIT, ROLLBACK... in a section that pgwarden runs in a transaction.
+    case transactionControl(file: String, line: Int, statement: String, direction: String)
+    /// An up section with no statement in it.
+    case emptyUpSection(file: String, line: Int)
+    /// `--to VERSION` names a version that no file (and no history row) has.
+    case unknownVersion(version: String, folder: String)
+    /// `pgwarden new` got a name that leaves nothing usable for a file name.
+    case invalidMigrationName(name: String)
+    /// A file that cannot be created or written.
+    case fileNotWritable(file: String, reason: String)
+    /// A file to be created already exists.
+    case fileExists(file: String)
+
+    public var description: String {
+        switch self {
+        case .folderMissing(let folder):
+            return "migrations folder \(folder) does not exist (create it with `pgwarden new NAME`, or pass --migrations DIR)"
+        case .notAFolder(let folder):
+            return "migrations folder \(folder) is not a folder"
+        case .folderUnreadable(let folder, let reason):
+            return "migrations folder \(folder) cannot be read: \(reason)"
+        case .badFileName(let file):
+            return "\(file): migration file names must be <digits>_<name>.sql, e.g. 20261121000100_create_table.sql"
+        case .duplicateVersion(let version, let file, let otherFile):
+            return "\(file): version \(version) is also used by \(otherFile); every migration needs its own version"
+        case .fileUnreadable(let file, let reason):
+            return "\(file): cannot be read: \(reason)"
+        case .notUTF8(let file, let line):
+            return "\(file):\(line): not valid UTF-8 text; save the file as UTF-8"
+        case .statementsBeforeUpMarker(let file, let line):
+            return "\(file):\(line): SQL before the `-- migrate:up` marker; only comments may come before it"
+        case .unknownMarker(let file, let line, let marker):
+            return "\(file):\(line): unknown marker `\(marker)`; the markers are `-- migrate:up` and `-- migrate:down`"
+        case .downBeforeUp(let file, let line):
+            return "\(file):\(line): `-- migrate:down` comes before `-- migrate:up`; put the up section first"
+        case .repeatedMarker(let file, let line, let marker, let firstLine):
+            return "\(file):\(line): `-- migrate:\(marker)` appears again (first on line \(firstLine)); each marker may appear once"
+        case .unknownMarkerOption(let file, let line, let option):
+            return "\(file):\(line): unknown marker option `\(option)`; the only option is `transaction:false` (or `transaction:true`)"
+        case .transactionControl(let file, let line, let statement, let direction):
+            return "\(file):\(line): `\(statement)` in a section that pgwarden runs in a transaction of its own; "
+                + "remove it, or mark the section `-- migrate:\(direction) transaction:false`"
+        case .emptyUpSection(let file, let line):
+            return "\(file):\(line): the up section is empty; write the migration's SQL after `-- migrate:up`"
+        case .unknownVersion(let version, let folder):
+            return "no migration has version \(version) (in \(folder) or the history); see `pgwarden status`"
+        case .invalidMigrationName(let name):
+            return "`\(name)` is not a usable migration name; use letters, digits and underscores, e.g. create_listing"
+        case .fileNotWritable(let file, let reason):
+            return "\(file): cannot be written: \(reason)"
+        case .fileExists(let file):
+            return "\(file): already exists"
+        }
+    }
+}

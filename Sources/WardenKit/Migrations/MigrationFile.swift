@@ -1,0 +1,120 @@
+import Crypto
+
+/// How a section runs; set by options on its marker line.
+public struct MigrationOptions: Equatable, Sendable {
+    /// False for `transaction:false`: the section runs outside a transaction, one
+    /// statement at a time (for CREATE INDEX CONCURRENTLY and the like).
+    public var transaction = true
+
+    public init(transaction: Bool = true) {
+        self.transaction = transaction
+    }
+}
+
+/// One section of a migration file (the up or the down part).
+public struct MigrationSection: Sendable {
+    /// The section's SQL: from the line after its marker to the next marker or the
+    /// end of the file (the whole file when it has no markers). Line endings are `\n`.
+    public let sql: String
+    /// The 1-based file line of the section's first line.
+    public let startLine: Int
+    /// The Unicode scalar offset in the file text where `sql` begins.
+    public let startOffset: Int
+    /// The file line of the marker, nil for a file without markers.
+    public let markerLine: Int?
+    public let options: MigrationOptions
+    /// The section's statements (offsets relative to `sql`).
+    public let statements: [SQLStatement]
+
+    public init(sql: String, startLine: Int, startOffset: Int, markerLine: Int?, options: MigrationOptions) {
+        self.sql = sql
+        self.startLine = startLine
+        self.startOffset = startOffset
+        self.markerLine = markerLine
+        self.options = options
+        self.statements = StatementSplitter.split(sql)
+    }
+
+    /// True when the section holds no statement (only blank lines and comments).
+    public var isEmpty: Bool { statements.isEmpty }
+}
+
+/// A parsed migration file: `<version>_<name>.sql` with its sections and checksum.
+public struct MigrationFile: Sendable {
+    public let version: MigrationVersion
+    /// The part of the file name after the version and `_`, without `.sql`.
+    public let name: String
+    /// The file's path as shown to the user (the folder as given, then the file name).
+    public let path: String
+    /// The file's text with line endings normalized to `\n`.
+    public let text: String
+    public let up: MigrationSection
+    /// The down section; nil for an up-only file (no markers at all).
+    public let down: MigrationSection?
+    /// SHA-256 (lowercase hex) of the up section with normalized line endings.
+    public let checksum: String
+
+    public init(version: MigrationVersion, name: String, path: String, text: String,
+                up: MigrationSection, down: MigrationSection?)
+    {
+        self.version = version
+        self.name = name
+        self.path = path
+        self.text = text
+        self.up = up
+        self.down = down
+        self.checksum = MigrationChecksum.of(up.sql)
+    }
+
+    /// The file name, e.g. `20261121000100_create_lookup_tables.sql`.
+    public var fileName: String { "\(version.text)_\(name).sql" }
+
+    /// Why this migration cannot be rolled back, or nil when it can.
+    public var irreversibility: String? {
+        guard let down else { return "it is up-only (no `-- migrate:down` section)" }
+        return down.isEmpty ? "its `-- migrate:down` section is empty" : nil
+    }
+
+    /// The section for a direction (nil: no down section).
+    public func section(_ direction: MigrationDirection) -> MigrationSection? {
+        direction == .up ? up : down
+    }
+}
+
+/// Which way a migration runs.
+public enum MigrationDirection: String, Sendable {
+    case up, down
+}
+
+/// The checksum stored in the history: SHA-256 of the up section, line endings
+/// normalized first, so a checkout with CRLF line endings is not "modified".
+public enum MigrationChecksum {
+    /// Lowercase hex SHA-256 of `text` after CRLF and CR become LF.
+    public static func of(_ text: String) -> String {
+        let normalized = LineEndings.normalize(text)
+        return SHA256.hash(data: Array(normalized.utf8)).map { byte in
+            let hex = String(byte, radix: 16)
+            return byte < 16 ? "0" + hex : hex
+        }.joined()
+    }
+}
+
+/// Line-ending normalization.
+public enum LineEndings {
+    /// `\r\n` and lone `\r` become `\n`.
+    public static func normalize(_ text: String) -> String {
+        guard text.unicodeScalars.contains("\r") else { return text }
+        var result = String.UnicodeScalarView()
+        var previousWasCR = false
+        for scalar in text.unicodeScalars {
+            if scalar == "\r" {
+                result.append("\n")
+                previousWasCR = true
+            } else {
+                if !(scalar == "\n" && previousWasCR) { result.append(scalar) }
+                previousWasCR = false
+            }
+        }
+        return String(result)
+    }
+}

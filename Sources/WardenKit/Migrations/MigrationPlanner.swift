@@ -1,0 +1,98 @@
+/// How far `down` goes.
+public enum DownTarget: Equatable, Sendable {
+    /// The newest `n` applied migrations.
+    case steps(Int)
+    /// Every applied migration newer than this version (it stays applied).
+    case to(MigrationVersion)
+    /// Every applied migration.
+    case all
+}
+
+/// One migration to roll back: its file (for the down section) and its history row.
+public struct DownStep: Sendable {
+    public let file: MigrationFile
+    public let record: MigrationRecord
+}
+
+/// Decides what `up`, `down` and `redo` would do, from the files and the history
+/// alone, and refuses (throwing, before anything runs) when they must not run.
+public enum MigrationPlanner {
+    /// Pending migrations in version order, up to and including `target`.
+    ///
+    /// Refuses while a migration is marked failed, and while an applied migration was
+    /// modified or is missing (unless `allowDrift`). `target` must be a file's version.
+    public static func up(files: [MigrationFile], records: [MigrationRecord], to target: MigrationVersion?,
+                          allowDrift: Bool, folder: String) throws -> [MigrationFile]
+    {
+        let entries = MigrationStatusEntry.entries(files: files, records: records)
+        try checkFailures(entries)
+        try checkDrift(entries, allowDrift: allowDrift)
+        if let target, !files.contains(where: { $0.version == target }) {
+            throw MigrationError.unknownVersion(version: target.text, folder: folder)
+        }
+        let applied = Set(records.compactMap(\.parsedVersion))
+        return files.filter { file in
+            !applied.contains(file.version) && target.map { file.version <= $0 } != false
+        }
+    }
+
+    /// Applied migrations to roll back, newest first.
+    ///
+    /// Refuses, changing nothing, while a migration is marked failed, or when any
+    /// migration in range has no file or no down section.
+    public static func down(files: [MigrationFile], records: [MigrationRecord], target: DownTarget,
+                            folder: String) throws -> [DownStep]
+    {
+        try checkFailures(MigrationStatusEntry.entries(files: files, records: records))
+        let applied = records.compactMap { record in
+            record.state == .applied ? record.parsedVersion.map { ($0, record) } : nil
+        }.sorted { $0.0 > $1.0 }.map(\.1)
+        let selected: [MigrationRecord]
+        switch target {
+        case .steps(let count):
+            selected = Array(applied.prefix(max(0, count)))
+        case .all:
+            selected = applied
+        case .to(let version):
+            let known = files.contains { $0.version == version } || records.contains { $0.parsedVersion == version }
+            guard known else { throw MigrationError.unknownVersion(version: version.text, folder: folder) }
+            selected = applied.filter { record in record.parsedVersion.map { $0 > version } ?? false }
+        }
+        return try selected.map { record in try downStep(record, files: files) }
+    }
+
+    /// What `redo` does: roll back the newest applied migration and apply it again
+    /// from its current file. Drift elsewhere refuses it unless `allowDrift`.
+    public static func redo(files: [MigrationFile], records: [MigrationRecord], allowDrift: Bool,
+                            folder: String) throws -> DownStep?
+    {
+        guard let step = try down(files: files, records: records, target: .steps(1), folder: folder).first else {
+            return nil
+        }
+        let others = MigrationStatusEntry.entries(files: files, records: records).filter {
+            MigrationVersion($0.version) != step.file.version
+        }
+        try checkDrift(others, allowDrift: allowDrift)
+        return step
+    }
+
+    static func downStep(_ record: MigrationRecord, files: [MigrationFile]) throws -> DownStep {
+        guard let file = files.first(where: { $0.version == record.parsedVersion }) else {
+            throw MigratorError.missingFile(version: record.version, name: record.name)
+        }
+        if let reason = file.irreversibility {
+            throw MigratorError.irreversible(file: file.path, reason: reason)
+        }
+        return DownStep(file: file, record: record)
+    }
+
+    static func checkFailures(_ entries: [MigrationStatusEntry]) throws {
+        let failed = entries.filter { $0.state == .failed }
+        if !failed.isEmpty { throw MigratorError.unresolvedFailures(failed) }
+    }
+
+    static func checkDrift(_ entries: [MigrationStatusEntry], allowDrift: Bool) throws {
+        let drifted = entries.filter { $0.state == .modified || $0.state == .missing }
+        if !drifted.isEmpty && !allowDrift { throw MigratorError.drift(drifted) }
+    }
+}

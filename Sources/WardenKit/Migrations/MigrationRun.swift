@@ -1,0 +1,69 @@
+/// What happens during a run, for progress display.
+public enum MigrationEvent: Sendable {
+    /// Another run holds the lock; this one waits at most this long (0: no limit).
+    case waitingForLock(timeoutSeconds: Int)
+    /// A migration's section starts.
+    case started(version: String, name: String, direction: MigrationDirection)
+    /// A migration's section finished and its history change is committed.
+    case finished(version: String, name: String, direction: MigrationDirection, milliseconds: Int)
+    /// Something the user should know that does not stop the run.
+    case warning(String)
+}
+
+/// What a run did (or, for a dry run, would do).
+public struct MigrationRun: Sendable {
+    /// One migration run in one direction.
+    public struct Step: Sendable, Equatable {
+        public let version: String
+        public let name: String
+        public let direction: MigrationDirection
+        /// nil in a dry run.
+        public let milliseconds: Int?
+    }
+
+    public let command: String
+    public let dryRun: Bool
+    public internal(set) var steps: [Step] = []
+
+    public init(command: String, dryRun: Bool, steps: [Step] = []) {
+        self.command = command
+        self.dryRun = dryRun
+        self.steps = steps
+    }
+
+    /// One line: what was done (or would be), or that there was nothing to do.
+    public var summary: String {
+        guard !steps.isEmpty else {
+            return command == "up" ? "nothing to do: no pending migrations" : "nothing to do: no applied migrations to roll back"
+        }
+        let ups = steps.filter { $0.direction == .up }.count
+        let downs = steps.count - ups
+        var parts: [String] = []
+        if downs > 0 { parts.append("\(dryRun ? "would roll back" : "rolled back") \(Self.count(downs))") }
+        if ups > 0 { parts.append("\(dryRun ? "would apply" : "applied") \(Self.count(ups))") }
+        let total = steps.compactMap(\.milliseconds).reduce(0, +)
+        return parts.joined(separator: ", then ")
+            + (dryRun ? " (dry run: nothing was changed)" : " in \(Self.duration(total))")
+    }
+
+    static func count(_ number: Int) -> String {
+        number == 1 ? "1 migration" : "\(number) migrations"
+    }
+
+    /// The line for one step, e.g. `applied 20261121000100 create_lookup_tables (12 ms)`.
+    public static func line(for step: Step, dryRun: Bool) -> String {
+        let verb: String
+        switch (step.direction, dryRun) {
+        case (.up, false): verb = "applied"
+        case (.down, false): verb = "rolled back"
+        case (.up, true): verb = "would apply"
+        case (.down, true): verb = "would roll back"
+        }
+        return "\(verb) \(step.version) \(step.name)" + (step.milliseconds.map { " (\(duration($0)))" } ?? "")
+    }
+
+    /// `12 ms`, or `<1 ms` for what took less than a millisecond.
+    public static func duration(_ milliseconds: Int) -> String {
+        milliseconds == 0 ? "<1 ms" : "\(milliseconds) ms"
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+
+/// Where one migration stands.
+public enum MigrationState: String, Sendable, Encodable {
+    /// In the history, and its file's up section is what was applied.
+    case applied
+    /// A file not in the history yet.
+    case pending
+    /// Applied, but its file's up section changed since.
+    case modified
+    /// Applied, but its file is gone.
+    case missing
+    /// Ran without a transaction and did not finish (or is running right now):
+    /// needs a look, then `pgwarden resolve`.
+    case failed
+}
+
+/// One line of `pgwarden status`.
+public struct MigrationStatusEntry: Sendable, Encodable {
+    public let version: String
+    public let name: String
+    public let state: MigrationState
+    /// ISO 8601, UTC; nil when not applied.
+    public let appliedAt: String?
+    public let appliedBy: String?
+    public let durationMs: Int?
+    /// The file's path; nil when the file is missing.
+    public let file: String?
+    /// For a failed migration: what the history says happened.
+    public let error: String?
+
+    enum CodingKeys: String, CodingKey {
+        case version, name, state, file, error
+        case appliedAt = "applied_at", appliedBy = "applied_by", durationMs = "duration_ms"
+    }
+
+    /// Every key is present; what is unknown is `null`.
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(version, forKey: .version)
+        try container.encode(name, forKey: .name)
+        try container.encode(state, forKey: .state)
+        try container.encode(appliedAt, forKey: .appliedAt)
+        try container.encode(appliedBy, forKey: .appliedBy)
+        try container.encode(durationMs, forKey: .durationMs)
+        try container.encode(file, forKey: .file)
+        try container.encode(error, forKey: .error)
+    }
+
+    /// Every migration's state: each file and each history row, in version order.
+    public static func entries(files: [MigrationFile], records: [MigrationRecord]) -> [MigrationStatusEntry] {
+        let filesByVersion = Dictionary(files.map { ($0.version, $0) }, uniquingKeysWith: { first, _ in first })
+        var entries: [(MigrationVersion?, MigrationStatusEntry)] = []
+        var recorded = Set<MigrationVersion>()
+        for record in records {
+            let version = record.parsedVersion
+            if let version { recorded.insert(version) }
+            entries.append((version, entry(record: record, file: version.flatMap { filesByVersion[$0] })))
+        }
+        for file in files where !recorded.contains(file.version) {
+            entries.append((file.version, MigrationStatusEntry(
+                version: file.version.text, name: file.name, state: .pending, appliedAt: nil, appliedBy: nil,
+                durationMs: nil, file: file.path, error: nil)))
+        }
+        return entries.sorted { lhs, rhs in
+            switch (lhs.0, rhs.0) {
+            case let (left?, right?): return left < right
+            case (nil, _?): return true
+            case (_?, nil): return false
+            case (nil, nil): return lhs.1.version < rhs.1.version
+            }
+        }.map(\.1)
+    }
+
+    static func entry(record: MigrationRecord, file: MigrationFile?) -> MigrationStatusEntry {
+        let state: MigrationState
+        if record.state == .failed {
+            state = .failed
+        } else if let file {
+            state = file.checksum == record.checksum ? .applied : .modified
+        } else {
+            state = .missing
+        }
+        return MigrationStatusEntry(
+            version: record.version, name: file?.name ?? record.name, state: state, appliedAt: record.appliedAt,
+            appliedBy: record.appliedBy, durationMs: record.durationMs, file: file?.path, error: record.error)
+    }
+}
+
+/// The result of `pgwarden status`: the entries, a summary, and what the exit status says.
+public struct MigrationStatusReport: Sendable {
+    /// What `status` exits with: 0 up to date, 2 pending, 3 drift.
+    public enum Outcome: Sendable {
+        case upToDate, pending, drift
+    }
+
+    public let entries: [MigrationStatusEntry]
+
+    public init(entries: [MigrationStatusEntry]) {
+        self.entries = entries
+    }
+
+    /// Drift (modified, missing, failed) wins over pending.
+    public var outcome: Outcome {
+        if entries.contains(where: { [.modified, .missing, .failed].contains($0.state) }) { return .drift }
+        return entries.contains { $0.state == .pending } ? .pending : .upToDate
+    }
+
+    /// How many entries are in each state.
+    public func count(_ state: MigrationState) -> Int {
+        entries.filter { $0.state == state }.count
+    }
+
+    /// One summary line, e.g. `14 migrations: 12 applied, 2 pending`.
+    public var summary: String {
+        let states: [MigrationState] = [.applied, .pending, .modified, .missing, .failed]
+        let parts = states.compactMap { state in count(state) > 0 ? "\(count(state)) \(state.rawValue)" : nil }
+        let noun = entries.count == 1 ? "migration" : "migrations"
+        return "\(entries.count) \(noun)" + (parts.isEmpty ? "" : ": " + parts.joined(separator: ", "))
+    }
+
+    /// An aligned table, one migration per line, then the summary.
+    public func text() -> String {
+        let header = ["VERSION", "NAME", "STATE", "APPLIED AT", "DURATION"]
+        let rows = entries.map { entry in
+            [entry.version, entry.name, entry.state.rawValue, entry.appliedAt ?? "-",
+             entry.durationMs.map(MigrationRun.duration) ?? "-"]
+        }
+        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
+        func render(_ cells: [String]) -> String {
+            cells.enumerated().map { column, cell in
+                column == cells.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+            }.joined(separator: "  ")
+        }
+        var lines = [render(header)]
+        for (entry, row) in zip(entries, rows) {
+            lines.append(render(row))
+            if let note = note(for: entry) { lines.append("    \(note)") }
+        }
+        lines.append(summary)
+        return lines.joined(separator: "\n")
+    }
+
+    func note(for entry: MigrationStatusEntry) -> String? {
+        switch entry.state {
+        case .modified: return "\(entry.file ?? entry.version): the up section changed since it was applied"
+        case .missing: return "no file for this applied migration"
+        case .failed:
+            return (entry.error ?? "did not finish")
+                + "; after checking, run `pgwarden resolve \(entry.version) --applied` or `--rolled-back`"
+        default: return nil
+        }
+    }
+
+    /// `{"migrations": [...], "summary": {...}}`, keys sorted, for machines.
+    public func json() throws -> String {
+        struct Document: Encodable {
+            let migrations: [MigrationStatusEntry]
+            let summary: [String: Int]
+        }
+        let states: [MigrationState] = [.applied, .pending, .modified, .missing, .failed]
+        var summary = Dictionary(uniqueKeysWithValues: states.map { ($0.rawValue, count($0)) })
+        summary["total"] = entries.count
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data = try encoder.encode(Document(migrations: entries, summary: summary))
+        return String(decoding: data, as: UTF8.self)
+    }
+}

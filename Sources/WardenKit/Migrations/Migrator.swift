@@ -1,0 +1,186 @@
+import PostgresClient
+
+/// Applies and rolls back migrations: plans with `MigrationPlanner`, then runs each
+/// migration through a `MigrationHistory`, under the run lock.
+///
+/// Each migration and its history change commit together (one transaction), unless
+/// its section is marked `transaction:false`: then it runs one statement at a time,
+/// after a history row marks it failed, and that mark is lifted only when it finishes.
+/// The first failure stops the run; what earlier migrations did stays.
+public final class Migrator {
+    /// How to settle a migration marked failed.
+    public enum Resolution: Sendable {
+        /// Its changes are complete: mark it applied.
+        case applied
+        /// Its changes were undone: remove its history row (it is pending again).
+        case rolledBack
+    }
+
+    public let directory: MigrationDirectory
+    public let history: MigrationHistory
+    /// Receives progress events.
+    public var observer: (MigrationEvent) -> Void = { _ in }
+    private let clock = ContinuousClock()
+    private var currentFile: MigrationFile?
+
+    public var files: [MigrationFile] { directory.files }
+
+    public init(directory: MigrationDirectory, history: MigrationHistory) {
+        self.directory = directory
+        self.history = history
+    }
+
+    /// Loads and validates the folder first (bad input changes nothing and needs no
+    /// server), then connects.
+    public static func open(folder: String, settings: ConnectionSettings) throws -> Migrator {
+        let directory = try MigrationDirectory.load(folder)
+        let history = try PostgresMigrationHistory.connect(settings)
+        let migrator = Migrator(directory: directory, history: history)
+        history.connection.onNotice { [weak migrator] notice in migrator?.serverNotice(notice) }
+        return migrator
+    }
+
+    /// Every migration's state (reads the history; takes no lock, changes nothing).
+    public func status() throws -> MigrationStatusReport {
+        MigrationStatusReport(entries: MigrationStatusEntry.entries(files: files, records: try history.records()))
+    }
+
+    /// Applies pending migrations in version order, up to and including `target`.
+    public func up(to target: MigrationVersion? = nil, allowDrift: Bool = false, dryRun: Bool = false,
+                   lockTimeout: Int = 60) throws -> MigrationRun
+    {
+        let plan = { [self] in
+            try MigrationPlanner.up(files: files, records: try history.records(), to: target,
+                                    allowDrift: allowDrift, folder: directory.path)
+        }
+        if dryRun { return Self.dryRun("up", plan: try plan().map { ($0, MigrationDirection.up) }) }
+        return try locked(lockTimeout) {
+            let pending = try plan()
+            warnAboutDrift(allowDrift: allowDrift)
+            var run = MigrationRun(command: "up", dryRun: false)
+            if !pending.isEmpty { try history.ensureTable() }
+            for file in pending {
+                try perform(file, .up, record: nil, run: &run)
+            }
+            return run
+        }
+    }
+
+    /// Rolls back applied migrations, newest first, running their down sections.
+    public func down(_ target: DownTarget = .steps(1), dryRun: Bool = false, lockTimeout: Int = 60) throws
+        -> MigrationRun
+    {
+        let plan = { [self] in
+            try MigrationPlanner.down(files: files, records: try history.records(), target: target,
+                                      folder: directory.path)
+        }
+        if dryRun { return Self.dryRun("down", plan: try plan().map { ($0.file, MigrationDirection.down) }) }
+        return try locked(lockTimeout) {
+            var run = MigrationRun(command: "down", dryRun: false)
+            for step in try plan() {
+                warnIfModified(step)
+                try perform(step.file, .down, record: step.record, run: &run)
+            }
+            return run
+        }
+    }
+
+    /// Rolls back the newest applied migration and applies it again from its file.
+    public func redo(allowDrift: Bool = false, dryRun: Bool = false, lockTimeout: Int = 60) throws -> MigrationRun {
+        let plan = { [self] in
+            try MigrationPlanner.redo(files: files, records: try history.records(), allowDrift: allowDrift,
+                                      folder: directory.path)
+        }
+        if dryRun { return Self.dryRun("redo", plan: try plan().map { [($0.file, .down), ($0.file, .up)] } ?? []) }
+        return try locked(lockTimeout) {
+            var run = MigrationRun(command: "redo", dryRun: false)
+            guard let step = try plan() else { return run }
+            try perform(step.file, .down, record: step.record, run: &run)
+            try perform(step.file, .up, record: nil, run: &run)
+            return run
+        }
+    }
+
+    /// Settles a migration marked failed, after someone checked the database.
+    @discardableResult
+    public func resolve(_ version: MigrationVersion, as resolution: Resolution, lockTimeout: Int = 60) throws
+        -> MigrationRecord?
+    {
+        try locked(lockTimeout) {
+            guard let record = try history.records().first(where: { $0.parsedVersion == version }) else {
+                throw MigrationError.unknownVersion(version: version.text, folder: directory.path)
+            }
+            guard record.state == .failed else {
+                throw MigratorError.notFailed(version: record.version, state: record.state.rawValue)
+            }
+            switch resolution {
+            case .rolledBack:
+                try history.delete(version: record.version)
+                return nil
+            case .applied:
+                var settled = record
+                settled.state = .applied
+                settled.error = nil
+                if let file = files.first(where: { $0.version == version }) {
+                    settled.checksum = file.checksum
+                    settled.name = file.name
+                }
+                try history.update(settled)
+                return settled
+            }
+        }
+    }
+
+    // MARK: - Running
+
+    private func locked<T>(_ timeout: Int, _ body: () throws -> T) throws -> T {
+        try history.acquireLock(timeoutSeconds: timeout) { observer(.waitingForLock(timeoutSeconds: timeout)) }
+        defer { history.releaseLock() }
+        return try body()
+    }
+
+    private static func dryRun(_ command: String, plan: [(MigrationFile, MigrationDirection)]) -> MigrationRun {
+        MigrationRun(command: command, dryRun: true, steps: plan.map { file, direction in
+            MigrationRun.Step(version: file.version.text, name: file.name, direction: direction, milliseconds: nil)
+        })
+    }
+
+    private func perform(_ file: MigrationFile, _ direction: MigrationDirection, record: MigrationRecord?,
+                         run: inout MigrationRun) throws
+    {
+        guard let section = file.section(direction) else {
+            throw MigratorError.irreversible(file: file.path, reason: file.irreversibility ?? "no down section")
+        }
+        currentFile = file
+        defer { currentFile = nil }
+        observer(.started(version: file.version.text, name: file.name, direction: direction))
+        let runner = SectionRunner(
+            history: history, file: file, section: section, direction: direction, record: record,
+            earlierInRun: run.steps.filter { $0.direction == direction }.count)
+        let milliseconds = section.options.transaction ? try runner.runInTransaction() : try runner.runStatementByStatement()
+        run.steps.append(MigrationRun.Step(
+            version: file.version.text, name: file.name, direction: direction, milliseconds: milliseconds))
+        observer(.finished(version: file.version.text, name: file.name, direction: direction, milliseconds: milliseconds))
+        try history.resetSession()
+    }
+
+    private func warnAboutDrift(allowDrift: Bool) {
+        guard allowDrift, let records = try? history.records() else { return }
+        for entry in MigrationStatusEntry.entries(files: files, records: records)
+        where entry.state == .modified || entry.state == .missing {
+            observer(.warning("--allow-drift: " + MigratorError.describeDrift(entry)))
+        }
+    }
+
+    private func warnIfModified(_ step: DownStep) {
+        if step.file.checksum != step.record.checksum {
+            observer(.warning("\(step.file.path) was modified after it was applied; rolling back with its current down section"))
+        }
+    }
+
+    private func serverNotice(_ notice: PostgresNotice) {
+        guard notice.severity == "WARNING" else { return }
+        let place = currentFile.map { "\($0.path): " } ?? ""
+        observer(.warning("\(place)server WARNING: \(notice.message)"))
+    }
+}

@@ -1,0 +1,115 @@
+import PostgresClient
+
+/// Runs one migration section and records it in the history, so that both happen
+/// together (in one transaction), or, for `transaction:false`, so that the history
+/// says "failed" until the last statement has run.
+struct SectionRunner {
+    let history: MigrationHistory
+    let file: MigrationFile
+    let section: MigrationSection
+    let direction: MigrationDirection
+    /// The history row, for a rollback.
+    let record: MigrationRecord?
+    let earlierInRun: Int
+    private let clock = ContinuousClock()
+
+    init(history: MigrationHistory, file: MigrationFile, section: MigrationSection, direction: MigrationDirection,
+         record: MigrationRecord?, earlierInRun: Int)
+    {
+        self.history = history
+        self.file = file
+        self.section = section
+        self.direction = direction
+        self.record = record
+        self.earlierInRun = earlierInRun
+    }
+
+    /// BEGIN; the section; insert (up) or delete (down) the history row; COMMIT.
+    /// Returns the section's duration in milliseconds.
+    func runInTransaction() throws -> Int {
+        try history.begin()
+        let start = clock.now
+        var phase = MigrationFailure.Phase.statement
+        do {
+            try history.execute(section.sql)
+            guard history.isInTransaction else { throw OwnTransactionEnded() }
+            let milliseconds = Self.milliseconds(clock.now - start)
+            phase = .history
+            try recordSuccess(milliseconds: milliseconds)
+            phase = .commit
+            try history.commit()
+            return milliseconds
+        } catch is OwnTransactionEnded {
+            try markFailed(error: "the \(direction.rawValue) section ended its own transaction (COMMIT or ROLLBACK)")
+            throw MigratorError.transactionEnded(file: file.path, version: file.version.text, direction: direction)
+        } catch {
+            if phase != .commit { try? history.rollback() }
+            throw MigrationFailure(
+                file: file, direction: direction, underlying: error, phase: phase, sentOffset: section.startOffset,
+                statementIndex: (error as? PostgresError)?.completedStatements, outcome: .rolledBack,
+                earlierInRun: earlierInRun)
+        }
+    }
+
+    /// For `transaction:false`: mark failed, run each statement on its own, then
+    /// mark applied (up) or delete the row (down).
+    func runStatementByStatement() throws -> Int {
+        try markFailed(error: "started without a transaction and has not finished (interrupted, or still running)")
+        let start = clock.now
+        for (index, statement) in section.statements.enumerated() {
+            do {
+                try history.execute(statement.text)
+            } catch {
+                let failure = MigrationFailure(
+                    file: file, direction: direction, underlying: error, phase: .statement,
+                    sentOffset: section.startOffset + statement.range.lowerBound, statementIndex: index,
+                    outcome: .markedFailed(committedStatements: index), earlierInRun: earlierInRun)
+                try? markFailed(error: Self.firstLine(of: failure))
+                throw failure
+            }
+        }
+        let milliseconds = Self.milliseconds(clock.now - start)
+        switch direction {
+        case .up: try history.update(newRecord(milliseconds: milliseconds, state: .applied, error: nil))
+        case .down: try history.delete(version: record?.version ?? file.version.text)
+        }
+        return milliseconds
+    }
+
+    private func recordSuccess(milliseconds: Int) throws {
+        switch direction {
+        case .up: try history.insert(newRecord(milliseconds: milliseconds, state: .applied, error: nil))
+        case .down: try history.delete(version: record?.version ?? file.version.text)
+        }
+    }
+
+    /// Writes (outside any transaction) a history row that marks the migration failed.
+    private func markFailed(error: String) throws {
+        let what = direction == .up ? "" : "rollback: "
+        if direction == .up, try !history.records().contains(where: { $0.parsedVersion == file.version }) {
+            try history.insert(newRecord(milliseconds: 0, state: .failed, error: what + error))
+        } else {
+            var failed = record ?? newRecord(milliseconds: 0, state: .failed, error: nil)
+            failed.state = .failed
+            failed.error = what + error
+            try history.update(failed)
+        }
+    }
+
+    private func newRecord(milliseconds: Int, state: MigrationRecord.State, error: String?) -> MigrationRecord {
+        MigrationRecord(
+            version: file.version.text, name: file.name, checksum: file.checksum, durationMs: milliseconds,
+            state: state, error: error)
+    }
+
+    static func firstLine(of failure: MigrationFailure) -> String {
+        String(failure.description.split(separator: "\n", maxSplits: 1).first ?? "")
+    }
+
+    static func milliseconds(_ duration: Duration) -> Int {
+        Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
+    }
+}
+
+/// The section ran COMMIT or ROLLBACK itself.
+private struct OwnTransactionEnded: Error {}

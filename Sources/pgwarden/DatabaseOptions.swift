@@ -1,0 +1,50 @@
+import ArgumentParser
+import PostgresClient
+import WardenKit
+
+/// `--database-url`: which database to use (else DATABASE_URL, else libpq's PG* environment).
+struct DatabaseOptions: ParsableArguments {
+    @Option(
+        name: .customLong("database-url"),
+        help: ArgumentHelp(
+            "The database, as a postgres:// URL or key=value string (default: DATABASE_URL, else PGHOST, PGUSER, ...).",
+            valueName: "URL"))
+    var databaseURL: String?
+
+    /// The connection settings these options select.
+    func settings() throws -> ConnectionSettings {
+        try DatabaseTarget.settings(url: databaseURL)
+    }
+}
+
+/// `--migrations DIR`: the folder of migration files.
+struct MigrationsOptions: ParsableArguments {
+    @Option(
+        name: .customLong("migrations"),
+        help: ArgumentHelp("The folder of <version>_<name>.sql migration files.", valueName: "DIR"))
+    var folder = "./migrations"
+}
+
+/// `--lock-timeout SECONDS`: how long to wait for another run's migration lock.
+struct LockOptions: ParsableArguments {
+    @Option(
+        name: .customLong("lock-timeout"),
+        help: ArgumentHelp(
+            "Seconds to wait while another pgwarden run migrates this database (0: wait forever); then exit 75.",
+            valueName: "SECONDS"))
+    var lockTimeout = 60
+
+    func validate() throws {
+        guard (0...2_000_000).contains(lockTimeout) else {
+            throw ValidationError("--lock-timeout must be between 0 and 2000000 seconds")
+        }
+    }
+}
+
+/// Checks a VERSION argument: digits only.
+func parseVersion(_ text: String, option: String) throws -> MigrationVersion {
+    guard let version = MigrationVersion(text) else {
+        throw ValidationError("\(option) must be a migration version (digits), e.g. 20261121000400; got '\(text)'")
+    }
+    return version
+}

@@ -1,0 +1,31 @@
+import ArgumentParser
+import WardenKit
+
+/// `pgwarden new NAME`: create an empty migration file.
+struct NewCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "new",
+        abstract: "Create migrations/<UTC YYYYMMDDHHMMSS>_<name>.sql with empty up and down sections.",
+        discussion: """
+            Prints the new file's path. The name is lowercased and every run of other \
+            characters becomes one underscore ("Add listing index" -> add_listing_index). \
+            The folder is created when missing.
+            """)
+
+    @OptionGroup var migrations: MigrationsOptions
+
+    @Argument(help: "What the migration does, e.g. create_listing.")
+    var name: String
+
+    func validate() throws {
+        guard MigrationTemplate.fileName(for: name) != nil else {
+            throw ValidationError("NAME must contain letters or digits, e.g. create_listing")
+        }
+    }
+
+    func run() throws {
+        try ErrorReporter.run {
+            print(try MigrationTemplate.create(name: name, folder: migrations.folder))
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import ArgumentParser
+import WardenKit
+
+/// `pgwarden reset`: down all, up, seed.
+struct ResetCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reset",
+        abstract: "Roll back every migration, apply them all again, and seed. Destroys data: needs --yes.",
+        discussion: """
+            Every table the migrations created is dropped with its rows, then recreated and \
+            seeded. Refuses without --yes (exit 64), before connecting.
+            """
+    )
+
+    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var migrations: MigrationsOptions
+    @Option(help: ArgumentHelp("The folder of seed files (*.sql, applied in name order).", valueName: "DIR"))
+    var seeds = "seeds"
+
+    @Flag(help: "Confirm that the data in this database may be destroyed.")
+    var yes = false
+
+    func validate() throws {
+        guard yes else {
+            throw ValidationError("reset drops every table the migrations created, with its data; run again with --yes to confirm")
+        }
+    }
+
+    func run() throws {
+        try ErrorReporter.run {
+            var job = ProjectJob(
+                settings: try database.settings(),
+                paths: ProjectPaths(migrations: migrations.folder, seeds: seeds)) { print($0) }
+            let progress = MigrationProgress.standard()
+            job.onMigrationEvent = progress.handle
+            try job.reset()
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import ArgumentParser
+import WardenKit
+
+/// `pgwarden up`: apply pending migrations.
+struct UpCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "up",
+        abstract: "Apply pending migrations in version order.",
+        discussion: """
+            Each migration runs in a transaction together with its history row \
+            (pgwarden.schema_migrations): it is applied completely or not at all. A section \
+            marked `-- migrate:up transaction:false` runs one statement at a time instead; \
+            if it fails part-way, `status` shows it as failed until `pgwarden resolve`.
+
+            A run takes this database's migration lock, so two runs never apply the same \
+            migration; a second run waits (--lock-timeout) and then finds nothing to do.
+
+            `up` refuses, changing nothing, while an applied migration's file was modified \
+            or is missing (--allow-drift applies pending migrations anyway), and while a \
+            migration is marked failed.
+
+            Exit status: 0 applied (or nothing to do); 1 a migration failed (it was rolled \
+            back; earlier ones stay applied); 3 drift or a failed migration; 65 bad \
+            migration files or unknown --to version; 69 server unreachable; 75 lock timeout.
+            """)
+
+    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var migrations: MigrationsOptions
+    @OptionGroup var lock: LockOptions
+
+    @Option(help: ArgumentHelp("Apply pending migrations up to and including this version.", valueName: "VERSION"))
+    var to: String?
+
+    @Flag(help: "List the migrations that would be applied; change nothing.")
+    var dryRun = false
+
+    @Flag(help: "Apply pending migrations even though applied ones were modified or are missing.")
+    var allowDrift = false
+
+    func validate() throws {
+        if let to { _ = try parseVersion(to, option: "--to") }
+    }
+
+    func run() throws {
+        let target = try to.map { try parseVersion($0, option: "--to") }
+        try MigrationCommandRunner.run(database, migrations) { migrator in
+            try migrator.up(to: target, allowDrift: allowDrift, dryRun: dryRun, lockTimeout: lock.lockTimeout)
+        }
+    }
+}

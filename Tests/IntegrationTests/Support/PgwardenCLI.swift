@@ -1,0 +1,121 @@
+import Foundation
+
+/// Runs the built `pgwarden` executable, as a user would, with its output captured.
+enum PgwardenCLI {
+    struct Output {
+        var status: Int32
+        var standardOutput: String
+        var standardError: String
+        /// Standard output and error together.
+        var all: String { standardOutput + standardError }
+    }
+
+    /// A running `pgwarden` process.
+    final class Running {
+        let process: Process
+        let outURL: URL
+        let errURL: URL
+
+        init(process: Process, outURL: URL, errURL: URL) {
+            self.process = process
+            self.outURL = outURL
+            self.errURL = errURL
+        }
+
+        /// Waits for the exit and collects the output; removes the capture files.
+        func wait() -> Output {
+            process.waitUntilExit()
+            defer {
+                try? FileManager.default.removeItem(at: outURL)
+                try? FileManager.default.removeItem(at: errURL)
+            }
+            return Output(
+                status: process.terminationStatus,
+                standardOutput: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
+                standardError: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
+        }
+    }
+
+    /// The executable: next to the test bundle in the build products folder (SwiftPM
+    /// builds every product for `swift test`), else `.build/debug/pgwarden` of this
+    /// package.
+    static let executable: Result<URL, Error> = {
+        var candidates: [URL] = []
+        if let bundle = Bundle.main.executableURL?.deletingLastPathComponent() {
+            candidates.append(bundle.appendingPathComponent("pgwarden"))
+        }
+        let selfExe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        candidates.append(selfExe.deletingLastPathComponent().appendingPathComponent("pgwarden"))
+        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        candidates.append(packageRoot.appendingPathComponent(".build/debug/pgwarden"))
+        if let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) {
+            return .success(found)
+        }
+        return .failure(CLIError.notBuilt(candidates.map(\.path)))
+    }()
+
+    enum CLIError: Error, CustomStringConvertible {
+        case notBuilt([String])
+        var description: String {
+            switch self {
+            case .notBuilt(let paths):
+                return "the pgwarden executable was not found (looked at \(paths.joined(separator: ", "))); run `swift build`"
+            }
+        }
+    }
+
+    /// The environment without DATABASE_URL and PG* variables, so only what a test passes counts.
+    static func cleanEnvironment(_ extra: [String: String] = [:]) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment.filter { key, _ in
+            !key.hasPrefix("PG") && key != "DATABASE_URL"
+        }
+        environment.merge(extra) { _, new in new }
+        return environment
+    }
+
+    /// Starts `pgwarden arguments...`; `unprivileged` runs it as `nobody` when the
+    /// tests run as root (so file permissions apply to it).
+    static func start(_ arguments: [String], environment: [String: String] = [:], directory: String? = nil,
+                      unprivileged: Bool = false) throws -> Running
+    {
+        let process = Process()
+        let program = try executable.get()
+        if unprivileged && geteuid() == 0 {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", "--", program.path] + arguments
+        } else {
+            process.executableURL = program
+            process.arguments = arguments
+        }
+        process.environment = cleanEnvironment(environment)
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        let temporary = FileManager.default.temporaryDirectory
+        let outURL = temporary.appendingPathComponent("pgwarden-test-out-\(UUID().uuidString)")
+        let errURL = temporary.appendingPathComponent("pgwarden-test-err-\(UUID().uuidString)")
+        FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: outURL)
+        process.standardError = try FileHandle(forWritingTo: errURL)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return Running(process: process, outURL: outURL, errURL: errURL)
+    }
+
+    /// Runs `pgwarden arguments...` to completion.
+    static func run(_ arguments: [String], environment: [String: String] = [:], directory: String? = nil,
+                    unprivileged: Bool = false) throws -> Output
+    {
+        try start(arguments, environment: environment, directory: directory, unprivileged: unprivileged).wait()
+    }
+
+    /// Polls `condition` until it returns a value or `seconds` pass.
+    static func waitFor<T>(seconds: Double, _ condition: () throws -> T?) rethrows -> T? {
+        let deadline = Date().addingTimeInterval(seconds)
+        repeat {
+            if let value = try condition() { return value }
+            usleep(50_000)
+        } while Date() < deadline
+        return nil
+    }
+}

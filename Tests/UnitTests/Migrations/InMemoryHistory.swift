@@ -1,0 +1,62 @@
+import PostgresClient
+import WardenKit
+
+/// A `MigrationHistory` in memory, with transactions: what a transaction wrote is
+/// undone on rollback. `failures` makes `execute` throw for SQL containing a key.
+final class InMemoryHistory: MigrationHistory {
+    var rows: [MigrationRecord] = []
+    var tableExists = false
+    var executed: [String] = []
+    var failures: [String: PostgresError] = [:]
+    var lockHeld = false
+    var lockAvailable = true
+    var endsOwnTransaction: String?
+    private var snapshot: (rows: [MigrationRecord], executed: [String])?
+
+    func acquireLock(timeoutSeconds: Int, onWait: () -> Void) throws {
+        guard lockAvailable else {
+            onWait()
+            throw MigratorError.lockTimeout(seconds: timeoutSeconds)
+        }
+        lockHeld = true
+    }
+
+    func releaseLock() { lockHeld = false }
+    func ensureTable() throws { tableExists = true }
+    func records() throws -> [MigrationRecord] { rows }
+    func insert(_ record: MigrationRecord) throws { rows.append(record) }
+
+    func update(_ record: MigrationRecord) throws {
+        rows = rows.map { $0.version == record.version ? record : $0 }
+    }
+
+    func delete(version: String) throws { rows.removeAll { $0.version == version } }
+
+    func begin() throws { snapshot = (rows, executed) }
+
+    func commit() throws { snapshot = nil }
+
+    func rollback() throws {
+        if let snapshot {
+            rows = snapshot.rows
+            executed = snapshot.executed
+        }
+        snapshot = nil
+    }
+
+    var isInTransaction: Bool { snapshot != nil }
+
+    func execute(_ sql: String) throws {
+        if let key = failures.keys.first(where: { sql.contains($0) }), let error = failures[key] {
+            throw error
+        }
+        executed.append(sql)
+        if let marker = endsOwnTransaction, sql.contains(marker) { snapshot = nil }
+    }
+
+    func resetSession() throws {}
+    func makeInterrupter() -> (@Sendable () -> Void)? { nil }
+
+    /// The versions in the history, in order.
+    var versions: [String] { rows.map(\.version) }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+import WardenKit
+
+/// A temporary folder of migration files, removed when the test ends.
+final class TemporaryFolder {
+    let path: String
+
+    init() throws {
+        path = NSTemporaryDirectory() + "pgwarden-unit-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    func write(_ name: String, _ text: String) throws {
+        try Data(text.utf8).write(to: URL(fileURLWithPath: "\(path)/\(name)"))
+    }
+
+    func write(_ name: String, bytes: [UInt8]) throws {
+        try Data(bytes).write(to: URL(fileURLWithPath: "\(path)/\(name)"))
+    }
+}
+
+@Suite struct MigrationDirectoryTests {
+    func loadError(_ path: String) -> MigrationError? {
+        do {
+            _ = try MigrationDirectory.load(path)
+            return nil
+        } catch {
+            return error as? MigrationError
+        }
+    }
+
+    @Test func loadsSqlFilesInNumericOrderAndIgnoresOthers() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("10_second.sql", "select 2;")
+        try folder.write("9_first.sql", "-- migrate:up\nselect 1;\n-- migrate:down\nselect 0;")
+        try folder.write("README.md", "not a migration")
+        try folder.write("notes.txt", "")
+        try FileManager.default.createDirectory(atPath: folder.path + "/old.sql", withIntermediateDirectories: true)
+        let directory = try MigrationDirectory.load(folder.path)
+        #expect(directory.files.map(\.fileName) == ["9_first.sql", "10_second.sql"])
+        #expect(directory.files.first?.path == "\(folder.path)/9_first.sql")
+    }
+
+    @Test func rejectsBadFileNames() throws {
+        for name in ["create_users.sql", "001-init.sql", "_init.sql", "12_.sql", "12.sql", "v1_init.sql", "1_a b.sql"] {
+            let folder = try TemporaryFolder()
+            try folder.write(name, "select 1;")
+            #expect(loadError(folder.path) == .badFileName(file: "\(folder.path)/\(name)"), "\(name)")
+        }
+    }
+
+    @Test func rejectsTwoFilesWithOneVersion() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("0001_a.sql", "select 1;")
+        try folder.write("1_b.sql", "select 1;")
+        #expect(loadError(folder.path) == .duplicateVersion(
+            version: "1", file: "\(folder.path)/1_b.sql", otherFile: "\(folder.path)/0001_a.sql"))
+    }
+
+    @Test func rejectsInvalidUTF8WithItsLine() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("1_latin1.sql", bytes: Array("-- migrate:up\nselect 'caf".utf8) + [0xE9] + Array("';\n".utf8))
+        #expect(loadError(folder.path) == .notUTF8(file: "\(folder.path)/1_latin1.sql", line: 2))
+    }
+
+    @Test func acceptsAByteOrderMark() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("1_bom.sql", bytes: [0xEF, 0xBB, 0xBF] + Array("-- migrate:up\nselect 1;".utf8))
+        #expect(try MigrationDirectory.load(folder.path).files.first?.up.startLine == 2)
+    }
+
+    @Test func rejectsAMissingFolderOrAFile() throws {
+        let folder = try TemporaryFolder()
+        #expect(loadError(folder.path + "/nope") == .folderMissing(folder: folder.path + "/nope"))
+        try folder.write("1_a.sql", "select 1;")
+        #expect(loadError(folder.path + "/1_a.sql") == .notAFolder(folder: folder.path + "/1_a.sql"))
+    }
+
+    @Test func showsPathsAsGiven() {
+        #expect(MigrationDirectory.displayPath(folder: "./migrations", file: "1_a.sql") == "migrations/1_a.sql")
+        #expect(MigrationDirectory.displayPath(folder: "db/migrations/", file: "1_a.sql") == "db/migrations/1_a.sql")
+        #expect(MigrationDirectory.displayPath(folder: ".", file: "1_a.sql") == "1_a.sql")
+        #expect(MigrationDirectory.displayPath(folder: "/", file: "1_a.sql") == "/1_a.sql")
+    }
+
+    @Test func everyErrorIsOneLineNamingTheFile() {
+        let errors: [MigrationError] = [
+            .badFileName(file: "m/x.sql"), .duplicateVersion(version: "1", file: "m/1_a.sql", otherFile: "m/01_b.sql"),
+            .notUTF8(file: "m/1_a.sql", line: 3), .downBeforeUp(file: "m/1_a.sql", line: 1),
+            .repeatedMarker(file: "m/1_a.sql", line: 4, marker: "up", firstLine: 1),
+            .unknownMarkerOption(file: "m/1_a.sql", line: 1, option: "x:y"), .emptyUpSection(file: "m/1_a.sql", line: 1),
+            .statementsBeforeUpMarker(file: "m/1_a.sql", line: 2), .fileUnreadable(file: "m/1_a.sql", reason: "denied"),
+        ]
+        for error in errors {
+            #expect(!error.description.contains("\n"))
+            #expect(error.description.hasPrefix("m/"))
+        }
+    }
+}
