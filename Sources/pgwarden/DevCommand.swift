@@ -42,7 +42,9 @@ struct DevCommand: ParsableCommand {
             print(MatrixReport(report).render())
             print("dev: done in \(Self.milliseconds(clock.now - began)) ms")
             if keep {
-                print("Server kept running at \(cluster.url()); press Ctrl-C to stop it and delete its data.")
+                print("server kept running; connect with:")
+                print("URL: \(cluster.url())")
+                print("press Ctrl-C to stop it and delete its data")
                 while cluster.isRunning { sleep(1) }
             }
             if !report.passed { throw ExitStatus.failure }

@@ -137,7 +137,7 @@ import WardenKit
 
     @Test func electricRideRoundTripsToTheSameSchema() throws {
         let database = try TestDatabase()
-        try database.connection.execute(try PackagePaths.supabaseCompatSQL())
+        _ = try SupabaseCompat.bootstrap(database.connection)
         let (first, empty, again) = try roundTrip(database, folder: PackagePaths.electricRideMigrations)
         #expect(try database.historyVersions()?.count == 14)
         #expect(first.contains("CREATE POLICY \"Users manage their own saved listings\""))

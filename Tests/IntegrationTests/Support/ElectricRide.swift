@@ -4,8 +4,7 @@ import WardenKit
 
 /// Electric Ride's files in this repository, and scratch databases built from them.
 enum ElectricRide {
-    static let root = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static var root: URL { PackagePaths.root }
     static var migrations: URL { root.appendingPathComponent("migrations") }
     static var seeds: URL { root.appendingPathComponent("seeds") }
     static var planPath: String { root.appendingPathComponent("access-plan.yml").path }
@@ -13,28 +12,12 @@ enum ElectricRide {
     /// A fresh database with the compat layer, every migration (from `migrations`,
     /// default the real ones) and the seeds.
     static func database(migrations: URL = migrations, seeded: Bool = true) throws -> Connection {
-        let connection = try Connection(TestCluster.newDatabase("er"))
+        let settings = try TestCluster.newDatabase("er")
+        let connection = try Connection(settings)
         _ = try SupabaseCompat.bootstrap(connection)
-        try apply(migrations, on: connection)
-        if seeded { try seed(connection) }
+        _ = try Migrator.open(folder: migrations.path, settings: settings).up()
+        if seeded { try Seeder(folder: seeds).apply(connection) }
         return connection
-    }
-
-    /// Applies every migration's up section in order (one transaction each).
-    static func apply(_ folder: URL, on connection: Connection) throws {
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".sql") }.sorted()
-        for file in files {
-            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
-            let up = text.components(separatedBy: "-- migrate:down")[0]
-            try connection.transaction { try connection.execute(up) }
-        }
-    }
-
-    static func seed(_ connection: Connection) throws {
-        let files = try FileManager.default.contentsOfDirectory(atPath: seeds.path).filter { $0.hasSuffix(".sql") }.sorted()
-        try connection.transaction {
-            for file in files { try connection.execute(String(contentsOf: seeds.appendingPathComponent(file), encoding: .utf8)) }
-        }
     }
 
     /// A copy of the migrations folder with `replacement` applied to one file's text.

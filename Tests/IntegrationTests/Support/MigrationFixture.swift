@@ -79,9 +79,4 @@ enum PackagePaths {
 
     /// Electric Ride's migrations folder.
     static var electricRideMigrations: String { root.appendingPathComponent("migrations").path }
-
-    /// The Supabase compatibility script (roles, auth schema) Electric Ride needs.
-    static func supabaseCompatSQL() throws -> String {
-        try String(contentsOf: root.appendingPathComponent("Sources/WardenKit/Provisioning/SupabaseCompat.sql"), encoding: .utf8)
-    }
 }

@@ -1,0 +1,76 @@
+import Foundation
+import PostgresClient
+import Testing
+import WardenKit
+
+/// Electric Ride's migrations as a whole: bootstrap, up all, down all, up again; reset.
+@Suite struct ElectricRideLifecycleTests {
+    /// Everything an Electric Ride migration could leave behind, as catalog rows:
+    /// relations, functions, policies, triggers (including on auth.users), and every
+    /// privilege granted to the API roles in public, auth or by default ACLs.
+    private func footprint(_ connection: Connection) throws -> [[String?]] {
+        try connection.query(
+            """
+            select 'relation', format('%I.%I', n.nspname, c.relname), coalesce(c.relacl::text, '')
+            from pg_class c join pg_namespace n on n.oid = c.relnamespace
+            where n.nspname in ('public', 'auth') and c.relkind in ('r','p','v','m','S','f','i')
+            union all
+            select 'function', p.oid::regprocedure::text, coalesce(p.proacl::text, '')
+            from pg_proc p join pg_namespace n on n.oid = p.pronamespace where n.nspname in ('public', 'auth')
+            union all
+            select 'policy', format('%I.%I %s', schemaname, tablename, policyname), '' from pg_policies
+            union all
+            select 'trigger', format('%s %s', tgrelid::regclass, tgname), '' from pg_trigger where not tgisinternal
+            union all
+            select 'default acl', d.defaclobjtype::text, d.defaclacl::text from pg_default_acl d
+            union all
+            select 'schema', nspname, coalesce(nspacl::text, '') from pg_namespace where nspname in ('public', 'auth')
+            order by 1, 2, 3
+            """
+        ).rows
+    }
+
+    @Test func downAllLeavesNoElectricRideObjectBehindAndUpWorksAgain() throws {
+        let settings = try TestCluster.newDatabase("life")
+        let connection = try Connection(settings)
+        _ = try SupabaseCompat.bootstrap(connection)
+        let bootstrapped = try footprint(connection)
+        let migrator = try Migrator.open(folder: ElectricRide.migrations.path, settings: settings)
+
+        let up = try migrator.up()
+        #expect(up.steps.count == 14)
+        let migrated = try footprint(connection)
+        #expect(migrated.contains { $0[0] == "trigger" && $0[1] == "auth.users on_auth_user_created" })
+        #expect(migrated.contains { $0[0] == "policy" })
+
+        let down = try migrator.down(.all)
+        #expect(down.steps.count == 14)
+        #expect(try footprint(connection) == bootstrapped)
+
+        _ = try migrator.up()
+        #expect(try footprint(connection) == migrated)
+        try Seeder(folder: ElectricRide.seeds).apply(connection)
+        let report = try AccessPlanRunner(connection: connection, plan: AccessPlanParser.load(path: ElectricRide.planPath)).run()
+        #expect(report.failures.map(\.name) == [])
+    }
+
+    @Test func resetThenSeedTwiceLeavesTheSameData() throws {
+        let settings = try TestCluster.newDatabase("reset")
+        let connection = try Connection(settings)
+        _ = try SupabaseCompat.bootstrap(connection)
+        let paths = ProjectPaths(
+            migrations: ElectricRide.migrations.path, seeds: ElectricRide.seeds.path, plan: ElectricRide.planPath)
+        var lines: [String] = []
+        let job = ProjectJob(settings: settings, paths: paths) { lines.append($0) }
+        _ = try job.provisionAndProve()
+        try connection.execute("insert into public.colour (name) values ('Scribbled by hand')")
+        try job.reset()
+        #expect(try connection.query("select count(*) from public.colour where name = 'Scribbled by hand'").scalar == "0")
+        let afterReset = try DatabaseFingerprint.rows(connection)
+        try Seeder(folder: ElectricRide.seeds).apply(connection)
+        try Seeder(folder: ElectricRide.seeds).apply(connection)
+        #expect(try DatabaseFingerprint.rows(connection).filter { !$0.key.hasPrefix("pgwarden.") }
+                == afterReset.filter { !$0.key.hasPrefix("pgwarden.") })
+        #expect(lines.contains { $0.hasPrefix("seed: applied 3 files") })
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import PostgresClient
+import Testing
+import WardenKit
+
+/// bootstrap, seed, reset, test and dev through the real executable: what a user sees.
+@Suite struct ProjectCommandLineTests {
+    private let root = PackagePaths.root.path
+
+    private func electricRideURL(seeded: Bool = true) throws -> (url: String, connection: Connection) {
+        let connection = try ElectricRide.database(seeded: seeded)
+        let name = connection.settings.parameters["dbname"] ?? ""
+        return (try TestCluster.cluster.url(database: name), connection)
+    }
+
+    @Test func bootstrapTwiceSaysNothingChangedTheSecondTime() throws {
+        let database = try TestDatabase("boot")
+        let first = try PgwardenCLI.run(["bootstrap", "--database-url", database.url], environment: PgwardenCLI.cleanEnvironment())
+        #expect(first.status == 0)
+        #expect(first.standardOutput.contains("bootstrap: created"))
+        let second = try PgwardenCLI.run(["bootstrap", "--database-url", database.url], environment: PgwardenCLI.cleanEnvironment())
+        #expect(second.status == 0)
+        #expect(second.standardOutput.contains("nothing changed"))
+    }
+
+    @Test func testPassesOnElectricRideAndWritesEveryFormat() throws {
+        let (url, _) = try electricRideURL()
+        let text = try PgwardenCLI.run(["test", "--database-url", url], environment: PgwardenCLI.cleanEnvironment(), directory: root)
+        #expect(text.status == 0)
+        #expect(text.standardOutput.contains("196 probes, 196 passed, 0 failed"))
+        let junit = FileManager.default.temporaryDirectory.appendingPathComponent("plan-\(UUID().uuidString).xml")
+        defer { try? FileManager.default.removeItem(at: junit) }
+        let withFile = try PgwardenCLI.run(
+            ["test", "--database-url", url, "--format", "junit", "--output", junit.path],
+            environment: PgwardenCLI.cleanEnvironment(), directory: root)
+        #expect(withFile.status == 0)
+        #expect(withFile.standardOutput.contains("public.saved"))  // the matrix still shows
+        #expect(try String(contentsOf: junit, encoding: .utf8).contains("<testsuites name=\"pgwarden access plan\" tests=\"196\" failures=\"0\""))
+        let tap = try PgwardenCLI.run(["test", "--database-url", url, "--format", "tap"], environment: PgwardenCLI.cleanEnvironment(), directory: root)
+        #expect(tap.standardOutput.hasPrefix("TAP version 13\n1..196\n"))
+    }
+
+    @Test func testExitsOneAndNamesTheFailingCell() throws {
+        let (url, connection) = try electricRideURL()
+        try connection.execute("alter table public.saved disable row level security")
+        let result = try PgwardenCLI.run(["test", "--database-url", url], environment: PgwardenCLI.cleanEnvironment(), directory: root)
+        #expect(result.status == 1)
+        #expect(result.standardOutput.contains("✗ ava · public.saved · select: expected own"))
+    }
+
+    @Test func aBrokenPlanIsExitSixtyFiveWithItsLine() throws {
+        let (url, _) = try electricRideURL()
+        let plan = FileManager.default.temporaryDirectory.appendingPathComponent("plan-\(UUID().uuidString).yml")
+        defer { try? FileManager.default.removeItem(at: plan) }
+        try "personas:\n  anon: { role: anon }\nrelations:\n  colour:\n    access: { anon: sometimes }\n"
+            .write(to: plan, atomically: true, encoding: .utf8)
+        let result = try PgwardenCLI.run(["test", "--database-url", url, "--plan", plan.path], environment: PgwardenCLI.cleanEnvironment())
+        #expect(result.status == 65)
+        #expect(result.standardError == "pgwarden: \(plan.path):5: unknown access 'sometimes' in relation 'colour' (expected none, denied, read, all, or a map of select/insert/update/delete)\n")
+    }
+
+    @Test func resetRefusesWithoutYesAndChangesNothing() throws {
+        let (url, connection) = try electricRideURL()
+        let before = try DatabaseFingerprint.rows(connection)
+        let refused = try PgwardenCLI.run(["reset", "--database-url", url], environment: PgwardenCLI.cleanEnvironment(), directory: root)
+        #expect(refused.status == 64)
+        #expect(refused.standardError.contains("--yes"))
+        #expect(try DatabaseFingerprint.rows(connection) == before)
+        let done = try PgwardenCLI.run(["reset", "--yes", "--database-url", url], environment: PgwardenCLI.cleanEnvironment(), directory: root)
+        #expect(done.status == 0)
+        #expect(done.standardOutput.contains("rolled back 14 migrations"))
+        #expect(done.standardOutput.contains("seed: applied 3 files"))
+    }
+
+    @Test func seedReportsAMissingFolder() throws {
+        let database = try TestDatabase("seed")
+        let result = try PgwardenCLI.run(["seed", "--database-url", database.url, "--seeds", "/no/such/seeds"], environment: PgwardenCLI.cleanEnvironment())
+        #expect(result.status == 65)
+        #expect(result.standardError == "pgwarden: /no/such/seeds: seeds folder not found\n")
+    }
+
+    @Test func devRunsTheWholeJobAndLeavesNothingBehind() throws {
+        let result = try PgwardenCLI.run(["dev"], environment: PgwardenCLI.cleanEnvironment(), directory: root)
+        #expect(result.status == 0, "\(result.all)")
+        for line in ["bootstrap: created", "applied 14 migrations", "seed: applied 3 files", "196 probes, 196 passed, 0 failed"] {
+            #expect(result.standardOutput.contains(line), "missing: \(line)")
+        }
+    }
+
+    @Test func devKeepPrintsTheURLAndCleansUpOnCtrlC() throws {
+        let running = try PgwardenCLI.start(["dev", "--keep"], environment: PgwardenCLI.cleanEnvironment(), directory: root)
+        let line = PgwardenCLI.waitFor(seconds: 60) { () -> String? in
+            let text = (try? String(contentsOf: running.outURL, encoding: .utf8)) ?? ""
+            return text.split(separator: "\n").first { $0.hasPrefix("URL: ") }.map(String.init)
+        }
+        let settings = try ConnectionSettings(String(try #require(line).dropFirst("URL: ".count)))
+        let directory = try #require(settings.parameters["host"])
+        #expect(try Connection(settings).query("select count(*) from public.listing").scalar == "24")
+        kill(running.process.processIdentifier, SIGINT)
+        let output = running.wait()
+        #expect(output.status == 130)
+        #expect(!FileManager.default.fileExists(atPath: directory))
+    }
+}
