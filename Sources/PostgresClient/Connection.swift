@@ -28,13 +28,20 @@ public final class Connection {
             throw PostgresError(kind: .client, message: "out of memory while connecting")
         }
         guard PQstatus(handle) == CONNECTION_OK else {
+            // libpq's message may span lines ("...failed: ...\n\tIs the server running...?").
             let message = settings.scrub(Self.errorMessage(handle))
+                .split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+                .joined(separator: "; ")
             PQfinish(handle)
             self.handle = nil
-            throw PostgresError(
+            var error = PostgresError(
                 kind: .connection,
                 message: "could not connect to \(settings.redacted): \(message)",
                 sqlState: Self.connectionSQLState(message))
+            if settings.conninfo.isEmpty {
+                error.hint = "no connection string was given, so libpq used its defaults and the PG* environment"
+            }
+            throw error
         }
         PQsetNoticeReceiver(handle, noticeReceiver, Unmanaged.passUnretained(noticeSink).toOpaque())
     }

@@ -19,7 +19,11 @@ enum ErrorReporter {
     }
 
     static func printError(_ error: Error) {
-        FileHandle.standardError.write(Data("pgwarden: \(error)\n".utf8))
+        var text = "pgwarden: \(error)\n"
+        if let error = error as? PostgresError, error.kind == .connection, error.hint != nil {
+            text += "Pass --database-url or set DATABASE_URL; `pgwarden dev` runs everything on a throwaway local server.\n"
+        }
+        FileHandle.standardError.write(Data(text.utf8))
     }
 
     static func exitCode(for error: Error) -> ExitCode {
