@@ -34,14 +34,10 @@ public final class Connection {
                 .joined(separator: "; ")
             PQfinish(handle)
             self.handle = nil
-            var error = PostgresError(
+            throw PostgresError(
                 kind: .connection,
                 message: "could not connect to \(settings.redacted): \(message)",
                 sqlState: Self.connectionSQLState(message))
-            if settings.conninfo.isEmpty {
-                error.hint = "no connection string was given, so libpq used its defaults and the PG* environment"
-            }
-            throw error
         }
         PQsetNoticeReceiver(handle, noticeReceiver, Unmanaged.passUnretained(noticeSink).toOpaque())
     }

@@ -19,11 +19,20 @@ enum ErrorReporter {
     }
 
     static func printError(_ error: Error) {
-        var text = "pgwarden: \(error)\n"
-        if let error = error as? PostgresError, error.kind == .connection, error.hint != nil {
-            text += "Pass --database-url or set DATABASE_URL; `pgwarden dev` runs everything on a throwaway local server.\n"
+        var text = "pgwarden: \(error)"
+        if let error = error as? PostgresError, error.kind == .connection, nothingConfigured {
+            text += "; no database was given: pass --database-url or set DATABASE_URL"
+                + " (or run `pgwarden dev` for a throwaway local server)"
         }
-        FileHandle.standardError.write(Data(text.utf8))
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+    /// True when neither DATABASE_URL nor any libpq connection variable is set.
+    private static var nothingConfigured: Bool {
+        let environment = ProcessInfo.processInfo.environment
+        return !["DATABASE_URL", "PGHOST", "PGHOSTADDR", "PGPORT", "PGDATABASE", "PGUSER", "PGSERVICE"]
+            .contains { environment[$0]?.isEmpty == false }
+            && !CommandLine.arguments.contains { $0.hasPrefix("--database-url") }
     }
 
     static func exitCode(for error: Error) -> ExitCode {
