@@ -30,12 +30,25 @@ struct Impersonation {
     /// Runs `body` as the persona inside a savepoint that is always rolled back, so
     /// the probe leaves nothing behind; `adminFirst` runs as the admin before the switch.
     func probe<T>(role: String, claims: String, adminFirst: String? = nil, _ body: () throws -> T) throws -> T {
-        try connection.execute("savepoint probe")
+        // One round trip for the whole preamble: savepoint, claims, admin SQL, role.
+        var preamble = "savepoint probe; select set_config('request.jwt.claims', \(Self.dollarQuoted(claims)), true);"
+        if let adminFirst { preamble += "\n\(adminFirst);\n" }
+        preamble += " set local role \(quoteIdentifier(role))"
+        do {
+            try connection.execute(preamble)
+        } catch {
+            _ = try? connection.execute("rollback to savepoint probe; release savepoint probe")
+            throw error
+        }
         defer { _ = try? connection.execute("rollback to savepoint probe; release savepoint probe") }
-        try setClaims(claims)
-        if let adminFirst { try connection.execute(adminFirst) }
-        try connection.execute("set local role \(quoteIdentifier(role))")
         return try body()
+    }
+
+    /// A dollar-quoted literal whose tag cannot occur in the text.
+    static func dollarQuoted(_ text: String) -> String {
+        var tag = "pgwarden"
+        while text.contains("$\(tag)$") { tag += "_" }
+        return "$\(tag)$\(text)$\(tag)$"
     }
 
     /// Returns to the admin role inside a probe (for verification queries).
