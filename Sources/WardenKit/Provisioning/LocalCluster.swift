@@ -122,9 +122,23 @@ public final class LocalCluster: @unchecked Sendable {
 
     // MARK: - Steps
 
+    /// Where throwaway clusters live: `PGWARDEN_TMPDIR` when set; else `/dev/shm` (memory:
+    /// no disk work at all, which halves start-up) when it has room; else `TMPDIR` or `/tmp`.
+    static func temporaryBase(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let explicit = environment["PGWARDEN_TMPDIR"], !explicit.isEmpty { return explicit }
+        let memory = "/dev/shm"
+        if FileManager.default.isWritableFile(atPath: memory),
+            let free = (try? FileManager.default.attributesOfFileSystem(forPath: memory))?[.systemFreeSize] as? NSNumber,
+            free.int64Value > 512 * 1024 * 1024
+        {
+            return memory
+        }
+        return environment["TMPDIR"] ?? "/tmp"
+    }
+
     private static func makeTemporaryDirectory(owner identity: RunIdentity) throws -> URL {
-        // Unix socket paths are limited to ~107 bytes, so stay under /tmp when TMPDIR is long.
-        var base = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
+        // Unix socket paths are limited to ~107 bytes, so fall back to /tmp for long paths.
+        var base = temporaryBase()
         if base.utf8.count > 60 { base = "/tmp" }
         var template = Array("\(base)/pgwarden-XXXXXX".utf8CString)
         guard let created = mkdtemp(&template) else {
