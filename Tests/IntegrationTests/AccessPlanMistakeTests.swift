@@ -52,6 +52,15 @@ import WardenKit
         #expect(error.message.contains("needs a 'sample'"))
     }
 
+    @Test func reportsARelationPlannedTwice() throws {
+        let connection = try database()
+        let text = header + "  note:\n    sample: { body: \"'x'\" }\n    access: { ava: read }\n"
+            + "  public.note:\n    sample: { body: \"'y'\" }\n    access: { ava: read }\n"
+        let error = try #require(throws: AccessPlanError.self) { try runPlan(text, on: connection) }
+        #expect(error.line == 8)
+        #expect(error.message == "relation public.note is already planned at line 5")
+    }
+
     @Test func reportsAnUnknownFunction() throws {
         let connection = try database()
         let text = header + "  note:\n    sample: { body: \"'x'\" }\n    access: { ava: read }\nfunctions:\n  nothing_here(): { ava: execute }\n"

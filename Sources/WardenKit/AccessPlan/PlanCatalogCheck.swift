@@ -18,6 +18,8 @@ struct PlanCatalogCheck {
     func resolve() throws -> Resolved {
         let relations = try plan.relations.map { try resolve($0) }
         let functions = try plan.functions.map { try resolve($0) }
+        try rejectRepeats(relations.map { ($0.catalog.qualifiedName, $0.plan.line) }, kind: "relation")
+        try rejectRepeats(functions.map { ($0.signature, $0.plan.line) }, kind: "function")
         let plannedRelations = Set(relations.map(\.catalog.qualifiedName))
         let plannedFunctions = Set(functions.map(\.oid))
         return Resolved(
@@ -25,6 +27,17 @@ struct PlanCatalogCheck {
             unplannedRelations: catalog.relations.filter { !plannedRelations.contains($0.qualifiedName) },
             functions: functions.map { ($0.plan, $0.signature, $0.oid) },
             unplannedFunctions: catalog.functions.filter { !plannedFunctions.contains($0.oid) })
+    }
+
+    /// One object planned twice under different spellings (`saved`, `public.saved`).
+    private func rejectRepeats(_ names: [(name: String, line: Int)], kind: String) throws {
+        var firstLine: [String: Int] = [:]
+        for (name, line) in names {
+            if let earlier = firstLine[name] {
+                throw fail(line, "\(kind) \(name) is already planned at line \(earlier)")
+            }
+            firstLine[name] = line
+        }
     }
 
     private func fail(_ line: Int, _ message: String) -> AccessPlanError {
