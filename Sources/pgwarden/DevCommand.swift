@@ -17,7 +17,8 @@ struct DevCommand: ParsableCommand {
     )
 
     @OptionGroup var migrations: MigrationsOptions
-    @OptionGroup var project: ProjectOptions
+    @OptionGroup var seeds: SeedsOptions
+    @OptionGroup var plan: PlanOptions
 
     @Flag(help: "Leave the server running and print its connection URL (stop it with Ctrl-C).")
     var keep = false
@@ -33,14 +34,14 @@ struct DevCommand: ParsableCommand {
                 cluster.stop()
             }
             let version = try ServerInfo.version(of: cluster.settings())
-            print("server: PostgreSQL \(version), ready in \(Self.milliseconds(cluster.startupDuration)) ms")
-            var job = ProjectJob(settings: cluster.settings(), paths: project.paths(migrations: migrations)) { print($0) }
+            print("server: PostgreSQL \(version), ready in \(cluster.startupDuration.wholeMilliseconds) ms")
+            var job = ProjectJob(settings: cluster.settings(), paths: ProjectPaths(migrations: migrations.folder, seeds: seeds.seeds, plan: plan.plan)) { print($0) }
             let progress = MigrationProgress.standard()
             job.onMigrationEvent = progress.handle
             let report = try job.provisionAndProve()
             print("")
             print(MatrixReport(report).render())
-            print("dev: done in \(Self.milliseconds(clock.now - began)) ms")
+            print("dev: done in \((clock.now - began).wholeMilliseconds) ms")
             if keep {
                 print("server kept running; connect with:")
                 print("URL: \(cluster.url())")
@@ -49,9 +50,4 @@ struct DevCommand: ParsableCommand {
             }
             if !report.passed { throw ExitStatus.failure }
         }
-    }
-
-    static func milliseconds(_ duration: Duration) -> Int {
-        Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
-    }
-}
+    }}

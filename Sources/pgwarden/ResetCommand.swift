@@ -14,8 +14,7 @@ struct ResetCommand: ParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var migrations: MigrationsOptions
-    @Option(help: ArgumentHelp("The folder of seed files (*.sql, applied in name order).", valueName: "DIR"))
-    var seeds = "seeds"
+    @OptionGroup var seeds: SeedsOptions
 
     @Flag(help: "Confirm that the data in this database may be destroyed.")
     var yes = false
@@ -30,7 +29,7 @@ struct ResetCommand: ParsableCommand {
         try ErrorReporter.run {
             var job = ProjectJob(
                 settings: try database.settings(),
-                paths: ProjectPaths(migrations: migrations.folder, seeds: seeds)) { print($0) }
+                paths: ProjectPaths(migrations: migrations.folder, seeds: seeds.seeds)) { print($0) }
             let progress = MigrationProgress.standard()
             job.onMigrationEvent = progress.handle
             try job.reset()

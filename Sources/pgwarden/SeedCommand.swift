@@ -12,14 +12,13 @@ struct SeedCommand: ParsableCommand {
 
     @OptionGroup var connection: DatabaseOptions
 
-    @Option(help: "The folder of seed files.")
-    var seeds = "seeds"
+    @OptionGroup var seeds: SeedsOptions
 
     func run() throws {
         try ErrorReporter.run {
             let connection = try Connection(self.connection.settings())
-            let applied = try Seeder(folder: URL(fileURLWithPath: seeds)).apply(connection)
-            print("seeded \(applied.count) file\(applied.count == 1 ? "" : "s") from \(seeds)")
+            let applied = try Seeder(folder: URL(fileURLWithPath: seeds.seeds)).apply(connection)
+            print("seeded \(applied.count) file\(applied.count == 1 ? "" : "s") from \(seeds.seeds)")
         }
     }
 }

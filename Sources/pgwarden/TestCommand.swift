@@ -23,8 +23,7 @@ struct TestCommand: ParsableCommand {
 
     @OptionGroup var connection: DatabaseOptions
 
-    @Option(help: "The access-plan file.")
-    var plan = "access-plan.yml"
+    @OptionGroup var planOptions: PlanOptions
 
     @Option(help: "Report format: text (a matrix), junit, tap or json.")
     var format: Format = .text
@@ -34,7 +33,7 @@ struct TestCommand: ParsableCommand {
 
     func run() throws {
         try ErrorReporter.run {
-            let plan = try AccessPlanParser.load(path: self.plan)
+            let plan = try AccessPlanParser.load(path: planOptions.plan)
             let connection = try Connection(self.connection.settings())
             let report = try AccessPlanRunner(connection: connection, plan: plan).run()
             try ReportPrinter(format: format, output: output).print(report)

@@ -116,22 +116,34 @@ public struct AccessPlanParser {
 
     /// Persona name -> access; unmentioned personas get nothing (deny by default).
     private func parseAccessMap(_ node: Node, _ context: Context, what: String, hasOwner: Bool) throws -> [String: Access] {
-        var byPersona: [String: Access] = [:]
+        try cells(try reader.mapping(node, "access of \(what)"), context, what: what, fallback: .nothing) {
+            try parseAccess($0, what: what, hasOwner: hasOwner)
+        }
+    }
+
+    /// Persona name -> value, from entries keyed by a persona or a role (standing for
+    /// every persona with it). A persona's own key wins over its role's, whatever the
+    /// order; personas not named get `fallback`.
+    private func cells<Value>(
+        _ entries: [(key: String, keyNode: Node, value: Node)], _ context: Context, what: String,
+        fallback: Value, _ parse: (Node) throws -> Value
+    ) throws -> [String: Value] {
+        var byPersona: [String: Value] = [:]
         var explicitlyNamed: Set<String> = []
-        for entry in try reader.mapping(node, "access of \(what)") {
+        for entry in entries {
             let targets = context.personas(matching: entry.key)
             guard !targets.isEmpty else {
                 throw reader.fail(entry.keyNode, "unknown persona or role '\(entry.key)' in \(what)")
             }
-            let access = try parseAccess(entry.value, what: what, hasOwner: hasOwner)
+            let value = try parse(entry.value)
             let isPersonaName = context.personas.contains { $0.name == entry.key }
             for persona in targets where isPersonaName || !explicitlyNamed.contains(persona.name) {
-                byPersona[persona.name] = access
+                byPersona[persona.name] = value
                 if isPersonaName { explicitlyNamed.insert(persona.name) }
             }
         }
         for persona in context.personas where byPersona[persona.name] == nil {
-            byPersona[persona.name] = .nothing
+            byPersona[persona.name] = fallback
         }
         return byPersona
     }
@@ -177,22 +189,13 @@ public struct AccessPlanParser {
             let what = "function '\(entry.key)'"
             var signature = entry.key.contains("(") ? entry.key : "\(entry.key)()"
             if !signature.prefix(while: { $0 != "(" }).contains(".") { signature = "\(context.defaultSchema).\(signature)" }
-            var execute: [String: Bool] = [:]
-            var explicitlyNamed: Set<String> = []
-            for cell in try reader.mapping(entry.value, what) {
-                let targets = context.personas(matching: cell.key)
-                guard !targets.isEmpty else { throw reader.fail(cell.keyNode, "unknown persona or role '\(cell.key)' in \(what)") }
-                let text = try reader.string(cell.value, "execute")
+            let execute = try cells(try reader.mapping(entry.value, what), context, what: what, fallback: false) { node in
+                let text = try reader.string(node, "execute")
                 guard text == "execute" || text == "deny" else {
-                    throw reader.fail(cell.value, "unknown value '\(text)' in \(what) (expected execute or deny)")
+                    throw reader.fail(node, "unknown value '\(text)' in \(what) (expected execute or deny)")
                 }
-                let isPersonaName = context.personas.contains { $0.name == cell.key }
-                for persona in targets where isPersonaName || !explicitlyNamed.contains(persona.name) {
-                    execute[persona.name] = text == "execute"
-                    if isPersonaName { explicitlyNamed.insert(persona.name) }
-                }
+                return text == "execute"
             }
-            for persona in context.personas where execute[persona.name] == nil { execute[persona.name] = false }
             return FunctionPlan(signature: signature, execute: execute, line: reader.line(entry.keyNode) ?? 0)
         }
     }

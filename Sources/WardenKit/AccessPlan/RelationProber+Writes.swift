@@ -24,7 +24,6 @@ extension RelationProber {
 
     /// The ctid of a row the persona owns (true), does not own (false), or any (nil).
     private func targetRow(ownedBy persona: Persona, owned: Bool?) throws -> String? {
-        let table = "\(quoteIdentifier(relation.schema)).\(quoteIdentifier(relation.name))"
         return try context.connection.savepoint {
             try context.impersonation.setClaims(context.claims(persona))
             var condition = ""
@@ -41,7 +40,6 @@ extension RelationProber {
         guard let row else {
             return missingRow(persona, operation, label, expectAllowed: expectAllowed, scope: scope)
         }
-        let table = "\(quoteIdentifier(relation.schema)).\(quoteIdentifier(relation.name))"
         let sql: String
         if operation == .delete {
             sql = "delete from \(table) where ctid = $1::tid"
@@ -79,7 +77,6 @@ extension RelationProber {
                 observed: "cannot probe: the sample gives both users the same values, so it names no ownership column",
                 passed: false)
         }
-        let table = "\(quoteIdentifier(relation.schema)).\(quoteIdentifier(relation.name))"
         let assignments = changed.enumerated().map { "\(quoteIdentifier(plan.sample[$0.element].column)) = $\($0.offset + 2)" }
         let sql = "update \(table) set \(assignments.joined(separator: ", ")) where ctid = $1::tid"
         let outcome = try context.impersonation.probe(role: persona.role, claims: context.claims(persona)) {

@@ -8,7 +8,8 @@ struct RelationProber {
     let plan: RelationPlan
     let relation: ExposedCatalog.Relation
 
-    private var table: String { "\(quoteIdentifier(relation.schema)).\(quoteIdentifier(relation.name))" }
+    /// The relation's quoted, schema-qualified name.
+    var table: String { "\(quoteIdentifier(relation.schema)).\(quoteIdentifier(relation.name))" }
 
     func run() throws -> [ProbeResult] {
         var results: [ProbeResult] = []

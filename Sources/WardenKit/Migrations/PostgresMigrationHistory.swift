@@ -67,7 +67,7 @@ public final class PostgresMigrationHistory: MigrationHistory {
         let deadline = clock.now + .seconds(timeoutSeconds)
         var pause = Duration.milliseconds(50)
         while timeoutSeconds == 0 || clock.now < deadline {
-            Thread.sleep(forTimeInterval: Double(pause.components.attoseconds) / 1e18 + Double(pause.components.seconds))
+            Thread.sleep(forTimeInterval: pause.inSeconds)
             if try tryLock() { return }
             pause = min(pause * 2, .milliseconds(500))
         }

@@ -33,7 +33,7 @@ struct SectionRunner {
         do {
             try history.execute(section.sql)
             guard history.isInTransaction else { throw OwnTransactionEnded() }
-            let milliseconds = Self.milliseconds(clock.now - start)
+            let milliseconds = (clock.now - start).wholeMilliseconds
             phase = .history
             try recordSuccess(milliseconds: milliseconds)
             phase = .commit
@@ -68,7 +68,7 @@ struct SectionRunner {
                 throw failure
             }
         }
-        let milliseconds = Self.milliseconds(clock.now - start)
+        let milliseconds = (clock.now - start).wholeMilliseconds
         switch direction {
         case .up: try history.update(newRecord(milliseconds: milliseconds, state: .applied, error: nil))
         case .down: try history.delete(version: record?.version ?? file.version.text)
@@ -104,10 +104,6 @@ struct SectionRunner {
 
     static func firstLine(of failure: MigrationFailure) -> String {
         String(failure.description.split(separator: "\n", maxSplits: 1).first ?? "")
-    }
-
-    static func milliseconds(_ duration: Duration) -> Int {
-        Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
     }
 }
 

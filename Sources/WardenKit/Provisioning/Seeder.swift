@@ -39,16 +39,12 @@ public struct Seeder {
                 do {
                     try connection.execute(text)
                 } catch let error as PostgresError {
-                    throw SeedError(file: file.path, line: error.position.map { Self.line(of: $0, in: text) }, underlying: error)
+                    let line = error.position.map { SourceText(text).location(ofOffset: $0 - 1).line }
+                    throw SeedError(file: file.path, line: line, underlying: error)
                 }
             }
         }
         return files
-    }
-
-    /// The 1-based line of a 1-based character offset.
-    static func line(of position: Int, in text: String) -> Int {
-        text.prefix(max(0, position - 1)).reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
     }
 }
 

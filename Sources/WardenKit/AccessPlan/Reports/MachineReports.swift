@@ -3,8 +3,7 @@ import Foundation
 /// Reports for CI systems: JUnit XML, TAP version 13, and JSON. One test case per probe.
 public enum MachineReports {
     public static func junit(_ report: AccessPlanReport) -> String {
-        let seconds = String(format: "%.3f", Double(report.duration.components.seconds)
-            + Double(report.duration.components.attoseconds) / 1e18)
+        let seconds = String(format: "%.3f", report.duration.inSeconds)
         var lines = [
             #"<?xml version="1.0" encoding="UTF-8"?>"#,
             "<testsuites name=\"pgwarden access plan\" tests=\"\(report.results.count)\" failures=\"\(report.failures.count)\" time=\"\(seconds)\">",
@@ -48,8 +47,7 @@ public enum MachineReports {
         let document = Document(
             plan: report.planSource, passed: report.passed, probes: report.results.count,
             failures: report.failures.count,
-            durationMilliseconds: Int(report.duration.components.seconds * 1000
-                + report.duration.components.attoseconds / 1_000_000_000_000_000),
+            durationMilliseconds: report.duration.wholeMilliseconds,
             results: report.results)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -48,8 +48,7 @@ public struct MatrixReport {
     public var summary: String {
         let failed = report.failures.count
         let total = report.results.count
-        let milliseconds = Double(report.duration.components.attoseconds) / 1e15
-            + Double(report.duration.components.seconds) * 1000
+        let milliseconds = report.duration.inSeconds * 1000
         return "access plan \(report.planSource): \(total) probes, \(total - failed) passed, \(failed) failed"
             + " (\(Int(milliseconds.rounded())) ms)"
     }
