@@ -7,7 +7,7 @@ let package = Package(
     products: [
         .executable(name: "pgwarden", targets: ["pgwarden"]),
         .library(name: "WardenKit", targets: ["WardenKit"]),
-        .library(name: "PostgresClient", targets: ["PostgresClient"]),
+        .library(name: "WardenPostgres", targets: ["WardenPostgres"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -22,12 +22,12 @@ let package = Package(
             providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
         ),
         // The only code that touches libpq.
-        .target(name: "PostgresClient", dependencies: ["CLibPQ"]),
+        .target(name: "WardenPostgres", dependencies: ["CLibPQ"]),
         // The library: migrations, provisioning, access plan.
         .target(
             name: "WardenKit",
             dependencies: [
-                "PostgresClient",
+                "WardenPostgres",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -38,14 +38,14 @@ let package = Package(
             name: "pgwarden",
             dependencies: [
                 "WardenKit",
-                "PostgresClient",
+                "WardenPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "UnitTests", dependencies: ["WardenKit", "PostgresClient"]),
+        .testTarget(name: "UnitTests", dependencies: ["WardenKit", "WardenPostgres"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["WardenKit", "PostgresClient"]
+            dependencies: ["WardenKit", "WardenPostgres"]
         ),
     ]
 )

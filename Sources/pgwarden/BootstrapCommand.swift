@@ -1,5 +1,5 @@
 import ArgumentParser
-import PostgresClient
+import WardenPostgres
 import WardenKit
 
 /// `pgwarden bootstrap`: the Supabase roles and auth schema on plain PostgreSQL.

@@ -1,5 +1,5 @@
 import ArgumentParser
-import PostgresClient
+import WardenPostgres
 import WardenKit
 
 /// `--database-url`: which database to use (else DATABASE_URL, else libpq's PG* environment).

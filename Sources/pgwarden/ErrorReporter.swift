@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import PostgresClient
+import WardenPostgres
 import WardenKit
 
 /// Turns any error into a readable message on standard error and a documented exit code.
@@ -20,7 +20,7 @@ enum ErrorReporter {
 
     static func printError(_ error: Error) {
         var text = "pgwarden: \(error)"
-        if let error = error as? PostgresError, error.kind == .connection, nothingConfigured {
+        if let error = error as? PGError, error.kind == .connection, nothingConfigured {
             text += "; no database was given: pass --database-url or set DATABASE_URL"
                 + " (or run `pgwarden dev` for a throwaway local server)"
         }
@@ -37,7 +37,7 @@ enum ErrorReporter {
 
     static func exitCode(for error: Error) -> ExitCode {
         switch error {
-        case let error as PostgresError:
+        case let error as PGError:
             switch error.kind {
             case .connection: return ExitStatus.unavailable
             case .invalidConnectionString: return ExitStatus.usage
@@ -46,14 +46,14 @@ enum ErrorReporter {
         case is ProvisioningError: return ExitStatus.unavailable
         case is AccessPlanError: return ExitStatus.badInput
         case let error as SeedError: return error.underlying == nil ? ExitStatus.badInput : ExitStatus.failure
-        case is MigrationError: return ExitStatus.badInput
-        case let error as MigratorError: return exitCode(for: error)
-        case is MigrationFailure: return ExitStatus.failure
+        case is MigrationInputError: return ExitStatus.badInput
+        case let error as MigrationRefusal: return exitCode(for: error)
+        case is MigrationSQLFailure: return ExitStatus.failure
         default: return ExitStatus.failure
         }
     }
 
-    static func exitCode(for error: MigratorError) -> ExitCode {
+    static func exitCode(for error: MigrationRefusal) -> ExitCode {
         switch error {
         case .drift, .unresolvedFailures, .missingFile: return ExitStatus.drift
         case .irreversible, .notFailed: return ExitStatus.badInput

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import PostgresClient
+import WardenPostgres
 import WardenKit
 
 /// `pgwarden test`: prove the access plan.

@@ -1,5 +1,5 @@
 import Foundation
-import PostgresClient
+import WardenPostgres
 import Testing
 import WardenKit
 
@@ -37,7 +37,7 @@ import WardenKit
         do {
             try connection.execute(sql)
             Issue.record("expected a syntax error")
-        } catch let error as PostgresError where error.sqlState == .syntaxError {
+        } catch let error as PGError where error.sqlState == .syntaxError {
             let offset = try #require(error.position)
             let characters = Array(sql)
             #expect(String(characters[(offset - 1)..<(offset + 2)]) == "frm")
@@ -50,7 +50,7 @@ import WardenKit
 
     @Test func countsTheStatementsThatRanBeforeARuntimeError() throws {
         let connection = try TestCluster.connect()
-        let error = try #require(throws: PostgresError.self) {
+        let error = try #require(throws: PGError.self) {
             try connection.execute("create table a (x int); select 1/0; create table b (x int)")
         }
         #expect(error.sqlState == .divisionByZero)
@@ -61,7 +61,7 @@ import WardenKit
     @Test func carriesDetailHintAndConstraint() throws {
         let connection = try TestCluster.connect()
         try connection.execute("create table u (id int primary key); insert into u values (1)")
-        let error = try #require(throws: PostgresError.self) { try connection.execute("insert into u values (1)") }
+        let error = try #require(throws: PGError.self) { try connection.execute("insert into u values (1)") }
         #expect(error.sqlState == .uniqueViolation)
         #expect(error.detail == "Key (id)=(1) already exists.")
         #expect(error.constraintName == "u_pkey")
@@ -83,7 +83,7 @@ import WardenKit
             create function boom() returns int language plpgsql as $$
             begin return (select 1 / 0); end $$;
             """)
-        let error = try #require(throws: PostgresError.self) { try connection.execute("select boom()") }
+        let error = try #require(throws: PGError.self) { try connection.execute("select boom()") }
         #expect(error.sqlState == .divisionByZero)
         #expect(error.context?.contains("PL/pgSQL function boom()") == true)
     }
@@ -91,7 +91,7 @@ import WardenKit
     @Test func failsToConnectWithoutPrintingThePassword() throws {
         let secret = "S3cret-Pa55word"
         let settings = try ConnectionSettings("postgresql://alice:\(secret)@127.0.0.1:1/app?connect_timeout=2")
-        let error = try #require(throws: PostgresError.self) { try Connection(settings) }
+        let error = try #require(throws: PGError.self) { try Connection(settings) }
         #expect(error.kind == .connection)
         #expect(!"\(error)".contains(secret))
         #expect("\(error)".contains("alice:****@127.0.0.1"))
@@ -99,7 +99,7 @@ import WardenKit
 
     @Test func reportsAMissingDatabase() throws {
         let cluster = try TestCluster.cluster
-        let error = try #require(throws: PostgresError.self) {
+        let error = try #require(throws: PGError.self) {
             try Connection(cluster.settings(database: "no_such_database"))
         }
         #expect(error.kind == .connection)
@@ -110,11 +110,11 @@ import WardenKit
         let connection = try TestCluster.connect()
         connection.close()
         connection.close()
-        #expect(throws: PostgresError.self) { try connection.execute("select 1") }
+        #expect(throws: PGError.self) { try connection.execute("select 1") }
     }
 }
 
 /// Collects notices in a test (single-threaded use).
 final class NoticeBox: @unchecked Sendable {
-    var notices: [PostgresNotice] = []
+    var notices: [PGNotice] = []
 }

@@ -1,5 +1,5 @@
 import Foundation
-import PostgresClient
+import WardenPostgres
 import Testing
 import WardenKit
 
@@ -69,7 +69,7 @@ import WardenKit
 
     @Test func deleteCurrentUserRefusesAnon() throws {
         let connection = try ElectricRide.database()
-        let error = try #require(throws: PostgresError.self) {
+        let error = try #require(throws: PGError.self) {
             try connection.transaction {
                 try connection.execute("set local role anon; select set_config('request.jwt.claims', '{\"role\":\"anon\"}', true)")
                 try connection.execute("select public.delete_current_user()")
@@ -81,7 +81,7 @@ import WardenKit
 
     @Test func deleteCurrentUserWithoutASignedInUserSaysSo() throws {
         let connection = try ElectricRide.database()
-        let error = try #require(throws: PostgresError.self) {
+        let error = try #require(throws: PGError.self) {
             try connection.transaction {
                 try connection.execute("set local role authenticated")
                 try connection.execute("select public.delete_current_user()")

@@ -1,4 +1,4 @@
-import PostgresClient
+import WardenPostgres
 import Testing
 import WardenKit
 

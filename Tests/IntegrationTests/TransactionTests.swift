@@ -1,4 +1,4 @@
-import PostgresClient
+import WardenPostgres
 import Testing
 
 @Suite struct TransactionTests {
@@ -13,7 +13,7 @@ import Testing
     @Test func rollsBackAFailedTransactionAndRethrowsTheCause() throws {
         let connection = try TestCluster.connect()
         try connection.execute("create table t (id int primary key)")
-        let error = try #require(throws: PostgresError.self) {
+        let error = try #require(throws: PGError.self) {
             try connection.transaction {
                 try connection.execute("insert into t values (1); create table t2 (x int)")
                 try connection.execute("insert into t values (1)")
@@ -30,7 +30,7 @@ import Testing
         try connection.execute("create table t (id int primary key)")
         try connection.transaction {
             try connection.execute("insert into t values (1)")
-            #expect(throws: PostgresError.self) {
+            #expect(throws: PGError.self) {
                 try connection.savepoint {
                     try connection.execute("insert into t values (2)")
                     try connection.execute("insert into t values (1)")

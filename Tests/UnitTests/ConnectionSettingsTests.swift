@@ -1,4 +1,4 @@
-import PostgresClient
+import WardenPostgres
 import Testing
 
 @Suite struct ConnectionSettingsTests {
@@ -36,12 +36,12 @@ import Testing
     }
 
     @Test func rejectsMalformedStringsWithoutEchoingThePassword() throws {
-        let error = try #require(throws: PostgresError.self) {
+        let error = try #require(throws: PGError.self) {
             try ConnectionSettings("host=x password=hunter2 nonsense")
         }
         #expect(error.kind == .invalidConnectionString)
         #expect(!"\(error)".contains("hunter2"))
-        #expect(throws: PostgresError.self) { try ConnectionSettings("postgres://h/db?bogus_option=1") }
+        #expect(throws: PGError.self) { try ConnectionSettings("postgres://h/db?bogus_option=1") }
     }
 
     @Test func redactsURLPasswords() throws {
@@ -70,7 +70,7 @@ import Testing
 
 @Suite struct PostgresErrorTests {
     @Test func describesServerErrorsOnReadableLines() {
-        var error = PostgresError(
+        var error = PGError(
             kind: .server, message: "permission denied for table listing", sqlState: .insufficientPrivilege,
             severity: "ERROR", detail: "d", hint: "h")
         error.position = 3
@@ -78,7 +78,7 @@ import Testing
     }
 
     @Test func matchesSQLStatesByName() {
-        let error = PostgresError(kind: .server, message: "m", sqlState: "42501")
+        let error = PGError(kind: .server, message: "m", sqlState: "42501")
         #expect(error.sqlState == .insufficientPrivilege)
         #expect(error.sqlState?.errorClass == "42")
     }

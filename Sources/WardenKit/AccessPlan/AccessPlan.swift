@@ -52,7 +52,7 @@ public struct Access: Sendable, Equatable {
     public static let nothing = Access(select: .none, insert: .none, update: .none, delete: .none)
     public static let everything = Access(select: .all, insert: .all, update: .all, delete: .all)
 
-    public func scope(of operation: Operation) -> Scope {
+    public func scope(of operation: AccessOperation) -> Scope {
         switch operation {
         case .select: return select
         case .insert: return insert
@@ -75,7 +75,7 @@ public enum Scope: String, Sendable, Equatable, CaseIterable {
 }
 
 /// The four table operations a client can ask for.
-public enum Operation: String, Sendable, CaseIterable, Equatable {
+public enum AccessOperation: String, Sendable, CaseIterable, Equatable {
     case select, insert, update, delete
 }
 

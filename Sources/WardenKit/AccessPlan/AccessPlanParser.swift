@@ -162,7 +162,7 @@ public struct AccessPlanParser {
         }
         var access = Access.nothing
         for entry in try reader.mapping(node, "access") {
-            guard let operation = Operation(rawValue: entry.key) else {
+            guard let operation = AccessOperation(rawValue: entry.key) else {
                 throw reader.fail(entry.keyNode, "unknown operation '\(entry.key)' in \(what) (expected select, insert, update, delete)")
             }
             let text = try reader.string(entry.value, "scope")

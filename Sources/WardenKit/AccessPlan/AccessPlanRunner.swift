@@ -1,5 +1,5 @@
 import Foundation
-import PostgresClient
+import WardenPostgres
 
 /// Proves an access plan against a database: creates the plan's users, acts as each
 /// persona the way PostgREST does, runs every probe in its own savepoint, and rolls
@@ -63,7 +63,7 @@ public struct AccessPlanRunner {
                                             raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
                     values ($1::uuid, 'authenticated', 'authenticated', $2, now(), $3::jsonb, $4::jsonb, now(), now())
                     """, [id, user.email, user.appMetadataJSON, user.metadataJSON])
-            } catch let error as PostgresError {
+            } catch let error as PGError {
                 throw AccessPlanError(
                     file: plan.source, line: persona.line,
                     message: "creating the user of persona '\(persona.name)' (\(user.email)) failed: \(error.message)")
@@ -76,7 +76,7 @@ public struct AccessPlanRunner {
     private func runSetup(_ sql: String) throws {
         do {
             try connection.execute(sql)
-        } catch let error as PostgresError {
+        } catch let error as PGError {
             throw AccessPlanError(file: plan.source, line: nil, message: "the plan's setup SQL failed: \(error)")
         }
     }

@@ -1,4 +1,4 @@
-import PostgresClient
+import WardenPostgres
 
 /// Runs a custom check: its SQL as the persona, then compares rows, value, columns,
 /// row count or SQLSTATE, and runs its admin `verify` SQL. All inside a savepoint
@@ -17,17 +17,17 @@ struct CheckProber {
         if let before = check.before {
             do {
                 try connection.savepoint { try connection.execute(before) }
-            } catch let error as PostgresError {
+            } catch let error as PGError {
                 return verdict(check, expected: describe(check), problems: ["its 'before' SQL failed: \(error.message)"])
             }
         }
         try connection.execute("set local role \(quoteIdentifier(persona.role))")
-        let outcome: Result<QueryResult, PostgresError>
+        let outcome: Result<QueryResult, PGError>
         do {
             let results = try connection.savepoint { try connection.execute(check.sql) }
             outcome = .success(results.last(where: { !$0.columns.isEmpty }) ?? results.last
                 ?? QueryResult(commandTag: "", columns: [], rows: [], affectedRows: nil))
-        } catch let error as PostgresError {
+        } catch let error as PGError {
             outcome = .failure(error)
         }
         try context.impersonation.becomeAdmin()
@@ -38,7 +38,7 @@ struct CheckProber {
         return verdict(check, expected: describe(check), problems: problems, outcome: outcome)
     }
 
-    private func compare(_ outcome: Result<QueryResult, PostgresError>, with expectation: Expectation) throws -> [String] {
+    private func compare(_ outcome: Result<QueryResult, PGError>, with expectation: Expectation) throws -> [String] {
         switch outcome {
         case .failure(let error):
             let state = error.sqlState?.rawValue ?? "?????"
@@ -61,7 +61,7 @@ struct CheckProber {
                     if truth != result.rows {
                         problems.append("rows were \(render(result.rows)), expected those of rows_equal: \(render(truth))")
                     }
-                } catch let error as PostgresError {
+                } catch let error as PGError {
                     problems.append("its rows_equal SQL failed: \(error.message)")
                 }
             }
@@ -80,7 +80,7 @@ struct CheckProber {
         do {
             let value = try context.connection.savepoint { try context.connection.query(sql).scalar }
             return value == "t" ? [] : ["verify returned \(value ?? "NULL"), expected true"]
-        } catch let error as PostgresError {
+        } catch let error as PGError {
             return ["its verify SQL failed: \(error.message)"]
         }
     }
@@ -104,7 +104,7 @@ struct CheckProber {
     }
 
     private func verdict(_ check: CustomCheck, expected: String, problems: [String],
-                         outcome: Result<QueryResult, PostgresError>? = nil) -> ProbeResult {
+                         outcome: Result<QueryResult, PGError>? = nil) -> ProbeResult {
         var observed = problems.joined(separator: "; ")
         if problems.isEmpty {
             switch outcome {

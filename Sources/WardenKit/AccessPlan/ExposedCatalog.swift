@@ -1,5 +1,5 @@
 import Foundation
-import PostgresClient
+import WardenPostgres
 
 /// The tables, views and functions of the exposed schemas, as the catalog has them
 /// (extension members left out: they are not the project's).

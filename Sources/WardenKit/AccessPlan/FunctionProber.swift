@@ -1,4 +1,4 @@
-import PostgresClient
+import WardenPostgres
 
 /// Asks, as each persona, whether it may execute each planned function
 /// (`has_function_privilege` under the persona's role: the check a call would make).

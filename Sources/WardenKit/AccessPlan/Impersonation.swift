@@ -1,4 +1,4 @@
-import PostgresClient
+import WardenPostgres
 
 /// Acts as a persona exactly as PostgREST does for a Supabase client, inside the
 /// current transaction: `set local role <role>` and the transaction-local

@@ -1,4 +1,4 @@
-import PostgresClient
+import WardenPostgres
 
 /// Matches the plan against the database's catalog before anything runs: unknown
 /// relations, functions and sample columns, and missing insert samples, are plan
@@ -70,7 +70,7 @@ struct PlanCatalogCheck {
         let oid: String?
         do {
             oid = try connection.query("select to_regprocedure($1)::oid::text", [function.signature]).scalar
-        } catch let error as PostgresError {
+        } catch let error as PGError {
             throw fail(function.line, "invalid function signature '\(function.signature)': \(error.message)")
         }
         guard let oid, let found = catalog.functions.first(where: { $0.oid == oid }) else {

@@ -1,4 +1,4 @@
-import PostgresClient
+import WardenPostgres
 
 /// What happened when a persona tried something.
 enum ProbeOutcome: Equatable {
@@ -12,7 +12,7 @@ enum ProbeOutcome: Equatable {
     /// Any other error: not an access decision, so never what the plan expects.
     case error(sqlState: String, message: String)
 
-    init(_ error: PostgresError) {
+    init(_ error: PGError) {
         let state = error.sqlState?.rawValue ?? "?????"
         if error.sqlState == .insufficientPrivilege {
             self = .denied(message: error.message)
@@ -27,7 +27,7 @@ enum ProbeOutcome: Equatable {
     static func of(_ work: () throws -> QueryResult) throws -> ProbeOutcome {
         do {
             return .rows(try work().affectedRows ?? 0)
-        } catch let error as PostgresError where error.kind == .server {
+        } catch let error as PGError where error.kind == .server {
             return ProbeOutcome(error)
         }
     }

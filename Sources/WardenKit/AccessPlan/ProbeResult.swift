@@ -11,7 +11,7 @@ public struct ProbeResult: Sendable, Equatable {
     /// The persona, or nil for facts about the object itself (columns, planned at all).
     public var persona: String?
     /// The operation it belongs to in the matrix, when there is one.
-    public var operation: Operation?
+    public var operation: AccessOperation?
     /// What was tried, e.g. `update another user's row`.
     public var probe: String
     public var expected: String

@@ -1,9 +1,9 @@
-import PostgresClient
+import WardenPostgres
 
 extension RelationProber {
     /// Update or delete probes: own row, another user's row, and (update) moving an
     /// own row to another owner.
-    func probeRowWrites(_ persona: Persona, _ scope: Scope, operation: Operation) throws -> [ProbeResult] {
+    func probeRowWrites(_ persona: Persona, _ scope: Scope, operation: AccessOperation) throws -> [ProbeResult] {
         var results: [ProbeResult] = []
         let verb = operation.rawValue
         if plan.owner != nil, persona.user != nil {
@@ -34,7 +34,7 @@ extension RelationProber {
         }
     }
 
-    private func write(_ persona: Persona, _ scope: Scope, _ operation: Operation, _ label: String,
+    private func write(_ persona: Persona, _ scope: Scope, _ operation: AccessOperation, _ label: String,
                        row: String?, ownsIt: Bool) throws -> ProbeResult {
         let expectAllowed = scope == .all || (scope == .own && ownsIt)
         guard let row else {
@@ -85,7 +85,7 @@ extension RelationProber {
         return verdict(persona, .update, label, expectAllowed: expectAllowed, scope: scope, outcome: outcome)
     }
 
-    private func missingRow(_ persona: Persona, _ operation: Operation, _ label: String,
+    private func missingRow(_ persona: Persona, _ operation: AccessOperation, _ label: String,
                             expectAllowed: Bool, scope: Scope) -> ProbeResult {
         ProbeResult(
             subjectKind: .relation, subject: plan.qualifiedName, persona: persona.name, operation: operation,
@@ -102,7 +102,7 @@ extension RelationProber {
     /// Compares what happened with what the plan expects. Allowed: the row was
     /// written, or access control passed and a constraint stopped it. Denied: 42501,
     /// or (update/delete, unless the scope is `denied`) no row affected.
-    func verdict(_ persona: Persona, _ operation: Operation, _ label: String, expectAllowed: Bool,
+    func verdict(_ persona: Persona, _ operation: AccessOperation, _ label: String, expectAllowed: Bool,
                  scope: Scope, outcome: ProbeOutcome) -> ProbeResult {
         let passed: Bool
         switch outcome {

@@ -1,4 +1,4 @@
-import PostgresClient
+import WardenPostgres
 
 /// Probes one table or view for every persona: what each sees, and, for tables,
 /// whether each insert, update (including moving a row to another owner) and delete
@@ -25,7 +25,7 @@ struct RelationProber {
         return results
     }
 
-    private func result(_ persona: Persona?, _ operation: Operation?, _ probe: String, expected: String,
+    private func result(_ persona: Persona?, _ operation: AccessOperation?, _ probe: String, expected: String,
                         observed: String, passed: Bool) -> ProbeResult {
         ProbeResult(
             subjectKind: .relation, subject: plan.qualifiedName, persona: persona?.name, operation: operation,
@@ -60,7 +60,7 @@ struct RelationProber {
             seen = try context.impersonation.probe(role: persona.role, claims: claims) {
                 try context.connection.query(digestSQL(where: nil)).rows.first
             }
-        } catch let error as PostgresError where error.sqlState == .insufficientPrivilege {
+        } catch let error as PGError where error.sqlState == .insufficientPrivilege {
             seen = nil
         }
         let observed: String
@@ -113,7 +113,7 @@ struct RelationProber {
             let values: [String?]
             do {
                 values = try sampleValues(as: target.owner)
-            } catch let error as PostgresError {
+            } catch let error as PGError {
                 return result(persona, .insert, target.label, expected: expectation(expectAllowed, scope),
                               observed: "the plan's sample could not be evaluated: \(error.message)", passed: false)
             }

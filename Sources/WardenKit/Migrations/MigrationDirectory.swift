@@ -25,10 +25,10 @@ public struct MigrationDirectory: Sendable {
         for name in names {
             let shown = displayPath(folder: path, file: name)
             guard let (version, migrationName) = parseFileName(name) else {
-                throw MigrationError.badFileName(file: shown)
+                throw MigrationInputError.badFileName(file: shown)
             }
             if let other = seen[version] {
-                throw MigrationError.duplicateVersion(version: version.text, file: shown, otherFile: other)
+                throw MigrationInputError.duplicateVersion(version: version.text, file: shown, otherFile: other)
             }
             seen[version] = shown
             files.append(try readFile(folder: path, name: name))
@@ -58,14 +58,14 @@ public struct MigrationDirectory: Sendable {
     static func listSQLFiles(_ path: String) throws -> [String] {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-            throw MigrationError.folderMissing(folder: path)
+            throw MigrationInputError.folderMissing(folder: path)
         }
-        guard isFolder.boolValue else { throw MigrationError.notAFolder(folder: path) }
+        guard isFolder.boolValue else { throw MigrationInputError.notAFolder(folder: path) }
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: path)
         } catch {
-            throw MigrationError.folderUnreadable(folder: path, reason: reason(path))
+            throw MigrationInputError.folderUnreadable(folder: path, reason: reason(path))
         }
         return names.filter { name in
             var entryIsFolder: ObjCBool = false
@@ -79,7 +79,7 @@ public struct MigrationDirectory: Sendable {
         let full = (folder as NSString).appendingPathComponent(name)
         let shown = displayPath(folder: folder, file: name)
         guard let data = FileManager.default.contents(atPath: full) else {
-            throw MigrationError.fileUnreadable(file: shown, reason: reason(full))
+            throw MigrationInputError.fileUnreadable(file: shown, reason: reason(full))
         }
         return try parse(fileName: name, text: try UTF8Validation.decode(Array(data), file: shown), folder: folder)
     }
@@ -88,7 +88,7 @@ public struct MigrationDirectory: Sendable {
     /// here); `folder` only shapes the path shown in errors.
     public static func parse(fileName: String, text: String, folder: String = "migrations") throws -> MigrationFile {
         let shown = displayPath(folder: folder, file: fileName)
-        guard let (version, name) = parseFileName(fileName) else { throw MigrationError.badFileName(file: shown) }
+        guard let (version, name) = parseFileName(fileName) else { throw MigrationInputError.badFileName(file: shown) }
         let normalized = LineEndings.normalize(text)
         let sections = try MigrationParser.parse(normalized, file: shown)
         return MigrationFile(
@@ -124,7 +124,7 @@ enum UTF8Validation {
             case .emptyInput:
                 return String(scalars)
             case .error:
-                throw MigrationError.notUTF8(file: file, line: line)
+                throw MigrationInputError.notUTF8(file: file, line: line)
             }
         }
     }

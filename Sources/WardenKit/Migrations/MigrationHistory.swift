@@ -46,7 +46,7 @@ public struct MigrationRecord: Equatable, Sendable {
 public protocol MigrationHistory: AnyObject {
     /// Takes the run lock that serializes migrators on one database, waiting at most
     /// `timeoutSeconds` (0: no limit). Calls `onWait` once before it starts waiting.
-    /// Throws `MigratorError.lockTimeout` when the time runs out.
+    /// Throws `MigrationRefusal.lockTimeout` when the time runs out.
     func acquireLock(timeoutSeconds: Int, onWait: () -> Void) throws
     /// Releases the run lock (errors are ignored: closing the session releases it too).
     func releaseLock()
@@ -68,7 +68,7 @@ public protocol MigrationHistory: AnyObject {
     func rollback() throws
     /// True while a transaction is open and not failed.
     var isInTransaction: Bool { get }
-    /// Runs migration SQL, possibly many statements; throws `PostgresError`.
+    /// Runs migration SQL, possibly many statements; throws `PGError`.
     func execute(_ sql: String) throws
     /// Undoes session settings a migration may have made, between migrations.
     func resetSession() throws

@@ -26,14 +26,14 @@ public enum MigrationParser {
         let (up, down) = try findMarkers(source, file: file)
         guard let up else {
             let whole = MigrationSection(sql: text, startLine: 1, startOffset: 0, markerLine: nil, options: MigrationOptions())
-            guard !whole.isEmpty else { throw MigrationError.emptyUpSection(file: file, line: 1) }
+            guard !whole.isEmpty else { throw MigrationInputError.emptyUpSection(file: file, line: 1) }
             try checkTransactionControl(whole, source: source, file: file, direction: .up)
             return Sections(up: whole, down: nil)
         }
         try checkPreamble(source, before: up, file: file)
         let upEnd = down.map { source.offset(ofLine: $0.line) } ?? source.scalars.count
         let upSection = section(source, after: up, end: upEnd)
-        guard !upSection.isEmpty else { throw MigrationError.emptyUpSection(file: file, line: up.line) }
+        guard !upSection.isEmpty else { throw MigrationInputError.emptyUpSection(file: file, line: up.line) }
         let downSection = down.map { section(source, after: $0, end: source.scalars.count) }
         try checkTransactionControl(upSection, source: source, file: file, direction: .up)
         if let downSection { try checkTransactionControl(downSection, source: source, file: file, direction: .down) }
@@ -48,14 +48,14 @@ public enum MigrationParser {
             switch marker.kind {
             case .up:
                 if let up {
-                    throw MigrationError.repeatedMarker(file: file, line: number, marker: "up", firstLine: up.line)
+                    throw MigrationInputError.repeatedMarker(file: file, line: number, marker: "up", firstLine: up.line)
                 }
                 up = marker
             case .down:
                 if let down {
-                    throw MigrationError.repeatedMarker(file: file, line: number, marker: "down", firstLine: down.line)
+                    throw MigrationInputError.repeatedMarker(file: file, line: number, marker: "down", firstLine: down.line)
                 }
-                guard up != nil else { throw MigrationError.downBeforeUp(file: file, line: number) }
+                guard up != nil else { throw MigrationInputError.downBeforeUp(file: file, line: number) }
                 down = marker
             }
         }
@@ -71,7 +71,7 @@ public enum MigrationParser {
         let words = afterDashes.dropFirst("migrate:".count).split(whereSeparator: { $0 == " " || $0 == "\t" })
         let name = words.first.map(String.init) ?? ""
         guard let kind = Marker.Kind(rawValue: name) else {
-            throw MigrationError.unknownMarker(file: file, line: number, marker: "-- migrate:\(name)")
+            throw MigrationInputError.unknownMarker(file: file, line: number, marker: "-- migrate:\(name)")
         }
         let options = try parseOptions(words.dropFirst().map(String.init), line: number, file: file)
         return Marker(kind: kind, line: number, options: options)
@@ -83,7 +83,7 @@ public enum MigrationParser {
             switch word {
             case "transaction:false": options.transaction = false
             case "transaction:true": options.transaction = true
-            default: throw MigrationError.unknownMarkerOption(file: file, line: line, option: word)
+            default: throw MigrationInputError.unknownMarkerOption(file: file, line: line, option: word)
             }
         }
         return options
@@ -94,7 +94,7 @@ public enum MigrationParser {
         let preambleEnd = source.offset(ofLine: up.line)
         if let first = StatementSplitter.split(Array(source.scalars[0..<preambleEnd])).first {
             let line = source.location(ofOffset: first.range.lowerBound).line
-            throw MigrationError.statementsBeforeUpMarker(file: file, line: line)
+            throw MigrationInputError.statementsBeforeUpMarker(file: file, line: line)
         }
     }
 
@@ -110,7 +110,7 @@ public enum MigrationParser {
                 continue
             }
             let line = source.location(ofOffset: section.startOffset + statement.range.lowerBound).line
-            throw MigrationError.transactionControl(
+            throw MigrationInputError.transactionControl(
                 file: file, line: line, statement: first.uppercased(), direction: direction.rawValue)
         }
     }

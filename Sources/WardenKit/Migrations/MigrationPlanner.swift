@@ -28,7 +28,7 @@ public enum MigrationPlanner {
         try checkFailures(entries)
         try checkDrift(entries, allowDrift: allowDrift)
         if let target, !files.contains(where: { $0.version == target }) {
-            throw MigrationError.unknownVersion(version: target.text, folder: folder)
+            throw MigrationInputError.unknownVersion(version: target.text, folder: folder)
         }
         let applied = Set(records.compactMap(\.parsedVersion))
         return files.filter { file in
@@ -55,7 +55,7 @@ public enum MigrationPlanner {
             selected = applied
         case .to(let version):
             let known = files.contains { $0.version == version } || records.contains { $0.parsedVersion == version }
-            guard known else { throw MigrationError.unknownVersion(version: version.text, folder: folder) }
+            guard known else { throw MigrationInputError.unknownVersion(version: version.text, folder: folder) }
             selected = applied.filter { record in record.parsedVersion.map { $0 > version } ?? false }
         }
         return try selected.map { record in try downStep(record, files: files) }
@@ -78,21 +78,21 @@ public enum MigrationPlanner {
 
     static func downStep(_ record: MigrationRecord, files: [MigrationFile]) throws -> DownStep {
         guard let file = files.first(where: { $0.version == record.parsedVersion }) else {
-            throw MigratorError.missingFile(version: record.version, name: record.name)
+            throw MigrationRefusal.missingFile(version: record.version, name: record.name)
         }
         if let reason = file.irreversibility {
-            throw MigratorError.irreversible(file: file.path, reason: reason)
+            throw MigrationRefusal.irreversible(file: file.path, reason: reason)
         }
         return DownStep(file: file, record: record)
     }
 
     static func checkFailures(_ entries: [MigrationStatusEntry]) throws {
         let failed = entries.filter { $0.state == .failed }
-        if !failed.isEmpty { throw MigratorError.unresolvedFailures(failed) }
+        if !failed.isEmpty { throw MigrationRefusal.unresolvedFailures(failed) }
     }
 
     static func checkDrift(_ entries: [MigrationStatusEntry], allowDrift: Bool) throws {
         let drifted = entries.filter { $0.state == .modified || $0.state == .missing }
-        if !drifted.isEmpty && !allowDrift { throw MigratorError.drift(drifted) }
+        if !drifted.isEmpty && !allowDrift { throw MigrationRefusal.drift(drifted) }
     }
 }

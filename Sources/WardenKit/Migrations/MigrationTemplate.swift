@@ -43,11 +43,11 @@ public enum MigrationTemplate {
     /// returns its path. A version already used in the folder moves one second on.
     @discardableResult
     public static func create(name: String, folder: String, now: Date = Date()) throws -> String {
-        guard let cleanName = fileName(for: name) else { throw MigrationError.invalidMigrationName(name: name) }
+        guard let cleanName = fileName(for: name) else { throw MigrationInputError.invalidMigrationName(name: name) }
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {
-            throw MigrationError.fileNotWritable(file: folder, reason: "the folder cannot be created")
+            throw MigrationInputError.fileNotWritable(file: folder, reason: "the folder cannot be created")
         }
         let used = Set(((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).compactMap { entry in
             MigrationDirectory.parseFileName(entry)?.0
@@ -67,14 +67,14 @@ public enum MigrationTemplate {
     static func write(_ text: String, to path: String, shown: String) throws {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o644)
         guard descriptor >= 0 else {
-            if errno == EEXIST { throw MigrationError.fileExists(file: shown) }
-            throw MigrationError.fileNotWritable(file: shown, reason: String(cString: strerror(errno)))
+            if errno == EEXIST { throw MigrationInputError.fileExists(file: shown) }
+            throw MigrationInputError.fileNotWritable(file: shown, reason: String(cString: strerror(errno)))
         }
         let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         do {
             try handle.write(contentsOf: Data(text.utf8))
         } catch {
-            throw MigrationError.fileNotWritable(file: shown, reason: "\(error)")
+            throw MigrationInputError.fileNotWritable(file: shown, reason: "\(error)")
         }
     }
 }

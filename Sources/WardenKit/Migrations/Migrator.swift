@@ -1,4 +1,4 @@
-import PostgresClient
+import WardenPostgres
 
 /// Applies and rolls back migrations: plans with `MigrationPlanner`, then runs each
 /// migration through a `MigrationHistory`, under the run lock.
@@ -108,10 +108,10 @@ public final class Migrator {
     {
         try locked(lockTimeout) {
             guard let record = try history.records().first(where: { $0.parsedVersion == version }) else {
-                throw MigrationError.unknownVersion(version: version.text, folder: directory.path)
+                throw MigrationInputError.unknownVersion(version: version.text, folder: directory.path)
             }
             guard record.state == .failed else {
-                throw MigratorError.notFailed(version: record.version, state: record.state.rawValue)
+                throw MigrationRefusal.notFailed(version: record.version, state: record.state.rawValue)
             }
             switch resolution {
             case .rolledBack:
@@ -149,7 +149,7 @@ public final class Migrator {
                          run: inout MigrationRun) throws
     {
         guard let section = file.section(direction) else {
-            throw MigratorError.irreversible(file: file.path, reason: file.irreversibility ?? "no down section")
+            throw MigrationRefusal.irreversible(file: file.path, reason: file.irreversibility ?? "no down section")
         }
         currentFile = file
         defer { currentFile = nil }
@@ -168,7 +168,7 @@ public final class Migrator {
         guard allowDrift, let records = try? history.records() else { return }
         for entry in MigrationStatusEntry.entries(files: files, records: records)
         where entry.state == .modified || entry.state == .missing {
-            observer(.warning("--allow-drift: " + MigratorError.describeDrift(entry)))
+            observer(.warning("--allow-drift: " + MigrationRefusal.describeDrift(entry)))
         }
     }
 
@@ -178,7 +178,7 @@ public final class Migrator {
         }
     }
 
-    private func serverNotice(_ notice: PostgresNotice) {
+    private func serverNotice(_ notice: PGNotice) {
         guard notice.severity == "WARNING" else { return }
         let place = currentFile.map { "\($0.path): " } ?? ""
         observer(.warning("\(place)server WARNING: \(notice.message)"))

@@ -1,5 +1,5 @@
 import Foundation
-import PostgresClient
+import WardenPostgres
 
 /// The migration history in PostgreSQL: the table `pgwarden.schema_migrations` (see
 /// `tableDefinition`), and a session-level advisory lock that serializes migrators
@@ -41,7 +41,7 @@ public final class PostgresMigrationHistory: MigrationHistory {
     public static func connect(_ settings: ConnectionSettings) throws -> PostgresMigrationHistory {
         do {
             return PostgresMigrationHistory(connection: try Connection(settings))
-        } catch var error as PostgresError {
+        } catch var error as PGError {
             error.message = error.message.split(whereSeparator: \.isNewline)
                 .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: "; ")
             throw error
@@ -71,7 +71,7 @@ public final class PostgresMigrationHistory: MigrationHistory {
             if try tryLock() { return }
             pause = min(pause * 2, .milliseconds(500))
         }
-        throw MigratorError.lockTimeout(seconds: timeoutSeconds)
+        throw MigrationRefusal.lockTimeout(seconds: timeoutSeconds)
     }
 
     private func tryLock() throws -> Bool {
@@ -142,7 +142,7 @@ public final class PostgresMigrationHistory: MigrationHistory {
 
     public func commit() throws {
         if try connection.execute("commit").last?.commandTag == "ROLLBACK" {
-            throw PostgresError(
+            throw PGError(
                 kind: .server, message: "the transaction had failed, so COMMIT rolled it back",
                 sqlState: .inFailedTransaction)
         }

@@ -1,4 +1,4 @@
-import PostgresClient
+import WardenPostgres
 
 /// Finds where in a migration file a server error happened, and prints that place.
 ///
@@ -13,11 +13,11 @@ struct SQLErrorLocator {
     let sentOffset: Int
     /// The failing statement (offsets relative to the section), when known.
     let statement: SQLStatement?
-    let error: PostgresError
+    let error: PGError
     let source: SourceText
 
     init(file: MigrationFile, section: MigrationSection, sentOffset: Int, statement: SQLStatement?,
-         error: PostgresError)
+         error: PGError)
     {
         self.file = file
         self.section = section

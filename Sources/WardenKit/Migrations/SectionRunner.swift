@@ -1,4 +1,4 @@
-import PostgresClient
+import WardenPostgres
 
 /// Runs one migration section and records it in the history, so that both happen
 /// together (in one transaction), or, for `transaction:false`, so that the history
@@ -29,7 +29,7 @@ struct SectionRunner {
     func runInTransaction() throws -> Int {
         try history.begin()
         let start = clock.now
-        var phase = MigrationFailure.Phase.statement
+        var phase = MigrationSQLFailure.Phase.statement
         do {
             try history.execute(section.sql)
             guard history.isInTransaction else { throw OwnTransactionEnded() }
@@ -41,12 +41,12 @@ struct SectionRunner {
             return milliseconds
         } catch is OwnTransactionEnded {
             try markFailed(error: "the \(direction.rawValue) section ended its own transaction (COMMIT or ROLLBACK)")
-            throw MigratorError.transactionEnded(file: file.path, version: file.version.text, direction: direction)
+            throw MigrationRefusal.transactionEnded(file: file.path, version: file.version.text, direction: direction)
         } catch {
             if phase != .commit { try? history.rollback() }
-            throw MigrationFailure(
+            throw MigrationSQLFailure(
                 file: file, direction: direction, underlying: error, phase: phase, sentOffset: section.startOffset,
-                statementIndex: (error as? PostgresError)?.completedStatements, outcome: .rolledBack,
+                statementIndex: (error as? PGError)?.completedStatements, outcome: .rolledBack,
                 earlierInRun: earlierInRun)
         }
     }
@@ -60,7 +60,7 @@ struct SectionRunner {
             do {
                 try history.execute(statement.text)
             } catch {
-                let failure = MigrationFailure(
+                let failure = MigrationSQLFailure(
                     file: file, direction: direction, underlying: error, phase: .statement,
                     sentOffset: section.startOffset + statement.range.lowerBound, statementIndex: index,
                     outcome: .markedFailed(committedStatements: index), earlierInRun: earlierInRun)
@@ -102,7 +102,7 @@ struct SectionRunner {
             state: state, error: error)
     }
 
-    static func firstLine(of failure: MigrationFailure) -> String {
+    static func firstLine(of failure: MigrationSQLFailure) -> String {
         String(failure.description.split(separator: "\n", maxSplits: 1).first ?? "")
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import PostgresClient
+import WardenPostgres
 
 /// An ephemeral PostgreSQL server: data in a temporary directory, reachable only
 /// through a Unix socket in that directory (no TCP port to collide with), tuned for

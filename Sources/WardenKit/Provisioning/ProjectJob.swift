@@ -1,5 +1,5 @@
 import Foundation
-import PostgresClient
+import WardenPostgres
 
 /// Where a project keeps its files (paths relative to the working directory).
 public struct ProjectPaths: Sendable {

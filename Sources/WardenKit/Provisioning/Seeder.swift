@@ -1,5 +1,5 @@
 import Foundation
-import PostgresClient
+import WardenPostgres
 
 /// Applies demo data: every `*.sql` file of a folder, in name order, in one
 /// transaction, so a failing file leaves no seed row behind.
@@ -38,7 +38,7 @@ public struct Seeder {
             for (file, text) in scripts {
                 do {
                     try connection.execute(text)
-                } catch let error as PostgresError {
+                } catch let error as PGError {
                     let line = error.position.map { SourceText(text).location(ofOffset: $0 - 1).line }
                     throw SeedError(file: file.path, line: line, underlying: error)
                 }
@@ -53,7 +53,7 @@ public struct SeedError: Error, CustomStringConvertible {
     public var file: String
     public var line: Int?
     public var message: String
-    public var underlying: PostgresError?
+    public var underlying: PGError?
 
     public init(file: String, line: Int? = nil, message: String) {
         self.file = file
@@ -61,7 +61,7 @@ public struct SeedError: Error, CustomStringConvertible {
         self.message = message
     }
 
-    init(file: String, line: Int?, underlying: PostgresError) {
+    init(file: String, line: Int?, underlying: PGError) {
         self.init(file: file, line: line, message: underlying.description)
         self.underlying = underlying
     }

@@ -1,4 +1,4 @@
-import PostgresClient
+import WardenPostgres
 
 /// Facts about a server, read over a connection.
 public enum ServerInfo {

@@ -1,4 +1,4 @@
-import PostgresClient
+import WardenPostgres
 
 /// Makes a plain PostgreSQL database behave like a Supabase project where access
 /// control is concerned: the API roles, the `auth` schema with `auth.users`, the
@@ -64,7 +64,7 @@ public enum SupabaseCompat {
         if before.isComplete { return .alreadyPresent }
         do {
             try installRetryingRaces(connection)
-        } catch let error as PostgresError where error.sqlState == .insufficientPrivilege {
+        } catch let error as PGError where error.sqlState == .insufficientPrivilege {
             var explained = error
             explained.hint = "bootstrap creates roles (one with BYPASSRLS) and the auth schema: connect as a superuser"
             throw explained
@@ -80,7 +80,7 @@ public enum SupabaseCompat {
             do {
                 try connection.transaction { try connection.execute(script) }
                 return
-            } catch let error as PostgresError
+            } catch let error as PGError
                 where attempt < attempts && (error.sqlState == .uniqueViolation || error.sqlState?.rawValue == "XX000")
             {
                 continue

@@ -1,5 +1,5 @@
 import Foundation
-import PostgresClient
+import WardenPostgres
 
 /// Which database a command talks to: `--database-url`, else `DATABASE_URL`, else
 /// libpq's own environment (`PGHOST`, `PGUSER`, `PGPASSWORD`, `~/.pgpass`, ...).

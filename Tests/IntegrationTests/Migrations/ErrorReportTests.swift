@@ -1,5 +1,5 @@
 import Foundation
-import PostgresClient
+import WardenPostgres
 import Testing
 import WardenKit
 
@@ -12,17 +12,17 @@ import WardenKit
     ]
 
     /// Runs `up` on the good migrations plus `3_bad.sql` and returns the failure.
-    func failure(_ bad: String) throws -> (MigrationFailure, TestDatabase) {
+    func failure(_ bad: String) throws -> (MigrationSQLFailure, TestDatabase) {
         let database = try TestDatabase()
         let folder = try MigrationFolder(Self.good.merging(["3_bad.sql": bad, "4_after.sql": "create table after ();"]) { a, _ in a })
         let migrator = try folder.migrator(database)
-        let failure = try #require(throws: MigrationFailure.self) { try migrator.up() }
+        let failure = try #require(throws: MigrationSQLFailure.self) { try migrator.up() }
         #expect(try database.historyVersions() == ["1", "2"])
         #expect(try !database.exists("after"))
         return (failure, database)
     }
 
-    func lines(_ failure: MigrationFailure) -> [String] {
+    func lines(_ failure: MigrationSQLFailure) -> [String] {
         failure.description.split(separator: "\n").map(String.init)
     }
 
@@ -135,7 +135,7 @@ import WardenKit
             "2_two.sql": "-- migrate:up\ncreate table two (id int);\n-- migrate:down\ndrop table two;\ndrop table nowhere;\n",
         ])
         _ = try folder.migrator(database).up()
-        let failure = try #require(throws: MigrationFailure.self) { try folder.migrator(database).down(.all) }
+        let failure = try #require(throws: MigrationSQLFailure.self) { try folder.migrator(database).down(.all) }
         #expect(failure.description.contains("2_two.sql:5: table \"nowhere\" does not exist (SQLSTATE 42P01)"))
         #expect(failure.description.contains("the rollback of 2 was undone: it stays applied"))
         #expect(try database.historyVersions() == ["1", "2"])

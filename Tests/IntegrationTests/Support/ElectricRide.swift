@@ -1,5 +1,5 @@
 import Foundation
-import PostgresClient
+import WardenPostgres
 import WardenKit
 
 /// Electric Ride's files in this repository, and scratch databases built from them.

@@ -1,5 +1,5 @@
 import Foundation
-import PostgresClient
+import WardenPostgres
 import WardenKit
 
 /// A temporary migrations folder written by a test; removed when released.

@@ -1,5 +1,5 @@
 import Foundation
-import PostgresClient
+import WardenPostgres
 import WardenKit
 
 /// The one ephemeral server of a test run, started on first use and stopped when the
@@ -27,7 +27,7 @@ enum TestCluster {
     }
 
     /// Opens a connection to a fresh database.
-    static func connect(onNotice: @escaping (PostgresNotice) -> Void = { _ in }) throws -> Connection {
+    static func connect(onNotice: @escaping (PGNotice) -> Void = { _ in }) throws -> Connection {
         try Connection(newDatabase(), onNotice: onNotice)
     }
 }

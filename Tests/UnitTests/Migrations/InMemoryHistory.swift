@@ -1,4 +1,4 @@
-import PostgresClient
+import WardenPostgres
 import WardenKit
 
 /// A `MigrationHistory` in memory, with transactions: what a transaction wrote is
@@ -7,7 +7,7 @@ final class InMemoryHistory: MigrationHistory {
     var rows: [MigrationRecord] = []
     var tableExists = false
     var executed: [String] = []
-    var failures: [String: PostgresError] = [:]
+    var failures: [String: PGError] = [:]
     var lockHeld = false
     var lockAvailable = true
     var endsOwnTransaction: String?
@@ -16,7 +16,7 @@ final class InMemoryHistory: MigrationHistory {
     func acquireLock(timeoutSeconds: Int, onWait: () -> Void) throws {
         guard lockAvailable else {
             onWait()
-            throw MigratorError.lockTimeout(seconds: timeoutSeconds)
+            throw MigrationRefusal.lockTimeout(seconds: timeoutSeconds)
         }
         lockHeld = true
     }

@@ -23,12 +23,12 @@ final class TemporaryFolder {
 }
 
 @Suite struct MigrationDirectoryTests {
-    func loadError(_ path: String) -> MigrationError? {
+    func loadError(_ path: String) -> MigrationInputError? {
         do {
             _ = try MigrationDirectory.load(path)
             return nil
         } catch {
-            return error as? MigrationError
+            return error as? MigrationInputError
         }
     }
 
@@ -87,7 +87,7 @@ final class TemporaryFolder {
     }
 
     @Test func everyErrorIsOneLineNamingTheFile() {
-        let errors: [MigrationError] = [
+        let errors: [MigrationInputError] = [
             .badFileName(file: "m/x.sql"), .duplicateVersion(version: "1", file: "m/1_a.sql", otherFile: "m/01_b.sql"),
             .notUTF8(file: "m/1_a.sql", line: 3), .downBeforeUp(file: "m/1_a.sql", line: 1),
             .repeatedMarker(file: "m/1_a.sql", line: 4, marker: "up", firstLine: 1),

@@ -6,11 +6,11 @@ import WardenKit
         try MigrationDirectory.parse(fileName: name, text: text)
     }
 
-    func error(_ text: String, name: String = "20261121000100_test.sql") -> MigrationError? {
+    func error(_ text: String, name: String = "20261121000100_test.sql") -> MigrationInputError? {
         do {
             _ = try parse(text, name: name)
             return nil
-        } catch let error as MigrationError {
+        } catch let error as MigrationInputError {
             return error
         } catch {
             return nil

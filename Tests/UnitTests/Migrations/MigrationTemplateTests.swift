@@ -27,6 +27,6 @@ import WardenKit
         #expect(text.hasPrefix("-- migrate:up\n"))
         #expect(text.contains("-- migrate:down\n"))
         // Empty until someone writes the up section.
-        #expect(throws: MigrationError.self) { try MigrationDirectory.load(target) }
+        #expect(throws: MigrationInputError.self) { try MigrationDirectory.load(target) }
     }
 }

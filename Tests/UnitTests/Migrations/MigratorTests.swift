@@ -1,4 +1,4 @@
-import PostgresClient
+import WardenPostgres
 import Testing
 import WardenKit
 
@@ -40,7 +40,7 @@ import WardenKit
         let files = try ["1", "2", "3"].map { try Self.file($0) }
         _ = try migrator(files, history: history).up(to: version("02"))
         #expect(history.versions == ["1", "2"])
-        #expect(throws: MigrationError.unknownVersion(version: "7", folder: "migrations")) {
+        #expect(throws: MigrationInputError.unknownVersion(version: "7", folder: "migrations")) {
             try migrator(files, history: history).up(to: version("7"))
         }
         #expect(history.versions == ["1", "2"])
@@ -57,11 +57,11 @@ import WardenKit
 
     @Test func aFailingMigrationRollsBackAloneAndStopsTheRun() throws {
         let history = InMemoryHistory()
-        var boom = PostgresError(kind: .server, message: "boom", sqlState: "P0001")
+        var boom = PGError(kind: .server, message: "boom", sqlState: "P0001")
         boom.completedStatements = 0
         history.failures["fail here"] = boom
         let files = try [Self.file("1"), Self.file("2", "select 'fail here';"), Self.file("3")]
-        let failure = try #require(throws: MigrationFailure.self) { try migrator(files, history: history).up() }
+        let failure = try #require(throws: MigrationSQLFailure.self) { try migrator(files, history: history).up() }
         #expect(failure.file.version.text == "2")
         #expect(failure.outcome == .rolledBack)
         #expect(failure.earlierInRun == 1)
@@ -75,10 +75,10 @@ import WardenKit
         let original = try [Self.file("1", "create table a ();"), Self.file("2")]
         _ = try migrator(original, history: history).up()
         let edited = try [Self.file("1", "create table a (id int);"), Self.file("2"), Self.file("3")]
-        let drift = try #require(throws: MigratorError.self) { try migrator(edited, history: history).up() }
+        let drift = try #require(throws: MigrationRefusal.self) { try migrator(edited, history: history).up() }
         #expect(drift.description.contains("m1.sql was modified"))
         #expect(history.versions == ["1", "2"])
-        let missing = try #require(throws: MigratorError.self) {
+        let missing = try #require(throws: MigrationRefusal.self) {
             try migrator([Self.file("2"), Self.file("3")], history: history).up()
         }
         #expect(missing.description.contains("applied migration 1 m1 has no file"))
@@ -121,7 +121,7 @@ import WardenKit
         _ = try migrator(files, history: history).down(.all)
         #expect(history.versions.isEmpty)
         #expect(try migrator(files, history: history).down(.all).steps.isEmpty)
-        #expect(throws: MigrationError.self) { try migrator(files, history: history).down(.to(version("9"))) }
+        #expect(throws: MigrationInputError.self) { try migrator(files, history: history).down(.to(version("9"))) }
     }
 
     @Test func downRefusesBeforeChangingAnythingWhenAMigrationIsIrreversible() throws {
@@ -129,9 +129,9 @@ import WardenKit
         let files = try [Self.file("1"), Self.upOnly("2"), Self.file("3"), Self.file("4", down: "-- nothing")]
         _ = try migrator(files, history: history).up()
         let executed = history.executed
-        let emptyDown = try #require(throws: MigratorError.self) { try migrator(files, history: history).down() }
+        let emptyDown = try #require(throws: MigrationRefusal.self) { try migrator(files, history: history).down() }
         #expect(emptyDown.description.contains("m4.sql: cannot be rolled back: its `-- migrate:down` section is empty"))
-        let upOnly = try #require(throws: MigratorError.self) {
+        let upOnly = try #require(throws: MigrationRefusal.self) {
             try migrator(files, history: history).down(.to(version("1")))
         }
         #expect(upOnly.description.contains("m4.sql") || upOnly.description.contains("m2.sql"))
@@ -142,7 +142,7 @@ import WardenKit
     @Test func downRefusesWhenTheFileIsMissing() throws {
         let history = InMemoryHistory()
         _ = try migrator([Self.file("1"), Self.file("2")], history: history).up()
-        #expect(throws: MigratorError.self) { try migrator([Self.file("1")], history: history).down() }
+        #expect(throws: MigrationRefusal.self) { try migrator([Self.file("1")], history: history).down() }
         #expect(history.versions == ["1", "2"])
     }
 
@@ -158,25 +158,25 @@ import WardenKit
 
     @Test func transactionFalseIsMarkedFailedUntilItFinishes() throws {
         let history = InMemoryHistory()
-        var error = PostgresError(kind: .server, message: "nope", sqlState: "42P01")
+        var error = PGError(kind: .server, message: "nope", sqlState: "42P01")
         error.position = 13
         history.failures["missing_table"] = error
         let file = try Self.file(
             "1", "create table a ();\ncreate index concurrently i on a ((1));\ninsert into missing_table values (1);",
             upOptions: "transaction:false")
-        let failure = try #require(throws: MigrationFailure.self) { try migrator([file], history: history).up() }
+        let failure = try #require(throws: MigrationSQLFailure.self) { try migrator([file], history: history).up() }
         #expect(failure.outcome == .markedFailed(committedStatements: 2))
         #expect(history.executed.count == 2)  // each statement sent on its own
         #expect(history.rows.map(\.state) == [.failed])
         #expect(history.rows.first?.error?.contains("m1.sql:4:13: nope") == true)
         #expect(failure.description.contains("pgwarden resolve 1 --applied"))
-        #expect(throws: MigratorError.self) { try migrator([file], history: history).up() }
+        #expect(throws: MigrationRefusal.self) { try migrator([file], history: history).up() }
         try migrator([file], history: history).resolve(version("1"), as: .rolledBack)
         #expect(history.rows.isEmpty)
         history.failures = [:]
         _ = try migrator([file], history: history).up()
         #expect(history.rows.map(\.state) == [.applied])
-        #expect(throws: MigratorError.self) { try migrator([file], history: history).resolve(version("1"), as: .applied) }
+        #expect(throws: MigrationRefusal.self) { try migrator([file], history: history).resolve(version("1"), as: .applied) }
     }
 
     @Test func resolveAppliedTakesTheCurrentChecksum() throws {
@@ -191,7 +191,7 @@ import WardenKit
     @Test func aSectionThatEndsItsOwnTransactionIsMarkedFailed() throws {
         let history = InMemoryHistory()
         history.endsOwnTransaction = "call commits()"
-        let error = try #require(throws: MigratorError.self) {
+        let error = try #require(throws: MigrationRefusal.self) {
             try migrator([Self.file("1", "call commits();")], history: history).up()
         }
         #expect(error.description.contains("transaction:false"))
@@ -204,7 +204,7 @@ import WardenKit
         var events: [MigrationEvent] = []
         let subject = migrator([try Self.file("1")], history: history)
         subject.observer = { events.append($0) }
-        #expect(throws: MigratorError.self) { try subject.up(lockTimeout: 3) }
+        #expect(throws: MigrationRefusal.self) { try subject.up(lockTimeout: 3) }
         #expect(history.rows.isEmpty && history.executed.isEmpty)
         guard case .waitingForLock(let seconds) = events.first else {
             Issue.record("no waiting event")

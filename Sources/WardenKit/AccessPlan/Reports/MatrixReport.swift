@@ -57,7 +57,7 @@ public struct MatrixReport {
         let results = report.results.filter { $0.subject == relation && ($0.persona == persona || $0.persona == nil) }
         let mark = results.allSatisfy(\.passed) ? "✓" : "✗"
         guard let access = report.access[relation]?[persona] else { return "—    \(mark)" }
-        let letters = Operation.allCases.map { operation -> String in
+        let letters = AccessOperation.allCases.map { operation -> String in
             let letter = String(operation.rawValue.prefix(1))
             switch access.scope(of: operation) {
             case .all: return letter.uppercased()

@@ -1,6 +1,6 @@
 import CLibPQ
 
-/// Maps libpq's error fields (`PQresultErrorField`, the `PG_DIAG_*` codes) onto `PostgresError`.
+/// Maps libpq's error fields (`PQresultErrorField`, the `PG_DIAG_*` codes) onto `PGError`.
 enum ServerErrorFields {
     // The PG_DIAG_* macros are character constants in libpq-fe.h / postgres_ext.h.
     static let severityCode = Int32(UInt8(ascii: "V"))  // non-localized severity
@@ -23,11 +23,11 @@ enum ServerErrorFields {
     }
 
     /// Builds the error for a failed result; message text is scrubbed of secrets.
-    static func error(from result: OpaquePointer, sql: String, settings: ConnectionSettings) -> PostgresError {
+    static func error(from result: OpaquePointer, sql: String, settings: ConnectionSettings) -> PGError {
         let get = { (code: Int32) in field(result, code) }
         let fallback = String(cString: PQresultErrorMessage(result)).trimmingWhitespace()
         let sqlState = get(sqlStateCode).map(SQLState.init(rawValue:))
-        var error = PostgresError(
+        var error = PGError(
             kind: sqlState == nil ? .client : .server,
             message: settings.scrub(get(messageCode) ?? (fallback.isEmpty ? "unknown error" : fallback)),
             sqlState: sqlState,

@@ -3,7 +3,7 @@
 ///
 /// Every description is one line that names the problem and the file (as
 /// `path:line: problem` when a line is known).
-public enum MigrationError: Error, Equatable, CustomStringConvertible, Sendable {
+public enum MigrationInputError: Error, Equatable, CustomStringConvertible, Sendable {
     /// The migrations folder does not exist.
     case folderMissing(folder: String)
     /// The path exists but is not a folder.

@@ -1,6 +1,6 @@
 /// Why the migrator refused to start, or stopped, other than a failing SQL statement
-/// (that is a `MigrationFailure`). A refusal changes nothing.
-public enum MigratorError: Error, CustomStringConvertible, Sendable {
+/// (that is a `MigrationSQLFailure`). A refusal changes nothing.
+public enum MigrationRefusal: Error, CustomStringConvertible, Sendable {
     /// Applied migrations whose file changed or disappeared; `up` refuses (exit 3)
     /// unless `--allow-drift`.
     case drift([MigrationStatusEntry])

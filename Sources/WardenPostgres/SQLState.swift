@@ -1,7 +1,7 @@
 /// A five-character SQLSTATE code, as PostgreSQL reports it (Appendix A of the manual).
 ///
 /// Matchable in `catch` clauses:
-/// `catch let error as PostgresError where error.sqlState == .insufficientPrivilege`.
+/// `catch let error as PGError where error.sqlState == .insufficientPrivilege`.
 public struct SQLState: RawRepresentable, Hashable, Sendable, CustomStringConvertible,
     ExpressibleByStringLiteral
 {

@@ -13,19 +13,19 @@ public final class Connection {
     /// Names savepoints uniquely within this connection.
     var savepointCounter = 0
 
-    /// Opens a connection; throws a redacted `PostgresError(kind: .connection)` on failure.
+    /// Opens a connection; throws a redacted `PGError(kind: .connection)` on failure.
     ///
     /// - Parameter onNotice: receives server notices (NOTICE, WARNING, ...) instead of
     ///   libpq's default of printing them on standard error. Default: drop them.
     public init(
         _ settings: ConnectionSettings = .environment,
-        onNotice: @escaping (PostgresNotice) -> Void = { _ in }
+        onNotice: @escaping (PGNotice) -> Void = { _ in }
     ) throws {
         self.settings = settings
         self.noticeSink = NoticeSink(onNotice)
         handle = Self.connect(settings)
         guard let handle else {
-            throw PostgresError(kind: .client, message: "out of memory while connecting")
+            throw PGError(kind: .client, message: "out of memory while connecting")
         }
         guard PQstatus(handle) == CONNECTION_OK else {
             // libpq's message may span lines ("...failed: ...\n\tIs the server running...?").
@@ -34,7 +34,7 @@ public final class Connection {
                 .joined(separator: "; ")
             PQfinish(handle)
             self.handle = nil
-            throw PostgresError(
+            throw PGError(
                 kind: .connection,
                 message: "could not connect to \(settings.redacted): \(message)",
                 sqlState: Self.connectionSQLState(message))
@@ -51,7 +51,7 @@ public final class Connection {
     }
 
     /// Replaces the notice handler.
-    public func onNotice(_ handler: @escaping (PostgresNotice) -> Void) {
+    public func onNotice(_ handler: @escaping (PGNotice) -> Void) {
         noticeSink.handler = handler
     }
 
@@ -147,23 +147,23 @@ public final class Connection {
 
     private func openHandle(for sql: String) throws -> OpaquePointer {
         guard let handle, PQstatus(handle) == CONNECTION_OK else {
-            var error = PostgresError(kind: .connection, message: "the connection is closed")
+            var error = PGError(kind: .connection, message: "the connection is closed")
             error.sql = sql
             throw error
         }
         return handle
     }
 
-    private func failure(sql: String) -> PostgresError {
+    private func failure(sql: String) -> PGError {
         let message = handle.map { settings.scrub(Self.errorMessage($0)) } ?? "connection closed"
-        var error = PostgresError(kind: isOpen ? .client : .connection, message: message)
+        var error = PGError(kind: isOpen ? .client : .connection, message: message)
         error.sql = sql
         return error
     }
 
     private func collectResults(_ handle: OpaquePointer, sql: String) throws -> [QueryResult] {
         var results: [QueryResult] = []
-        var firstError: PostgresError?
+        var firstError: PGError?
         while let result = PQgetResult(handle) {
             defer { PQclear(result) }
             switch PQresultStatus(result) {

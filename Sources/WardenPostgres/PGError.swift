@@ -3,7 +3,7 @@
 ///
 /// `description` never contains a password: connection targets are redacted and
 /// messages are scrubbed of the connection's secret before they are stored.
-public struct PostgresError: Error, CustomStringConvertible, Sendable {
+public struct PGError: Error, CustomStringConvertible, Sendable {
     /// What kind of failure this is.
     public enum Kind: Sendable, Equatable {
         /// The server rejected a statement (it carries a SQLSTATE).

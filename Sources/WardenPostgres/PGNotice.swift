@@ -1,5 +1,5 @@
 /// A NOTICE, WARNING, INFO, LOG or DEBUG message the server sent while a statement ran.
-public struct PostgresNotice: Sendable, CustomStringConvertible {
+public struct PGNotice: Sendable, CustomStringConvertible {
     public var severity: String
     public var sqlState: SQLState?
     public var message: String

@@ -2,17 +2,17 @@ import CLibPQ
 
 /// Holds a connection's notice handler; libpq calls `noticeReceiver` with it as context.
 final class NoticeSink {
-    var handler: (PostgresNotice) -> Void
-    init(_ handler: @escaping (PostgresNotice) -> Void) { self.handler = handler }
+    var handler: (PGNotice) -> Void
+    init(_ handler: @escaping (PGNotice) -> Void) { self.handler = handler }
 }
 
-/// libpq's notice receiver: turns the notice's `PGresult` into a `PostgresNotice`.
+/// libpq's notice receiver: turns the notice's `PGresult` into a `PGNotice`.
 /// libpq owns and frees the result.
 let noticeReceiver: PQnoticeReceiver = { context, result in
     guard let context, let result else { return }
     let sink = Unmanaged<NoticeSink>.fromOpaque(context).takeUnretainedValue()
     let field = { (code: Int32) in ServerErrorFields.field(result, code) }
-    let notice = PostgresNotice(
+    let notice = PGNotice(
         severity: field(ServerErrorFields.severityCode) ?? "NOTICE",
         sqlState: field(ServerErrorFields.sqlStateCode).map(SQLState.init(rawValue:)),
         message: field(ServerErrorFields.messageCode) ?? "",

@@ -85,7 +85,7 @@ extension Connection {
             throw TransactionError(phase: .commit, underlying: error)
         }
         if tag == "ROLLBACK" {
-            let aborted = PostgresError(
+            let aborted = PGError(
                 kind: .server,
                 message: "the transaction had failed, so COMMIT rolled it back",
                 sqlState: .inFailedTransaction)

@@ -86,7 +86,7 @@ public struct ConnectionSettings: Sendable, CustomStringConvertible, Equatable {
             }
             // The message may quote part of the input: scrub whatever looks like a secret.
             let scrubbed = Redaction.scrub(message, secret: Redaction.passwordCandidate(in: conninfo))
-            throw PostgresError(kind: .invalidConnectionString, message: scrubbed)
+            throw PGError(kind: .invalidConnectionString, message: scrubbed)
         }
         defer { PQconninfoFree(options) }
         var result: [String: String] = [:]

@@ -1,9 +1,9 @@
-import PostgresClient
+import WardenPostgres
 import Testing
 @testable import WardenKit
 
 /// The SQL error report, from errors shaped like the server's.
-@Suite struct MigrationFailureTests {
+@Suite struct MigrationSQLFailureTests {
     let file: MigrationFile
 
     init() throws {
@@ -24,8 +24,8 @@ import Testing
             """)
     }
 
-    func report(_ error: PostgresError, statementIndex: Int? = nil, earlier: Int = 0) -> String {
-        MigrationFailure(
+    func report(_ error: PGError, statementIndex: Int? = nil, earlier: Int = 0) -> String {
+        MigrationSQLFailure(
             file: file, direction: .up, underlying: error, phase: .statement, sentOffset: file.up.startOffset,
             statementIndex: statementIndex ?? error.completedStatements, outcome: .rolledBack,
             earlierInRun: earlier
@@ -33,7 +33,7 @@ import Testing
     }
 
     @Test func aPositionBecomesFileLineAndColumnWithACaret() {
-        var error = PostgresError(kind: .server, message: "syntax error at or near \"tabel\"", sqlState: "42601",
+        var error = PGError(kind: .server, message: "syntax error at or near \"tabel\"", sqlState: "42601",
                                   detail: "a detail", hint: "a hint")
         let text = file.up.sql
         let offset = text.unicodeScalars.distance(
@@ -51,7 +51,7 @@ import Testing
     }
 
     @Test func withoutAPositionTheFailingStatementIsNamed() {
-        var error = PostgresError(kind: .server, message: "duplicate key", sqlState: "23505", detail: "Key (id)=(1) already exists.")
+        var error = PGError(kind: .server, message: "duplicate key", sqlState: "23505", detail: "Key (id)=(1) already exists.")
         error.completedStatements = 1
         let lines = report(error).split(separator: "\n").map(String.init)
         #expect(lines[0] == "migrations/20261121000400_create_listing.sql:3: duplicate key (SQLSTATE 23505)")
@@ -60,7 +60,7 @@ import Testing
     }
 
     @Test func aDoBlockErrorPointsAtTheBodyLine() {
-        var error = PostgresError(kind: .server, message: "boom", sqlState: "P0001")
+        var error = PGError(kind: .server, message: "boom", sqlState: "P0001")
         error.completedStatements = 2
         error.context = "PL/pgSQL function inline_code_block line 3 at RAISE"
         let lines = report(error).split(separator: "\n").map(String.init)
@@ -71,7 +71,7 @@ import Testing
     }
 
     @Test func anInternalQueryFoundInTheStatementGivesAColumn() {
-        var error = PostgresError(kind: .server, message: "bad", sqlState: "42601")
+        var error = PGError(kind: .server, message: "bad", sqlState: "42601")
         error.completedStatements = 2
         error.internalQuery = "raise exception 'boom'"
         error.internalPosition = 7
@@ -81,7 +81,7 @@ import Testing
     }
 
     @Test func aTransactionHintForStatementsThatCannotRunInOne() {
-        var error = PostgresError(kind: .server, message: "CREATE INDEX CONCURRENTLY cannot run inside a transaction block",
+        var error = PGError(kind: .server, message: "CREATE INDEX CONCURRENTLY cannot run inside a transaction block",
                                   sqlState: .activeSQLTransaction)
         error.completedStatements = 0
         #expect(report(error).contains("HINT: this statement cannot run in a transaction: mark the section `-- migrate:up transaction:false`"))

@@ -1,10 +1,10 @@
 import Foundation
-import PostgresClient
+import WardenPostgres
 
 /// A migration's SQL failed. The description is the full report: `file:line:column:`,
 /// the message and SQLSTATE, the source line with a caret, DETAIL, HINT, QUERY and
 /// CONTEXT, which statement it was, and what state the database is left in.
-public struct MigrationFailure: Error, CustomStringConvertible {
+public struct MigrationSQLFailure: Error, CustomStringConvertible {
     /// What the database holds of the failed migration now.
     public enum Outcome: Sendable, Equatable {
         /// Its transaction was rolled back: nothing of it remains.
@@ -21,7 +21,7 @@ public struct MigrationFailure: Error, CustomStringConvertible {
 
     public let file: MigrationFile
     public let direction: MigrationDirection
-    /// The underlying error (a `PostgresError` for anything the server said).
+    /// The underlying error (a `PGError` for anything the server said).
     public let underlying: Error
     public let phase: Phase
     /// The file offset where the text sent to the server began.
@@ -33,7 +33,7 @@ public struct MigrationFailure: Error, CustomStringConvertible {
     public let earlierInRun: Int
 
     /// The server's error, when there is one.
-    public var postgresError: PostgresError? { underlying as? PostgresError }
+    public var postgresError: PGError? { underlying as? PGError }
 
     public var description: String {
         var lines: [String]
@@ -54,7 +54,7 @@ public struct MigrationFailure: Error, CustomStringConvertible {
         }
     }
 
-    func serverErrorLines(_ error: PostgresError, section: MigrationSection) -> [String] {
+    func serverErrorLines(_ error: PGError, section: MigrationSection) -> [String] {
         let statement = failingStatement(error, section: section)
         let locator = SQLErrorLocator(
             file: file, section: section, sentOffset: sentOffset, statement: phase == .statement ? statement : nil,
@@ -77,7 +77,7 @@ public struct MigrationFailure: Error, CustomStringConvertible {
     /// The statement that failed: the one holding the error position when there is one
     /// (a syntax error fails the whole text before any statement runs), else the one
     /// after the completed ones.
-    func failingStatement(_ error: PostgresError, section: MigrationSection) -> SQLStatement? {
+    func failingStatement(_ error: PGError, section: MigrationSection) -> SQLStatement? {
         if let position = error.position {
             let offset = sentOffset - section.startOffset + position - 1
             if let holding = section.statements.last(where: { $0.range.lowerBound <= offset }) { return holding }
@@ -87,7 +87,7 @@ public struct MigrationFailure: Error, CustomStringConvertible {
     }
 
     /// pgwarden's own hint for errors with a known remedy.
-    static func extraHint(_ error: PostgresError, direction: MigrationDirection) -> String? {
+    static func extraHint(_ error: PGError, direction: MigrationDirection) -> String? {
         if error.sqlState == .activeSQLTransaction {
             return "this statement cannot run in a transaction: mark the section "
                 + "`-- migrate:\(direction.rawValue) transaction:false` (it then runs one statement at a time)"
