@@ -36,3 +36,32 @@ public struct QueryResult: Sendable {
         }
     }
 }
+
+extension QueryResult {
+    /// One row, with typed access to its text-format values.
+    public struct Row: Sendable {
+        public let columns: [String]
+        public let values: [String?]
+
+        /// The text value of a column by position (nil for NULL or out of range).
+        public subscript(_ index: Int) -> String? { index < values.count ? values[index] : nil }
+
+        /// The text value of a column by name.
+        public subscript(_ name: String) -> String? { columns.firstIndex(of: name).flatMap { self[$0] } }
+
+        /// A `boolean` column (`t`/`f`); nil for NULL.
+        public func bool(_ index: Int) -> Bool? { self[index].map { $0 == "t" || $0 == "true" } }
+
+        /// A `boolean` column by name.
+        public func bool(_ name: String) -> Bool? { columns.firstIndex(of: name).flatMap { bool($0) } }
+
+        /// An integer column; nil for NULL or a value that is not an integer.
+        public func int(_ index: Int) -> Int? { self[index].flatMap { Int($0) } }
+
+        /// An integer column by name.
+        public func int(_ name: String) -> Int? { columns.firstIndex(of: name).flatMap { int($0) } }
+    }
+
+    /// The rows with typed accessors.
+    public var typedRows: [Row] { rows.map { Row(columns: columns, values: $0) } }
+}

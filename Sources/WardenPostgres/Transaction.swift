@@ -25,7 +25,82 @@ public struct TransactionError: Error, CustomStringConvertible {
     }
 }
 
+/// How a transaction ends when its body returns normally.
+public enum TransactionOutcome: Sendable {
+    case commit, rollback
+}
+
 extension Connection {
+    /// Runs `body` in a transaction that ends as the body says: `.commit` or
+    /// `.rollback`. If the body throws, the transaction is rolled back and the error
+    /// rethrown. Refuses (25001) when a transaction is already open: nesting is done
+    /// with `savepoint` or `rolledBack`.
+    public func inTransaction(_ body: () throws -> TransactionOutcome) throws {
+        guard transactionStatus == .idle else {
+            throw PGError(
+                kind: .client, message: "a transaction is already open on this connection",
+                sqlState: .activeSQLTransaction)
+        }
+        do {
+            try execute("begin")
+        } catch {
+            throw TransactionError(phase: .begin, underlying: error)
+        }
+        let outcome: TransactionOutcome
+        do {
+            outcome = try body()
+        } catch {
+            try rollbackAfter(error)
+            throw error
+        }
+        switch outcome {
+        case .commit: try commit()
+        case .rollback:
+            do { try execute("rollback") } catch { throw TransactionError(phase: .rollback, underlying: error) }
+        }
+    }
+
+    /// Runs `body` so that nothing it does stays: in a transaction that is rolled back
+    /// when the connection is idle, or in a savepoint that is rolled back when the
+    /// caller's transaction is open (the caller's own work is kept).
+    @discardableResult
+    public func rolledBack<T>(_ body: () throws -> T) throws -> T {
+        if transactionStatus == .idle {
+            var value: T?
+            try inTransaction {
+                value = try body()
+                return .rollback
+            }
+            return value!
+        }
+        return try rolledBackSavepoint(body)
+    }
+
+    /// Runs `body` inside a savepoint that is always rolled back (and released), so
+    /// the transaction stays usable and holds nothing of what the body did.
+    @discardableResult
+    public func rolledBackSavepoint<T>(_ body: () throws -> T) throws -> T {
+        let name = nextSavepointName()
+        do {
+            try execute("savepoint \(name)")
+        } catch {
+            throw TransactionError(phase: .begin, underlying: error)
+        }
+        let value: T
+        do {
+            value = try body()
+        } catch {
+            try rollback(to: name, after: error)
+            throw error
+        }
+        do {
+            try execute("rollback to savepoint \(name); release savepoint \(name)")
+        } catch {
+            throw TransactionError(phase: .rollback, underlying: error)
+        }
+        return value
+    }
+
     /// Runs `body` inside BEGIN ... COMMIT; rolls back if it throws.
     ///
     /// A COMMIT that the server turns into a ROLLBACK (the transaction had already
@@ -41,11 +116,7 @@ extension Connection {
         do {
             value = try body()
         } catch {
-            do {
-                try execute("rollback")
-            } catch let rollbackError {
-                throw TransactionError(phase: .rollback, underlying: error, rollbackError: rollbackError)
-            }
+            try rollbackAfter(error)
             throw error
         }
         try commit()
@@ -56,8 +127,7 @@ extension Connection {
     /// to the savepoint (the transaction stays usable) and rethrows.
     @discardableResult
     public func savepoint<T>(_ body: () throws -> T) throws -> T {
-        savepointCounter += 1
-        let name = "pgwarden_sp_\(savepointCounter)"
+        let name = nextSavepointName()
         do {
             try execute("savepoint \(name)")
         } catch {
@@ -68,12 +138,30 @@ extension Connection {
             try execute("release savepoint \(name)")
             return value
         } catch {
-            do {
-                try execute("rollback to savepoint \(name); release savepoint \(name)")
-            } catch let rollbackError {
-                throw TransactionError(phase: .rollback, underlying: error, rollbackError: rollbackError)
-            }
+            try rollback(to: name, after: error)
             throw error
+        }
+    }
+
+    /// A savepoint name unique on this connection.
+    private func nextSavepointName() -> String {
+        savepointCounter += 1
+        return "pgwarden_sp_\(savepointCounter)"
+    }
+
+    private func rollback(to savepoint: String, after error: Error) throws {
+        do {
+            try execute("rollback to savepoint \(savepoint); release savepoint \(savepoint)")
+        } catch let rollbackError {
+            throw TransactionError(phase: .rollback, underlying: error, rollbackError: rollbackError)
+        }
+    }
+
+    private func rollbackAfter(_ error: Error) throws {
+        do {
+            try execute("rollback")
+        } catch let rollbackError {
+            throw TransactionError(phase: .rollback, underlying: error, rollbackError: rollbackError)
         }
     }
 

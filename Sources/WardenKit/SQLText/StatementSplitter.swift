@@ -4,6 +4,18 @@ public struct SQLStatement: Equatable, Sendable {
     public let range: Range<Int>
     /// The statement's text over `range`.
     public let text: String
+    /// Its first words, lowercased, with comments and quoted text skipped
+    /// (`rollback /* to */;` is `["rollback"]`): what `kind` is judged from.
+    public let keywords: [String]
+
+    public init(range: Range<Int>, text: String, keywords: [String] = []) {
+        self.range = range
+        self.text = text
+        self.keywords = keywords
+    }
+
+    /// What the statement does to the session, judged from its keywords.
+    public var kind: StatementKind { StatementKind(keywords: keywords) }
 }
 
 /// Finds statement boundaries the way PostgreSQL (and psql) do, so that the count of
@@ -104,7 +116,8 @@ private struct Scanner {
 
     mutating func finishStatement(end: Int) {
         if let start = statementStart {
-            statements.append(SQLStatement(range: start..<end, text: SourceText.string(scalars[start..<end])))
+            statements.append(SQLStatement(
+                range: start..<end, text: SourceText.string(scalars[start..<end]), keywords: words))
         }
         statementStart = nil
         parenDepth = 0
@@ -121,7 +134,7 @@ private struct Scanner {
             return
         }
         trackBeginAtomic(text)
-        if words.count < 4 { words.append(text) }
+        if words.count < 6 { words.append(text) }
     }
 
     /// psql's rule: in CREATE [OR REPLACE] FUNCTION/PROCEDURE, BEGIN and CASE open a
