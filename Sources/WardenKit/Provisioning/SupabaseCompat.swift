@@ -59,6 +59,7 @@ public enum SupabaseCompat {
     }
 
     /// Installs what is missing, in one transaction; does nothing on a complete database.
+    @discardableResult
     public static func bootstrap(_ connection: Connection) throws -> Outcome {
         let before = try inventory(connection)
         if before.isComplete { return .alreadyPresent }

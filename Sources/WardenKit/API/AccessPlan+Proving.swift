@@ -1,0 +1,19 @@
+import Foundation
+
+extension AccessPlan {
+    /// Reads and checks a plan file (mistakes throw `AccessPlanError` with the line).
+    public init(contentsOf file: URL) throws {
+        self = try AccessPlanParser.load(path: file.path)
+    }
+
+    /// Proves the plan on a database: acts as every persona, compares what each sees
+    /// and may change with the plan, and leaves nothing behind. On an idle connection
+    /// the run is one transaction that is rolled back; inside the caller's transaction
+    /// it is a savepoint that is rolled back, and the caller's own work stays.
+    ///
+    /// - Parameter connection: a connection as the project owner (on Supabase,
+    ///   `postgres`), who may switch to every persona's role.
+    public func prove(on connection: Connection) throws -> AccessPlanReport {
+        try AccessPlanRunner(connection: connection, plan: self).run()
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+
+/// A folder of versioned migrations, read and checked once; it runs on any connection
+/// you give it.
+///
+/// ```swift
+/// let migrations = try Migrations(directory: projectURL.appending(path: "migrations"))
+/// try migrations.up(on: connection)
+/// ```
+///
+/// The connection must not be inside a transaction: each migration commits with its
+/// history row. A run takes pgwarden's advisory lock on the database.
+public struct Migrations: Sendable {
+    /// The folder the files were read from.
+    public let directory: URL
+    let loaded: MigrationDirectory
+
+    /// Reads and validates every file (bad input throws `MigrationInputError`, before
+    /// any database is touched).
+    public init(directory: URL) throws {
+        self.directory = directory
+        loaded = try MigrationDirectory.load(directory.path)
+    }
+
+    /// The migration files, in version order.
+    public var files: [MigrationFile] { loaded.files }
+
+    /// Every version's state on this database (changes nothing).
+    public func status(on connection: Connection) throws -> MigrationStatusReport {
+        try migrator(connection).status()
+    }
+
+    /// Applies pending migrations in order, up to and including `target`.
+    @discardableResult
+    public func up(on connection: Connection, to target: MigrationVersion? = nil,
+                   options: MigrationRunOptions = .init(),
+                   observer: @escaping (MigrationEvent) -> Void = { _ in }) throws -> MigrationRun
+    {
+        try migrator(connection, observer).up(
+            to: target, allowDrift: options.allowDrift, dryRun: options.dryRun,
+            lockTimeout: options.lockTimeoutSeconds)
+    }
+
+    /// Rolls migrations back, newest first (by default one).
+    @discardableResult
+    public func down(_ target: DownTarget = .steps(1), on connection: Connection,
+                     options: MigrationRunOptions = .init(),
+                     observer: @escaping (MigrationEvent) -> Void = { _ in }) throws -> MigrationRun
+    {
+        try migrator(connection, observer).down(
+            target, dryRun: options.dryRun, lockTimeout: options.lockTimeoutSeconds)
+    }
+
+    private func migrator(_ connection: Connection, _ observer: @escaping (MigrationEvent) -> Void = { _ in })
+        throws -> Migrator
+    {
+        guard connection.transactionStatus == .idle else {
+            throw PGError(
+                kind: .client, message: "migrations commit one by one: run them on a connection outside a transaction",
+                sqlState: .activeSQLTransaction)
+        }
+        let migrator = Migrator(directory: loaded, history: PostgresMigrationHistory(connection: connection))
+        migrator.observer = observer
+        return migrator
+    }
+}
+
+/// How a migration run behaves.
+public struct MigrationRunOptions: Sendable {
+    /// Apply pending migrations even while applied ones changed or disappeared.
+    public var allowDrift: Bool
+    /// Plan and report only; change nothing.
+    public var dryRun: Bool
+    /// How long to wait for another run's lock (nil waits forever).
+    public var lockTimeout: Duration?
+
+    public init(allowDrift: Bool = false, dryRun: Bool = false, lockTimeout: Duration? = .seconds(60)) {
+        self.allowDrift = allowDrift
+        self.dryRun = dryRun
+        self.lockTimeout = lockTimeout
+    }
+
+    var lockTimeoutSeconds: Int { lockTimeout.map { max(1, Int($0.components.seconds)) } ?? 0 }
+}

@@ -1,0 +1,64 @@
+import Foundation
+
+/// A throwaway database on a local Supabase twin, for tests: the first one starts an
+/// ephemeral PostgreSQL server (data in a temporary directory, Unix socket only) that
+/// lives until the process exits; each scratch database gets a unique name, the
+/// Supabase roles and schemas, and is dropped by `drop()` or when the value is freed.
+///
+/// ```swift
+/// let database = try ScratchDatabase()
+/// let connection = try database.connect()
+/// ```
+public final class ScratchDatabase: @unchecked Sendable {
+    /// The database's unique name.
+    public let name: String
+    /// How to connect as the project owner (what migrations and the plan run as).
+    public let settings: ConnectionSettings
+    private let cluster: LocalCluster
+    private var dropped = false
+
+    /// Starts the shared local server if needed, creates a database and bootstraps it.
+    public init(label: String = "scratch") throws {
+        cluster = try SharedCluster.cluster()
+        let safeLabel = String(label.lowercased().unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) }.prefix(20))
+        name = "\(safeLabel.isEmpty ? "scratch" : safeLabel)_\(UUID().uuidString.prefix(12).lowercased().replacingOccurrences(of: "-", with: ""))"
+        settings = try cluster.createDatabase(name)
+        let admin = try Connection(settings)
+        try SupabaseCompat.bootstrap(admin)
+    }
+
+    deinit { try? drop() }
+
+    /// Opens a new connection to the database.
+    public func connect() throws -> Connection { try Connection(settings) }
+
+    /// Drops the database now (the server keeps running for other scratch databases).
+    public func drop() throws {
+        guard !dropped else { return }
+        dropped = true
+        let admin = try Connection(cluster.settings())
+        try admin.query("drop database if exists \(identifier: name) with (force)")
+    }
+}
+
+/// The one local server that scratch databases of a process share; stopped at exit.
+enum SharedCluster {
+    nonisolated(unsafe) private static var started: Result<LocalCluster, Error>?
+    private static let lock = NSLock()
+
+    static func cluster() throws -> LocalCluster {
+        lock.lock()
+        defer { lock.unlock() }
+        if let started { return try started.get() }
+        let result = Result { try LocalCluster.start() }
+        started = result
+        if case .success = result {
+            atexit { SharedCluster.stopAtExit() }
+        }
+        return try result.get()
+    }
+
+    private static func stopAtExit() {
+        if case .success(let cluster) = started { cluster.stop() }
+    }
+}
