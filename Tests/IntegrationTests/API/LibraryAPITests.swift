@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+import WardenKit
+
+/// The public API as a Swift team uses it: one import, the connection as an argument.
+@Suite struct LibraryAPITests {
+    @Test func provisionThenProveOnAScratchDatabase() async throws {
+        let database = try ScratchDatabase(label: "api")
+        let connection = try database.connect()
+        let project = Project(directory: ElectricRide.root)
+        let summary = try await project.provision(on: connection)
+        #expect(summary.migrations.steps.count == 14)
+        #expect(summary.seedFiles.count == 3)
+        let report = try await project.accessPlan().prove(on: connection)
+        #expect(report.passed, "\(report.failures)")
+        try database.drop()
+        #expect(throws: PGError.self) { try database.connect() }
+    }
+
+    @Test func migrationsRefuseAConnectionInsideATransaction() throws {
+        let database = try ScratchDatabase(label: "api")
+        let connection = try database.connect()
+        let migrations = try Project(directory: ElectricRide.root).migrations()
+        try connection.execute("begin")
+        #expect(throws: PGError.self) { try migrations.up(on: connection) }
+        try connection.execute("rollback")
+        try migrations.up(on: connection)
+        #expect(try migrations.status(on: connection).entries.allSatisfy { $0.state == .applied })
+    }
+
+    @Test func inTransactionEndsAsTheBodySays() throws {
+        let database = try ScratchDatabase(label: "api")
+        let connection = try database.connect()
+        try connection.execute("create table t (n int)")
+        try connection.inTransaction {
+            try connection.query("insert into t values (\(1))")
+            return .rollback
+        }
+        try connection.inTransaction {
+            try connection.query("insert into t values (\(2))")
+            return .commit
+        }
+        #expect(try connection.query("select n from t").rows == [["2"]])
+        try connection.execute("begin")
+        #expect(throws: PGError.self) { try connection.inTransaction { .commit } }
+        try connection.execute("rollback")
+    }
+
+    @Test func rolledBackKeepsTheCallersOwnWork() throws {
+        let database = try ScratchDatabase(label: "api")
+        let connection = try database.connect()
+        try connection.execute("create table t (n int)")
+        try connection.rolledBack { try connection.query("insert into t values (\(1))") }
+        #expect(try connection.query("select count(*) from t").scalar == "0")
+        try connection.execute("begin; insert into t values (7)")
+        try connection.rolledBack { try connection.query("insert into t values (\(8))") }
+        #expect(connection.transactionStatus == .inTransaction)
+        try connection.execute("commit")
+        #expect(try connection.query("select n from t").rows == [["7"]])
+    }
+
+    @Test func boundValuesAreNeverSQL() throws {
+        let database = try ScratchDatabase(label: "api")
+        let connection = try database.connect()
+        let hostile = "'); drop table pg_class; --"
+        let row = try connection.fetchOne("select \(hostile)::text as v, \(identifier: "odd \"name\"") from (select 1 as \(identifier: "odd \"name\"")) s")
+        #expect(row?["v"] == hostile)
+        #expect(row?.int(1) == 1)
+        #expect(try connection.fetchBool("select \(true)::bool"))
+    }
+}
