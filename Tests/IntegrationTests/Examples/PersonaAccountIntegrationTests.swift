@@ -49,13 +49,13 @@ import WardenKit
     }
 
     /// With Supabase's auth.identities (columns as documented at
-    /// https://supabase.com/docs/guides/auth/identities), a provider user gets its
-    /// identity row and an anonymous user none.
+    /// https://supabase.com/docs/guides/auth/identities; the twin's own table when
+    /// it has one), a provider user gets its identity row and an anonymous user none.
     @Test func addsTheIdentityRowWhereTheTableExists() throws {
         let connection = try Connection(TestCluster.newDatabase("persona"))
         _ = try SupabaseCompat.bootstrap(connection)
         try connection.execute("""
-            create table auth.identities (
+            create table if not exists auth.identities (
               provider_id text not null,
               user_id uuid not null references auth.users (id) on delete cascade,
               identity_data jsonb not null,

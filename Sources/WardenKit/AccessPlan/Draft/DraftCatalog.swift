@@ -63,6 +63,10 @@ struct DraftCatalog {
                 maxLength: row[4].flatMap { Int($0) }, firstLabel: row[5], required: row[6] == "true",
                 reference: reference))
         }
+        // With an empty search_path, pg_get_expr schema-qualifies every name (auth.uid(),
+        // public.patron), so owner rules read the same whatever the role's search_path.
+        try connection.execute("begin; set local search_path to ''")
+        defer { _ = try? connection.execute("rollback") }
         let policyRows = try connection.query(
             """
             select format('%s.%s', n.nspname, c.relname), pg_get_expr(p.polqual, p.polrelid), pg_get_expr(p.polwithcheck, p.polrelid)
