@@ -969,8 +969,11 @@ dev: done in … ms
 
 The tutorials create the table first and add row-level security "later". Until then,
 Supabase's default privileges let anyone holding the project's public anon key read,
-insert, change and delete every item of every user. Reproduce that state (the first
-migration only) and ask the plan:
+insert, change and delete every item of every user. The quickest way to see it: comment
+out `alter table public.todos enable row level security;` in
+`migrations/20261122000200_enable_row_level_security.sql` and run `pgwarden dev` again
+(about two seconds). Or reproduce that state (the first migration only) on a kept
+server and ask the plan:
 
 ```sh
 pgwarden dev --keep          # prints URL: ...

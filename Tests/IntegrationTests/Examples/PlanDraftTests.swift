@@ -48,6 +48,23 @@ import WardenKit
         #expect(try connection.query("select (select count(*) from auth.users)::text, (select count(*) from pg_class)::text").rows == before)
     }
 
+    @Test func draftOfElectricRidePassesWithOwnerRulesFromPoliciesAndViews() throws {
+        let connection = try ElectricRide.database()
+        let draft = try PlanDrafter(connection: connection).draft()
+        #expect(draft.verified)
+        #expect(!draft.yaml.contains("NOTE:"))
+        let drafted = try AccessPlanParser(file: "draft.yml").parse(draft.yaml)
+        #expect(try AccessPlanRunner(connection: connection, plan: drafted).run().passed)
+        let owners = Dictionary(uniqueKeysWithValues: drafted.relations.map { ($0.name, $0.owner ?? "-") })
+        #expect(owners["patron"] == "user_id = auth.uid()")
+        // saved's policy expression, and the view over saved inherits it.
+        #expect(owners["saved"]?.contains("p.user_id = ( SELECT auth.uid() AS uid)") == true)
+        #expect(owners["saved_listings"] == owners["saved"])
+        // Signed-in users see every patron (sellers' contact details): flagged for review.
+        #expect(draft.yaml.contains("      ava: read  # DANGER: a signed-in user sees other users' rows"))
+        #expect(draft.dangers == 2)
+    }
+
     @Test func marksTheDangerousCellsOfTheTodoTableWithoutRowLevelSecurity() throws {
         let connection = try ExampleProject(name: "todo").database(upTo: "20261122000100")
         let draft = try PlanDrafter(connection: connection).draft()

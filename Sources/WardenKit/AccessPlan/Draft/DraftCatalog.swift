@@ -27,6 +27,8 @@ struct DraftCatalog {
     var policyExpressions: [String: [String]] = [:]
     /// Functions (regprocedure text as `ExposedCatalog` spells it) that are security definer.
     var securityDefiner: Set<String> = []
+    /// View -> the tables and views its query reads.
+    var viewSources: [String: [String]] = [:]
 
     static func read(_ connection: Connection, schemas: [String]) throws -> DraftCatalog {
         var catalog = DraftCatalog()
@@ -84,6 +86,20 @@ struct DraftCatalog {
             where n.nspname = any($1::text[]) and p.prosecdef
             """, [schemaArray]).rows
         catalog.securityDefiner = Set(definerRows.compactMap { $0[0] })
+        let sourceRows = try connection.query(
+            """
+            select distinct format('%s.%s', vn.nspname, v.relname), format('%s.%s', tn.nspname, t.relname)
+            from pg_rewrite r
+            join pg_class v on v.oid = r.ev_class
+            join pg_namespace vn on vn.oid = v.relnamespace
+            join pg_depend d on d.classid = 'pg_rewrite'::regclass and d.objid = r.oid
+                            and d.refclassid = 'pg_class'::regclass and d.refobjid <> v.oid
+            join pg_class t on t.oid = d.refobjid
+            join pg_namespace tn on tn.oid = t.relnamespace
+            where vn.nspname = any($1::text[]) and v.relkind in ('v', 'm')
+            order by 1, 2
+            """, [schemaArray]).rows
+        for row in sourceRows { catalog.viewSources[row[0] ?? "", default: []].append(row[1] ?? "") }
         return catalog
     }
 }

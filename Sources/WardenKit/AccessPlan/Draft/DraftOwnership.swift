@@ -37,7 +37,9 @@ struct DraftOwnership {
     /// The owner rule for a table: `column = auth.uid()`, or a policy expression using auth.uid().
     func ownerRule(of table: String) -> String? {
         if let column = ownerColumn(of: table) { return "\(Self.sqlName(column)) = auth.uid()" }
-        return catalog.policyExpressions[table]?.first { $0.contains("auth.uid()") }
+        // pg_get_expr breaks long expressions over indented lines: one line reads better.
+        return catalog.policyExpressions[table]?.first { $0.contains("auth.uid()") }?
+            .replacingOccurrences(of: "\n *", with: " ", options: .regularExpression)
     }
 
     /// Column -> SQL value for insert probes.

@@ -32,7 +32,7 @@ public struct PlanDrafter {
                 let name = relation.qualifiedName
                 return RelationPlan(
                     schema: relation.schema, name: relation.name,
-                    owner: relation.isTable ? ownership.ownerRule(of: name) : nil, columns: nil,
+                    owner: relation.isTable ? ownership.ownerRule(of: name) : viewOwner(relation, catalog, ownership), columns: nil,
                     sample: relation.isTable ? ownership.sample(of: name) : [], beforeInsert: nil,
                     access: [:], line: 0)
             },
@@ -67,6 +67,24 @@ public struct PlanDrafter {
         }
         let writer = PlanDraftWriter(plan: plan, notes: notes, securityDefiner: catalog.securityDefiner)
         return PlanDraft(yaml: writer.render(), plan: plan, dangers: writer.dangers().count, verified: check.passed)
+    }
+
+    /// A view's owner rule: the first owner rule of a table it reads that is also a
+    /// valid condition on the view's own columns (tried in a rolled-back transaction).
+    private func viewOwner(_ view: ExposedCatalog.Relation, _ catalog: DraftCatalog, _ ownership: DraftOwnership) -> String? {
+        let quoted = "\(DraftOwnership.sqlName(view.schema)).\(DraftOwnership.sqlName(view.name))"
+        for source in catalog.viewSources[view.qualifiedName] ?? [] {
+            guard let rule = ownership.ownerRule(of: source) else { continue }
+            do {
+                try connection.execute("begin")
+                defer { _ = try? connection.execute("rollback") }
+                _ = try connection.query("select 1 from \(quoted) r where (\(rule)) limit 0")
+                return rule
+            } catch {
+                continue
+            }
+        }
+        return nil
     }
 
     static func personas() -> [Persona] {
