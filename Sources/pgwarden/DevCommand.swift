@@ -20,6 +20,9 @@ struct DevCommand: ParsableCommand {
     @OptionGroup var seeds: SeedsOptions
     @OptionGroup var plan: PlanOptions
 
+    @Option(help: "Report format, as for `pgwarden test`: text, junit, tap, json, github or markdown.")
+    var format: TestCommand.Format = .text
+
     @Flag(help: "Leave the server running and print its connection URL (stop it with Ctrl-C).")
     var keep = false
 
@@ -40,7 +43,7 @@ struct DevCommand: ParsableCommand {
             job.onMigrationEvent = progress.handle
             let report = try job.provisionAndProve()
             print("")
-            print(MatrixReport(report).render())
+            try ReportPrinter(format: format, output: nil, plan: try AccessPlanParser.load(path: plan.plan)).print(report)
             print("dev: done in \((clock.now - began).wholeMilliseconds) ms")
             if keep {
                 print("server kept running; connect with:")

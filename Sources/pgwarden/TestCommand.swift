@@ -18,14 +18,14 @@ struct TestCommand: ParsableCommand {
     )
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
-        case text, junit, tap, json
+        case text, junit, tap, json, github, markdown
     }
 
     @OptionGroup var connection: DatabaseOptions
 
     @OptionGroup var planOptions: PlanOptions
 
-    @Option(help: "Report format: text (a matrix), junit, tap or json.")
+    @Option(help: "Report format: text (a matrix), junit, tap, json, github (annotations; the matrix also goes to $GITHUB_STEP_SUMMARY when set) or markdown.")
     var format: Format = .text
 
     @Option(help: "Also write the report to this file (the terminal still gets the matrix).")
@@ -36,7 +36,7 @@ struct TestCommand: ParsableCommand {
             let plan = try AccessPlanParser.load(path: planOptions.plan)
             let connection = try Connection(self.connection.settings())
             let report = try AccessPlanRunner(connection: connection, plan: plan).run()
-            try ReportPrinter(format: format, output: output).print(report)
+            try ReportPrinter(format: format, output: output, plan: plan).print(report)
             if !report.passed { throw ExitStatus.failure }
         }
     }
@@ -46,11 +46,18 @@ struct TestCommand: ParsableCommand {
 struct ReportPrinter {
     let format: TestCommand.Format
     let output: String?
+    /// The plan that was run (for the file lines of GitHub annotations).
+    var plan: AccessPlan?
 
     func print(_ report: AccessPlanReport) throws {
         let text: String
         switch format {
         case .text: text = MatrixReport(report).render()
+        case .markdown: text = MarkdownReport(report).render()
+        case .github:
+            let annotations = plan.map { GitHubAnnotations(report, plan: $0).render() } ?? ""
+            text = MatrixReport(report).render() + (annotations.isEmpty ? "" : "\n" + annotations)
+            try appendStepSummary(MarkdownReport(report).render())
         case .junit: text = MachineReports.junit(report)
         case .tap: text = MachineReports.tap(report)
         case .json: text = try MachineReports.json(report)
@@ -61,5 +68,15 @@ struct ReportPrinter {
         } else {
             Swift.print(text)
         }
+    }
+
+    /// Appends to the file GitHub Actions names in GITHUB_STEP_SUMMARY, when set.
+    private func appendStepSummary(_ markdown: String) throws {
+        guard let path = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !path.isEmpty else { return }
+        if !FileManager.default.fileExists(atPath: path) { FileManager.default.createFile(atPath: path, contents: nil) }
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        defer { try? handle.close() }
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data((markdown + "\n").utf8))
     }
 }

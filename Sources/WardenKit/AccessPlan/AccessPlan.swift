@@ -28,11 +28,18 @@ public struct Persona: Sendable, Equatable {
 /// An account created for the run by inserting into `auth.users` (so the project's
 /// own sign-up trigger runs, as on Supabase).
 public struct PlanUser: Sendable, Equatable {
+    /// The account's email; empty for an anonymous user (its row has none).
     public var email: String
     /// `raw_user_meta_data` as JSON text (names and the like).
     public var metadataJSON: String
-    /// `raw_app_meta_data` as JSON text.
+    /// `raw_app_meta_data` as JSON text: `provider` and `providers`, merged with the
+    /// plan's `app_metadata`; also the JWT's `app_metadata` claim.
     public var appMetadataJSON: String
+    /// Signed in with Supabase's anonymous sign-in: `is_anonymous` in the row and the JWT.
+    public var isAnonymous: Bool = false
+    /// How the account signs in: `email`, `apple`, `google`, `kakao`, ... (`anonymous`
+    /// for an anonymous user).
+    public var provider: String = "email"
 }
 
 /// What a persona may do with one relation.

@@ -70,20 +70,11 @@ public struct AccessPlanParser {
         var personas: [Persona] = []
         for entry in try reader.mapping(node, "personas") {
             let fields = try reader.mapping(entry.value, "persona '\(entry.key)'")
-            try reader.checkKeys(fields, allowed: ["role", "email", "metadata", "app_metadata"], in: "persona '\(entry.key)'")
+            try reader.checkKeys(fields, allowed: ["role"] + PlanUserReader.keys, in: "persona '\(entry.key)'")
             let field = { (key: String) in fields.first { $0.key == key }?.value }
             guard let roleNode = field("role") else { throw reader.fail(entry.keyNode, "persona '\(entry.key)' needs a role") }
             let role = try reader.string(roleNode, "role")
-            var user: PlanUser?
-            if let email = try field("email").map({ try reader.string($0, "email") }) {
-                user = PlanUser(
-                    email: email,
-                    metadataJSON: try field("metadata").map(reader.json) ?? "{}",
-                    appMetadataJSON: try field("app_metadata").map(reader.json)
-                        ?? #"{"provider":"email","providers":["email"]}"#)
-            } else if role == "authenticated" {
-                throw reader.fail(entry.keyNode, "persona '\(entry.key)' is signed in (role authenticated) and needs an email")
-            }
+            let user = try PlanUserReader(reader: reader).user(persona: entry.key, role: role, keyNode: entry.keyNode, field: field)
             personas.append(Persona(name: entry.key, role: role, user: user, line: reader.line(entry.keyNode) ?? 0))
         }
         guard !personas.isEmpty else { throw reader.fail(node, "the plan needs at least one persona") }

@@ -49,28 +49,10 @@ public struct AccessPlanRunner {
             results: results, duration: ContinuousClock.now - started)
     }
 
-    /// Signs up each persona that has an email, by inserting into auth.users (so the
+    /// Signs up each persona that has an account, by inserting into auth.users (so the
     /// project's own sign-up trigger runs). Returns persona name -> user id.
     private func createUsers() throws -> [String: String] {
-        var ids: [String: String] = [:]
-        for persona in plan.personas {
-            guard let user = persona.user else { continue }
-            let id = UUID().uuidString.lowercased()
-            do {
-                try connection.query(
-                    """
-                    insert into auth.users (id, aud, role, email, email_confirmed_at,
-                                            raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
-                    values ($1::uuid, 'authenticated', 'authenticated', $2, now(), $3::jsonb, $4::jsonb, now(), now())
-                    """, [id, user.email, user.appMetadataJSON, user.metadataJSON])
-            } catch let error as PGError {
-                throw AccessPlanError(
-                    file: plan.source, line: persona.line,
-                    message: "creating the user of persona '\(persona.name)' (\(user.email)) failed: \(error.message)")
-            }
-            ids[persona.name] = id
-        }
-        return ids
+        try PlanAccountCreator(connection: connection, plan: plan).createAccounts()
     }
 
     private func runSetup(_ sql: String) throws {

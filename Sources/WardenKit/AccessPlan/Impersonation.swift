@@ -16,7 +16,7 @@ struct Impersonation {
                 "\"aud\":\"authenticated\"",
                 "\"app_metadata\":\(user.appMetadataJSON)",
                 "\"user_metadata\":\(user.metadataJSON)",
-                "\"is_anonymous\":false",
+                "\"is_anonymous\":\(user.isAnonymous)",
             ]
         }
         return "{" + fields.joined(separator: ",") + "}"

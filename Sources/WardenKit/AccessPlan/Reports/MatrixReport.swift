@@ -53,7 +53,7 @@ public struct MatrixReport {
             + " (\(Int(milliseconds.rounded())) ms)"
     }
 
-    private func relationCell(_ relation: String, _ persona: String) -> String {
+    func relationCell(_ relation: String, _ persona: String) -> String {
         let results = report.results.filter { $0.subject == relation && ($0.persona == persona || $0.persona == nil) }
         let mark = results.allSatisfy(\.passed) ? "✓" : "✗"
         guard let access = report.access[relation]?[persona] else { return "—    \(mark)" }
@@ -69,7 +69,7 @@ public struct MatrixReport {
         return letters.joined() + " " + mark
     }
 
-    private func functionCell(_ function: String, _ persona: String) -> String {
+    func functionCell(_ function: String, _ persona: String) -> String {
         let results = report.results.filter { $0.subject == function && ($0.persona == persona || $0.persona == nil) }
         let mark = results.allSatisfy(\.passed) ? "✓" : "✗"
         guard let allowed = report.execute[function]?[persona] else { return "— \(mark)" }

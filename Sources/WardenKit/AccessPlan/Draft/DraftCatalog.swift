@@ -1,0 +1,105 @@
+import Foundation
+import WardenPostgres
+
+/// What `plan draft` reads from the catalog beyond `ExposedCatalog`: each table's
+/// columns (type, nullability, default, single-column foreign key), the
+/// expressions of its row-level security policies, and which functions are
+/// security definer.
+struct DraftCatalog {
+    struct Column {
+        var name: String
+        /// The base type's name (a domain's underlying type), e.g. `text`, `uuid`.
+        var typeName: String
+        /// pg_type.typcategory: S string, N numeric, B boolean, D date/time, E enum, A array, ...
+        var category: String
+        /// The declared maximum length of a string column, when it has one.
+        var maxLength: Int?
+        /// An enum's first label.
+        var firstLabel: String?
+        /// NOT NULL without a default, identity or generation: an insert must give it.
+        var required: Bool
+        /// The referenced `schema.table` and column of a single-column foreign key.
+        var reference: (table: String, column: String)?
+    }
+
+    var columns: [String: [Column]] = [:]
+    /// Table -> USING and WITH CHECK expressions of its policies (pg_get_expr text).
+    var policyExpressions: [String: [String]] = [:]
+    /// Functions (regprocedure text as `ExposedCatalog` spells it) that are security definer.
+    var securityDefiner: Set<String> = []
+    /// View -> the tables and views its query reads.
+    var viewSources: [String: [String]] = [:]
+
+    static func read(_ connection: Connection, schemas: [String]) throws -> DraftCatalog {
+        var catalog = DraftCatalog()
+        let schemaArray = PostgresArray.literal(schemas)
+        let columnRows = try connection.query(
+            """
+            select format('%s.%s', n.nspname, c.relname), a.attname, bt.typname::text, bt.typcategory::text,
+                   case when bt.typcategory = 'S' and a.atttypmod > 4 then (a.atttypmod - 4)::text end,
+                   (select e.enumlabel::text from pg_enum e where e.enumtypid = bt.oid order by e.enumsortorder limit 1),
+                   (a.attnotnull and not a.atthasdef and a.attidentity = '' and a.attgenerated = '')::text,
+                   (select format('%I.%I', fn.nspname, fc.relname) || '|' || fa.attname
+                    from pg_constraint k
+                    join pg_class fc on fc.oid = k.confrelid
+                    join pg_namespace fn on fn.oid = fc.relnamespace
+                    join pg_attribute fa on fa.attrelid = k.confrelid and fa.attnum = k.confkey[1]
+                    where k.conrelid = c.oid and k.contype = 'f' and cardinality(k.conkey) = 1
+                      and k.conkey[1] = a.attnum
+                    limit 1)
+            from pg_attribute a
+            join pg_class c on c.oid = a.attrelid
+            join pg_namespace n on n.oid = c.relnamespace
+            join pg_type t on t.oid = a.atttypid
+            join pg_type bt on bt.oid = case when t.typtype = 'd' then t.typbasetype else t.oid end
+            where n.nspname = any($1::text[]) and c.relkind in ('r', 'p') and a.attnum > 0 and not a.attisdropped
+            order by n.nspname, c.relname, a.attnum
+            """, [schemaArray]).rows
+        for row in columnRows {
+            let reference = row[7].flatMap { text -> (String, String)? in
+                let parts = text.split(separator: "|", maxSplits: 1).map(String.init)
+                return parts.count == 2 ? (parts[0], parts[1]) : nil
+            }
+            catalog.columns[row[0] ?? "", default: []].append(Column(
+                name: row[1] ?? "", typeName: row[2] ?? "", category: row[3] ?? "",
+                maxLength: row[4].flatMap { Int($0) }, firstLabel: row[5], required: row[6] == "true",
+                reference: reference))
+        }
+        // With an empty search_path, pg_get_expr schema-qualifies every name (auth.uid(),
+        // public.patron), so owner rules read the same whatever the role's search_path.
+        try connection.execute("begin; set local search_path to ''")
+        defer { _ = try? connection.execute("rollback") }
+        let policyRows = try connection.query(
+            """
+            select format('%s.%s', n.nspname, c.relname), pg_get_expr(p.polqual, p.polrelid), pg_get_expr(p.polwithcheck, p.polrelid)
+            from pg_policy p join pg_class c on c.oid = p.polrelid join pg_namespace n on n.oid = c.relnamespace
+            where n.nspname = any($1::text[])
+            order by p.polname
+            """, [schemaArray]).rows
+        for row in policyRows {
+            catalog.policyExpressions[row[0] ?? "", default: []] += [row[1], row[2]].compactMap { $0 }
+        }
+        let definerRows = try connection.query(
+            """
+            select format('%I.%I(%s)', n.nspname, p.proname, pg_get_function_identity_arguments(p.oid))
+            from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+            where n.nspname = any($1::text[]) and p.prosecdef
+            """, [schemaArray]).rows
+        catalog.securityDefiner = Set(definerRows.compactMap { $0[0] })
+        let sourceRows = try connection.query(
+            """
+            select distinct format('%s.%s', vn.nspname, v.relname), format('%s.%s', tn.nspname, t.relname)
+            from pg_rewrite r
+            join pg_class v on v.oid = r.ev_class
+            join pg_namespace vn on vn.oid = v.relnamespace
+            join pg_depend d on d.classid = 'pg_rewrite'::regclass and d.objid = r.oid
+                            and d.refclassid = 'pg_class'::regclass and d.refobjid <> v.oid
+            join pg_class t on t.oid = d.refobjid
+            join pg_namespace tn on tn.oid = t.relnamespace
+            where vn.nspname = any($1::text[]) and v.relkind in ('v', 'm')
+            order by 1, 2
+            """, [schemaArray]).rows
+        for row in sourceRows { catalog.viewSources[row[0] ?? "", default: []].append(row[1] ?? "") }
+        return catalog
+    }
+}

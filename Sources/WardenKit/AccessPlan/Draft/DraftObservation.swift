@@ -1,0 +1,76 @@
+/// Turns a run's results into the cells a plan would state: each operation's scope
+/// from what its probes observed, or a note when no scope says what happened.
+///
+/// The run this reads expects nothing of every cell (scope `none`, execute `deny`),
+/// so a probe fails exactly when access was allowed, and its `observed` text says how.
+struct DraftObservation {
+    let results: [ProbeResult]
+
+    /// The observed access of `persona` to `relation`, and notes on what could not
+    /// be observed or expressed.
+    func access(_ relation: String, _ persona: String) -> (access: Access, notes: [String]) {
+        let mine = results.filter { $0.subject == relation && $0.persona == persona }
+        var notes: [String] = []
+        var access = Access.nothing
+        if let select = mine.first(where: { $0.operation == .select }) {
+            access.select = selectScope(select.observed, notes: &notes)
+        }
+        for operation in [AccessOperation.insert, .update, .delete] {
+            let probes = mine.filter { $0.operation == operation }
+            guard !probes.isEmpty else { continue }
+            for probe in probes where isUnknown(probe.observed) {
+                notes.append("\(probe.probe): \(probe.observed)")
+            }
+            let allowed = { (label: String) in probes.first { $0.probe.hasSuffix(label) || $0.probe.hasPrefix(label) }.map { isAllowed($0.observed) } }
+            let own = allowed("own row"), other = allowed("another user's row"), move = allowed("move own row")
+            let scope: Scope
+            if own == nil && other == nil {
+                scope = probes.contains { isAllowed($0.observed) } ? .all : .none
+            } else {
+                let (mine, theirs, moving) = (own ?? false, other ?? false, move ?? false)
+                if mine && theirs && (move == nil || moving) {
+                    scope = .all
+                } else if !theirs && !moving {
+                    scope = mine ? .own : .none
+                } else {
+                    scope = theirs ? .all : .own
+                    notes.append("\(operation.rawValue): own row \(mine ? "allowed" : "refused"), another user's row \(theirs ? "allowed" : "refused")"
+                        + (move == nil ? "" : ", moving an own row to another user \(moving ? "allowed" : "refused")")
+                        + ": neither own nor all says that")
+                }
+            }
+            switch operation {
+            case .insert: access.insert = scope
+            case .update: access.update = scope
+            case .delete: access.delete = scope
+            case .select: break
+            }
+        }
+        return (access, notes)
+    }
+
+    /// Whether `persona` could execute `function`.
+    func executes(_ function: String, _ persona: String) -> Bool {
+        results.first { $0.subject == function && $0.persona == persona }?.observed == "execute"
+    }
+
+    private func selectScope(_ observed: String, notes: inout [String]) -> Scope {
+        if observed.hasPrefix("all (") { return .all }
+        if observed.hasPrefix("own (") { return .own }
+        if observed == "none (permission denied)" { return .denied }
+        if observed.hasPrefix("none (") { return .none }
+        notes.append("select: \(observed)")
+        return .none
+    }
+
+    /// A write went through: rows touched, or stopped only by a constraint.
+    private func isAllowed(_ observed: String) -> Bool {
+        if observed.hasPrefix("allowed, then stopped by a constraint") { return true }
+        let words = observed.split(separator: " ")
+        return words.count == 2 && (words[1] == "row" || words[1] == "rows") && (Int(words[0]) ?? 0) > 0
+    }
+
+    private func isUnknown(_ observed: String) -> Bool {
+        observed.hasPrefix("cannot probe") || observed.hasPrefix("error ") || observed.hasPrefix("the plan's sample")
+    }
+}

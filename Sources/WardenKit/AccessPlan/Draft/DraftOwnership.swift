@@ -1,0 +1,120 @@
+import Foundation
+
+/// Owner rules and insert samples for a drafted relation, from the catalog.
+///
+/// Owner rule: a policy comparing a column with `auth.uid()` (written
+/// `auth.uid() = c`, `c = auth.uid()` or `(select auth.uid()) = c`) gives
+/// `c = auth.uid()`; failing that, a policy expression that calls `auth.uid()` at
+/// all is taken whole. Sample: every column an insert must give, the owner column,
+/// and a value for each from its foreign key (`auth.users` -> `auth.uid()`), enum,
+/// or type.
+struct DraftOwnership {
+    let catalog: DraftCatalog
+
+    private static let identifier = #"("[^"]+"|[A-Za-z_][A-Za-z0-9_$]*)"#
+    private static let patterns: [NSRegularExpression] = [
+        #"auth\.uid\(\)(?:\s+AS\s+uid\s*\))?\s*=\s*(?<![.\w"])"# + identifier + #"(?![.\w(])"#,
+        #"(?<![.\w"])"# + identifier + #"\s*=\s*(?:\(\s*SELECT\s+)?auth\.uid\(\)"#,
+    ].compactMap { try? NSRegularExpression(pattern: $0, options: [.caseInsensitive]) }
+
+    /// The owning column, when a policy compares one with auth.uid().
+    func ownerColumn(of table: String) -> String? {
+        let names = Set((catalog.columns[table] ?? []).map(\.name))
+        for expression in catalog.policyExpressions[table] ?? [] {
+            let range = NSRange(expression.startIndex..., in: expression)
+            for pattern in Self.patterns {
+                for match in pattern.matches(in: expression, range: range) {
+                    guard let found = Range(match.range(at: 1), in: expression) else { continue }
+                    var name = String(expression[found])
+                    if name.hasPrefix("\"") { name = String(name.dropFirst().dropLast()).replacingOccurrences(of: "\"\"", with: "\"") }
+                    if names.contains(name) { return name }
+                }
+            }
+        }
+        return nil
+    }
+
+    /// The owner rule for a table: `column = auth.uid()`, or a policy expression using auth.uid().
+    func ownerRule(of table: String) -> String? {
+        if let column = ownerColumn(of: table) { return "\(Self.sqlName(column)) = auth.uid()" }
+        // pg_get_expr breaks long expressions over indented lines: one line reads better.
+        return catalog.policyExpressions[table]?.first { $0.contains("auth.uid()") }?
+            .replacingOccurrences(of: "\n *", with: " ", options: .regularExpression)
+    }
+
+    /// Column -> SQL value for insert probes.
+    func sample(of table: String) -> [(column: String, expression: String)] {
+        let columns = catalog.columns[table] ?? []
+        let owner = ownerColumn(of: table)
+        var chosen = columns.filter { $0.required || $0.name == owner }
+        if chosen.isEmpty, let first = columns.first(where: { value(for: $0) != nil }) { chosen = [first] }
+        return chosen.map { ($0.name, $0.name == owner ? "auth.uid()" : value(for: $0) ?? "null") }
+    }
+
+    /// A value of the column's kind: its foreign key's, an enum label, or one for its type.
+    func value(for column: DraftCatalog.Column) -> String? {
+        if let reference = column.reference {
+            if reference.table == "auth.users" && reference.column == "id" { return "auth.uid()" }
+            let name = Self.sqlName(reference.column)
+            // A row the persona owns when the referenced table has an owner column.
+            let owned = ownerColumn(of: reference.table).map { " where \(Self.sqlName($0)) = auth.uid()" } ?? ""
+            return "(select \(name) from \(reference.table)\(owned) order by \(name) limit 1)"
+        }
+        if let label = column.firstLabel { return Self.literal(label) }
+        switch (column.category, column.typeName) {
+        case ("S", _):
+            let text = "Draft \(column.name)"
+            return Self.literal(column.maxLength.map { String(text.prefix($0)) } ?? text)
+        case ("N", _): return "1"
+        case ("B", _): return "false"
+        case ("D", "date"): return "current_date"
+        case ("D", "time"), ("D", "timetz"): return "current_time"
+        case ("D", _): return "now()"
+        case (_, "uuid"): return "gen_random_uuid()"
+        case (_, "json"), (_, "jsonb"), ("A", _): return "'{}'"
+        case ("I", _): return "'192.0.2.1'"
+        default: return nil
+        }
+    }
+
+    private static let reserved: Set<String> = [
+        "all", "and", "as", "case", "check", "column", "default", "else", "end", "false", "from", "group",
+        "in", "is", "limit", "not", "null", "offset", "on", "or", "order", "primary", "references",
+        "select", "table", "then", "to", "true", "unique", "user", "when", "where",
+    ]
+
+    /// An identifier as SQL needs it: bare when it is a plain lowercase name, else quoted.
+    static func sqlName(_ name: String) -> String {
+        isPlain(name) && !reserved.contains(name) ? name : quoteIdentifier(name)
+    }
+
+    /// Lowercase letters, digits and underscores, not starting with a digit.
+    static func isPlain(_ name: String) -> Bool {
+        guard let first = name.first, first == "_" || first.isLowercase else { return false }
+        return name.allSatisfy { $0 == "_" || ($0.isASCII && ($0.isLowercase || $0.isNumber)) }
+    }
+
+    static func literal(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
+
+    /// Admin SQL giving each signed-in persona a row of `table` (so own and other
+    /// users' rows exist to probe): the sample with auth.uid()/auth.email() as each
+    /// persona's. A row that cannot be made is skipped with a notice.
+    func setupRows(table: String, quotedTable: String, emails: [String]) -> String? {
+        guard ownerRule(of: table) != nil else { return nil }
+        let sample = self.sample(of: table)
+        let columns = sample.map { Self.sqlName($0.column) }.joined(separator: ", ")
+        let values = sample.map {
+            $0.expression.replacingOccurrences(of: "auth.uid()", with: "u.id").replacingOccurrences(of: "auth.email()", with: "u.email")
+        }.joined(separator: ", ")
+        let list = emails.map(Self.literal).joined(separator: ", ")
+        return """
+            do $draft$ begin
+              insert into \(quotedTable) (\(columns))
+              select \(values) from auth.users u where u.email in (\(list))
+              on conflict do nothing;
+            exception when others then
+              raise notice 'plan draft: no rows for \(table.replacingOccurrences(of: "'", with: "''")): %', sqlerrm;
+            end $draft$
+            """
+    }
+}

@@ -1,0 +1,118 @@
+/// Writes a drafted plan as YAML, with a comment on every cell that looks
+/// dangerous for a Supabase app (anon writing; a signed-in user seeing or changing
+/// other users' rows; anon executing a security definer function) and a NOTE where
+/// no scope says what the database did.
+struct PlanDraftWriter {
+    let plan: AccessPlan
+    /// Subject -> persona -> notes.
+    let notes: [String: [String: [String]]]
+    let securityDefiner: Set<String>
+
+    func render() -> String {
+        var lines = [
+            "# A starting access plan, drafted by `pgwarden plan draft` from the database as it is:",
+            "# every cell below is what the database allowed, not what it should allow.",
+            "# Review each one (search for DANGER and NOTE), then prove it with `pgwarden test`.",
+            "",
+            "schemas: [\(plan.schemas.map(Self.key).joined(separator: ", "))]",
+            "",
+            "personas:",
+        ]
+        for persona in plan.personas {
+            let email = persona.user.map { ", email: \($0.email)" } ?? ""
+            lines.append("  \(persona.name): { role: \(persona.role)\(email) }")
+        }
+        if !plan.setup.isEmpty {
+            lines += ["", "# Rows for the signed-in personas, so that own and other users' rows can be probed.", "setup:"]
+            for statement in plan.setup {
+                lines.append("  - |")
+                lines += statement.split(separator: "\n", omittingEmptySubsequences: false).map { "    \($0)" }
+            }
+        }
+        if !plan.relations.isEmpty { lines += ["", "relations:"] }
+        for relation in plan.relations {
+            let key = relation.schema == plan.schemas.first ? relation.name : relation.qualifiedName
+            lines.append("  \(Self.key(key)):")
+            if let owner = relation.owner { lines.append("    owner: \(Self.quote(owner))") }
+            if !relation.sample.isEmpty {
+                lines.append("    sample:")
+                lines += relation.sample.map { "      \(Self.key($0.column)): \(Self.quote($0.expression))" }
+            }
+            lines.append("    access:")
+            for persona in plan.personas {
+                let access = relation.access[persona.name] ?? .nothing
+                for note in notes[relation.qualifiedName]?[persona.name] ?? [] { lines.append("      # NOTE: \(note)") }
+                let danger = relationDanger(relation, persona, access).map { "  # DANGER: \($0)" } ?? ""
+                lines.append("      \(persona.name): \(Self.text(access))\(danger)")
+            }
+        }
+        if !plan.functions.isEmpty { lines += ["", "functions:"] }
+        for function in plan.functions {
+            lines.append("  \(Self.quote(function.signature)):")
+            for persona in plan.personas {
+                let executes = function.execute[persona.name] ?? false
+                for note in notes[function.signature]?[persona.name] ?? [] { lines.append("    # NOTE: \(note)") }
+                let danger = functionDanger(function, persona, executes).map { "  # DANGER: \($0)" } ?? ""
+                lines.append("    \(persona.name): \(executes ? "execute" : "deny")\(danger)")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Every dangerous cell, as `subject · persona: why`.
+    func dangers() -> [String] {
+        plan.relations.flatMap { relation in
+            plan.personas.compactMap { persona in
+                relationDanger(relation, persona, relation.access[persona.name] ?? .nothing).map { "\(relation.qualifiedName) · \(persona.name): \($0)" }
+            }
+        } + plan.functions.flatMap { function in
+            plan.personas.compactMap { persona in
+                functionDanger(function, persona, function.execute[persona.name] ?? false).map { "\(function.signature) · \(persona.name): \($0)" }
+            }
+        }
+    }
+
+    private func relationDanger(_ relation: RelationPlan, _ persona: Persona, _ access: Access) -> String? {
+        let writes = [AccessOperation.insert, .update, .delete].filter { [.all, .own].contains(access.scope(of: $0)) }
+        if persona.role == "anon" {
+            if !writes.isEmpty { return "anon (no sign-in) may \(writes.map(\.rawValue).joined(separator: ", "))" }
+            if relation.owner != nil && access.select == .all { return "anon (no sign-in) sees every user's rows" }
+            return nil
+        }
+        guard persona.user != nil else { return nil }
+        let othersWritten = writes.filter { access.scope(of: $0) == .all }.map(\.rawValue)
+        var reasons: [String] = []
+        if relation.owner != nil && access.select == .all { reasons.append("sees other users' rows") }
+        if !othersWritten.isEmpty {
+            reasons.append("may \(othersWritten.joined(separator: ", ")) \(relation.owner != nil ? "other users' rows" : "every row")")
+        }
+        return reasons.isEmpty ? nil : "a signed-in user " + reasons.joined(separator: " and ")
+    }
+
+    private func functionDanger(_ function: FunctionPlan, _ persona: Persona, _ executes: Bool) -> String? {
+        guard executes, persona.role == "anon", securityDefiner.contains(function.signature) else { return nil }
+        return "anon (no sign-in) may execute this security definer function"
+    }
+
+    /// The access in the plan's words: a shorthand where one fits, else a map.
+    static func text(_ access: Access) -> String {
+        switch access {
+        case .nothing: return "none"
+        case .everything: return "all"
+        case Access(select: .all, insert: .none, update: .none, delete: .none): return "read"
+        case Access(select: .denied, insert: .none, update: .none, delete: .none): return "denied"
+        default:
+            let parts = AccessOperation.allCases.filter { access.scope(of: $0) != .none }.map { "\($0.rawValue): \(access.scope(of: $0).rawValue)" }
+            return "{ " + parts.joined(separator: ", ") + " }"
+        }
+    }
+
+    /// A YAML double-quoted scalar (JSON string escaping is valid YAML).
+    static func quote(_ text: String) -> String { JSONText.quote(text) }
+
+    /// A mapping key: plain when it is a simple name YAML reads as text, else quoted.
+    static func key(_ text: String) -> String {
+        let special: Set<String> = ["null", "true", "false", "yes", "no", "on", "off", "y", "n"]
+        return DraftOwnership.isPlain(text) && !special.contains(text) ? text : quote(text)
+    }
+}

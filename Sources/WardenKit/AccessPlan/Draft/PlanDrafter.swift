@@ -1,0 +1,111 @@
+import Foundation
+import WardenPostgres
+
+/// Drafts an access plan from a live database: every table, view and function of
+/// the exposed schemas; personas anon, two signed-in users and service_role; owner
+/// rules and samples from the catalog; and every cell as the database behaves now.
+///
+/// It observes the way `pgwarden test` proves (one connection; the plan's users,
+/// rows and probes inside transactions that are rolled back, so nothing is left
+/// changed): first a run that expects nothing, whose failures show what is allowed;
+/// then a run of the drafted cells, which must pass.
+public struct PlanDrafter {
+    let connection: Connection
+    let schemas: [String]
+
+    /// - Parameter connection: an admin connection, as for `AccessPlanRunner`.
+    public init(connection: Connection, schemas: [String] = ["public"]) {
+        self.connection = connection
+        self.schemas = schemas
+    }
+
+    static let emails = ["ava.draft@example.com", "ben.draft@example.com"]
+
+    public func draft(source: String = "access-plan.yml") throws -> PlanDraft {
+        let exposed = try ExposedCatalog.read(connection, schemas: schemas)
+        let catalog = try DraftCatalog.read(connection, schemas: schemas)
+        let ownership = DraftOwnership(catalog: catalog)
+        let personas = Self.personas()
+        var plan = AccessPlan(
+            source: source, schemas: schemas, personas: personas, setup: [],
+            relations: exposed.relations.map { relation in
+                let name = relation.qualifiedName
+                return RelationPlan(
+                    schema: relation.schema, name: relation.name,
+                    owner: relation.isTable ? ownership.ownerRule(of: name) : viewOwner(relation, catalog, ownership), columns: nil,
+                    sample: relation.isTable ? ownership.sample(of: name) : [], beforeInsert: nil,
+                    access: [:], line: 0)
+            },
+            functions: exposed.functions.map { FunctionPlan(signature: $0.signature, execute: [:], line: 0) },
+            checks: [])
+        plan.setup = exposed.relations.filter(\.isTable).compactMap { relation in
+            ownership.setupRows(
+                table: relation.qualifiedName,
+                quotedTable: "\(DraftOwnership.sqlName(relation.schema)).\(DraftOwnership.sqlName(relation.name))", emails: Self.emails)
+        }
+        let observation = DraftObservation(results: try AccessPlanRunner(connection: connection, plan: plan).run().results)
+        var notes: [String: [String: [String]]] = [:]
+        for index in plan.relations.indices {
+            let name = plan.relations[index].qualifiedName
+            for persona in personas {
+                let (access, found) = observation.access(name, persona.name)
+                plan.relations[index].access[persona.name] = access
+                if !found.isEmpty { notes[name, default: [:]][persona.name] = found }
+            }
+        }
+        for index in plan.functions.indices {
+            for persona in personas {
+                plan.functions[index].execute[persona.name] = observation.executes(plan.functions[index].signature, persona.name)
+            }
+        }
+        let check = try AccessPlanRunner(connection: connection, plan: plan).run()
+        for failure in check.failures {
+            let known = notes[failure.subject]?[failure.persona ?? "-"] ?? []
+            guard !known.contains(where: { $0.hasPrefix("\(failure.probe):") }) else { continue }
+            notes[failure.subject, default: [:]][failure.persona ?? "-", default: []]
+                .append("\(failure.probe): expected \(failure.expected); observed \(failure.observed)")
+        }
+        let writer = PlanDraftWriter(plan: plan, notes: notes, securityDefiner: catalog.securityDefiner)
+        return PlanDraft(yaml: writer.render(), plan: plan, dangers: writer.dangers().count, verified: check.passed)
+    }
+
+    /// A view's owner rule: the first owner rule of a table it reads that is also a
+    /// valid condition on the view's own columns (tried in a rolled-back transaction).
+    private func viewOwner(_ view: ExposedCatalog.Relation, _ catalog: DraftCatalog, _ ownership: DraftOwnership) -> String? {
+        let quoted = "\(DraftOwnership.sqlName(view.schema)).\(DraftOwnership.sqlName(view.name))"
+        for source in catalog.viewSources[view.qualifiedName] ?? [] {
+            guard let rule = ownership.ownerRule(of: source) else { continue }
+            do {
+                try connection.execute("begin")
+                defer { _ = try? connection.execute("rollback") }
+                _ = try connection.query("select 1 from \(quoted) r where (\(rule)) limit 0")
+                return rule
+            } catch {
+                continue
+            }
+        }
+        return nil
+    }
+
+    static func personas() -> [Persona] {
+        let user = { (email: String) in
+            PlanUser(email: email, metadataJSON: "{}", appMetadataJSON: #"{"provider":"email","providers":["email"]}"#)
+        }
+        return [
+            Persona(name: "anon", role: "anon", user: nil, line: 0),
+            Persona(name: "ava", role: "authenticated", user: user(emails[0]), line: 0),
+            Persona(name: "ben", role: "authenticated", user: user(emails[1]), line: 0),
+            Persona(name: "service", role: "service_role", user: nil, line: 0),
+        ]
+    }
+}
+
+/// A drafted plan: its YAML text and what it says.
+public struct PlanDraft: Sendable {
+    public var yaml: String
+    public var plan: AccessPlan
+    /// Cells marked DANGER in the YAML.
+    public var dangers: Int
+    /// True when the drafted cells held on a second run (what `pgwarden test` would say).
+    public var verified: Bool
+}

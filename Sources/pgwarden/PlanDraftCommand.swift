@@ -1,0 +1,55 @@
+import ArgumentParser
+import Foundation
+import WardenKit
+
+/// `pgwarden plan`: commands about the access-plan file.
+struct PlanCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "plan",
+        abstract: "Work with the access-plan file.",
+        subcommands: [PlanDraftCommand.self])
+}
+
+/// `pgwarden plan draft`: write a starting access plan from a live database.
+struct PlanDraftCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "draft",
+        abstract: "Draft an access plan from a live database, with every cell as the database behaves now.",
+        discussion: """
+            Reads the exposed schemas (tables, views, functions, policies, foreign keys) and \
+            probes them as anon, two signed-in users and service_role, inside transactions \
+            that are rolled back: nothing is left changed. Writes the plan to standard output, \
+            or to --output FILE (never over an existing file: exit status 65). Cells that look \
+            dangerous carry a DANGER comment; review every cell before you rely on it.
+            """)
+
+    @OptionGroup var connection: DatabaseOptions
+
+    @Option(help: ArgumentHelp("Write the plan to this file instead of standard output.", valueName: "FILE"))
+    var output: String?
+
+    @Option(help: ArgumentHelp("An exposed schema (repeat for more; default public).", valueName: "SCHEMA"))
+    var schema: [String] = []
+
+    func run() throws {
+        try ErrorReporter.run {
+            if let output, FileManager.default.fileExists(atPath: output) {
+                throw ProjectInitError(path: output, reason: .exists)
+            }
+            let connection = try Connection(self.connection.settings())
+            let draft = try PlanDrafter(connection: connection, schemas: schema.isEmpty ? ["public"] : schema)
+                .draft(source: output.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "access-plan.yml")
+            let summary = "plan draft: \(draft.plan.relations.count) relations, \(draft.plan.functions.count) functions, "
+                + "\(draft.dangers) cells marked DANGER; "
+                + (draft.verified ? "pgwarden test passes with it" : "some cells could not be stated (see NOTE)")
+            if let output {
+                try draft.yaml.write(toFile: output, atomically: true, encoding: .utf8)
+                print("wrote \(output)")
+                print(summary)
+            } else {
+                print(draft.yaml, terminator: "")
+                FileHandle.standardError.write(Data((summary + "\n").utf8))
+            }
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+
+/// `pgwarden init`: each project passes `pgwarden dev` at once; existing files stop it.
+@Suite struct InitCommandTests {
+    private func scratch() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("init-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    @Test(arguments: ["electric-ride", "todo", "profiles", "empty"])
+    func initThenDevPasses(example: String) throws {
+        let parent = try scratch()
+        let created = try PgwardenCLI.run(["init", "project", "--example", example], directory: parent.path)
+        #expect(created.status == 0, "\(created.all)")
+        #expect(created.standardOutput.contains("created project/access-plan.yml"))
+        #expect(created.standardOutput.contains("next: cd project && pgwarden dev"))
+        let dev = try PgwardenCLI.run(["dev"], directory: parent.appendingPathComponent("project").path)
+        #expect(dev.status == 0, "\(dev.all)")
+        #expect(dev.standardOutput.contains(" 0 failed"))
+    }
+
+    @Test func refusesToOverwriteNamingTheFileAndWritesNothing() throws {
+        let folder = try scratch()
+        let existing = folder.appendingPathComponent("migrations/20261122000100_create_todos.sql")
+        try FileManager.default.createDirectory(at: existing.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try "-- mine".write(to: existing, atomically: true, encoding: .utf8)
+        let output = try PgwardenCLI.run(["init", folder.path, "--example", "todo"])
+        #expect(output.status == 65)
+        #expect(output.standardError.contains("\(existing.path): already exists"))
+        let left = (FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? []).sorted()
+        #expect(left == ["migrations", "migrations/20261122000100_create_todos.sql"])
+        #expect(try String(contentsOf: existing, encoding: .utf8) == "-- mine")
+    }
+
+    @Test func refusesAnUnknownExample() throws {
+        let folder = try scratch()
+        let output = try PgwardenCLI.run(["init", folder.path, "--example", "blog"])
+        #expect(output.status == 64)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+import WardenPostgres
+import WardenKit
+
+/// `plan draft`: the draft of each example passes `pgwarden test` unchanged on the
+/// same database, states the same cells as the hand-written plan, marks dangerous
+/// cells, and leaves nothing behind.
+@Suite struct PlanDraftTests {
+    /// Role -> relation -> the set of accesses the plan gives personas with that role.
+    private func relationCells(_ plan: AccessPlan) -> [String: [String: Set<String>]] {
+        var cells: [String: [String: Set<String>]] = [:]
+        for relation in plan.relations {
+            for persona in plan.personas {
+                let access = relation.access[persona.name] ?? .nothing
+                let text = AccessOperation.allCases.map { access.scope(of: $0).rawValue }.joined(separator: "/")
+                cells[persona.role, default: [:]][relation.qualifiedName, default: []].insert(text)
+            }
+        }
+        return cells
+    }
+
+    private func functionCells(_ plan: AccessPlan) -> [String: [String: Set<Bool>]] {
+        var cells: [String: [String: Set<Bool>]] = [:]
+        for function in plan.functions {
+            for persona in plan.personas {
+                cells[persona.role, default: [:]][function.signature, default: []].insert(function.execute[persona.name] ?? false)
+            }
+        }
+        return cells
+    }
+
+    @Test(arguments: ["todo", "profiles"])
+    func draftPassesAndEqualsTheHandWrittenCells(example: String) throws {
+        let project = ExampleProject(name: example)
+        let connection = try project.database()
+        let before = try connection.query("select (select count(*) from auth.users)::text, (select count(*) from pg_class)::text").rows
+        let draft = try PlanDrafter(connection: connection).draft()
+        #expect(draft.verified)
+        #expect(draft.dangers == 0)
+        #expect(!draft.yaml.contains("NOTE:"))
+        let drafted = try AccessPlanParser(file: "draft.yml").parse(draft.yaml)
+        let report = try AccessPlanRunner(connection: connection, plan: drafted).run()
+        #expect(report.passed, "\(report.failures.map(\.name))")
+        let written = try AccessPlanParser.load(path: project.planPath)
+        #expect(relationCells(drafted) == relationCells(written))
+        #expect(functionCells(drafted) == functionCells(written))
+        #expect(try connection.query("select (select count(*) from auth.users)::text, (select count(*) from pg_class)::text").rows == before)
+    }
+
+    @Test func draftOfElectricRidePassesWithOwnerRulesFromPoliciesAndViews() throws {
+        let connection = try ElectricRide.database()
+        let draft = try PlanDrafter(connection: connection).draft()
+        #expect(draft.verified)
+        #expect(!draft.yaml.contains("NOTE:"))
+        let drafted = try AccessPlanParser(file: "draft.yml").parse(draft.yaml)
+        #expect(try AccessPlanRunner(connection: connection, plan: drafted).run().passed)
+        let owners = Dictionary(uniqueKeysWithValues: drafted.relations.map { ($0.name, $0.owner ?? "-") })
+        #expect(owners["patron"] == "user_id = auth.uid()")
+        // saved's policy expression, and the view over saved inherits it.
+        #expect(owners["saved"]?.contains("p.user_id = ( SELECT auth.uid() AS uid)") == true)
+        #expect(owners["saved_listings"] == owners["saved"])
+        // Signed-in users see every patron (sellers' contact details): flagged for review.
+        #expect(draft.yaml.contains("      ava: read  # DANGER: a signed-in user sees other users' rows"))
+        #expect(draft.dangers == 2)
+    }
+
+    @Test func marksTheDangerousCellsOfTheTodoTableWithoutRowLevelSecurity() throws {
+        let connection = try ExampleProject(name: "todo").database(upTo: "20261122000100")
+        let draft = try PlanDrafter(connection: connection).draft()
+        #expect(draft.verified)
+        #expect(draft.yaml.contains("      anon: all  # DANGER: anon (no sign-in) may insert, update, delete"))
+        // No policy names an owner, so nothing tells own rows from others': every row.
+        #expect(draft.yaml.contains("      ava: all  # DANGER: a signed-in user may insert, update, delete every row"))
+        #expect(draft.dangers == 3)
+    }
+
+    @Test func marksSecurityDefinerFunctionsAnonMayExecute() throws {
+        let profiles = ExampleProject(name: "profiles")
+        let connection = try profiles.database(upTo: "20261122000100")
+        try connection.execute(try String(
+            contentsOf: profiles.root.appendingPathComponent("tutorial/published_functions.sql"), encoding: .utf8))
+        let draft = try PlanDrafter(connection: connection).draft()
+        #expect(draft.verified)
+        let marked = draft.yaml.split(separator: "\n").filter { $0.contains("# DANGER:") }
+        #expect(marked == Array(repeating: "    anon: execute  # DANGER: anon (no sign-in) may execute this security definer function", count: 2))
+    }
+
+    @Test func commandWritesAFileThatTestAccepts() throws {
+        let connection = try ExampleProject(name: "todo").database()
+        let url = try TestCluster.cluster.url(database: connection.settings.parameters["dbname"] ?? "")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("draft-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("access-plan.yml").path
+        let drafted = try PgwardenCLI.run(["plan", "draft", "--database-url", url, "--output", file])
+        #expect(drafted.status == 0, "\(drafted.all)")
+        #expect(drafted.standardOutput.contains("pgwarden test passes with it"))
+        let tested = try PgwardenCLI.run(["test", "--database-url", url, "--plan", file])
+        #expect(tested.status == 0, "\(tested.all)")
+        let again = try PgwardenCLI.run(["plan", "draft", "--database-url", url, "--output", file])
+        #expect(again.status == 65)
+        #expect(again.standardError.contains("\(file): already exists"))
+    }
+}
