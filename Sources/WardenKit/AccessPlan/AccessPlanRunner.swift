@@ -19,7 +19,7 @@ public struct AccessPlanRunner {
     /// Checks the plan against the catalog (before anything runs), then runs it.
     public func run() throws -> AccessPlanReport {
         let started = ContinuousClock.now
-        let catalog = try ExposedCatalog.read(connection, schemas: plan.schemas)
+        let catalog = try ExposedCatalog.read(connection, schemas: plan.schemas, roles: plan.personas.map(\.role))
         let resolved = try PlanCatalogCheck(plan: plan, catalog: catalog, connection: connection).resolve()
         var results: [ProbeResult] = []
         try connection.execute("begin")
