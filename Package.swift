@@ -50,7 +50,8 @@ let package = Package(
         .testTarget(name: "UnitTests", dependencies: ["WardenKit", "WardenPostgres"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["WardenKit", "WardenPostgres"]
+            dependencies: ["WardenKit", "WardenPostgres"],
+            exclude: ["Fixtures"]  // SQL folders the tests read from the source tree
         ),
     ]
 )
