@@ -71,7 +71,7 @@ begin
     create event trigger pgwarden_policy_grants_drop on sql_drop
       when tag in ('DROP POLICY')
       execute function extensions.pgwarden_policy_grants_end();
-    perform pg_temp.twin_note('event trigger', 'pgwarden_policy_grants');
+    perform pg_temp.twin_note('event_trigger', 'pgwarden_policy_grants');
   end if;
 end
 $twin$;
