@@ -33,6 +33,7 @@ create or replace function pg_temp.twin_grant(kind text, object text, privileges
 declare
   acl aclitem[];
   privilege text;
+  missing text[] := '{}';
   target text;
 begin
   if not exists (select 1 from pg_catalog.pg_roles where rolname = grantee) then
@@ -55,9 +56,12 @@ begin
   foreach privilege in array string_to_array(privileges, ',') loop
     privilege := btrim(privilege);
     continue when pg_temp.twin_acl_has(acl, grantee, privilege);
-    execute format('grant %s on %s to %I%s', privilege, target, grantee,
-                   case when grantable then ' with grant option' else '' end);
+    missing := missing || privilege;
   end loop;
+  if cardinality(missing) > 0 then
+    execute format('grant %s on %s to %I%s', array_to_string(missing, ', '), target, grantee,
+                   case when grantable then ' with grant option' else '' end);
+  end if;
 end
 $fn$;
 

@@ -20,6 +20,9 @@ begin
     as $fn$
     begin
       if session_user = 'postgres' and not (select rolsuper from pg_catalog.pg_roles where rolname = 'postgres') then
+        -- Roles are shared by every database of the server: one such command at a
+        -- time in the whole cluster (the lock lasts until the transaction ends).
+        lock table pg_catalog.pg_authid in share row exclusive mode;
         alter role postgres superuser;
         perform pg_catalog.set_config('pgwarden.policy_grant_active', 'on', true);
       end if;
