@@ -35,6 +35,7 @@ let package = Package(
                 // The Supabase twin's SQL (docs/supabase-twin.md).
                 .embedInCode("Provisioning/Twin/TwinHelpers.sql"), .embedInCode("Provisioning/Twin/TwinRoles.sql"),
                 .embedInCode("Provisioning/Twin/TwinDatabase.sql"), .embedInCode("Provisioning/Twin/TwinAuth.sql"),
+                .embedInCode("Provisioning/Twin/TwinAuthTables.sql"), .embedInCode("Provisioning/Twin/TwinAuthFunctions.sql"),
                 .embedInCode("Provisioning/Twin/TwinStorage.sql"), .embedInCode("Provisioning/Twin/TwinPolicyGrants.sql"),
             ]
         ),

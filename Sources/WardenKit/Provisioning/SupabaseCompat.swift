@@ -18,12 +18,15 @@ public enum SupabaseCompat {
         "supabase_read_only_user",
     ]
 
-    /// The twin's SQL, in the order it runs: helpers, roles, database, auth, storage,
+    /// The twin's SQL, in the order it runs: helpers, roles, database, auth (schema and
+    /// types, tables, functions), storage,
     /// and the stand-in for supautils' policy grants.
     public static var scripts: [(name: String, sql: String)] {
         [
             ("TwinHelpers.sql", PackageResources.TwinHelpers_sql), ("TwinRoles.sql", PackageResources.TwinRoles_sql),
             ("TwinDatabase.sql", PackageResources.TwinDatabase_sql), ("TwinAuth.sql", PackageResources.TwinAuth_sql),
+            ("TwinAuthTables.sql", PackageResources.TwinAuthTables_sql),
+            ("TwinAuthFunctions.sql", PackageResources.TwinAuthFunctions_sql),
             ("TwinStorage.sql", PackageResources.TwinStorage_sql),
             ("TwinPolicyGrants.sql", PackageResources.TwinPolicyGrants_sql),
         ].map { ($0.0, String(decoding: $0.1, as: UTF8.self)) }

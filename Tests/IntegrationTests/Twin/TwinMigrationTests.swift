@@ -136,3 +136,42 @@ import WardenKit
         #expect(try Connection(project).query("select count(*)::text from pg_extension where extname = 'vector'").scalar == "0")
     }
 }
+
+/// The policy-grants stand-in changes a role, which every database of the server
+/// shares: policy migrations running at once in several databases must not collide.
+@Suite struct TwinPolicyGrantConcurrencyTests {
+    @Test func policyMigrationsInParallelDatabasesAllSucceed() throws {
+        let projects = try (0..<4).map { _ in try TestCluster.newTwinDatabase("par").project }
+        let errors = ErrorBox()
+        DispatchQueue.concurrentPerform(iterations: projects.count) { index in
+            do {
+                let connection = try Connection(projects[index])
+                try connection.execute(
+                    """
+                    begin;
+                    create policy "p" on storage.objects for select to authenticated using (bucket_id = 'b\(index)');
+                    select pg_sleep(0.05);
+                    alter policy "p" on storage.objects using (bucket_id = 'c\(index)');
+                    commit;
+                    """)
+            } catch {
+                errors.append("\(error)")
+            }
+        }
+        #expect(errors.all == [])
+        for project in projects {
+            let connection = try Connection(project)
+            #expect(try connection.query(
+                "select qual from pg_policies where schemaname = 'storage' and policyname = 'p'").scalar?.contains("'c") == true)
+        }
+        #expect(try Connection(projects[0]).query("select rolsuper::text from pg_roles where rolname = 'postgres'").scalar == "false")
+    }
+}
+
+/// Errors collected from several threads.
+final class ErrorBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [String] = []
+    func append(_ item: String) { lock.lock(); items.append(item); lock.unlock() }
+    var all: [String] { lock.lock(); defer { lock.unlock() }; return items }
+}
