@@ -9,8 +9,9 @@ public struct AccessPlanRunner {
     let connection: Connection
     let plan: AccessPlan
 
-    /// - Parameter connection: an admin connection (a superuser or the project owner)
-    ///   that may `set role` to every persona's role.
+    /// - Parameter connection: an admin connection (a superuser or the project owner;
+    ///   on Supabase and its twin, `postgres`) that may `set role` to every persona's
+    ///   role and insert into `auth.users`.
     public init(connection: Connection, plan: AccessPlan) {
         self.connection = connection
         self.plan = plan

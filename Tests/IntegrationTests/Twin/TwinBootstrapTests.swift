@@ -1,3 +1,4 @@
+import Foundation
 import WardenPostgres
 import Testing
 import WardenKit
@@ -93,5 +94,26 @@ import WardenKit
         #expect(error.sqlState == .insufficientPrivilege)
         #expect(error.hint?.contains("superuser") == true)
         #expect(try TwinCatalog.fingerprint(adminConnection) == before)
+    }
+}
+
+/// A server whose own superuser is not supabase_admin (a Debian cluster's `postgres`,
+/// say): Supabase's owners still hold, whoever runs bootstrap. (A server of its own:
+/// a second superuser would change the shared server's roles under other tests.)
+@Suite struct TwinBootstrapByAnotherSuperuserTests {
+    @Test func supabasesOwnersHoldWhoeverBootstraps() throws {
+        let cluster = try LocalCluster.start()
+        defer { cluster.stop() }
+        let admin = try Connection(cluster.settings())
+        try admin.execute("create role debian_admin superuser login")
+        try admin.execute("create database app")
+        let other = try Connection(cluster.settings(database: "app", user: "debian_admin"))
+        _ = try SupabaseCompat.bootstrap(other)
+        #expect(try other.query(
+            """
+            select string_agg(nspname || '=' || nspowner::regrole, ',' order by nspname) from pg_namespace
+            where nspname in ('auth', 'storage', 'extensions', 'graphql_public', 'realtime')
+            """).scalar == "auth=supabase_admin,extensions=postgres,graphql_public=supabase_admin,realtime=supabase_admin,storage=supabase_admin")
+        #expect(try other.query("select proowner::regrole::text from pg_proc where proname = 'graphql'").scalar == "supabase_admin")
     }
 }

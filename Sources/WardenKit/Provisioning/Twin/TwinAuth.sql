@@ -8,7 +8,7 @@
 do $twin$
 begin
   if to_regnamespace('auth') is null then
-    create schema auth;
+    create schema auth authorization supabase_admin;
     perform pg_temp.twin_note('schema', 'auth');
   end if;
 end

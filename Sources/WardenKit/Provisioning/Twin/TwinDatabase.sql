@@ -83,7 +83,7 @@ begin
     perform pg_temp.twin_note('publication', 'supabase_realtime');
   end if;
   if to_regnamespace('realtime') is null then
-    create schema realtime;
+    create schema realtime authorization supabase_admin;
     grant usage on schema realtime to postgres;
     perform pg_temp.twin_note('schema', 'realtime');
   end if;
@@ -100,7 +100,7 @@ from unnest(array['postgres', 'dashboard_user']) as grantee;
 do $twin$
 begin
   if to_regnamespace('graphql_public') is null then
-    create schema graphql_public;
+    create schema graphql_public authorization supabase_admin;
     perform pg_temp.twin_note('schema', 'graphql_public');
   end if;
   if to_regprocedure('graphql_public.graphql(text, text, jsonb, jsonb)') is null then
@@ -113,6 +113,7 @@ begin
       select jsonb_build_object('errors', jsonb_build_array(
         jsonb_build_object('message', 'pg_graphql extension is not enabled.')))
     $fn$;
+    alter function graphql_public.graphql(text, text, jsonb, jsonb) owner to supabase_admin;
     perform pg_temp.twin_note('function', 'graphql_public.graphql');
   end if;
 end

@@ -9,7 +9,7 @@
 do $twin$
 begin
   if to_regnamespace('storage') is null then
-    create schema storage;
+    create schema storage authorization supabase_admin;
     perform pg_temp.twin_note('schema', 'storage');
   end if;
 end
