@@ -1,6 +1,8 @@
 -- pgwarden twin, step 3b: the auth server's tables (v2.196.0), each created only
 -- when missing, then owned by supabase_auth_admin with row-level security on and
--- granted as on Supabase. Facts and sources: docs/supabase-twin.md, "auth".
+-- granted as on Supabase. Facts and sources: docs/supabase-twin.md, "auth". Every
+-- unique index is mirrored (they decide what may be inserted); indexes that only
+-- speed up the auth server's own queries are left out.
 
 -- Tables ------------------------------------------------------------------------------
 -- Each is created only when missing; columns, defaults and constraints as the auth
@@ -32,9 +34,9 @@ begin
       is_super_admin              boolean,
       created_at                  timestamptz,
       updated_at                  timestamptz,
-      phone                       text default null,
+      phone                       text default null::varchar,
       phone_confirmed_at          timestamptz,
-      phone_change                text default '',
+      phone_change                text default ''::varchar,
       phone_change_token          varchar(255) default '',
       phone_change_sent_at        timestamptz,
       confirmed_at                timestamptz generated always as (least(email_confirmed_at, phone_confirmed_at)) stored,
@@ -149,6 +151,9 @@ begin
       web_authn_aaguid             uuid,
       last_webauthn_challenge_data jsonb
     );
+    create unique index mfa_factors_user_friendly_name_unique on auth.mfa_factors (friendly_name, user_id)
+      where trim(friendly_name) <> '';
+    create unique index unique_phone_factor_per_user on auth.mfa_factors (user_id, phone);
     perform pg_temp.twin_note('table', 'auth.mfa_factors');
   end if;
 
@@ -239,6 +244,7 @@ begin
       created_at timestamp not null default now(),
       updated_at timestamp not null default now()
     );
+    create unique index one_time_tokens_user_id_token_type_key on auth.one_time_tokens (user_id, token_type);
     perform pg_temp.twin_note('table', 'auth.one_time_tokens');
   end if;
 
@@ -251,6 +257,7 @@ begin
       updated_at  timestamptz,
       disabled    boolean
     );
+    create unique index sso_providers_resource_id_idx on auth.sso_providers (lower(resource_id));
     perform pg_temp.twin_note('table', 'auth.sso_providers');
   end if;
 
@@ -262,6 +269,7 @@ begin
       created_at      timestamptz,
       updated_at      timestamptz
     );
+    create unique index sso_domains_domain_idx on auth.sso_domains (lower(domain));
     perform pg_temp.twin_note('table', 'auth.sso_domains');
   end if;
 

@@ -47,7 +47,13 @@ begin
       file_size_limit    bigint,
       allowed_mime_types text[],
       owner_id           text,
-      type               storage.buckettype not null default 'STANDARD'
+      type               storage.buckettype not null default 'STANDARD',
+      versioning_status  text not null default 'DISABLED',
+      constraint buckets_versioning_status_check
+        check (versioning_status in ('DISABLED', 'ENABLED', 'SUSPENDED')),
+      constraint buckets_versioning_standard_only_check
+        check (type = 'STANDARD' or versioning_status = 'DISABLED'),
+      constraint buckets_versioning_dark_check check (versioning_status = 'DISABLED')
     );
     create unique index bname on storage.buckets (name);
     perform pg_temp.twin_note('table', 'storage.buckets');
@@ -66,7 +72,10 @@ begin
       path_tokens      text[] generated always as (string_to_array(name, '/')) stored,
       version          text,
       owner_id         text,
-      user_metadata    jsonb
+      user_metadata    jsonb,
+      archived_at      timestamptz,
+      is_delete_marker boolean not null default false,
+      is_versioned     boolean not null default false
     );
     create unique index bucketid_objname on storage.objects (bucket_id, name);
     create index name_prefix_search on storage.objects (name text_pattern_ops);
