@@ -31,7 +31,13 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
-            resources: [.embedInCode("Provisioning/SupabaseCompat.sql")]
+            resources: [
+                // The Supabase twin's SQL (docs/supabase-twin.md).
+                .embedInCode("Provisioning/Twin/TwinHelpers.sql"), .embedInCode("Provisioning/Twin/TwinRoles.sql"),
+                .embedInCode("Provisioning/Twin/TwinDatabase.sql"), .embedInCode("Provisioning/Twin/TwinAuth.sql"),
+                .embedInCode("Provisioning/Twin/TwinAuthTables.sql"), .embedInCode("Provisioning/Twin/TwinAuthFunctions.sql"),
+                .embedInCode("Provisioning/Twin/TwinStorage.sql"), .embedInCode("Provisioning/Twin/TwinPolicyGrants.sql"),
+            ]
         ),
         // The command-line tool: argument parsing and error reporting only.
         .executableTarget(
@@ -45,7 +51,8 @@ let package = Package(
         .testTarget(name: "UnitTests", dependencies: ["WardenKit", "WardenPostgres"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["WardenKit", "WardenPostgres"]
+            dependencies: ["WardenKit", "WardenPostgres"],
+            exclude: ["Fixtures"]  // SQL folders the tests read from the source tree
         ),
     ]
 )

@@ -118,7 +118,9 @@ say "starting one ephemeral PostgreSQL server (pgwarden dev --keep)"
 DEV_PID=$!
 ADMIN_URL=""
 for _ in $(seq 1 600); do
-    ADMIN_URL="$(sed -n 's/^URL: //p' "$WORK/dev.out")"
+    # The superuser's URL (dev's "URL:" line is postgres's, not a superuser; pgTAP
+    # and bootstrap need one).
+    ADMIN_URL="$(sed -n 's/^superuser URL (as supabase_admin): //p' "$WORK/dev.out")"
     [ -n "$ADMIN_URL" ] && break
     kill -0 "$DEV_PID" 2>/dev/null || { cat "$WORK/dev.out" >&2; die "pgwarden dev exited"; }
     sleep 0.1
@@ -126,7 +128,7 @@ done
 [ -n "$ADMIN_URL" ] || { cat "$WORK/dev.out" >&2; die "no server URL from pgwarden dev after 60 s"; }
 SERVER_VERSION="$(sed -n 's/ ready in .*//p' "$WORK/dev.out")"
 
-# postgresql://postgres@/postgres?host=/tmp/pgwarden-XXXX&port=5432 -> its parts,
+# postgresql://supabase_admin@/postgres?host=/tmp/pgwarden-XXXX&port=5432 -> its parts,
 # for pg_prove (which connects through libpq's PG* environment).
 query_param() { printf '%s\n' "$ADMIN_URL" | sed -n "s/.*[?&]$1=\([^&]*\).*/\1/p"; }
 PGHOST="$(query_param host)"

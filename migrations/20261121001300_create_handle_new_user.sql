@@ -59,5 +59,8 @@ create trigger on_auth_user_created
   for each row execute function public.handle_new_user();
 
 -- migrate:down
-drop trigger on_auth_user_created on auth.users;
-drop function public.handle_new_user();
+-- Dropping the function drops its trigger with it. "drop trigger ... on auth.users"
+-- would need to own auth.users, which postgres does not on Supabase (nor on
+-- pgwarden's twin): supabase_auth_admin does. DROP ... CASCADE removes dependent
+-- objects without that check, so this works on both.
+drop function public.handle_new_user() cascade;

@@ -6,12 +6,16 @@ import WardenKit
 struct BootstrapCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bootstrap",
-        abstract: "Create Supabase's roles, auth schema and default privileges on plain PostgreSQL.",
+        abstract: "Make plain PostgreSQL a twin of a Supabase project: roles, auth, storage, extensions.",
         discussion: """
-            Creates anon, authenticated, service_role (BYPASSRLS) and authenticator; the auth \
-            schema with auth.users and auth.uid()/role()/email()/jwt(); and Supabase's default \
-            privileges in public. On a database that already has them (a Supabase project, or \
-            one bootstrapped before) it changes nothing and says so. Needs a superuser.
+            Creates what a fresh Supabase project has (docs/supabase-twin.md): its roles (anon, \
+            authenticated, service_role, authenticator, postgres as a non-superuser, the service \
+            roles), the auth schema (users, identities, sessions, ... and auth.uid()/role()/email()/jwt()), \
+            storage (buckets, objects, foldername/filename/extension), extensions with uuid-ossp and \
+            pgcrypto, the supabase_realtime publication, graphql_public, and Supabase's grants and \
+            default privileges. It adds only what is missing and never replaces what exists; on a \
+            complete database (a Supabase project, or one bootstrapped before) it changes nothing \
+            and says so. Needs a superuser.
             """
     )
 

@@ -9,7 +9,8 @@ struct DevCommand: ParsableCommand {
         abstract: "Run the whole job on an ephemeral local PostgreSQL: bootstrap, up, seed, test.",
         discussion: """
             Starts a throwaway server (data in a temporary directory, Unix socket only), \
-            creates Supabase's roles and auth schema, applies the migrations, loads the seeds, \
+            makes it a twin of a Supabase project (as supabase_admin, its only superuser), then, \
+            as postgres (not a superuser, as on Supabase), applies the migrations, loads the seeds, \
             proves the access plan and prints its matrix, then stops the server and deletes \
             everything (also on Ctrl-C). With --keep the server stays up, and its URL is \
             printed, until you press Ctrl-C. Exit status as for `pgwarden test`.
@@ -38,7 +39,11 @@ struct DevCommand: ParsableCommand {
             }
             let version = try ServerInfo.version(of: cluster.settings())
             print("server: PostgreSQL \(version), ready in \(cluster.startupDuration.wholeMilliseconds) ms")
-            var job = ProjectJob(settings: cluster.settings(), paths: ProjectPaths(migrations: migrations.folder, seeds: seeds.seeds, plan: plan.plan)) { print($0) }
+            // As on Supabase: bootstrap as the superuser, everything else as postgres.
+            var job = ProjectJob(
+                settings: cluster.settings(user: cluster.projectUser),
+                paths: ProjectPaths(migrations: migrations.folder, seeds: seeds.seeds, plan: plan.plan)) { print($0) }
+            job.bootstrapSettings = cluster.settings()
             let progress = MigrationProgress.standard()
             job.onMigrationEvent = progress.handle
             let report = try job.provisionAndProve()
@@ -47,7 +52,8 @@ struct DevCommand: ParsableCommand {
             print("dev: done in \((clock.now - began).wholeMilliseconds) ms")
             if keep {
                 print("server kept running; connect with:")
-                print("URL: \(cluster.url())")
+                print("URL: \(cluster.url(user: cluster.projectUser))")
+                print("superuser URL (as supabase_admin): \(cluster.url())")
                 print("press Ctrl-C to stop it and delete its data")
                 while cluster.isRunning { sleep(1) }
             }

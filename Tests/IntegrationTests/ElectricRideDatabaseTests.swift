@@ -8,7 +8,11 @@ import WardenKit
 @Suite struct ElectricRideDatabaseTests {
     private func signUp(_ connection: Connection, email: String?, metadata: String?) throws -> String {
         try connection.query(
-            "insert into auth.users (aud, role, email, raw_user_meta_data) values ('authenticated', 'authenticated', $1, $2::jsonb) returning id::text",
+            // auth.users.id has no default on Supabase: the auth server gives it, as here.
+            """
+            insert into auth.users (id, aud, role, email, raw_user_meta_data)
+            values (gen_random_uuid(), 'authenticated', 'authenticated', $1, $2::jsonb) returning id::text
+            """,
             [email, metadata]
         ).scalar ?? ""
     }

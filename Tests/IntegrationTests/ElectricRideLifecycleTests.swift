@@ -13,10 +13,11 @@ import WardenKit
             """
             select 'relation', format('%I.%I', n.nspname, c.relname), coalesce(c.relacl::text, '')
             from pg_class c join pg_namespace n on n.oid = c.relnamespace
-            where n.nspname in ('public', 'auth') and c.relkind in ('r','p','v','m','S','f','i')
+            where n.nspname in ('public', 'auth', 'storage', 'private') and c.relkind in ('r','p','v','m','S','f','i')
             union all
             select 'function', p.oid::regprocedure::text, coalesce(p.proacl::text, '')
-            from pg_proc p join pg_namespace n on n.oid = p.pronamespace where n.nspname in ('public', 'auth')
+            from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+            where n.nspname in ('public', 'auth', 'storage', 'private')
             union all
             select 'policy', format('%I.%I %s', schemaname, tablename, policyname), '' from pg_policies
             union all
@@ -24,27 +25,32 @@ import WardenKit
             union all
             select 'default acl', d.defaclobjtype::text, d.defaclacl::text from pg_default_acl d
             union all
-            select 'schema', nspname, coalesce(nspacl::text, '') from pg_namespace where nspname in ('public', 'auth')
+            select 'schema', nspname, coalesce(nspacl::text, '') from pg_namespace
+            where nspname in ('public', 'auth', 'storage', 'private')
+            union all
+            select 'bucket', id, '' from storage.buckets
             order by 1, 2, 3
             """
         ).rows
     }
 
+    /// As on Supabase: bootstrapped by the superuser, migrated by postgres (not a superuser).
     @Test func downAllLeavesNoElectricRideObjectBehindAndUpWorksAgain() throws {
-        let settings = try TestCluster.newDatabase("life")
+        let settings = try TestCluster.newTwinDatabase("life").project
         let connection = try Connection(settings)
-        _ = try SupabaseCompat.bootstrap(connection)
+        #expect(try connection.query("select rolsuper from pg_roles where rolname = current_user").scalar == "f")
         let bootstrapped = try footprint(connection)
         let migrator = try Migrator.open(folder: ElectricRide.migrations.path, settings: settings)
 
         let up = try migrator.up()
-        #expect(up.steps.count == 14)
+        #expect(up.steps.count == 15)
         let migrated = try footprint(connection)
         #expect(migrated.contains { $0[0] == "trigger" && $0[1] == "auth.users on_auth_user_created" })
-        #expect(migrated.contains { $0[0] == "policy" })
+        #expect(migrated.contains { $0[0] == "policy" && $0[1]?.hasPrefix("storage.objects") == true })
+        #expect(migrated.contains { $0[0] == "bucket" && $0[1] == "vehicle-photos" })
 
         let down = try migrator.down(.all)
-        #expect(down.steps.count == 14)
+        #expect(down.steps.count == 15)
         #expect(try footprint(connection) == bootstrapped)
 
         _ = try migrator.up()
@@ -55,13 +61,13 @@ import WardenKit
     }
 
     @Test func resetThenSeedTwiceLeavesTheSameData() throws {
-        let settings = try TestCluster.newDatabase("reset")
+        let (admin, settings) = try TestCluster.newTwinDatabase("reset")
         let connection = try Connection(settings)
-        _ = try SupabaseCompat.bootstrap(connection)
         let paths = ProjectPaths(
             migrations: ElectricRide.migrations.path, seeds: ElectricRide.seeds.path, plan: ElectricRide.planPath)
         var lines: [String] = []
-        let job = ProjectJob(settings: settings, paths: paths) { lines.append($0) }
+        var job = ProjectJob(settings: settings, paths: paths) { lines.append($0) }
+        job.bootstrapSettings = admin
         _ = try job.provisionAndProve()
         try connection.execute("insert into public.colour (name) values ('Scribbled by hand')")
         try job.reset()

@@ -14,7 +14,9 @@ import WardenKit
         connection.close()
         // The URL form reaches the same server.
         let viaURL = try Connection(ConnectionSettings(cluster.url()))
-        #expect(try viaURL.query("select current_user").scalar == "postgres")
+        // As on Supabase, supabase_admin is the superuser; postgres arrives with bootstrap.
+        #expect(try viaURL.query("select current_user, usesuper from pg_user where usename = current_user").rows
+                == [["supabase_admin", "t"]])
         viaURL.close()
         cluster.stop()
         #expect(!cluster.isRunning)

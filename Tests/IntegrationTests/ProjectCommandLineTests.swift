@@ -10,7 +10,8 @@ import WardenKit
     private func electricRideURL(seeded: Bool = true) throws -> (url: String, connection: Connection) {
         let connection = try ElectricRide.database(seeded: seeded)
         let name = connection.settings.parameters["dbname"] ?? ""
-        return (try TestCluster.cluster.url(database: name), connection)
+        let cluster = try TestCluster.cluster
+        return (cluster.url(database: name, user: cluster.projectUser), connection)
     }
 
     @Test func bootstrapTwiceSaysNothingChangedTheSecondTime() throws {
@@ -27,7 +28,7 @@ import WardenKit
         let (url, _) = try electricRideURL()
         let text = try PgwardenCLI.run(["test", "--database-url", url], environment: PgwardenCLI.cleanEnvironment(), directory: root)
         #expect(text.status == 0)
-        #expect(text.standardOutput.contains("196 probes, 196 passed, 0 failed"))
+        #expect(text.standardOutput.contains("259 probes, 259 passed, 0 failed"))
         let junit = FileManager.default.temporaryDirectory.appendingPathComponent("plan-\(UUID().uuidString).xml")
         defer { try? FileManager.default.removeItem(at: junit) }
         let withFile = try PgwardenCLI.run(
@@ -35,9 +36,9 @@ import WardenKit
             environment: PgwardenCLI.cleanEnvironment(), directory: root)
         #expect(withFile.status == 0)
         #expect(withFile.standardOutput.contains("public.saved"))  // the matrix still shows
-        #expect(try String(contentsOf: junit, encoding: .utf8).contains("<testsuites name=\"pgwarden access plan\" tests=\"196\" failures=\"0\""))
+        #expect(try String(contentsOf: junit, encoding: .utf8).contains("<testsuites name=\"pgwarden access plan\" tests=\"259\" failures=\"0\""))
         let tap = try PgwardenCLI.run(["test", "--database-url", url, "--format", "tap"], environment: PgwardenCLI.cleanEnvironment(), directory: root)
-        #expect(tap.standardOutput.hasPrefix("TAP version 13\n1..196\n"))
+        #expect(tap.standardOutput.hasPrefix("TAP version 13\n1..259\n"))
     }
 
     @Test func testExitsOneAndNamesTheFailingCell() throws {
@@ -68,7 +69,7 @@ import WardenKit
         #expect(try DatabaseFingerprint.rows(connection) == before)
         let done = try PgwardenCLI.run(["reset", "--yes", "--database-url", url], environment: PgwardenCLI.cleanEnvironment(), directory: root)
         #expect(done.status == 0)
-        #expect(done.standardOutput.contains("rolled back 14 migrations"))
+        #expect(done.standardOutput.contains("rolled back 15 migrations"))
         #expect(done.standardOutput.contains("seed: applied 3 files"))
     }
 
@@ -82,7 +83,7 @@ import WardenKit
     @Test func devRunsTheWholeJobAndLeavesNothingBehind() throws {
         let result = try PgwardenCLI.run(["dev"], environment: PgwardenCLI.cleanEnvironment(), directory: root)
         #expect(result.status == 0, "\(result.all)")
-        for line in ["bootstrap: created", "applied 14 migrations", "seed: applied 3 files", "196 probes, 196 passed, 0 failed"] {
+        for line in ["bootstrap: created", "applied 15 migrations", "seed: applied 3 files", "259 probes, 259 passed, 0 failed"] {
             #expect(result.standardOutput.contains(line), "missing: \(line)")
         }
     }

@@ -34,7 +34,12 @@ import WardenKit
         #expect(saved.access["ava"] == Access(select: .own, insert: .own, update: .own, delete: .own))
         #expect(saved.access["anon"] == .nothing)
         #expect(saved.access["service"] == .everything)
-        #expect(plan.functions.map(\.signature) == ["public.delete_current_user()", "public.handle_new_user()"])
+        #expect(plan.functions.map(\.signature) == [
+            "public.delete_current_user()", "public.handle_new_user()", "storage.foldername(text)", "storage.filename(text)",
+            "storage.extension(text)", "storage.protect_delete()", "storage.update_updated_at_column()",
+        ])
+        let photos = try #require(plan.relations.first { $0.qualifiedName == "storage.objects" })
+        #expect(photos.access["ava"] == Access(select: .all, insert: .own, update: .own, delete: .own))
         #expect(plan.functions[0].execute == ["anon": false, "ava": true, "ben": true, "service": true])
         #expect(plan.checks.count >= 5)
     }

@@ -9,8 +9,9 @@ public struct AccessPlanRunner {
     let connection: Connection
     let plan: AccessPlan
 
-    /// - Parameter connection: an admin connection (a superuser or the project owner)
-    ///   that may `set role` to every persona's role.
+    /// - Parameter connection: an admin connection (a superuser or the project owner;
+    ///   on Supabase and its twin, `postgres`) that may `set role` to every persona's
+    ///   role and insert into `auth.users`.
     public init(connection: Connection, plan: AccessPlan) {
         self.connection = connection
         self.plan = plan
@@ -19,11 +20,14 @@ public struct AccessPlanRunner {
     /// Checks the plan against the catalog (before anything runs), then runs it.
     public func run() throws -> AccessPlanReport {
         let started = ContinuousClock.now
-        let catalog = try ExposedCatalog.read(connection, schemas: plan.schemas)
+        let catalog = try ExposedCatalog.read(connection, schemas: plan.schemas, roles: plan.personas.map(\.role))
         let resolved = try PlanCatalogCheck(plan: plan, catalog: catalog, connection: connection).resolve()
         var results: [ProbeResult] = []
         try connection.execute("begin")
         do {
+            // Personas reach storage tables through the storage server, which marks every
+            // transaction it runs so that its deletes pass storage.protect_delete().
+            try connection.execute("select set_config('storage.allow_delete_query', 'true', true)")
             let userIDs = try createUsers()
             for statement in plan.setup { try runSetup(statement) }
             let context = ProbeContext(

@@ -30,8 +30,10 @@ public struct ExposedCatalog: Sendable {
         relations.first { $0.schema == schema && $0.name == name }
     }
 
-    /// Reads the catalog for `schemas`.
-    public static func read(_ connection: Connection, schemas: [String]) throws -> ExposedCatalog {
+    /// Reads the catalog for `schemas`. With `roles`, a relation none of them has any
+    /// privilege on (such as `storage.migrations`, the storage server's own) is not
+    /// exposed: no client can reach it, so there is nothing to plan.
+    public static func read(_ connection: Connection, schemas: [String], roles: [String] = []) throws -> ExposedCatalog {
         let schemaArray = PostgresArray.literal(schemas)
         let relationRows = try connection.query(
             """
@@ -47,8 +49,11 @@ public struct ExposedCatalog: Sendable {
             where n.nspname = any($1::text[]) and c.relkind in ('r', 'p', 'v', 'm', 'f')
               and not exists (select 1 from pg_depend d
                               where d.classid = 'pg_class'::regclass and d.objid = c.oid and d.deptype = 'e')
+              and (cardinality($2::text[]) = 0 or exists (
+                     select 1 from unnest($2::text[]) as api(role) join pg_roles r on r.rolname = api.role
+                     where has_table_privilege(r.oid, c.oid, 'select, insert, update, delete')))
             order by n.nspname, c.relname
-            """, [schemaArray]
+            """, [schemaArray, PostgresArray.literal(roles)]
         ).rows
         let functionRows = try connection.query(
             """

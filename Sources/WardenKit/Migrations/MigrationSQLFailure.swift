@@ -63,7 +63,7 @@ public struct MigrationSQLFailure: Error, CustomStringConvertible {
         var lines = [locator.prefix(place) + phaseLabel + error.message + (error.sqlState.map { " (SQLSTATE \($0))" } ?? "")]
         lines += locator.excerpt(place)
         if let detail = error.detail { lines.append("DETAIL: \(detail)") }
-        if let hint = error.hint ?? Self.extraHint(error, direction: direction) { lines.append("HINT: \(hint)") }
+        if let hint = Self.extraHint(error, direction: direction) ?? error.hint { lines.append("HINT: \(hint)") }
         if let query = error.internalQuery { lines.append("QUERY: \(Self.oneLine(query))") }
         if let context = error.context { lines.append("CONTEXT: \(Self.oneLine(context))") }
         if phase == .statement, let where_ = locator.statementDescription(direction: direction),
@@ -92,7 +92,7 @@ public struct MigrationSQLFailure: Error, CustomStringConvertible {
             return "this statement cannot run in a transaction: mark the section "
                 + "`-- migrate:\(direction.rawValue) transaction:false` (it then runs one statement at a time)"
         }
-        return nil
+        return MissingExtension(error)?.hint
     }
 
     static func oneLine(_ text: String) -> String {

@@ -21,8 +21,13 @@ extension ProjectExample {
 #   or a map: { select: all|own|none|denied, insert: ..., update: ..., delete: ... }
 # "own" rows are those for which the relation's owner rule is true, with
 # auth.uid() being the persona's user.
+#
+# storage is planned too: clients reach storage.objects and storage.buckets
+# through Supabase's storage server, which acts as the signed-in user exactly as
+# PostgREST does (a table no persona has any privilege on, such as
+# storage.migrations, is not reachable and so not planned).
 
-schemas: [public]
+schemas: [public, storage]
 
 personas:
   anon:
@@ -70,6 +75,12 @@ setup:
     join public.listing on listing.description in ('Ben''s first listing', 'Ava''s active listing')
     join public.patron seller on seller.id = listing.patron_id and seller.id <> saver.id
     where saver.email_address in ('ava.plan@example.com', 'ben.plan@example.com');
+  - |
+    -- A photo of each of the personas' listings on sale, in its seller's folder.
+    insert into storage.objects (bucket_id, name, owner_id)
+    select 'vehicle-photos', p.user_id::text || '/' || l.id::text || '/front.jpg', p.user_id::text
+    from public.listing l join public.patron p on p.id = l.patron_id
+    where p.email_address in ('ava.plan@example.com', 'ben.plan@example.com') and l.is_active;
 
 relations:
   colour:
@@ -146,9 +157,34 @@ relations:
     columns: [brand, vehicles_available]
     access: { anon: read, authenticated: read, service_role: read }
 
+  # Buckets are made by migrations; clients only read objects' bucket ids.
+  storage.buckets:
+    sample: { id: "'probe-bucket'", name: "'probe-bucket'" }
+    access: { anon: none, authenticated: none, service_role: all }
+
+  # Photos live at <seller's user id>/<listing id>/<file>: a seller owns their folder.
+  storage.objects:
+    owner: bucket_id = 'vehicle-photos' and (storage.foldername(name))[1] = auth.uid()::text
+    sample:
+      bucket_id: "'vehicle-photos'"
+      name: >-
+        auth.uid()::text || '/' || (select min(l.id) from public.listing l
+          join public.patron p on p.id = l.patron_id
+          where p.user_id = auth.uid() and l.is_active)::text || '/probe.jpg'
+    access:
+      anon: read
+      authenticated: { select: all, insert: own, update: own, delete: own }
+      service_role: all
+
 functions:
   delete_current_user(): { anon: deny, authenticated: execute, service_role: execute }
   handle_new_user(): { anon: deny, authenticated: deny, service_role: execute }
+  # Supabase's own storage functions: everyone may call them.
+  storage.foldername(text): { anon: execute, authenticated: execute, service_role: execute }
+  storage.filename(text): { anon: execute, authenticated: execute, service_role: execute }
+  storage.extension(text): { anon: execute, authenticated: execute, service_role: execute }
+  storage.protect_delete(): { anon: execute, authenticated: execute, service_role: execute }
+  storage.update_updated_at_column(): { anon: execute, authenticated: execute, service_role: execute }
 
 checks:
   - name: anon's brand counts equal the active listings per brand
@@ -215,6 +251,31 @@ checks:
          and (select count(*) from public.saved) = b.saved - b.saved_gone
          and exists (select 1 from public.patron where email_address = 'ben.plan@example.com')
       from plan_before b
+
+  - name: a photo of a sold listing is hidden from everyone but its seller
+    as: ben
+    before: |
+      insert into storage.objects (bucket_id, name)
+      select 'vehicle-photos', p.user_id::text || '/' || l.id::text || '/sold.jpg'
+      from public.listing l join public.patron p on p.id = l.patron_id
+      where p.email_address = 'ava.plan@example.com' and not l.is_active
+    sql: select count(*) from storage.objects where name like '%/sold.jpg'
+    expect: { value: "0" }
+
+  - name: a seller sees their own photo of a sold listing
+    as: ava
+    before: |
+      insert into storage.objects (bucket_id, name)
+      select 'vehicle-photos', p.user_id::text || '/' || l.id::text || '/sold.jpg'
+      from public.listing l join public.patron p on p.id = l.patron_id
+      where p.email_address = 'ava.plan@example.com' and not l.is_active
+    sql: select count(*) from storage.objects where name like '%/sold.jpg'
+    expect: { value: "1" }
+
+  - name: anonymous visitors cannot upload photos
+    as: anon
+    sql: insert into storage.objects (bucket_id, name) values ('vehicle-photos', 'anyone/1/x.jpg')
+    expect: { sqlstate: "42501" }
 
 """#),
             ProjectFile(path: "migrations/20261121000100_create_lookup_tables.sql", text: #"""
@@ -642,8 +703,11 @@ create trigger on_auth_user_created
   for each row execute function public.handle_new_user();
 
 -- migrate:down
-drop trigger on_auth_user_created on auth.users;
-drop function public.handle_new_user();
+-- Dropping the function drops its trigger with it. "drop trigger ... on auth.users"
+-- would need to own auth.users, which postgres does not on Supabase (nor on
+-- pgwarden's twin): supabase_auth_admin does. DROP ... CASCADE removes dependent
+-- objects without that check, so this works on both.
+drop function public.handle_new_user() cascade;
 
 """#),
             ProjectFile(path: "migrations/20261121001400_create_delete_current_user.sql", text: #"""
@@ -678,6 +742,76 @@ grant execute on function public.delete_current_user() to authenticated;
 
 -- migrate:down
 drop function public.delete_current_user();
+
+"""#),
+            ProjectFile(path: "migrations/20261121001500_create_vehicle_photos_bucket.sql", text: #"""
+-- migrate:up
+-- Vehicle photos: a public bucket, one folder per seller and one sub-folder per
+-- listing: <seller's user id>/<listing id>/<file name>. Anyone may see the photos
+-- of a listing on sale; a seller may upload, replace and delete photos only in
+-- their own folder.
+insert into storage.buckets (id, name, public, file_size_limit, allowed_mime_types)
+values ('vehicle-photos', 'vehicle-photos', true, 5242880,
+        array['image/jpeg', 'image/png', 'image/webp']);
+
+-- Whether a listing (given as the text of its id) is on sale. Runs as its owner,
+-- because anonymous visitors may not read public.listing; kept out of the API's
+-- schemas, so it is not an endpoint.
+create schema private;
+grant usage on schema private to anon, authenticated, service_role;
+
+create function private.listing_is_active(listing_id text)
+  returns boolean
+  language sql
+  stable
+  security definer
+  set search_path = ''
+as $fn$
+  select exists (select 1 from public.listing l where l.id::text = listing_id and l.is_active)
+$fn$;
+revoke execute on function private.listing_is_active(text) from public;
+grant execute on function private.listing_is_active(text) to anon, authenticated, service_role;
+
+create policy "Anyone can see photos of listings on sale"
+  on storage.objects for select to anon, authenticated
+  using (bucket_id = 'vehicle-photos'
+         and private.listing_is_active((storage.foldername(name))[2]));
+
+create policy "Sellers can see their own photos"
+  on storage.objects for select to authenticated
+  using (bucket_id = 'vehicle-photos'
+         and (storage.foldername(name))[1] = (select auth.uid()::text));
+
+create policy "Sellers can upload photos to their own folder"
+  on storage.objects for insert to authenticated
+  with check (bucket_id = 'vehicle-photos'
+              and (storage.foldername(name))[1] = (select auth.uid()::text));
+
+create policy "Sellers can replace their own photos"
+  on storage.objects for update to authenticated
+  using (bucket_id = 'vehicle-photos'
+         and (storage.foldername(name))[1] = (select auth.uid()::text))
+  with check (bucket_id = 'vehicle-photos'
+              and (storage.foldername(name))[1] = (select auth.uid()::text));
+
+create policy "Sellers can delete their own photos"
+  on storage.objects for delete to authenticated
+  using (bucket_id = 'vehicle-photos'
+         and (storage.foldername(name))[1] = (select auth.uid()::text));
+
+-- migrate:down
+drop policy "Sellers can delete their own photos" on storage.objects;
+drop policy "Sellers can replace their own photos" on storage.objects;
+drop policy "Sellers can upload photos to their own folder" on storage.objects;
+drop policy "Sellers can see their own photos" on storage.objects;
+drop policy "Anyone can see photos of listings on sale" on storage.objects;
+drop function private.listing_is_active(text);
+drop schema private;
+-- The bucket goes only when empty (its photos' foreign key stops it otherwise).
+-- Supabase refuses direct deletes from storage tables unless the transaction says
+-- it is the storage server, as the storage server does for its own requests.
+select set_config('storage.allow_delete_query', 'true', true);
+delete from storage.buckets where id = 'vehicle-photos';
 
 """#),
             ProjectFile(path: "seeds/01_lookups.sql", text: #"""

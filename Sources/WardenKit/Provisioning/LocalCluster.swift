@@ -15,8 +15,12 @@ public final class LocalCluster: @unchecked Sendable {
     public var socketDirectory: String { directory.path }
     /// The port number in the socket's file name (`.s.PGSQL.5432`); no TCP is opened.
     public let port = 5432
-    /// The superuser name (trust authentication over the socket).
-    public let superuser = "postgres"
+    /// The superuser name (trust authentication over the socket): as on Supabase,
+    /// `supabase_admin` is the only superuser.
+    public let superuser = LocalCluster.superuserName
+    /// The role a Supabase project's migrations, seeds and SQL editor run as (not a
+    /// superuser); it exists once the database is bootstrapped (`SupabaseCompat`).
+    public let projectUser = "postgres"
     /// How long it took from nothing to a server accepting connections.
     public private(set) var startupDuration: Duration = .zero
     public let binaries: PostgresBinaries
@@ -28,14 +32,15 @@ public final class LocalCluster: @unchecked Sendable {
     /// exit half-way through the removal.
     private let stopLock = NSLock()
 
-    /// Settings for a database of this server (default: `postgres`).
-    public func settings(database: String = "postgres") -> ConnectionSettings {
-        try! ConnectionSettings("host=\(socketDirectory) port=\(port) user=\(superuser) dbname=\(database)")
+    /// Settings for a database of this server (default: `postgres`), as `user`
+    /// (default: the superuser).
+    public func settings(database: String = "postgres", user: String? = nil) -> ConnectionSettings {
+        try! ConnectionSettings("host=\(socketDirectory) port=\(port) user=\(user ?? superuser) dbname=\(database)")
     }
 
     /// A `postgresql://` URL for a database of this server, as `psql` accepts it.
-    public func url(database: String = "postgres") -> String {
-        "postgresql://\(superuser)@/\(database)?host=\(socketDirectory)&port=\(port)"
+    public func url(database: String = "postgres", user: String? = nil) -> String {
+        "postgresql://\(user ?? superuser)@/\(database)?host=\(socketDirectory)&port=\(port)"
     }
 
     /// Server settings for a throwaway cluster. Durability is traded for speed: a
@@ -149,9 +154,11 @@ public final class LocalCluster: @unchecked Sendable {
         return URL(fileURLWithPath: path)
     }
 
+    private static let superuserName = "supabase_admin"
+
     private static func initialize(binaries: PostgresBinaries, directory: URL, identity: RunIdentity) throws {
         let arguments = [
-            "-D", directory.appendingPathComponent("data").path, "-U", "postgres", "--auth=trust",
+            "-D", directory.appendingPathComponent("data").path, "-U", superuserName, "--auth=trust",
             "--no-sync", "--encoding=UTF8", "--locale=C", "--no-instructions",
         ]
         let (program, fullArguments) = identity.command(binaries.initdb.path, arguments)

@@ -17,7 +17,11 @@ public struct ProjectPaths: Sendable {
 /// The multi-step jobs: `dev`'s whole run, and `reset`. Each step reports a line
 /// through `log`; the first failure stops the job.
 public struct ProjectJob {
+    /// Where migrations, seeds and the plan run (on the twin: as `postgres`, as on Supabase).
     public let settings: ConnectionSettings
+    /// Where bootstrap runs, when it needs another role than `settings` (on the twin:
+    /// the superuser `supabase_admin`); nil: `settings`.
+    public var bootstrapSettings: ConnectionSettings?
     public let paths: ProjectPaths
     public var log: (String) -> Void
     /// Receives migration progress events.
@@ -33,9 +37,11 @@ public struct ProjectJob {
     /// migrations and the plan) is read and checked before the database is touched.
     public func provisionAndProve() throws -> AccessPlanReport {
         let plan = try AccessPlanParser.load(path: paths.plan)
+        _ = try MigrationDirectory.load(paths.migrations)
+        log(Self.describe(try SupabaseCompat.bootstrap(Connection(bootstrapSettings ?? settings))))
+        // Connect as the project's role only now: on the twin, bootstrap creates it.
         let migrator = try Migrator.open(folder: paths.migrations, settings: settings)
         let connection = try Connection(settings)
-        log(Self.describe(try SupabaseCompat.bootstrap(connection)))
         migrator.observer = onMigrationEvent
         log(try migrator.up().summary)
         log(try migrator.status().summary)
@@ -62,13 +68,27 @@ public struct ProjectJob {
         log("seed: applied \(files.count) file\(files.count == 1 ? "" : "s") from \(paths.seeds)")
     }
 
+    /// `role anon`, `role postgres`, `table auth.users` -> "2 roles, 1 table"; a single
+    /// piece is named ("table auth.users").
+    static func summary(of created: [String]) -> String {
+        if created.count == 1 { return created[0] }
+        var order: [String] = []
+        var counts: [String: Int] = [:]
+        for item in created {
+            let kind = String(item.prefix { $0 != " " })
+            if counts[kind] == nil { order.append(kind) }
+            counts[kind, default: 0] += 1
+        }
+        return order.map { "\(counts[$0] ?? 0) \($0)\(counts[$0] == 1 ? "" : "s")" }.joined(separator: ", ")
+    }
+
     /// One line saying what bootstrap did.
     public static func describe(_ outcome: SupabaseCompat.Outcome) -> String {
         switch outcome {
         case .alreadyPresent:
-            return "bootstrap: Supabase roles, auth.users and auth functions already present; nothing changed"
+            return "bootstrap: the Supabase roles, schemas and objects are all present; nothing changed"
         case .installed(let created):
-            return "bootstrap: created \(created.joined(separator: ", ")) and Supabase's default privileges"
+            return "bootstrap: created \(summary(of: created))"
         }
     }
 }

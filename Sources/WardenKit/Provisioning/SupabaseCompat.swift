@@ -1,91 +1,111 @@
 import WardenPostgres
 
-/// Makes a plain PostgreSQL database behave like a Supabase project where access
-/// control is concerned: the API roles, the `auth` schema with `auth.users`, the
-/// `auth.uid()` family, and Supabase's default privileges in `public`.
+/// Makes a plain PostgreSQL database a twin of a fresh Supabase project: Supabase's
+/// roles (with `supabase_admin` the only superuser and `postgres` a non-superuser
+/// that owns the database), the `auth`, `storage`, `extensions` and `graphql_public`
+/// schemas, the `supabase_realtime` publication, and Supabase's grants and default
+/// privileges. What it mirrors, and the source of each fact: docs/supabase-twin.md.
 ///
-/// The SQL lives in `SupabaseCompat.sql`, embedded in the binary. On a database that
-/// already has everything (a real Supabase project, or one bootstrapped before),
-/// nothing is run and nothing changes.
+/// The SQL lives in `Twin/*.sql`, embedded in the binary, and runs in one
+/// transaction as a superuser. It adds only what is missing, object by object: an
+/// object that exists is never replaced, re-owned or re-granted. On a database that
+/// has every piece (a Supabase project, or one bootstrapped before) nothing runs.
 public enum SupabaseCompat {
-    /// The roles a Supabase client request may run as, plus the login role that switches.
-    public static let roles = ["anon", "authenticated", "service_role", "authenticator"]
+    /// The roles of a Supabase project.
+    public static let roles = [
+        "supabase_admin", "postgres", "anon", "authenticated", "service_role", "authenticator",
+        "supabase_auth_admin", "supabase_storage_admin", "dashboard_user", "supabase_replication_admin",
+        "supabase_read_only_user",
+    ]
 
-    /// The compatibility script's text.
-    public static var script: String { String(decoding: PackageResources.SupabaseCompat_sql, as: UTF8.self) }
+    /// The twin's SQL, in the order it runs: helpers, roles, database, auth (schema and
+    /// types, tables, functions), storage,
+    /// and the stand-in for supautils' policy grants.
+    public static var scripts: [(name: String, sql: String)] {
+        [
+            ("TwinHelpers.sql", PackageResources.TwinHelpers_sql), ("TwinRoles.sql", PackageResources.TwinRoles_sql),
+            ("TwinDatabase.sql", PackageResources.TwinDatabase_sql), ("TwinAuth.sql", PackageResources.TwinAuth_sql),
+            ("TwinAuthTables.sql", PackageResources.TwinAuthTables_sql),
+            ("TwinAuthFunctions.sql", PackageResources.TwinAuthFunctions_sql),
+            ("TwinStorage.sql", PackageResources.TwinStorage_sql),
+            ("TwinPolicyGrants.sql", PackageResources.TwinPolicyGrants_sql),
+        ].map { ($0.0, String(decoding: $0.1, as: UTF8.self)) }
+    }
 
-    /// What of Supabase's access-control surface a database has.
+    /// Which of a Supabase project's pieces a database has.
     public struct Inventory: Equatable, Sendable {
-        public var presentRoles: Set<String>
-        public var hasAuthUsers: Bool
-        public var hasAuthFunctions: Bool
-
-        public var missingRoles: [String] { SupabaseCompat.roles.filter { !presentRoles.contains($0) } }
-        /// True when roles, `auth.users` and `auth.uid()` all exist.
-        public var isComplete: Bool { missingRoles.isEmpty && hasAuthUsers && hasAuthFunctions }
-
-        /// The missing pieces, in words.
-        public var missing: [String] {
-            missingRoles.map { "role \($0)" } + (hasAuthUsers ? [] : ["auth.users"])
-                + (hasAuthFunctions ? [] : ["auth.uid()/role()/email()/jwt()"])
-        }
+        /// The pieces that are missing, in words (`role anon`, `table auth.users`, ...).
+        public var missing: [String]
+        /// True when nothing is missing.
+        public var isComplete: Bool { missing.isEmpty }
     }
 
     /// What `bootstrap` did.
     public enum Outcome: Equatable, Sendable {
         /// Everything was there already; nothing was changed.
         case alreadyPresent
-        /// The script ran and created these pieces.
+        /// These pieces were created (`role anon`, `table auth.users`, ...).
         case installed(created: [String])
     }
 
-    /// Reads which roles, tables and functions exist.
+    /// The pieces whose presence makes a database complete, each with its check.
+    static let pieces: [(name: String, check: String)] =
+        roles.map { ("role \($0)", "exists (select 1 from pg_catalog.pg_roles where rolname = '\($0)')") }
+        + ["auth", "storage", "extensions", "graphql_public"].map { ("schema \($0)", "to_regnamespace('\($0)') is not null") }
+        + [
+            "auth.users", "auth.identities", "auth.sessions", "auth.refresh_tokens", "auth.mfa_factors",
+            "auth.mfa_challenges", "auth.mfa_amr_claims", "auth.audit_log_entries", "auth.instances",
+            "auth.schema_migrations", "auth.flow_state", "auth.one_time_tokens", "auth.sso_providers",
+            "auth.sso_domains", "auth.saml_providers", "auth.saml_relay_states", "storage.buckets", "storage.objects",
+        ].map { ("table \($0)", "to_regclass('\($0)') is not null") }
+        + [
+            "auth.uid()", "auth.role()", "auth.email()", "auth.jwt()", "storage.foldername(text)",
+            "storage.filename(text)", "storage.extension(text)",
+        ].map { ("function \($0)", "to_regprocedure('\($0)') is not null") }
+        + ["uuid-ossp", "pgcrypto"].map { ("extension \($0)", "exists (select 1 from pg_catalog.pg_extension where extname = '\($0)')") }
+        + [("publication supabase_realtime", "exists (select 1 from pg_catalog.pg_publication where pubname = 'supabase_realtime')")]
+
+    /// Reads which pieces exist (one round trip).
     public static func inventory(_ connection: Connection) throws -> Inventory {
-        let row = try connection.query(
-            """
-            select coalesce((select string_agg(rolname, ',') from pg_catalog.pg_roles
-                              where rolname = any($1::text[])), ''),
-                   to_regclass('auth.users') is not null,
-                   to_regprocedure('auth.uid()') is not null
-                     and to_regprocedure('auth.role()') is not null
-                     and to_regprocedure('auth.email()') is not null
-                     and to_regprocedure('auth.jwt()') is not null
-            """, ["{\(roles.joined(separator: ","))}"]
-        ).rows.first ?? []
-        let names = (row.first ?? nil)?.split(separator: ",").map(String.init) ?? []
-        return Inventory(
-            presentRoles: Set(names), hasAuthUsers: row.count > 1 && row[1] == "t",
-            hasAuthFunctions: row.count > 2 && row[2] == "t")
+        let row = try connection.query("select " + pieces.map { "(\($0.check))::text" }.joined(separator: ", ")).rows.first ?? []
+        let missing = zip(pieces, row).filter { $0.1 != "true" }.map { $0.0.name }
+        return Inventory(missing: row.count == pieces.count ? missing : pieces.map(\.name))
     }
 
-    /// Installs what is missing, in one transaction; does nothing on a complete database.
+    /// Adds what is missing, in one transaction; does nothing on a complete database.
+    /// Needs a superuser (it creates roles, one of them a superuser, and schemas owned
+    /// by Supabase's service roles).
     @discardableResult
     public static func bootstrap(_ connection: Connection) throws -> Outcome {
-        let before = try inventory(connection)
-        if before.isComplete { return .alreadyPresent }
+        if try inventory(connection).isComplete { return .alreadyPresent }
+        let created: [String]
         do {
-            try installRetryingRaces(connection)
+            created = try installRetryingRaces(connection)
         } catch let error as PGError where error.sqlState == .insufficientPrivilege {
             var explained = error
-            explained.hint = "bootstrap creates roles (one with BYPASSRLS) and the auth schema: connect as a superuser"
+            explained.hint = "bootstrap creates Supabase's roles and the auth and storage schemas: connect as a superuser"
             throw explained
         }
-        return .installed(created: before.missing)
+        return created.isEmpty ? .alreadyPresent : .installed(created: created)
     }
 
     /// Roles and role memberships are cluster-wide, so two databases of one cluster
     /// bootstrapped at once can collide on them (unique violation, or "tuple
-    /// concurrently updated"). The script is idempotent, so it is simply run again.
-    private static func installRetryingRaces(_ connection: Connection, attempts: Int = 3) throws {
+    /// concurrently updated"). The scripts add only what is missing, so they simply
+    /// run again.
+    private static func installRetryingRaces(_ connection: Connection, attempts: Int = 3) throws -> [String] {
         for attempt in 1...attempts {
             do {
-                try connection.transaction { try connection.execute(script) }
-                return
+                return try connection.transaction {
+                    for script in scripts { try connection.execute(script.sql) }
+                    return try connection.query("select kind || ' ' || name from pg_temp.twin_created").rows.compactMap { $0.first ?? nil }
+                }
             } catch let error as PGError
                 where attempt < attempts && (error.sqlState == .uniqueViolation || error.sqlState?.rawValue == "XX000")
             {
                 continue
             }
         }
+        return []
     }
 }

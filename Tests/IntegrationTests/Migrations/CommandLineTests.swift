@@ -108,7 +108,7 @@ import WardenKit
         #expect(try PgwardenCLI.run(["up", "--database-url", try database.url, "--migrations", folder.path]).status == 0)
         #expect(try database.scalar("select tableowner from pg_tables where tablename = 'owned'") == role)
         #expect(try database.scalar("select schemaname from pg_tables where tablename = 'after_settings'") == "public")
-        #expect(try database.scalar("select string_agg(distinct applied_by, ',') from pgwarden.schema_migrations") == "postgres")
+        #expect(try database.scalar("select string_agg(distinct applied_by, ',') from pgwarden.schema_migrations") == TestCluster.cluster.superuser)
     }
 
     @Test func everyCommandHasHelp() throws {

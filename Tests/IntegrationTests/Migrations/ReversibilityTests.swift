@@ -139,7 +139,7 @@ import WardenKit
         let database = try TestDatabase()
         _ = try SupabaseCompat.bootstrap(database.connection)
         let (first, empty, again) = try roundTrip(database, folder: PackagePaths.electricRideMigrations)
-        #expect(try database.historyVersions()?.count == 14)
+        #expect(try database.historyVersions()?.count == 15)
         #expect(first.contains("CREATE POLICY \"Users manage their own saved listings\""))
         #expect(first.contains("CREATE TRIGGER on_auth_user_created"))
         #expect(!empty.contains("CREATE TABLE public.listing"))

@@ -9,12 +9,12 @@ enum ElectricRide {
     static var seeds: URL { root.appendingPathComponent("seeds") }
     static var planPath: String { root.appendingPathComponent("access-plan.yml").path }
 
-    /// A fresh database with the compat layer, every migration (from `migrations`,
-    /// default the real ones) and the seeds.
+    /// A fresh Supabase twin with every migration (from `migrations`, default the real
+    /// ones) and the seeds, applied as `postgres` (not a superuser), as on Supabase.
+    /// The connection is `postgres`'s.
     static func database(migrations: URL = migrations, seeded: Bool = true) throws -> Connection {
-        let settings = try TestCluster.newDatabase("er")
+        let settings = try TestCluster.newTwinDatabase("er").project
         let connection = try Connection(settings)
-        _ = try SupabaseCompat.bootstrap(connection)
         _ = try Migrator.open(folder: migrations.path, settings: settings).up()
         if seeded { try Seeder(folder: seeds).apply(connection) }
         return connection

@@ -26,6 +26,15 @@ enum TestCluster {
         return try cluster.createDatabase(name)
     }
 
+    /// A fresh database made a Supabase twin (by the superuser), and settings that reach
+    /// it as `postgres`, the non-superuser that migrations, seeds and plans run as.
+    static func newTwinDatabase(_ label: String = "twin") throws -> (admin: ConnectionSettings, project: ConnectionSettings) {
+        let admin = try newDatabase(label)
+        _ = try SupabaseCompat.bootstrap(Connection(admin))
+        let cluster = try cluster
+        return (admin, cluster.settings(database: admin.parameters["dbname"] ?? "", user: cluster.projectUser))
+    }
+
     /// Opens a connection to a fresh database.
     static func connect(onNotice: @escaping (PGNotice) -> Void = { _ in }) throws -> Connection {
         try Connection(newDatabase(), onNotice: onNotice)

@@ -1,0 +1,52 @@
+import Foundation
+import WardenPostgres
+
+/// An extension a migration asks for that this server does not have (Supabase ships
+/// many that plain PostgreSQL lacks): which one, and how to get it.
+public struct MissingExtension: Equatable, Sendable {
+    /// The extension's name, as in `create extension <name>`.
+    public var name: String
+    /// The server's major version, read from the missing control file's path.
+    public var serverMajor: String?
+
+    /// Debian/Ubuntu packages (`%@` is the server's major version) for extensions
+    /// Supabase offers. Package names as published by Debian and by PostgreSQL's own
+    /// repository, apt.postgresql.org (where pgvector and http come from).
+    static let debianPackages: [String: String] = [
+        "vector": "postgresql-%@-pgvector", "http": "postgresql-%@-http", "pg_cron": "postgresql-%@-cron",
+        "pgtap": "postgresql-%@-pgtap", "postgis": "postgresql-%@-postgis-3", "pgrouting": "postgresql-%@-pgrouting",
+        "pg_repack": "postgresql-%@-repack", "rum": "postgresql-%@-rum", "hypopg": "postgresql-%@-hypopg",
+        "pgaudit": "postgresql-%@-pgaudit", "plpgsql_check": "postgresql-%@-plpgsql-check",
+        "pg_partman": "postgresql-%@-partman", "pgroonga": "postgresql-%@-pgdg-pgroonga",
+        "timescaledb": "timescaledb-2-postgresql-%@", "plv8": "postgresql-%@-plv8",
+    ]
+
+    /// Recognises PostgreSQL's "extension ... is not available" error (0A000, with the
+    /// missing control file in its detail).
+    public init?(_ error: PGError) {
+        guard error.sqlState == .featureNotSupported, error.message.hasPrefix("extension \""),
+            error.message.hasSuffix("\" is not available")
+        else { return nil }
+        name = String(error.message.dropFirst("extension \"".count).dropLast("\" is not available".count))
+        serverMajor = error.detail.flatMap { detail in
+            detail.range(of: #"/postgresql/[0-9]+/extension/"#, options: .regularExpression).map {
+                String(detail[$0].dropFirst("/postgresql/".count).prefix { $0.isNumber })
+            }
+        }
+    }
+
+    /// The package that provides it on Debian or Ubuntu, when there is one.
+    public var debianPackage: String? {
+        Self.debianPackages[name].map { $0.replacingOccurrences(of: "%@", with: serverMajor ?? "<major>") }
+    }
+
+    /// One sentence saying what to do.
+    public var hint: String {
+        if let package = debianPackage {
+            return "this server lacks the extension \(name), which Supabase provides: install it on the server "
+                + "(Debian/Ubuntu: apt-get install \(package), from apt.postgresql.org where Debian has none)"
+        }
+        return "this server lacks the extension \(name), which Supabase provides and no Debian package does: "
+            + "build it from its source, or keep the migrations that need it out of local runs"
+    }
+}

@@ -1,0 +1,220 @@
+import WardenPostgres
+import Testing
+import WardenKit
+
+/// One fact about a fresh Supabase project: a query whose one value the twin must
+/// give, the value Supabase has, and where that fact comes from
+/// (docs/supabase-twin.md: PG = supabase/postgres migrations/db, AUTH = supabase/auth
+/// v2.196.0 migrations, ST = supabase/storage v1.70.6 migrations/tenant).
+struct TwinFact: Sendable, CustomTestStringConvertible {
+    let fact: String
+    let sql: String
+    let supabase: String
+    let source: String
+    var testDescription: String { fact }
+}
+
+private func attributes(_ role: String) -> String {
+    """
+    select format('super=%s inherit=%s login=%s bypassrls=%s createrole=%s createdb=%s replication=%s',
+                  rolsuper::text, rolinherit::text, rolcanlogin::text, rolbypassrls::text, rolcreaterole::text,
+                  rolcreatedb::text, rolreplication::text)
+    from pg_roles where rolname = '\(role)'
+    """
+}
+
+private func memberships(_ role: String) -> String {
+    "select string_agg(roleid::regrole::text, ',' order by roleid::regrole::text) from pg_auth_members where member = '\(role)'::regrole"
+}
+
+private func setting(_ role: String) -> String {
+    "select array_to_string(setconfig, '; ') from pg_db_role_setting where setdatabase = 0 and setrole = '\(role)'::regrole"
+}
+
+private func privileges(_ role: String, on table: String) -> String {
+    """
+    select coalesce(string_agg(p, ',' order by p), 'none') from unnest(array['select', 'insert', 'update', 'delete', 'trigger']) p
+    where has_table_privilege('\(role)', '\(table)', p)
+    """
+}
+
+enum TwinFacts {
+    static let all: [TwinFact] = roles + settings + database + auth + storage
+
+    static let roles: [TwinFact] = [
+        TwinFact(fact: "supabase_admin is the only superuser", sql: "select string_agg(rolname, ',') from pg_roles where rolsuper",
+                 supabase: "supabase_admin", source: "PG init-scripts/00000000000000-initial-schema.sql; migrations/10000000000000_demote-postgres.sql"),
+        TwinFact(fact: "postgres: not a superuser, but createrole, createdb, replication, bypassrls", sql: attributes("postgres"),
+                 supabase: "super=false inherit=true login=true bypassrls=true createrole=true createdb=true replication=true",
+                 source: "PG migrations/10000000000000_demote-postgres.sql"),
+        TwinFact(fact: "anon: nologin, inherit", sql: attributes("anon"),
+                 supabase: "super=false inherit=true login=false bypassrls=false createrole=false createdb=false replication=false",
+                 source: "PG init-scripts/00000000000000-initial-schema.sql; migrations/20230529180330_alter_api_roles_for_inherit.sql"),
+        TwinFact(fact: "authenticated: nologin, inherit", sql: attributes("authenticated"),
+                 supabase: "super=false inherit=true login=false bypassrls=false createrole=false createdb=false replication=false",
+                 source: "PG init-scripts/00000000000000-initial-schema.sql; migrations/20230529180330_alter_api_roles_for_inherit.sql"),
+        TwinFact(fact: "service_role: nologin, inherit, bypassrls", sql: attributes("service_role"),
+                 supabase: "super=false inherit=true login=false bypassrls=true createrole=false createdb=false replication=false",
+                 source: "PG init-scripts/00000000000000-initial-schema.sql; migrations/20230529180330_alter_api_roles_for_inherit.sql"),
+        TwinFact(fact: "authenticator: login, noinherit", sql: attributes("authenticator"),
+                 supabase: "super=false inherit=false login=true bypassrls=false createrole=false createdb=false replication=false",
+                 source: "PG init-scripts/00000000000000-initial-schema.sql"),
+        TwinFact(fact: "supabase_auth_admin: login, noinherit, no createrole", sql: attributes("supabase_auth_admin"),
+                 supabase: "super=false inherit=false login=true bypassrls=false createrole=false createdb=false replication=false",
+                 source: "PG init-scripts/00000000000001-auth-schema.sql; migrations/20260821154147_revoke_createrole_from_auth_admin.sql"),
+        TwinFact(fact: "supabase_storage_admin: login, noinherit, createrole", sql: attributes("supabase_storage_admin"),
+                 supabase: "super=false inherit=false login=true bypassrls=false createrole=true createdb=false replication=false",
+                 source: "PG init-scripts/00000000000002-storage-schema.sql"),
+        TwinFact(fact: "dashboard_user: nologin, createrole, createdb, replication", sql: attributes("dashboard_user"),
+                 supabase: "super=false inherit=true login=false bypassrls=false createrole=true createdb=true replication=true",
+                 source: "PG init-scripts/00000000000003-post-setup.sql"),
+        TwinFact(fact: "postgres is a member of the API roles and monitoring roles, not of the auth or storage admins",
+                 sql: memberships("postgres"),
+                 supabase: "anon,authenticated,pg_monitor,pg_read_all_data,pg_signal_backend,service_role",
+                 source: "PG migrations/20230201083204_grant_auth_roles_to_postgres.sql, 20230306081037, 20240606060239, 20250421084701_revoke_admin_roles_from_postgres.sql"),
+        TwinFact(fact: "authenticator may become anon, authenticated, service_role (and postgres)", sql: memberships("authenticator"),
+                 supabase: "anon,authenticated,postgres,service_role",
+                 source: "PG init-scripts/00000000000000-initial-schema.sql, migrations/20221103090837_revoke_admin.sql; ST 0002-storage-schema.sql"),
+        TwinFact(fact: "supabase_storage_admin is a member of authenticator", sql: memberships("supabase_storage_admin"),
+                 supabase: "authenticator", source: "PG migrations/20231013070755_grant_authenticator_to_supabase_storage_admin.sql"),
+    ]
+
+    static let settings: [TwinFact] = [
+        TwinFact(fact: "anon statement_timeout", sql: setting("anon"), supabase: "statement_timeout=3s",
+                 source: "PG init-scripts/00000000000000-initial-schema.sql"),
+        TwinFact(fact: "authenticated statement_timeout", sql: setting("authenticated"), supabase: "statement_timeout=8s",
+                 source: "PG init-scripts/00000000000000-initial-schema.sql"),
+        TwinFact(fact: "authenticator timeouts", sql: setting("authenticator"), supabase: "statement_timeout=8s; lock_timeout=8s",
+                 source: "PG migrations/20221028101028_set_authenticator_timeout.sql, 20231130133139_set_lock_timeout_to_authenticator_role.sql"),
+        TwinFact(fact: "postgres search_path", sql: setting("postgres"), supabase: #"search_path="\$user", public, extensions"#,
+                 source: "PG init-scripts/00000000000003-post-setup.sql"),
+        TwinFact(fact: "supabase_auth_admin search_path and idle timeout", sql: setting("supabase_auth_admin"),
+                 supabase: "search_path=auth; idle_in_transaction_session_timeout=60000",
+                 source: "PG init-scripts/00000000000001-auth-schema.sql; AUTH migrations"),
+        TwinFact(fact: "supabase_storage_admin search_path", sql: setting("supabase_storage_admin"), supabase: "search_path=storage",
+                 source: "PG init-scripts/00000000000002-storage-schema.sql"),
+    ]
+
+    static let database: [TwinFact] = [
+        TwinFact(fact: "postgres owns the database", sql: "select datdba::regrole::text from pg_database where datname = current_database()",
+                 supabase: "postgres", source: "PG migrate.sh (alter database postgres owner to postgres)"),
+        TwinFact(fact: "schema owners", sql: """
+                 select string_agg(nspname || '=' || nspowner::regrole, ',' order by nspname) from pg_namespace
+                 where nspname in ('public', 'auth', 'storage', 'extensions', 'graphql_public')
+                 """,
+                 supabase: "auth=supabase_admin,extensions=postgres,graphql_public=supabase_admin,public=pg_database_owner,storage=supabase_admin",
+                 source: "PG init-scripts 00000000000000, 00000000000001, 00000000000002; migrations/20220317095840_pg_graphql.sql"),
+        TwinFact(fact: "postgres may create in public and extensions, not in auth or storage", sql: """
+                 select string_agg(s || '=' || has_schema_privilege('postgres', s, 'create'), ',' order by s)
+                 from unnest(array['auth', 'extensions', 'public', 'storage']) s
+                 """,
+                 supabase: "auth=false,extensions=true,public=true,storage=false",
+                 source: "PG migrations/20250421084701_revoke_admin_roles_from_postgres.sql"),
+        TwinFact(fact: "the API roles may use public, extensions, auth, storage, graphql_public", sql: """
+                 select bool_and(has_schema_privilege(r, s, 'usage'))::text
+                 from unnest(array['anon', 'authenticated', 'service_role']) r,
+                      unnest(array['public', 'extensions', 'auth', 'storage', 'graphql_public']) s
+                 """, supabase: "true", source: "PG init-scripts 00000000000000, 00000000000001, 00000000000002; migrations/20220317095840_pg_graphql.sql"),
+        TwinFact(fact: "what postgres creates in public is granted to the API roles", sql: """
+                 select string_agg(format('%s:%s', a.grantee::regrole, a.privilege_type), ',' order by a.grantee::regrole::text)
+                 from pg_default_acl d, aclexplode(d.defaclacl) a
+                 where d.defaclrole = 'postgres'::regrole and d.defaclnamespace = 'public'::regnamespace and d.defaclobjtype = 'f'
+                 """, supabase: "anon:EXECUTE,authenticated:EXECUTE,postgres:EXECUTE,service_role:EXECUTE",
+                 source: "PG init-scripts/00000000000000-initial-schema.sql"),
+        TwinFact(fact: "what the auth server creates is granted to postgres and dashboard_user", sql: """
+                 select string_agg(distinct a.grantee::regrole::text, ',')
+                 from pg_default_acl d, aclexplode(d.defaclacl) a
+                 where d.defaclrole = 'supabase_auth_admin'::regrole and d.defaclnamespace = 'auth'::regnamespace
+                 """, supabase: "dashboard_user,postgres", source: "PG migrations/20211115181400_update-auth-permissions.sql"),
+        TwinFact(fact: "uuid-ossp and pgcrypto live in extensions, owned by postgres", sql: """
+                 select string_agg(format('%s@%s by %s', extname, extnamespace::regnamespace, extowner::regrole), ',' order by extname)
+                 from pg_extension where extname in ('uuid-ossp', 'pgcrypto')
+                 """, supabase: "pgcrypto@extensions by postgres,uuid-ossp@extensions by postgres",
+                 source: "PG init-scripts/00000000000000-initial-schema.sql"),
+        TwinFact(fact: "the supabase_realtime publication: empty, owned by postgres", sql: """
+                 select format('%s all=%s tables=%s', pubowner::regrole, puballtables::text,
+                               (select count(*) from pg_publication_rel r where r.prpubid = p.oid))
+                 from pg_publication p where pubname = 'supabase_realtime'
+                 """, supabase: "postgres all=false tables=0", source: "PG init-scripts/00000000000000-initial-schema.sql"),
+        TwinFact(fact: "graphql_public.graphql() exists and answers without pg_graphql",
+                 sql: "select graphql_public.graphql() -> 'errors' -> 0 ->> 'message'",
+                 supabase: "pg_graphql extension is not enabled.", source: "PG migrations/20220404205710_pg_graphql-on-by-default.sql"),
+    ]
+
+    static let auth: [TwinFact] = [
+        TwinFact(fact: "auth tables: owned by supabase_auth_admin, row-level security on, no policy", sql: """
+                 select format('%s tables, owners=%s, rls=%s, policies=%s', count(*), string_agg(distinct relowner::regrole::text, ','),
+                               bool_and(relrowsecurity)::text, (select count(*) from pg_policies where schemaname = 'auth'))
+                 from pg_class where relnamespace = 'auth'::regnamespace and relkind = 'r'
+                 """, supabase: "16 tables, owners=supabase_auth_admin, rls=true, policies=0",
+                 source: "AUTH 20240612123726_enable_rls_update_grants.up.sql; PG init-scripts/00000000000001-auth-schema.sql"),
+        TwinFact(fact: "no API role has any privilege on auth.users", sql: """
+                 select bool_or(has_table_privilege(r, 'auth.users', 'select, insert, update, delete'))::text
+                 from unnest(array['anon', 'authenticated', 'service_role']) r
+                 """, supabase: "false", source: "AUTH 20240612123726_enable_rls_update_grants.up.sql (grants to postgres only)"),
+        TwinFact(fact: "postgres may read, write and add triggers to auth.users", sql: privileges("postgres", on: "auth.users"),
+                 supabase: "delete,insert,select,trigger,update", source: "PG migrations/20211115181400_update-auth-permissions.sql"),
+        TwinFact(fact: "postgres may only read auth.schema_migrations", sql: privileges("postgres", on: "auth.schema_migrations"),
+                 supabase: "select", source: "PG migrations/20250421084701_revoke_admin_roles_from_postgres.sql"),
+        TwinFact(fact: "auth.users.id has no default; token columns are null by default", sql: """
+                 select string_agg(format('%s=%s', a.attname, coalesce(pg_get_expr(d.adbin, d.adrelid), 'none')), ',' order by a.attname)
+                 from pg_attribute a left join pg_attrdef d on d.adrelid = a.attrelid and d.adnum = a.attnum
+                 where a.attrelid = 'auth.users'::regclass
+                   and a.attname in ('id', 'confirmation_token', 'recovery_token', 'email_change_token_new', 'created_at', 'is_anonymous')
+                 """, supabase: "confirmation_token=none,created_at=none,email_change_token_new=none,id=none,is_anonymous=false,recovery_token=none",
+                 source: "PG init-scripts/00000000000001-auth-schema.sql; AUTH migrations to v2.196.0"),
+        TwinFact(fact: "auth.identities: generated lower-case email, id defaults to gen_random_uuid()", sql: """
+                 select format('%s | %s', pg_get_expr(d.adbin, d.adrelid), (select attgenerated from pg_attribute
+                   where attrelid = 'auth.identities'::regclass and attname = 'email'))
+                 from pg_attrdef d where d.adrelid = 'auth.identities'::regclass
+                   and d.adnum = (select attnum from pg_attribute where attrelid = 'auth.identities'::regclass and attname = 'id')
+                 """, supabase: "gen_random_uuid() | s", source: "AUTH 20231117164230_add_id_pkey_identities.up.sql"),
+        TwinFact(fact: "auth.uid() and friends: owned by supabase_auth_admin, callable by everyone", sql: """
+                 select string_agg(format('auth.%s() by %s %s', p.proname, proowner::regrole, has_function_privilege('anon', p.oid, 'execute')::text),
+                                   ',' order by p.proname)
+                 from pg_proc p where pronamespace = 'auth'::regnamespace and proname in ('uid', 'role', 'email', 'jwt')
+                 """, supabase: "auth.email() by supabase_auth_admin true,auth.jwt() by supabase_auth_admin true,auth.role() by supabase_auth_admin true,auth.uid() by supabase_auth_admin true",
+                 source: "PG migrations/20211124212715_update-auth-owner.sql; AUTH 20220224000811_update_auth_functions.up.sql"),
+    ]
+
+    static let storage: [TwinFact] = [
+        TwinFact(fact: "storage.buckets and storage.objects: owned by supabase_storage_admin, row-level security on", sql: """
+                 select string_agg(format('%s by %s rls=%s', oid::regclass, relowner::regrole, relrowsecurity::text), ',' order by relname)
+                 from pg_class where oid in ('storage.buckets'::regclass, 'storage.objects'::regclass)
+                 """, supabase: "storage.buckets by supabase_storage_admin rls=true,storage.objects by supabase_storage_admin rls=true",
+                 source: "ST 0001-initialmigration.sql, 0007-add-rls-to-buckets.sql; PG init-scripts/00000000000002-storage-schema.sql"),
+        TwinFact(fact: "the API roles hold every privilege on storage.objects (policies decide)", sql: privileges("anon", on: "storage.objects"),
+                 supabase: "delete,insert,select,trigger,update", source: "PG init-scripts/00000000000002-storage-schema.sql; ST 0046-buckets-objects-grants.sql"),
+        TwinFact(fact: "no API role may touch storage.migrations", sql: """
+                 select bool_or(has_table_privilege(r, 'storage.migrations', 'select, insert, update, delete'))::text
+                 from unnest(array['anon', 'authenticated', 'service_role']) r
+                 """, supabase: "false", source: "PG migrations/20250421084701_revoke_admin_roles_from_postgres.sql"),
+        TwinFact(fact: "postgres reads every table, the storage server's history too (pg_read_all_data), but writes none of it",
+                 sql: privileges("postgres", on: "storage.migrations"), supabase: "select",
+                 source: "PG migrations/20240606060239_grant_predefined_roles_to_postgres.sql, 20250421084701_revoke_admin_roles_from_postgres.sql"),
+        TwinFact(fact: "storage.foldername, filename, extension split a path",
+                 sql: "select format('%s %s %s', storage.foldername('a/b/c.tar.gz'), storage.filename('a/b/c.tar.gz'), storage.extension('a/b/c.tar.gz'))",
+                 supabase: "{a,b} c.tar.gz gz", source: "ST 0060-optimize-existing-functions-again.sql, 0061-mark-filename-immutable.sql"),
+        TwinFact(fact: "storage.objects.path_tokens is generated from the name", sql: """
+                 select pg_get_expr(d.adbin, d.adrelid) from pg_attrdef d join pg_attribute a on a.attrelid = d.adrelid and a.attnum = d.adnum
+                 where d.adrelid = 'storage.objects'::regclass and a.attname = 'path_tokens'
+                 """, supabase: "string_to_array(name, '/'::text)", source: "ST 0003-pathtoken-column.sql"),
+        TwinFact(fact: "direct deletes from buckets and objects go through protect_delete()", sql: """
+                 select string_agg(format('%s %s', tgrelid::regclass, tgname), ',' order by tgname) from pg_trigger
+                 where tgfoid = 'storage.protect_delete()'::regprocedure
+                 """, supabase: "storage.buckets protect_buckets_delete,storage.objects protect_objects_delete",
+                 source: "ST 0055-prevent-direct-deletes.sql"),
+    ]
+}
+
+/// Every fact of the table above, against a twin bootstrapped once for the suite.
+@Suite struct TwinFactsTests {
+    static let twin: Result<ConnectionSettings, Error> = Result { try TestCluster.newTwinDatabase("facts").admin }
+
+    @Test(arguments: TwinFacts.all)
+    func theTwinHasWhatSupabaseHas(_ fact: TwinFact) throws {
+        let connection = try Connection(Self.twin.get())
+        let value = try connection.query(fact.sql).scalar
+        #expect(value == fact.supabase, "\(fact.fact): Supabase has \(fact.supabase) (\(fact.source))")
+    }
+}

@@ -1,0 +1,177 @@
+import Foundation
+import WardenPostgres
+import Testing
+import WardenKit
+
+/// Migrations written for Supabase, applied as Supabase applies them: as `postgres`,
+/// not a superuser. What works there works on the twin; what Supabase refuses for
+/// privileges, the twin refuses with the same SQLSTATE.
+@Suite struct TwinMigrationTests {
+    static let supabaseStyle = PackagePaths.root.appendingPathComponent("Tests/IntegrationTests/Fixtures/SupabaseStyle/migrations").path
+
+    /// Runs `sql` as postgres on a fresh twin and returns the server's error, if any.
+    private func asPostgres(_ sql: String, on project: ConnectionSettings? = nil) throws -> PGError? {
+        let connection = try Connection(project ?? TestCluster.newTwinDatabase("privs").project)
+        do {
+            try connection.execute(sql)
+            return nil
+        } catch let error as PGError {
+            return error
+        }
+    }
+
+    @Test func aSupabaseStyleFolderAppliesAsPostgresAndBehaves() throws {
+        let (admin, project) = try TestCluster.newTwinDatabase("style")
+        let run = try Migrator.open(folder: Self.supabaseStyle, settings: project).up()
+        #expect(run.steps.count == 5)
+        let connection = try Connection(project)
+        #expect(try connection.query("select rolsuper::text from pg_roles where rolname = current_user").scalar == "false")
+
+        // Sign-up makes a profile (the trigger on auth.users belongs to postgres's function).
+        let user = "3d1f3a4e-6a55-4d0e-8a5c-0f4b8d2f7a10"
+        try connection.query(
+            """
+            insert into auth.users (id, aud, role, email, raw_user_meta_data, created_at, updated_at)
+            values ($1::uuid, 'authenticated', 'authenticated', 'mira@example.com', '{"avatar_url":"a.png"}', now(), now())
+            """, [user])
+        #expect(try connection.query("select avatar_url from public.profiles where id = $1::uuid", [user]).scalar == "a.png")
+
+        // Extensions resolve from the extensions schema, qualified and bare.
+        let invite = try connection.query(
+            "insert into public.invites (email, created_by) values ('x@example.com', $1::uuid) returning length(token)::text, id::text",
+            [user]).rows.first ?? []
+        #expect(invite.first == "32")
+        // The realtime publication now carries messages.
+        #expect(try connection.query(
+            "select string_agg(tablename, ',') from pg_publication_tables where pubname = 'supabase_realtime'").scalar == "messages")
+        // The auth server may call the hook; API roles may not.
+        #expect(try connection.query(
+            """
+            select has_function_privilege('supabase_auth_admin', 'public.custom_access_token_hook(jsonb)', 'execute')::text
+                || has_function_privilege('authenticated', 'public.custom_access_token_hook(jsonb)', 'execute')::text
+            """).scalar == "truefalse")
+
+        // Storage policies work as the storage server runs them: as the user, with claims.
+        try connection.execute("begin")
+        defer { _ = try? connection.execute("rollback") }
+        try connection.query("select set_config('request.jwt.claims', $1, true)", [#"{"sub":"\#(user)","role":"authenticated"}"#])
+        try connection.execute("set local role authenticated")
+        try connection.query(
+            "insert into storage.objects (bucket_id, name, owner_id) values ('avatars', $1, $2)", ["\(user)/avatar.png", user])
+        let refused = try refusal(connection, "insert into storage.objects (bucket_id, name) values ('avatars', 'someone-else/avatar.png')")
+        #expect(refused?.sqlState == .insufficientPrivilege)
+        // On Supabase the API roles have no privilege on auth tables, so a
+        // security-invoker view over auth.identities is refused too.
+        #expect(try refusal(connection, "select * from public.account_providers")?.sqlState == .insufficientPrivilege)
+        _ = admin
+    }
+
+    /// Runs `sql` in a savepoint; returns its error (the savepoint rolled back), or nil.
+    private func refusal(_ connection: Connection, _ sql: String) throws -> PGError? {
+        try connection.execute("savepoint attempt")
+        do {
+            try connection.execute(sql)
+            try connection.execute("release savepoint attempt")
+            return nil
+        } catch let error as PGError {
+            try connection.execute("rollback to savepoint attempt; release savepoint attempt")
+            return error
+        }
+    }
+
+    /// What Supabase refuses to postgres, the twin refuses with the same SQLSTATE.
+    @Test(arguments: [
+        ("create a table in auth", "create table auth.sessions_archive (id uuid)"),
+        ("drop a trigger on auth.users", """
+            create function public.noop() returns trigger language plpgsql as $$ begin return new; end $$;
+            create trigger noop after insert on auth.users for each row execute function public.noop();
+            drop trigger noop on auth.users;
+            """),
+        ("alter auth.users", "alter table auth.users add column nickname text"),
+        ("create a table in storage", "create table storage.thumbnails (id uuid)"),
+        ("alter storage.objects", "alter table storage.objects enable row level security"),
+        ("create a policy on an auth table outside supautils' list", "create policy p on auth.mfa_factors for select using (true)"),
+        ("write the auth server's migration history", "insert into auth.schema_migrations values ('1')"),
+        ("delete from storage.objects directly", "delete from storage.objects"),
+        ("create a role that is a superuser", "create role sneaky superuser"),
+    ])
+    func supabaseRefusesAndSoDoesTheTwin(_ action: String, _ sql: String) throws {
+        let error = try asPostgres(sql)
+        #expect(error?.sqlState == .insufficientPrivilege, "\(action): \(error?.message ?? "succeeded")")
+    }
+
+    /// ... and what Supabase lets postgres do, the twin lets it do.
+    @Test func supabaseAllowsAndSoDoesTheTwin() throws {
+        let project = try TestCluster.newTwinDatabase("allowed").project
+        #expect(try asPostgres(
+            """
+            create policy "own files" on storage.objects for select to authenticated using (owner_id = auth.uid()::text);
+            drop policy "own files" on storage.objects;
+            create policy "read own account" on auth.users for select to authenticated using (id = auth.uid());
+            create function public.on_signup() returns trigger language plpgsql as $$ begin return new; end $$;
+            create trigger on_signup after insert on auth.users for each row execute function public.on_signup();
+            drop function public.on_signup() cascade;
+            select set_config('storage.allow_delete_query', 'true', true);
+            delete from storage.objects;
+            create extension if not exists pg_trgm with schema extensions;
+            create table public.notes (id bigint primary key);
+            alter publication supabase_realtime add table public.notes;
+            """, on: project)?.message == nil)
+        let connection = try Connection(project)
+        #expect(try connection.query("select rolsuper::text from pg_roles where rolname = 'postgres'").scalar == "false")
+    }
+
+    @Test func aMissingExtensionNamesTheExtensionAndItsPackage() throws {
+        let folder = try MigrationFolder([
+            "1_embeddings.sql": "create extension if not exists vector with schema extensions;\n",
+        ])
+        let project = try TestCluster.newTwinDatabase("ext").project
+        let failure = try #require(throws: MigrationSQLFailure.self) {
+            try Migrator.open(folder: folder.path, settings: project).up()
+        }
+        let text = failure.description
+        #expect(text.contains(#"extension "vector" is not available"#))
+        #expect(text.contains("HINT: this server lacks the extension vector, which Supabase provides"))
+        #expect(text.contains("apt-get install postgresql-15-pgvector"))
+        #expect(try Connection(project).query("select count(*)::text from pg_extension where extname = 'vector'").scalar == "0")
+    }
+}
+
+/// The policy-grants stand-in changes a role, which every database of the server
+/// shares: policy migrations running at once in several databases must not collide.
+@Suite struct TwinPolicyGrantConcurrencyTests {
+    @Test func policyMigrationsInParallelDatabasesAllSucceed() throws {
+        let projects = try (0..<4).map { _ in try TestCluster.newTwinDatabase("par").project }
+        let errors = ErrorBox()
+        DispatchQueue.concurrentPerform(iterations: projects.count) { index in
+            do {
+                let connection = try Connection(projects[index])
+                try connection.execute(
+                    """
+                    begin;
+                    create policy "p" on storage.objects for select to authenticated using (bucket_id = 'b\(index)');
+                    select pg_sleep(0.05);
+                    alter policy "p" on storage.objects using (bucket_id = 'c\(index)');
+                    commit;
+                    """)
+            } catch {
+                errors.append("\(error)")
+            }
+        }
+        #expect(errors.all == [])
+        for project in projects {
+            let connection = try Connection(project)
+            #expect(try connection.query(
+                "select qual from pg_policies where schemaname = 'storage' and policyname = 'p'").scalar?.contains("'c") == true)
+        }
+        #expect(try Connection(projects[0]).query("select rolsuper::text from pg_roles where rolname = 'postgres'").scalar == "false")
+    }
+}
+
+/// Errors collected from several threads.
+final class ErrorBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [String] = []
+    func append(_ item: String) { lock.lock(); items.append(item); lock.unlock() }
+    var all: [String] { lock.lock(); defer { lock.unlock() }; return items }
+}
