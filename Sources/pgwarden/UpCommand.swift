@@ -43,7 +43,7 @@ struct UpCommand: ParsableCommand {
 
     func run() throws {
         let target = try to.map { try parseVersion($0, option: "--to") }
-        try MigrationCommandRunner.run(database, migrations) { migrator in
+        try MigrationCommandRunner.run(database, migrations, lock) { migrator in
             try migrator.up(to: target, allowDrift: allowDrift, dryRun: dryRun, lockTimeout: lock.lockTimeout)
         }
     }

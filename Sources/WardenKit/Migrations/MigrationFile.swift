@@ -23,20 +23,38 @@ public struct MigrationSection: Sendable {
     /// The file line of the marker, nil for a file without markers.
     public let markerLine: Int?
     public let options: MigrationOptions
-    /// The section's statements (offsets relative to `sql`).
+    /// The file the section is in, as shown to the user (a golang-migrate down
+    /// section lives in its own `.down.sql` file).
+    public let path: String
+    /// The whole text of that file: `startOffset` and error positions point into it.
+    public let fileText: String
+    /// The section's statements (offsets relative to `sql`), dropped ones included.
     public let statements: [SQLStatement]
+    /// Indices into `statements` of the top-level BEGIN/COMMIT pairs of a file without
+    /// markers, which pgwarden drops: the body runs in pgwarden's own transaction.
+    public internal(set) var droppedStatements: [Int] = []
 
-    public init(sql: String, startLine: Int, startOffset: Int, markerLine: Int?, options: MigrationOptions) {
+    public init(sql: String, startLine: Int, startOffset: Int, markerLine: Int?, options: MigrationOptions,
+                path: String = "", fileText: String? = nil)
+    {
         self.sql = sql
         self.startLine = startLine
         self.startOffset = startOffset
         self.markerLine = markerLine
         self.options = options
+        self.path = path
+        self.fileText = fileText ?? sql
         self.statements = StatementSplitter.split(sql)
     }
 
     /// True when the section holds no statement (only blank lines and comments).
     public var isEmpty: Bool { statements.isEmpty }
+
+    /// The statements that run (all but the dropped BEGIN/COMMIT pairs).
+    public var runnableStatementIndices: [Int] {
+        let dropped = Set(droppedStatements)
+        return statements.indices.filter { !dropped.contains($0) }
+    }
 }
 
 /// A parsed migration file: `<version>_<name>.sql` with its sections and checksum.

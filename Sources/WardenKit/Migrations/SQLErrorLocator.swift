@@ -24,7 +24,7 @@ struct SQLErrorLocator {
         self.sentOffset = sentOffset
         self.statement = statement
         self.error = error
-        self.source = SourceText(file.text)
+        self.source = SourceText(section.fileText)
     }
 
     /// A place in the file: a line, and a column when it is exact.
@@ -87,8 +87,8 @@ struct SQLErrorLocator {
 
     /// `path:line:column: ` (or shorter when less is known).
     func prefix(_ place: Place?) -> String {
-        guard let place else { return "\(file.path): " }
-        return "\(file.path):\(place.line)" + (place.column.map { ":\($0)" } ?? "") + ": "
+        guard let place else { return "\(section.path): " }
+        return "\(section.path):\(place.line)" + (place.column.map { ":\($0)" } ?? "") + ": "
     }
 
     /// The source line of a place, with a caret when the column is known.

@@ -7,11 +7,16 @@ public struct SQLStatement: Equatable, Sendable {
     /// Its first words, lowercased, with comments and quoted text skipped
     /// (`rollback /* to */;` is `["rollback"]`): what `kind` is judged from.
     public let keywords: [String]
+    /// For `COPY ... FROM STDIN`: the data rows that follow it in the text, from the
+    /// line after the statement up to (not including) the `\.` line that ends them, or
+    /// to the end of the text (as psql reads a script). nil for other statements.
+    public let copyData: Range<Int>?
 
-    public init(range: Range<Int>, text: String, keywords: [String] = []) {
+    public init(range: Range<Int>, text: String, keywords: [String] = [], copyData: Range<Int>? = nil) {
         self.range = range
         self.text = text
         self.keywords = keywords
+        self.copyData = copyData
     }
 
     /// What the statement does to the session, judged from its keywords.
@@ -26,6 +31,11 @@ public struct SQLStatement: Equatable, Sendable {
 /// `"..."`, `$tag$...$tag$`, `--` and nested `/* */` comments, parentheses, or a
 /// `BEGIN ATOMIC ... END` body of `CREATE FUNCTION` / `CREATE PROCEDURE`. Text that is
 /// only whitespace and comments is no statement (the server skips it too).
+///
+/// After `COPY ... FROM STDIN;` the lines up to a line holding only `\.` are data, not
+/// SQL (pg_dump's plain format, read as psql reads it): they become the statement's
+/// `copyData`. Lexing assumes `standard_conforming_strings = on`, the default since
+/// PostgreSQL 9.1 and what pgwarden sets on its sessions.
 public enum StatementSplitter {
     /// The statements of `text`, in order.
     public static func split(_ text: String) -> [SQLStatement] {
@@ -116,8 +126,10 @@ private struct Scanner {
 
     mutating func finishStatement(end: Int) {
         if let start = statementStart {
+            let copyData = StatementKind(keywords: words) == .copyFromStdin ? skipCopyData() : nil
             statements.append(SQLStatement(
-                range: start..<end, text: SourceText.string(scalars[start..<end]), keywords: words))
+                range: start..<end, text: SourceText.string(scalars[start..<end]), keywords: words,
+                copyData: copyData))
         }
         statementStart = nil
         parenDepth = 0
@@ -134,7 +146,32 @@ private struct Scanner {
             return
         }
         trackBeginAtomic(text)
-        if words.count < 6 { words.append(text) }
+        if words.first == "copy" {
+            // COPY's options and column lists sit in parentheses; FROM STDIN is at the top.
+            if parenDepth == 0 && words.count < 16 { words.append(text) }
+        } else if words.count < 6 {
+            words.append(text)
+        }
+    }
+
+    /// Skips a COPY data block: from the line after the statement to the `\.` line
+    /// (or the end of the text). Returns the data's range, without the `\.` line.
+    mutating func skipCopyData() -> Range<Int> {
+        while index < scalars.count, scalars[index] != "\n" { index += 1 }
+        if index < scalars.count { index += 1 }
+        let start = index
+        while index < scalars.count {
+            let lineStart = index
+            while index < scalars.count, scalars[index] != "\n" { index += 1 }
+            if index - lineStart == 2, scalars[lineStart] == "\\", scalars[lineStart + 1] == "." {
+                if index < scalars.count { index += 1 }
+                lastTokenEnd = index
+                return start..<lineStart
+            }
+            if index < scalars.count { index += 1 }
+        }
+        lastTokenEnd = index
+        return start..<index
     }
 
     /// psql's rule: in CREATE [OR REPLACE] FUNCTION/PROCEDURE, BEGIN and CASE open a
