@@ -13,14 +13,15 @@ public struct MigrationLockWaitFailure: Error, CustomStringConvertible {
     public var description: String {
         let lines = failure.description.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let waited = "waited \(Self.seconds(lockTimeout)) for a lock \(attempts) time\(attempts == 1 ? "" : "s")"
-        var result = [lines.first ?? "", "\(failure.file.path): \(waited); gave up (--ddl-lock-timeout, --retries)"]
+        var result = Array(lines.dropLast())
+        result.append("\(failure.file.path): \(waited); gave up (--ddl-lock-timeout, --retries)")
         if blockers.isEmpty {
             result.append("blocking sessions: none seen (they may have ended); see pg_stat_activity and pg_locks")
         } else {
             result.append("blocking sessions (end them, or run when they are done):")
             result += blockers.map { "  \($0)" }
         }
-        result += lines.dropFirst()
+        result += lines.suffix(1)
         return result.joined(separator: "\n")
     }
 
