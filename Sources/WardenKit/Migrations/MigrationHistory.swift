@@ -87,6 +87,8 @@ public protocol MigrationHistory: AnyObject {
     /// After a lost connection: connects again and reads the history (nil when the
     /// server cannot be reached).
     func reconnectAndReadRecords() -> [MigrationRecord]?
+    /// False once the connection is lost.
+    var isConnected: Bool { get }
 }
 
 extension MigrationHistory {
@@ -96,4 +98,5 @@ extension MigrationHistory {
     }
     public func watchBlockers(after delay: Duration) -> BlockerWatch? { nil }
     public func reconnectAndReadRecords() -> [MigrationRecord]? { nil }
+    public var isConnected: Bool { true }
 }

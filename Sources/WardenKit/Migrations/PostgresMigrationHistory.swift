@@ -182,6 +182,8 @@ public final class PostgresMigrationHistory: MigrationHistory {
         return BlockerWatch(settings: connection.settings, pid: backendPID, delay: delay)
     }
 
+    public var isConnected: Bool { connection.isOpen }
+
     public func reconnectAndReadRecords() -> [MigrationRecord]? {
         guard let fresh = try? Connection(connection.settings) else { return nil }
         return try? PostgresMigrationHistory(connection: fresh).records()

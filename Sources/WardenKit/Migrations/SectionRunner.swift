@@ -56,7 +56,8 @@ struct SectionRunner {
             throw MigrationRefusal.transactionEnded(file: file.path, version: file.version.text, direction: direction)
         } catch {
             if phase != .commit { try? history.rollback() }
-            let outcome = phase == .commit && Self.lostConnection(error) ? outcomeAfterLostCommit() : .rolledBack
+            let lost = error is PGError && ((error as? PGError)?.kind == .connection || !history.isConnected)
+            let outcome = phase == .commit && lost ? outcomeAfterLostCommit() : .rolledBack
             throw MigrationSQLFailure(
                 file: file, direction: direction, underlying: error, phase: phase,
                 sentOffset: current?.fileOffset ?? section.startOffset,
@@ -111,10 +112,6 @@ struct SectionRunner {
         let row = records.first { $0.parsedVersion == file.version }
         let committed = direction == .up ? row?.state == .applied && row?.checksum == file.checksum : row == nil
         return committed ? .committedDespiteLostConnection : .rolledBack
-    }
-
-    static func lostConnection(_ error: Error) -> Bool {
-        (error as? PGError)?.kind == .connection
     }
 
     /// The failing statement's index in the section, from what the batch completed.
