@@ -43,7 +43,7 @@ struct LockOptions: ParsableArguments {
     var ddlLockTimeout = 5.0
 
     @Option(help: ArgumentHelp(
-        "How many times a migration that timed out waiting for a lock is retried (pauses 0.5 s, 1 s, 2 s, ...); "
+        "How many times a migration that timed out waiting for a lock is retried (pauses 0.5 s, 1 s, 2 s, then 4 s); "
             + "then it fails naming the blocking sessions (exit 75).",
         valueName: "N"))
     var retries = 3

@@ -30,10 +30,10 @@ public enum MigrationParser {
             return Sections(up: try wholeFile(text, source: source, file: file, direction: .up), down: nil)
         }
         try checkPreamble(source, before: up, file: file)
-        let upEnd = down.map { source.offset(ofLine: $0.line) } ?? source.scalars.count
+        let upEnd = down.map { source.offset(ofLine: $0.line) } ?? source.count
         var upSection = section(source, after: up, end: upEnd, file: file, text: text)
         guard !upSection.isEmpty else { throw MigrationInputError.emptyUpSection(file: file, line: up.line) }
-        var downSection = down.map { section(source, after: $0, end: source.scalars.count, file: file, text: text) }
+        var downSection = down.map { section(source, after: $0, end: source.count, file: file, text: text) }
         upSection.droppedStatements = try TransactionControlCheck.droppedStatements(upSection, source: source, direction: .up)
         try SettingCheck.check(upSection, source: source, direction: .up)
         if let section = downSection {
@@ -69,7 +69,7 @@ public enum MigrationParser {
     static func findMarkers(_ source: SourceText, file: String) throws -> (up: Marker?, down: Marker?) {
         var up: Marker?
         var down: Marker?
-        for number in 1...max(1, source.lineCount) {
+        for number in 1...max(1, source.lineCount) where source.mayStartWithDash(line: number) {
             let text = source.line(number)
             guard let marker = try marker(in: text, line: number, file: file) else {
                 if MarkerSpelling.looksLikeMarker(text) {
@@ -96,7 +96,9 @@ public enum MigrationParser {
 
     /// The line of the first marker or marker look-alike, for files that take none.
     static func firstMarkerLine(_ source: SourceText) -> Int? {
-        (1...max(1, source.lineCount)).first { MarkerSpelling.looksLikeMarker(source.line($0)) }
+        (1...max(1, source.lineCount)).first {
+            source.mayStartWithDash(line: $0) && MarkerSpelling.looksLikeMarker(source.line($0))
+        }
     }
 
     /// Recognizes `-- migrate:<kind> [options]` (leading whitespace allowed).
@@ -131,7 +133,7 @@ public enum MigrationParser {
     /// Only comments and blank lines may come before `-- migrate:up`.
     static func checkPreamble(_ source: SourceText, before up: Marker, file: String) throws {
         let preambleEnd = source.offset(ofLine: up.line)
-        if let first = StatementSplitter.split(Array(source.scalars[0..<preambleEnd])).first {
+        if let first = StatementSplitter.split(source.text(0..<preambleEnd)).first {
             let line = source.location(ofOffset: first.range.lowerBound).line
             throw MigrationInputError.statementsBeforeUpMarker(file: file, line: line)
         }
@@ -149,8 +151,20 @@ public enum MigrationParser {
 }
 
 extension SourceText {
+    /// False when a line's first character after spaces and tabs is ASCII and not
+    /// `-`: such a line can be neither a marker nor a marker look-alike (a quick
+    /// test, so a large file's lines are not each copied and folded).
+    func mayStartWithDash(line: Int) -> Bool {
+        guard line >= 1, line <= lineByteStarts.count else { return false }
+        let utf8 = string.utf8
+        var index = utf8.index(utf8.startIndex, offsetBy: lineByteStarts[line - 1])
+        while index < utf8.endIndex, utf8[index] == 0x20 || utf8[index] == 0x09 { utf8.formIndex(after: &index) }
+        guard index < utf8.endIndex else { return false }
+        return utf8[index] == UInt8(ascii: "-") || utf8[index] >= 0x80
+    }
+
     /// The offset where the line after `line` begins, or the end of the text.
     func offsetAfter(line: Int) -> Int {
-        line < lineStarts.count ? lineStarts[line] : scalars.count
+        line < lineStarts.count ? lineStarts[line] : count
     }
 }

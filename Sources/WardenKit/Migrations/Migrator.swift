@@ -26,8 +26,9 @@ public final class Migrator {
     /// How many times a migration that gave up waiting for a lock is rolled back and
     /// run again (with growing pauses) before the run fails naming the blockers.
     public var lockRetries = 3
-    /// The first pause before a retry; each later one is twice as long.
+    /// The first pause before a retry; each later one is twice as long, up to `longestPause`.
     public var retryPause: Duration = .milliseconds(500)
+    public var longestPause: Duration = .seconds(4)
     private let clock = ContinuousClock()
     private var currentFile: MigrationFile?
 
@@ -225,7 +226,7 @@ public final class Migrator {
     }
 
     private func pauseBeforeRetry(_ file: MigrationFile, attempt: Int) {
-        let pause = retryPause * (1 << min(attempt, 10))
+        let pause = min(retryPause * (1 << min(attempt, 10)), longestPause)
         observer(.warning("\(file.path): waited \(MigrationLockWaitFailure.seconds(ddlLockTimeout)) for a lock held by "
             + "another session; rolled back, retrying in \(MigrationLockWaitFailure.seconds(pause)) "
             + "(retry \(attempt + 1) of \(lockRetries))"))
@@ -235,9 +236,9 @@ public final class Migrator {
     /// The one-line note for a file whose top-level BEGIN/COMMIT pairs are dropped.
     private func noteDroppedTransactionControl(_ section: MigrationSection) {
         guard !section.droppedStatements.isEmpty else { return }
+        let source = SourceText(section.sql)
         let lines = section.droppedStatements.map { index in
-            SourceText(section.sql).location(ofOffset: section.statements[index].range.lowerBound).line
-                + section.startLine - 1
+            source.location(ofOffset: section.statements[index].range.lowerBound).line + section.startLine - 1
         }
         observer(.note("\(section.path): its BEGIN/COMMIT (lines \(lines.map(String.init).joined(separator: ", "))) "
             + "are dropped: it runs in pgwarden's own transaction, with its history row"))

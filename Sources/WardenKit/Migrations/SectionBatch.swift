@@ -18,49 +18,59 @@ public struct SectionBatch: Sendable {
     /// Indices into the section's `statements` of what the batch runs, in order.
     public let statementIndices: [Int]
 
+    /// The most SQL text one batch carries (at a statement boundary): a large
+    /// migration is sent in pieces, so neither pgwarden nor libpq holds a second copy
+    /// of all of it. Every piece runs in the same transaction.
+    static let batchLimit = 4 * 1024 * 1024
+
     /// The batches of a section, in order: the text between COPY blocks as written
-    /// (dropped statements blanked), and each COPY with its data.
+    /// (dropped statements blanked; cut into pieces of at most `batchLimit`
+    /// characters at statement boundaries), and each COPY with its data.
     public static func batches(of section: MigrationSection) -> [SectionBatch] {
-        let scalars = Array(section.sql.unicodeScalars)
+        let source = SourceText(section.sql)
         let dropped = Set(section.droppedStatements)
         var batches: [SectionBatch] = []
         var cursor = 0
         var pending: [Int] = []
         func flush(upTo end: Int) {
-            defer { pending = [] }
-            guard pending.contains(where: { !dropped.contains($0) }) else { return }
-            var text = Array(scalars[cursor..<end])
-            for index in pending where dropped.contains(index) {
-                for offset in section.statements[index].range where text[offset - cursor] != "\n" {
-                    text[offset - cursor] = " "
-                }
+            defer {
+                pending = []
+                cursor = max(cursor, end)
             }
+            guard pending.contains(where: { !dropped.contains($0) }) else { return }
+            var text = ""
+            var position = cursor
+            for index in pending where dropped.contains(index) {
+                let range = section.statements[index].range
+                text += source.text(position..<range.lowerBound)
+                text += String(String.UnicodeScalarView(source.text(range).unicodeScalars.map { $0 == "\n" ? "\n" : " " }))
+                position = range.upperBound
+            }
+            text += source.text(position..<end)
             batches.append(SectionBatch(
-                payload: .sql(SourceText.string(text[...])), fileOffset: section.startOffset + cursor,
+                payload: .sql(text), fileOffset: section.startOffset + cursor,
                 statementIndices: pending.filter { !dropped.contains($0) }))
         }
         for (index, statement) in section.statements.enumerated() {
             guard let data = statement.copyData else {
                 pending.append(index)
+                if statement.range.upperBound - cursor >= batchLimit { flush(upTo: statement.range.upperBound) }
                 continue
             }
             flush(upTo: statement.range.lowerBound)
             batches.append(SectionBatch(
-                payload: .copy(statement: statement.text, data: SourceText.string(scalars[data])),
+                payload: .copy(statement: statement.text, data: source.text(data)),
                 fileOffset: section.startOffset + statement.range.lowerBound, statementIndices: [index]))
-            cursor = endOfCopyBlock(scalars, data: data)
+            cursor = endOfCopyBlock(source, data: data)
         }
-        flush(upTo: scalars.count)
+        flush(upTo: source.count)
         return batches
     }
 
     /// Just after the `\.` line that ends a COPY block (or the data's end).
-    static func endOfCopyBlock(_ scalars: [Unicode.Scalar], data: Range<Int>) -> Int {
-        var end = data.upperBound
-        guard end + 1 < scalars.count, scalars[end] == "\\", scalars[end + 1] == "." else { return end }
-        end += 2
-        if end < scalars.count, scalars[end] == "\n" { end += 1 }
-        return end
+    static func endOfCopyBlock(_ source: SourceText, data: Range<Int>) -> Int {
+        guard source.text(data.upperBound..<data.upperBound + 2) == "\\." else { return data.upperBound }
+        return min(source.count, data.upperBound + 3)
     }
 }
 
@@ -69,9 +79,8 @@ extension SectionBatch {
     static func single(_ statement: SQLStatement, index: Int, section: MigrationSection) -> SectionBatch {
         let offset = section.startOffset + statement.range.lowerBound
         if let data = statement.copyData {
-            let scalars = Array(section.sql.unicodeScalars[...])
             return SectionBatch(
-                payload: .copy(statement: statement.text, data: SourceText.string(scalars[data])), fileOffset: offset,
+                payload: .copy(statement: statement.text, data: SourceText(section.sql).text(data)), fileOffset: offset,
                 statementIndices: [index])
         }
         return SectionBatch(payload: .sql(statement.text), fileOffset: offset, statementIndices: [index])

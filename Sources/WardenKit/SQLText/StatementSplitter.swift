@@ -1,26 +1,45 @@
 /// One SQL statement found in a text: where it is, in Unicode scalar offsets.
+///
+/// Holds its text as a range of the text it was split from (shared, not copied), so a
+/// 50 MB file's statements cost a few words each.
 public struct SQLStatement: Equatable, Sendable {
     /// From the statement's first token to just after its `;` (or its last token).
     public let range: Range<Int>
-    /// The statement's text over `range`.
-    public let text: String
-    /// Its first words, lowercased, with comments and quoted text skipped
-    /// (`rollback /* to */;` is `["rollback"]`): what `kind` is judged from.
-    public let keywords: [String]
+    /// What the statement does to the session, judged from its keywords.
+    public let kind: StatementKind
     /// For `COPY ... FROM STDIN`: the data rows that follow it in the text, from the
     /// line after the statement up to (not including) the `\.` line that ends them, or
     /// to the end of the text (as psql reads a script). nil for other statements.
     public let copyData: Range<Int>?
+    /// The text split, and the statement's UTF-8 offsets in it.
+    private let source: String
+    private let bytes: Range<Int>
 
     public init(range: Range<Int>, text: String, keywords: [String] = [], copyData: Range<Int>? = nil) {
+        self.init(range: range, source: text, bytes: 0..<text.utf8.count, kind: StatementKind(keywords: keywords),
+                  copyData: copyData)
+    }
+
+    init(range: Range<Int>, source: String, bytes: Range<Int>, kind: StatementKind, copyData: Range<Int>?) {
         self.range = range
-        self.text = text
-        self.keywords = keywords
+        self.source = source
+        self.bytes = bytes
+        self.kind = kind
         self.copyData = copyData
     }
 
-    /// What the statement does to the session, judged from its keywords.
-    public var kind: StatementKind { StatementKind(keywords: keywords) }
+    /// The statement's text over `range`.
+    public var text: String { SourceText.slice(source, bytes: bytes) }
+
+    /// Its first words, lowercased, with comments and quoted text skipped
+    /// (`rollback /* to */;` is `["rollback"]`): what `kind` is judged from. For COPY,
+    /// the words outside parentheses.
+    public var keywords: [String] { StatementSplitter.firstKeywords(text) }
+
+    public static func == (left: SQLStatement, right: SQLStatement) -> Bool {
+        left.range == right.range && left.kind == right.kind && left.copyData == right.copyData
+            && left.text == right.text
+    }
 }
 
 /// Finds statement boundaries the way PostgreSQL (and psql) do, so that the count of
@@ -39,27 +58,56 @@ public struct SQLStatement: Equatable, Sendable {
 public enum StatementSplitter {
     /// The statements of `text`, in order.
     public static func split(_ text: String) -> [SQLStatement] {
-        split(SourceText(text).scalars)
+        var text = text
+        text.makeContiguousUTF8()
+        return text.utf8.withContiguousStorageIfAvailable { bytes in
+            var scanner = Scanner(bytes: bytes, source: text)
+            return scanner.run()
+        } ?? []
     }
 
     /// The statements of a scalar array, in order.
     public static func split(_ scalars: [Unicode.Scalar]) -> [SQLStatement] {
-        var scanner = Scanner(scalars: scalars)
-        return scanner.run()
+        split(string(scalars[...]))
     }
 
-    /// The offset just after the first dollar-quote opener (`$$` or `$tag$`) in
-    /// `scalars`, skipping comments and other quotes; nil when there is none. Used to
-    /// map a PL/pgSQL body's line numbers onto the file.
+    /// The first statement's keywords (see `SQLStatement.keywords`).
+    static func firstKeywords(_ text: String) -> [String] {
+        var text = text
+        text.makeContiguousUTF8()
+        return text.utf8.withContiguousStorageIfAvailable { bytes in
+            var scanner = Scanner(bytes: bytes, source: text)
+            scanner.stopAfterFirst = true
+            _ = scanner.run()
+            return scanner.firstWords ?? []
+        } ?? []
+    }
+
+    /// The offset (in scalars) just after the first dollar-quote opener (`$$` or
+    /// `$tag$`) in `scalars`, skipping comments and other quotes; nil when there is
+    /// none. Used to map a PL/pgSQL body's line numbers onto the file.
     public static func firstDollarQuoteBody(in scalars: [Unicode.Scalar]) -> Int? {
-        var scanner = Scanner(scalars: scalars)
-        return scanner.firstDollarQuoteBody()
+        var text = string(scalars[...])
+        text.makeContiguousUTF8()
+        return text.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
+            var scanner = Scanner(bytes: bytes, source: text)
+            return scanner.firstDollarQuoteBody().map { scanner.scalarOffset($0) }
+        } ?? nil
+    }
+
+    static func string(_ slice: ArraySlice<Unicode.Scalar>) -> String {
+        var view = String.UnicodeScalarView()
+        view.append(contentsOf: slice)
+        return String(view)
     }
 }
 
-/// The state machine behind `StatementSplitter`.
+/// The state machine behind `StatementSplitter`, over UTF-8 bytes. Bytes of
+/// multi-byte characters count as identifier characters, as in PostgreSQL's lexer;
+/// whitespace is ASCII whitespace (space, tab, newline, carriage return, form feed).
 private struct Scanner {
-    let scalars: [Unicode.Scalar]
+    let bytes: UnsafeBufferPointer<UInt8>
+    let source: String
     var index = 0
     var statementStart: Int?
     var lastTokenEnd = 0
@@ -67,15 +115,35 @@ private struct Scanner {
     var beginDepth = 0
     var words: [String] = []
     var statements: [SQLStatement] = []
+    var stopAfterFirst = false
+    var firstWords: [String]?
+    /// A byte offset and its scalar offset, to convert offsets moving forward.
+    var cursor = (byte: 0, scalar: 0)
 
-    init(scalars: [Unicode.Scalar]) { self.scalars = scalars }
+    init(bytes: UnsafeBufferPointer<UInt8>, source: String) {
+        self.bytes = bytes
+        self.source = source
+    }
 
-    func peek(_ offset: Int = 0) -> Unicode.Scalar? {
-        index + offset < scalars.count ? scalars[index + offset] : nil
+    func peek(_ offset: Int = 0) -> UInt8? {
+        index + offset < bytes.count ? bytes[index + offset] : nil
+    }
+
+    /// The scalar offset of a byte offset.
+    mutating func scalarOffset(_ byte: Int) -> Int {
+        if byte < cursor.byte { cursor = (0, 0) }
+        var scalar = cursor.scalar
+        var offset = cursor.byte
+        while offset < byte {
+            if bytes[offset] & 0xC0 != 0x80 { scalar += 1 }
+            offset += 1
+        }
+        cursor = (byte, scalar)
+        return scalar
     }
 
     mutating func run() -> [SQLStatement] {
-        while index < scalars.count {
+        while index < bytes.count, !(stopAfterFirst && firstWords != nil) {
             step()
         }
         finishStatement(end: lastTokenEnd)
@@ -83,8 +151,8 @@ private struct Scanner {
     }
 
     mutating func firstDollarQuoteBody() -> Int? {
-        while index < scalars.count {
-            if scalars[index] == "$", !previousIsIdentifier(), let tagLength = dollarTagLength() {
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "$"), !previousIsIdentifier(), let tagLength = dollarTagLength() {
                 return index + tagLength
             }
             step()
@@ -92,44 +160,52 @@ private struct Scanner {
         return nil
     }
 
+    static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C || byte == 0x0B
+    }
+
     mutating func step() {
-        let scalar = scalars[index]
-        if scalar.properties.isWhitespace {
+        let byte = bytes[index]
+        if Self.isWhitespace(byte) {
             index += 1
-        } else if scalar == "-", peek(1) == "-" {
+        } else if byte == UInt8(ascii: "-"), peek(1) == UInt8(ascii: "-") {
             skipLineComment()
-        } else if scalar == "/", peek(1) == "*" {
+        } else if byte == UInt8(ascii: "/"), peek(1) == UInt8(ascii: "*") {
             skipBlockComment()
-        } else if scalar == ";", statementStart == nil {
+        } else if byte == UInt8(ascii: ";"), statementStart == nil {
             index += 1  // an empty statement: the server skips it too
         } else {
             if statementStart == nil { statementStart = index }
-            token(scalar)
+            token(byte)
             lastTokenEnd = index
         }
     }
 
-    mutating func token(_ scalar: Unicode.Scalar) {
-        switch scalar {
-        case "'": skipQuoted("'", backslashEscapes: false)
-        case "\"": skipQuoted("\"", backslashEscapes: false)
-        case "$": skipDollar()
-        case "(": parenDepth += 1; index += 1
-        case ")": parenDepth = max(0, parenDepth - 1); index += 1
-        case ";":
+    mutating func token(_ byte: UInt8) {
+        switch byte {
+        case UInt8(ascii: "'"): skipQuoted(UInt8(ascii: "'"), backslashEscapes: false)
+        case UInt8(ascii: "\""): skipQuoted(UInt8(ascii: "\""), backslashEscapes: false)
+        case UInt8(ascii: "$"): skipDollar()
+        case UInt8(ascii: "("): parenDepth += 1; index += 1
+        case UInt8(ascii: ")"): parenDepth = max(0, parenDepth - 1); index += 1
+        case UInt8(ascii: ";"):
             index += 1
             if parenDepth == 0 && beginDepth == 0 { finishStatement(end: index) }
         default:
-            if Self.isIdentifierStart(scalar) { word() } else { index += 1 }
+            if Self.isIdentifierStart(byte) { word() } else { index += 1 }
         }
     }
 
     mutating func finishStatement(end: Int) {
         if let start = statementStart {
-            let copyData = StatementKind(keywords: words) == .copyFromStdin ? skipCopyData() : nil
+            let kind = StatementKind(keywords: words)
+            if firstWords == nil { firstWords = words }
+            let copyData = kind == .copyFromStdin ? skipCopyData() : nil
+            let scalarStart = scalarOffset(start)
+            let scalarEnd = scalarOffset(end)
+            let data = copyData.map { scalarOffset($0.lowerBound)..<scalarOffset($0.upperBound) }
             statements.append(SQLStatement(
-                range: start..<end, text: SourceText.string(scalars[start..<end]), keywords: words,
-                copyData: copyData))
+                range: scalarStart..<scalarEnd, source: source, bytes: start..<end, kind: kind, copyData: data))
         }
         statementStart = nil
         parenDepth = 0
@@ -140,13 +216,16 @@ private struct Scanner {
     mutating func word() {
         let start = index
         while let next = peek(), Self.isIdentifierPart(next) { index += 1 }
-        let text = SourceText.string(scalars[start..<index]).lowercased()
-        if (text == "e") && peek() == "'" {
-            skipQuoted("'", backslashEscapes: true)
+        let isE = index - start == 1 && (bytes[start] | 0x20) == UInt8(ascii: "e")
+        if isE && peek() == UInt8(ascii: "'") {
+            skipQuoted(UInt8(ascii: "'"), backslashEscapes: true)
             return
         }
+        let isCopy = words.first == "copy"
+        guard words.count < 6 || isCopy || beginDepth > 0 || isRoutineDefinition else { return }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self).lowercased()
         trackBeginAtomic(text)
-        if words.first == "copy" {
+        if isCopy {
             // COPY's options and column lists sit in parentheses; FROM STDIN is at the top.
             if parenDepth == 0 && words.count < 16 { words.append(text) }
         } else if words.count < 6 {
@@ -155,20 +234,20 @@ private struct Scanner {
     }
 
     /// Skips a COPY data block: from the line after the statement to the `\.` line
-    /// (or the end of the text). Returns the data's range, without the `\.` line.
+    /// (or the end of the text). Returns the data's byte range, without the `\.` line.
     mutating func skipCopyData() -> Range<Int> {
-        while index < scalars.count, scalars[index] != "\n" { index += 1 }
-        if index < scalars.count { index += 1 }
+        while index < bytes.count, bytes[index] != 0x0A { index += 1 }
+        if index < bytes.count { index += 1 }
         let start = index
-        while index < scalars.count {
+        while index < bytes.count {
             let lineStart = index
-            while index < scalars.count, scalars[index] != "\n" { index += 1 }
-            if index - lineStart == 2, scalars[lineStart] == "\\", scalars[lineStart + 1] == "." {
-                if index < scalars.count { index += 1 }
+            while index < bytes.count, bytes[index] != 0x0A { index += 1 }
+            if index - lineStart == 2, bytes[lineStart] == UInt8(ascii: "\\"), bytes[lineStart + 1] == UInt8(ascii: ".") {
+                if index < bytes.count { index += 1 }
                 lastTokenEnd = index
                 return start..<lineStart
             }
-            if index < scalars.count { index += 1 }
+            if index < bytes.count { index += 1 }
         }
         lastTokenEnd = index
         return start..<index
@@ -185,23 +264,23 @@ private struct Scanner {
     }
 
     var isRoutineDefinition: Bool {
-        let routine: Set<String> = ["function", "procedure"]
-        guard words.first == "create" else { return false }
-        if words.count > 1, routine.contains(words[1]) { return true }
-        return words.count > 3 && words[1] == "or" && words[2] == "replace" && routine.contains(words[3])
+        guard words.first == "create", words.count > 1 else { return false }
+        if words[1] == "function" || words[1] == "procedure" { return true }
+        return words.count > 3 && words[1] == "or" && words[2] == "replace"
+            && (words[3] == "function" || words[3] == "procedure")
     }
 
     mutating func skipLineComment() {
-        while let next = peek(), next != "\n" { index += 1 }
+        while let next = peek(), next != 0x0A { index += 1 }
     }
 
     mutating func skipBlockComment() {
         var depth = 0
-        while index < scalars.count {
-            if scalars[index] == "/", peek(1) == "*" {
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "/"), peek(1) == UInt8(ascii: "*") {
                 depth += 1
                 index += 2
-            } else if scalars[index] == "*", peek(1) == "/" {
+            } else if bytes[index] == UInt8(ascii: "*"), peek(1) == UInt8(ascii: "/") {
                 depth -= 1
                 index += 2
                 if depth == 0 { return }
@@ -213,19 +292,20 @@ private struct Scanner {
 
     /// Skips `'...'` or `"..."` where a doubled quote is part of the text; with
     /// backslash escapes (E-strings) a backslash also escapes the next character.
-    mutating func skipQuoted(_ quote: Unicode.Scalar, backslashEscapes: Bool) {
+    mutating func skipQuoted(_ quote: UInt8, backslashEscapes: Bool) {
         index += 1
-        while index < scalars.count {
-            let scalar = scalars[index]
-            if backslashEscapes && scalar == "\\" {
+        while index < bytes.count {
+            let byte = bytes[index]
+            if backslashEscapes && byte == UInt8(ascii: "\\") {
                 index += 2
-            } else if scalar == quote {
+            } else if byte == quote {
                 index += 1
                 if peek() == quote { index += 1 } else { return }
             } else {
                 index += 1
             }
         }
+        index = min(index, bytes.count)
     }
 
     mutating func skipDollar() {
@@ -233,11 +313,11 @@ private struct Scanner {
             index += 1
             return
         }
-        let tag = Array(scalars[index..<index + tagLength])
+        let tag = UnsafeBufferPointer(rebasing: bytes[index..<index + tagLength])
         index += tagLength
-        while index < scalars.count {
-            if scalars[index] == "$", index + tagLength <= scalars.count,
-                Array(scalars[index..<index + tagLength]) == tag
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "$"), index + tagLength <= bytes.count,
+                UnsafeBufferPointer(rebasing: bytes[index..<index + tagLength]).elementsEqual(tag)
             {
                 index += tagLength
                 return
@@ -250,25 +330,25 @@ private struct Scanner {
     /// is not one (e.g. a `$1` parameter).
     func dollarTagLength() -> Int? {
         var cursor = index + 1
-        if cursor < scalars.count, Self.isIdentifierStart(scalars[cursor]) {
+        if cursor < bytes.count, Self.isIdentifierStart(bytes[cursor]) {
             cursor += 1
-            while cursor < scalars.count, scalars[cursor] != "$", Self.isIdentifierPart(scalars[cursor]) {
+            while cursor < bytes.count, bytes[cursor] != UInt8(ascii: "$"), Self.isIdentifierPart(bytes[cursor]) {
                 cursor += 1
             }
         }
-        guard cursor < scalars.count, scalars[cursor] == "$" else { return nil }
+        guard cursor < bytes.count, bytes[cursor] == UInt8(ascii: "$") else { return nil }
         return cursor - index + 1
     }
 
     func previousIsIdentifier() -> Bool {
-        index > 0 && Self.isIdentifierPart(scalars[index - 1])
+        index > 0 && Self.isIdentifierPart(bytes[index - 1])
     }
 
-    static func isIdentifierStart(_ scalar: Unicode.Scalar) -> Bool {
-        scalar == "_" || (scalar.isASCII ? scalar.properties.isAlphabetic : scalar.value >= 0x80)
+    static func isIdentifierStart(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "_") || byte >= 0x80 || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z"))
     }
 
-    static func isIdentifierPart(_ scalar: Unicode.Scalar) -> Bool {
-        isIdentifierStart(scalar) || scalar == "$" || ("0"..."9").contains(scalar)
+    static func isIdentifierPart(_ byte: UInt8) -> Bool {
+        isIdentifierStart(byte) || byte == UInt8(ascii: "$") || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
     }
 }
