@@ -112,7 +112,7 @@ public struct MigrationDirectory: Sendable {
         guard let data = FileManager.default.contents(atPath: full) else {
             throw MigrationInputError.fileUnreadable(file: shown, reason: reason(full))
         }
-        return try UTF8Validation.decode(Array(data), file: shown)
+        return try UTF8Validation.decode(data, file: shown)
     }
 
     static func readFile(folder: String, name: String) throws -> MigrationFile {
@@ -131,7 +131,7 @@ public struct MigrationDirectory: Sendable {
                 text, file: displayPath(folder: folder, file: name), direction: .down, markersForbidden: true)
         }
         return MigrationFile(
-            version: parsed.version, name: parsed.name, path: upShown, text: upText, up: upSection, down: downSection)
+            version: parsed.version, name: parsed.name, path: upShown, up: upSection, down: downSection)
     }
 
     /// Parses one migration from its file name and text (line endings are normalized
@@ -142,7 +142,7 @@ public struct MigrationDirectory: Sendable {
         let normalized = LineEndings.normalize(text)
         let sections = try MigrationParser.parse(normalized, file: shown)
         return MigrationFile(
-            version: version, name: name, path: shown, text: normalized, up: sections.up, down: sections.down)
+            version: version, name: name, path: shown, up: sections.up, down: sections.down)
     }
 
     /// Why a path cannot be read, as the system says it (e.g. "Permission denied").

@@ -26,8 +26,6 @@ public struct MigrationSection: Sendable {
     /// The file the section is in, as shown to the user (a golang-migrate down
     /// section lives in its own `.down.sql` file).
     public let path: String
-    /// The whole text of that file: `startOffset` and error positions point into it.
-    public let fileText: String
     /// The section's statements (offsets relative to `sql`), dropped ones included.
     public let statements: [SQLStatement]
     /// Indices into `statements` of the top-level BEGIN/COMMIT pairs of a file without
@@ -35,7 +33,7 @@ public struct MigrationSection: Sendable {
     public internal(set) var droppedStatements: [Int] = []
 
     public init(sql: String, startLine: Int, startOffset: Int, markerLine: Int?, options: MigrationOptions,
-                path: String = "", fileText: String? = nil)
+                path: String = "")
     {
         self.sql = sql
         self.startLine = startLine
@@ -43,7 +41,6 @@ public struct MigrationSection: Sendable {
         self.markerLine = markerLine
         self.options = options
         self.path = path
-        self.fileText = fileText ?? sql
         self.statements = StatementSplitter.split(sql)
     }
 
@@ -64,21 +61,20 @@ public struct MigrationFile: Sendable {
     public let name: String
     /// The file's path as shown to the user (the folder as given, then the file name).
     public let path: String
-    /// The file's text with line endings normalized to `\n`.
-    public let text: String
     public let up: MigrationSection
     /// The down section; nil for an up-only file (no markers at all).
     public let down: MigrationSection?
     /// SHA-256 (lowercase hex) of the up section with normalized line endings.
     public let checksum: String
 
-    public init(version: MigrationVersion, name: String, path: String, text: String,
+    /// The file's text is not kept (a large migration would be held twice): each
+    /// section keeps its own part, and errors are located within it.
+    public init(version: MigrationVersion, name: String, path: String,
                 up: MigrationSection, down: MigrationSection?)
     {
         self.version = version
         self.name = name
         self.path = path
-        self.text = text
         self.up = up
         self.down = down
         self.checksum = MigrationChecksum.of(up.sql)
@@ -110,7 +106,10 @@ public enum MigrationChecksum {
     /// Lowercase hex SHA-256 of `text` after CRLF and CR become LF.
     public static func of(_ text: String) -> String {
         let normalized = LineEndings.normalize(text)
-        return SHA256.hash(data: Array(normalized.utf8)).map { byte in
+        var hasher = SHA256()
+        var contiguous = normalized
+        contiguous.withUTF8 { hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }
+        return hasher.finalize().map { byte in
             let hex = String(byte, radix: 16)
             return byte < 16 ? "0" + hex : hex
         }.joined()
@@ -121,7 +120,7 @@ public enum MigrationChecksum {
 public enum LineEndings {
     /// `\r\n` and lone `\r` become `\n`.
     public static func normalize(_ text: String) -> String {
-        guard text.unicodeScalars.contains("\r") else { return text }
+        guard text.utf8.contains(0x0D) else { return text }
         var result = String.UnicodeScalarView()
         var previousWasCR = false
         for scalar in text.unicodeScalars {

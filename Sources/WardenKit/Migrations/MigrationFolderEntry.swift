@@ -50,27 +50,31 @@ enum MigrationFolderEntry {
 
 /// Strict UTF-8 decoding that says where the first invalid byte, or NUL byte, is.
 enum UTF8Validation {
-    /// Decodes `bytes` (dropping a leading byte-order mark); throws `.notUTF8` or
-    /// `.nulByte` with the line of the first bad byte.
-    static func decode(_ bytes: [UInt8], file: String) throws -> String {
-        let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes[3...] : bytes[...]
-        if let nul = body.firstIndex(of: 0) {
-            throw MigrationInputError.nulByte(file: file, line: line(of: nul, in: body))
-        }
-        if let text = String(validating: body, as: UTF8.self) { return text }
-        var iterator = body.makeIterator()
-        var decoder = Unicode.UTF8()
-        var line = 1
-        while true {
-            switch decoder.decode(&iterator) {
-            case .scalarValue(let scalar): if scalar == "\n" { line += 1 }
-            case .emptyInput: return String(decoding: body, as: UTF8.self)
-            case .error: throw MigrationInputError.notUTF8(file: file, line: line)
+    /// Decodes `data` (dropping a leading byte-order mark); throws `.notUTF8` or
+    /// `.nulByte` with the line of the first bad byte. Makes one copy: the text.
+    static func decode(_ data: Data, file: String) throws -> String {
+        try data.withUnsafeBytes { raw -> String in
+            var bytes = raw.bindMemory(to: UInt8.self)
+            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = UnsafeBufferPointer(rebasing: bytes[3...]) }
+            if let base = bytes.baseAddress, let nul = memchr(base, 0, bytes.count) {
+                let offset = UnsafeRawPointer(nul) - UnsafeRawPointer(base)
+                throw MigrationInputError.nulByte(file: file, line: line(of: offset, in: bytes))
+            }
+            if let text = String(validating: bytes, as: UTF8.self) { return text }
+            var iterator = bytes.makeIterator()
+            var decoder = Unicode.UTF8()
+            var line = 1
+            while true {
+                switch decoder.decode(&iterator) {
+                case .scalarValue(let scalar): if scalar == "\n" { line += 1 }
+                case .emptyInput: return String(decoding: bytes, as: UTF8.self)
+                case .error: throw MigrationInputError.notUTF8(file: file, line: line)
+                }
             }
         }
     }
 
-    static func line(of index: Int, in bytes: ArraySlice<UInt8>) -> Int {
-        1 + bytes[bytes.startIndex..<index].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+    static func line(of offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        1 + bytes[0..<offset].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
     }
 }

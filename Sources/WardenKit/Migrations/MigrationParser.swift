@@ -31,9 +31,9 @@ public enum MigrationParser {
         }
         try checkPreamble(source, before: up, file: file)
         let upEnd = down.map { source.offset(ofLine: $0.line) } ?? source.count
-        var upSection = section(source, after: up, end: upEnd, file: file, text: text)
+        var upSection = section(source, after: up, end: upEnd, file: file)
         guard !upSection.isEmpty else { throw MigrationInputError.emptyUpSection(file: file, line: up.line) }
-        var downSection = down.map { section(source, after: $0, end: source.count, file: file, text: text) }
+        var downSection = down.map { section(source, after: $0, end: source.count, file: file) }
         upSection.droppedStatements = try TransactionControlCheck.droppedStatements(upSection, source: source, direction: .up)
         try SettingCheck.check(upSection, source: source, direction: .up)
         if let section = downSection {
@@ -55,8 +55,7 @@ public enum MigrationParser {
             throw MigrationInputError.markerInPairFile(file: file, line: marker)
         }
         var whole = MigrationSection(
-            sql: text, startLine: 1, startOffset: 0, markerLine: nil, options: MigrationOptions(), path: file,
-            fileText: text)
+            sql: text, startLine: 1, startOffset: 0, markerLine: nil, options: MigrationOptions(), path: file)
         guard !whole.isEmpty else {
             if direction == .down { return whole }
             throw MigrationInputError.emptyUpSection(file: file, line: 1)
@@ -140,13 +139,13 @@ public enum MigrationParser {
     }
 
     /// The section from the line after `marker` to `end`.
-    static func section(_ source: SourceText, after marker: Marker, end: Int, file: String, text: String)
+    static func section(_ source: SourceText, after marker: Marker, end: Int, file: String)
         -> MigrationSection
     {
         let start = min(source.offsetAfter(line: marker.line), end)
         return MigrationSection(
             sql: source.text(start..<end), startLine: marker.line + 1, startOffset: start,
-            markerLine: marker.line, options: marker.options, path: file, fileText: text)
+            markerLine: marker.line, options: marker.options, path: file)
     }
 }
 

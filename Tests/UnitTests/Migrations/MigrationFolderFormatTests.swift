@@ -55,7 +55,7 @@ import WardenKit
         #expect(batches.count == 1)
         guard case .sql(let text) = batches.first?.payload else { Issue.record("no SQL batch"); return }
         #expect(!text.lowercased().contains("begin") && !text.lowercased().contains("commit"))
-        #expect(text.unicodeScalars.count == file.text.unicodeScalars.count)  // offsets kept
+        #expect(text.unicodeScalars.count == file.up.sql.unicodeScalars.count)  // offsets kept
         #expect(batches.first?.statementIndices == [1, 2, 5])
     }
 
