@@ -120,7 +120,7 @@ public enum MigrationChecksum {
 public enum LineEndings {
     /// `\r\n` and lone `\r` become `\n`.
     public static func normalize(_ text: String) -> String {
-        guard text.utf8.contains(0x0D) else { return text }
+        guard UTF8Bytes.contains(text, 0x0D) else { return text }
         var result = String.UnicodeScalarView()
         var previousWasCR = false
         for scalar in text.unicodeScalars {

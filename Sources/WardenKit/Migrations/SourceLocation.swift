@@ -38,7 +38,13 @@ public struct SourceText: Sendable {
         var starts = [0]
         var byteStarts = [0]
         var scalars = 0
-        text.utf8.withContiguousStorageIfAvailable { bytes in
+        text.withUTF8 { bytes in
+            if UTF8Bytes.isASCII(bytes) {
+                byteStarts += UTF8Bytes.lineBreaks(bytes)
+                starts = byteStarts
+                scalars = bytes.count
+                return
+            }
             for (offset, byte) in bytes.enumerated() {
                 if byte & 0xC0 != 0x80 { scalars += 1 }
                 if byte == 0x0A {

@@ -78,6 +78,7 @@ public enum StatementSplitter {
         return text.utf8.withContiguousStorageIfAvailable { bytes in
             var scanner = Scanner(bytes: bytes, source: text)
             scanner.stopAfterFirst = true
+            scanner.wordLimit = 6
             _ = scanner.run()
             return scanner.firstWords ?? []
         } ?? []
@@ -116,13 +117,19 @@ private struct Scanner {
     var words: [String] = []
     var statements: [SQLStatement] = []
     var stopAfterFirst = false
+    /// How many leading words to collect: what `StatementKind` and the routine-body
+    /// rule need (6 when the caller wants `keywords`).
+    var wordLimit = 4
     var firstWords: [String]?
     /// A byte offset and its scalar offset, to convert offsets moving forward.
     var cursor = (byte: 0, scalar: 0)
+    /// All ASCII: scalar offsets are byte offsets.
+    let isASCII: Bool
 
     init(bytes: UnsafeBufferPointer<UInt8>, source: String) {
         self.bytes = bytes
         self.source = source
+        isASCII = UTF8Bytes.isASCII(bytes)
     }
 
     func peek(_ offset: Int = 0) -> UInt8? {
@@ -131,6 +138,7 @@ private struct Scanner {
 
     /// The scalar offset of a byte offset.
     mutating func scalarOffset(_ byte: Int) -> Int {
+        if isASCII { return byte }
         if byte < cursor.byte { cursor = (0, 0) }
         var scalar = cursor.scalar
         var offset = cursor.byte
@@ -221,17 +229,34 @@ private struct Scanner {
             skipQuoted(UInt8(ascii: "'"), backslashEscapes: true)
             return
         }
+        if words.isEmpty, wordLimit < 6, !Self.firstLettersThatMatter.contains(bytes[start] | 0x20) {
+            words.append("")  // insert, update, select, ...: decides nothing; costs no string
+            return
+        }
         let isCopy = words.first == "copy"
-        guard words.count < 6 || isCopy || beginDepth > 0 || isRoutineDefinition else { return }
+        guard words.count < wordLimit || isCopy || beginDepth > 0 || isRoutineDefinition else { return }
+        // After a first word that decides nothing (insert, update, alter, ...), later
+        // words cannot change the statement's kind: skip them.
+        if wordLimit < 6, let first = words.first, !Self.wordsThatMatter.contains(first) { return }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self).lowercased()
         trackBeginAtomic(text)
         if isCopy {
             // COPY's options and column lists sit in parentheses; FROM STDIN is at the top.
             if parenDepth == 0 && words.count < 16 { words.append(text) }
-        } else if words.count < 6 {
+        } else if words.count < wordLimit {
             words.append(text)
         }
     }
+
+    /// The first letters of `wordsThatMatter`.
+    static let firstLettersThatMatter: Set<UInt8> = Set("bscearpd".utf8)
+
+    /// First words after which later words matter (to `StatementKind` or to the
+    /// routine-body rule).
+    static let wordsThatMatter: Set<String> = [
+        "begin", "start", "commit", "end", "abort", "rollback", "prepare", "savepoint", "release", "discard",
+        "reset", "set", "call", "copy", "create",
+    ]
 
     /// Skips a COPY data block: from the line after the statement to the `\.` line
     /// (or the end of the text). Returns the data's byte range, without the `\.` line.
