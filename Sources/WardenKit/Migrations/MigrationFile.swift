@@ -15,7 +15,8 @@ public struct MigrationOptions: Equatable, Sendable {
 public struct MigrationSection: Sendable {
     /// The section's SQL: from the line after its marker to the next marker or the
     /// end of the file (the whole file when it has no markers). Line endings are `\n`.
-    public let sql: String
+    /// A substring of the file's text: a section costs no copy of it.
+    public let sql: Substring
     /// The 1-based file line of the section's first line.
     public let startLine: Int
     /// The Unicode scalar offset in the file text where `sql` begins.
@@ -33,6 +34,13 @@ public struct MigrationSection: Sendable {
     public internal(set) var droppedStatements: [Int] = []
 
     public init(sql: String, startLine: Int, startOffset: Int, markerLine: Int?, options: MigrationOptions,
+                path: String = "")
+    {
+        self.init(sql: sql[...], startLine: startLine, startOffset: startOffset, markerLine: markerLine,
+                  options: options, path: path)
+    }
+
+    public init(sql: Substring, startLine: Int, startOffset: Int, markerLine: Int?, options: MigrationOptions,
                 path: String = "")
     {
         self.sql = sql
@@ -104,11 +112,18 @@ public enum MigrationDirection: String, Sendable {
 /// normalized first, so a checkout with CRLF line endings is not "modified".
 public enum MigrationChecksum {
     /// Lowercase hex SHA-256 of `text` after CRLF and CR become LF.
-    public static func of(_ text: String) -> String {
-        let normalized = LineEndings.normalize(text)
+    public static func of(_ text: String) -> String { of(text[...]) }
+
+    /// Lowercase hex SHA-256 of `text` after CRLF and CR become LF (hashed in place).
+    public static func of(_ text: Substring) -> String {
+        var contiguous = text
         var hasher = SHA256()
-        var contiguous = normalized
-        contiguous.withUTF8 { hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }
+        if contiguous.withUTF8({ $0.contains(0x0D) }) {
+            var normalized = LineEndings.normalize(String(text))
+            normalized.withUTF8 { hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }
+        } else {
+            contiguous.withUTF8 { hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }
+        }
         return hasher.finalize().map { byte in
             let hex = String(byte, radix: 16)
             return byte < 16 ? "0" + hex : hex

@@ -144,7 +144,7 @@ public enum MigrationParser {
     {
         let start = min(source.offsetAfter(line: marker.line), end)
         return MigrationSection(
-            sql: source.text(start..<end), startLine: marker.line + 1, startOffset: start,
+            sql: source.substring(start..<end), startLine: marker.line + 1, startOffset: start,
             markerLine: marker.line, options: marker.options, path: file)
     }
 }

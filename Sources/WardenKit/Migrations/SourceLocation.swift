@@ -20,8 +20,8 @@ public struct SourceLocation: Equatable, Sendable, CustomStringConvertible {
 /// starts, two integers a line, besides the text). Lines end at `\n`; texts are
 /// normalized to `\n` line endings before they get here.
 public struct SourceText: Sendable {
-    /// The text.
-    public let string: String
+    /// The text (a substring shares its file's storage: no copy).
+    public let string: Substring
     /// The scalar offset where each line begins; line 1 begins at 0.
     let lineStarts: [Int]
     /// The UTF-8 offset where each line begins.
@@ -34,6 +34,11 @@ public struct SourceText: Sendable {
     public init(_ text: String) {
         var text = text
         text.makeContiguousUTF8()
+        self.init(text[...])
+    }
+
+    public init(_ text: Substring) {
+        var text = text
         string = text
         var starts = [0]
         var byteStarts = [0]
@@ -122,12 +127,23 @@ public struct SourceText: Sendable {
         return Self.slice(string, bytes: lower..<upper)
     }
 
+    /// The text between two scalar offsets, sharing the text's storage.
+    public func substring(_ range: Range<Int>) -> Substring {
+        let lower = byteOffset(ofOffset: range.lowerBound)
+        let upper = max(lower, byteOffset(ofOffset: range.upperBound))
+        return Self.substring(string, bytes: lower..<upper)
+    }
+
     /// The part of `text` between two UTF-8 offsets (which fall on scalar boundaries).
-    static func slice(_ text: String, bytes: Range<Int>) -> String {
+    static func slice(_ text: Substring, bytes: Range<Int>) -> String {
+        String(substring(text, bytes: bytes))
+    }
+
+    static func substring(_ text: Substring, bytes: Range<Int>) -> Substring {
         let utf8 = text.utf8
         let start = utf8.index(utf8.startIndex, offsetBy: bytes.lowerBound)
         let end = utf8.index(start, offsetBy: bytes.count)
-        return String(Substring(utf8[start..<end]))
+        return Substring(utf8[start..<end])
     }
 }
 

@@ -12,15 +12,15 @@ public struct SQLStatement: Equatable, Sendable {
     /// to the end of the text (as psql reads a script). nil for other statements.
     public let copyData: Range<Int>?
     /// The text split, and the statement's UTF-8 offsets in it.
-    private let source: String
+    private let source: Substring
     private let bytes: Range<Int>
 
     public init(range: Range<Int>, text: String, keywords: [String] = [], copyData: Range<Int>? = nil) {
-        self.init(range: range, source: text, bytes: 0..<text.utf8.count, kind: StatementKind(keywords: keywords),
+        self.init(range: range, source: text[...], bytes: 0..<text.utf8.count, kind: StatementKind(keywords: keywords),
                   copyData: copyData)
     }
 
-    init(range: Range<Int>, source: String, bytes: Range<Int>, kind: StatementKind, copyData: Range<Int>?) {
+    init(range: Range<Int>, source: Substring, bytes: Range<Int>, kind: StatementKind, copyData: Range<Int>?) {
         self.range = range
         self.source = source
         self.bytes = bytes
@@ -60,10 +60,17 @@ public enum StatementSplitter {
     public static func split(_ text: String) -> [SQLStatement] {
         var text = text
         text.makeContiguousUTF8()
-        return text.utf8.withContiguousStorageIfAvailable { bytes in
+        return split(text[...])
+    }
+
+    /// The statements of a substring, in order (offsets relative to its start); they
+    /// share its storage.
+    public static func split(_ text: Substring) -> [SQLStatement] {
+        var contiguous = text
+        return contiguous.withUTF8 { bytes in
             var scanner = Scanner(bytes: bytes, source: text)
             return scanner.run()
-        } ?? []
+        }
     }
 
     /// The statements of a scalar array, in order.
@@ -73,27 +80,27 @@ public enum StatementSplitter {
 
     /// The first statement's keywords (see `SQLStatement.keywords`).
     static func firstKeywords(_ text: String) -> [String] {
-        var text = text
-        text.makeContiguousUTF8()
-        return text.utf8.withContiguousStorageIfAvailable { bytes in
+        let text = text[...]
+        var contiguous = text
+        return contiguous.withUTF8 { bytes in
             var scanner = Scanner(bytes: bytes, source: text)
             scanner.stopAfterFirst = true
             scanner.wordLimit = 6
             _ = scanner.run()
             return scanner.firstWords ?? []
-        } ?? []
+        }
     }
 
     /// The offset (in scalars) just after the first dollar-quote opener (`$$` or
     /// `$tag$`) in `scalars`, skipping comments and other quotes; nil when there is
     /// none. Used to map a PL/pgSQL body's line numbers onto the file.
     public static func firstDollarQuoteBody(in scalars: [Unicode.Scalar]) -> Int? {
-        var text = string(scalars[...])
-        text.makeContiguousUTF8()
-        return text.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
+        let text = string(scalars[...])[...]
+        var contiguous = text
+        return contiguous.withUTF8 { bytes -> Int? in
             var scanner = Scanner(bytes: bytes, source: text)
             return scanner.firstDollarQuoteBody().map { scanner.scalarOffset($0) }
-        } ?? nil
+        }
     }
 
     static func string(_ slice: ArraySlice<Unicode.Scalar>) -> String {
@@ -108,7 +115,7 @@ public enum StatementSplitter {
 /// whitespace is ASCII whitespace (space, tab, newline, carriage return, form feed).
 private struct Scanner {
     let bytes: UnsafeBufferPointer<UInt8>
-    let source: String
+    let source: Substring
     var index = 0
     var statementStart: Int?
     var lastTokenEnd = 0
@@ -126,7 +133,7 @@ private struct Scanner {
     /// All ASCII: scalar offsets are byte offsets.
     let isASCII: Bool
 
-    init(bytes: UnsafeBufferPointer<UInt8>, source: String) {
+    init(bytes: UnsafeBufferPointer<UInt8>, source: Substring) {
         self.bytes = bytes
         self.source = source
         isASCII = UTF8Bytes.isASCII(bytes)
