@@ -118,7 +118,7 @@ public enum MigrationChecksum {
     public static func of(_ text: Substring) -> String {
         var contiguous = text
         var hasher = SHA256()
-        if contiguous.withUTF8({ $0.contains(0x0D) }) {
+        if contiguous.withUTF8({ UTF8Bytes.contains($0, 0x0D) }) {
             var normalized = LineEndings.normalize(String(text))
             normalized.withUTF8 { hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }
         } else {

@@ -27,12 +27,19 @@ public struct SectionBatch: Sendable {
     /// (dropped statements blanked; cut into pieces of at most `batchLimit`
     /// characters at statement boundaries), and each COPY with its data.
     public static func batches(of section: MigrationSection) -> [SectionBatch] {
+        var batches: [SectionBatch] = []
+        forEachBatch(of: section) { batches.append($0) }
+        return batches
+    }
+
+    /// Makes the batches one at a time and hands each to `body` (so only one batch's
+    /// text exists at a time).
+    public static func forEachBatch(of section: MigrationSection, _ body: (SectionBatch) throws -> Void) rethrows {
         let source = SourceText(section.sql)
         let dropped = Set(section.droppedStatements)
-        var batches: [SectionBatch] = []
         var cursor = 0
         var pending: [Int] = []
-        func flush(upTo end: Int) {
+        func flush(upTo end: Int) throws {
             defer {
                 pending = []
                 cursor = max(cursor, end)
@@ -47,24 +54,23 @@ public struct SectionBatch: Sendable {
                 position = range.upperBound
             }
             text += source.text(position..<end)
-            batches.append(SectionBatch(
+            try body(SectionBatch(
                 payload: .sql(text), fileOffset: section.startOffset + cursor,
                 statementIndices: pending.filter { !dropped.contains($0) }))
         }
         for (index, statement) in section.statements.enumerated() {
             guard let data = statement.copyData else {
                 pending.append(index)
-                if statement.range.upperBound - cursor >= batchLimit { flush(upTo: statement.range.upperBound) }
+                if statement.range.upperBound - cursor >= batchLimit { try flush(upTo: statement.range.upperBound) }
                 continue
             }
-            flush(upTo: statement.range.lowerBound)
-            batches.append(SectionBatch(
+            try flush(upTo: statement.range.lowerBound)
+            try body(SectionBatch(
                 payload: .copy(statement: statement.text, data: source.text(data)),
                 fileOffset: section.startOffset + statement.range.lowerBound, statementIndices: [index]))
             cursor = endOfCopyBlock(source, data: data)
         }
-        flush(upTo: source.count)
-        return batches
+        try flush(upTo: source.count)
     }
 
     /// Just after the `\.` line that ends a COPY block (or the data's end).

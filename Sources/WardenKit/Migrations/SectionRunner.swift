@@ -40,7 +40,7 @@ struct SectionRunner {
         var current: SectionBatch?
         do {
             try history.setLockTimeout(lockTimeout, local: true)
-            for batch in SectionBatch.batches(of: section) {
+            try SectionBatch.forEachBatch(of: section) { batch in
                 current = batch
                 try run(batch)
                 guard history.isInTransaction else { throw OwnTransactionEnded() }

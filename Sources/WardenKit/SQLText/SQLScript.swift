@@ -9,7 +9,7 @@ public enum SQLScript {
     public static func run(_ text: String, on connection: Connection) throws {
         let whole = MigrationSection(
             sql: text, startLine: 1, startOffset: 0, markerLine: nil, options: MigrationOptions())
-        for batch in SectionBatch.batches(of: whole) {
+        try SectionBatch.forEachBatch(of: whole) { batch in
             do {
                 switch batch.payload {
                 case .sql(let sql): try connection.execute(sql)

@@ -236,7 +236,7 @@ private struct Scanner {
             skipQuoted(UInt8(ascii: "'"), backslashEscapes: true)
             return
         }
-        if words.isEmpty, wordLimit < 6, !Self.firstLettersThatMatter.contains(bytes[start] | 0x20) {
+        if words.isEmpty, wordLimit < 6, !Self.mayMatter(firstLetter: bytes[start] | 0x20) {
             words.append("")  // insert, update, select, ...: decides nothing; costs no string
             return
         }
@@ -255,8 +255,14 @@ private struct Scanner {
         }
     }
 
-    /// The first letters of `wordsThatMatter`.
-    static let firstLettersThatMatter: Set<UInt8> = Set("bscearpd".utf8)
+    /// Whether a word starting with this (lowercased) letter may be one of `wordsThatMatter`.
+    static func mayMatter(firstLetter: UInt8) -> Bool {
+        switch firstLetter {
+        case UInt8(ascii: "b"), UInt8(ascii: "s"), UInt8(ascii: "c"), UInt8(ascii: "e"), UInt8(ascii: "a"),
+            UInt8(ascii: "r"), UInt8(ascii: "p"), UInt8(ascii: "d"): return true
+        default: return false
+        }
+    }
 
     /// First words after which later words matter (to `StatementKind` or to the
     /// routine-body rule).

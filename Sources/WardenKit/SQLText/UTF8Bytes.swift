@@ -22,10 +22,13 @@ enum UTF8Bytes {
     /// True when `byte` occurs in `text` (memchr).
     static func contains(_ text: String, _ byte: UInt8) -> Bool {
         var text = text
-        return text.withUTF8 { bytes in
-            guard let base = bytes.baseAddress else { return false }
-            return memchr(base, Int32(byte), bytes.count) != nil
-        }
+        return text.withUTF8 { contains($0, byte) }
+    }
+
+    /// True when `byte` occurs in `bytes` (memchr).
+    static func contains(_ bytes: UnsafeBufferPointer<UInt8>, _ byte: UInt8) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        return memchr(base, Int32(byte), bytes.count) != nil
     }
 
     /// The offsets just after each `\n` (memchr from one to the next).
