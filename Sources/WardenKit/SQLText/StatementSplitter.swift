@@ -3,33 +3,39 @@
 /// Holds its text as a range of the text it was split from (shared, not copied), so a
 /// 50 MB file's statements cost a few words each.
 public struct SQLStatement: Equatable, Sendable {
-    /// From the statement's first token to just after its `;` (or its last token).
-    public let range: Range<Int>
     /// What the statement does to the session, judged from its keywords.
     public let kind: StatementKind
+    /// The whole text the statement was split from (shared storage) and, as 32-bit
+    /// offsets (texts up to 2 GB), where the statement is: 48 bytes a statement.
+    private let base: String
+    private let scalars: (start: Int32, end: Int32)
+    private let bytes: (start: Int32, end: Int32)
+    private let data: (start: Int32, end: Int32)
+
+    /// From the statement's first token to just after its `;` (or its last token).
+    public var range: Range<Int> { Int(scalars.start)..<Int(scalars.end) }
+
     /// For `COPY ... FROM STDIN`: the data rows that follow it in the text, from the
     /// line after the statement up to (not including) the `\.` line that ends them, or
     /// to the end of the text (as psql reads a script). nil for other statements.
-    public let copyData: Range<Int>?
-    /// The text split, and the statement's UTF-8 offsets in it.
-    private let source: Substring
-    private let bytes: Range<Int>
+    public var copyData: Range<Int>? { data.start < 0 ? nil : Int(data.start)..<Int(data.end) }
 
     public init(range: Range<Int>, text: String, keywords: [String] = [], copyData: Range<Int>? = nil) {
-        self.init(range: range, source: text[...], bytes: 0..<text.utf8.count, kind: StatementKind(keywords: keywords),
+        self.init(range: range, base: text, bytes: 0..<text.utf8.count, kind: StatementKind(keywords: keywords),
                   copyData: copyData)
     }
 
-    init(range: Range<Int>, source: Substring, bytes: Range<Int>, kind: StatementKind, copyData: Range<Int>?) {
-        self.range = range
-        self.source = source
-        self.bytes = bytes
+    /// `bytes` are UTF-8 offsets in `base`.
+    init(range: Range<Int>, base: String, bytes: Range<Int>, kind: StatementKind, copyData: Range<Int>?) {
         self.kind = kind
-        self.copyData = copyData
+        self.base = base
+        scalars = (Int32(clamping: range.lowerBound), Int32(clamping: range.upperBound))
+        self.bytes = (Int32(clamping: bytes.lowerBound), Int32(clamping: bytes.upperBound))
+        data = copyData.map { (Int32(clamping: $0.lowerBound), Int32(clamping: $0.upperBound)) } ?? (-1, -1)
     }
 
     /// The statement's text over `range`.
-    public var text: String { SourceText.slice(source, bytes: bytes) }
+    public var text: String { SourceText.slice(base[...], bytes: Int(bytes.start)..<Int(bytes.end)) }
 
     /// Its first words, lowercased, with comments and quoted text skipped
     /// (`rollback /* to */;` is `["rollback"]`): what `kind` is judged from. For COPY,
@@ -132,11 +138,14 @@ private struct Scanner {
     var cursor = (byte: 0, scalar: 0)
     /// All ASCII: scalar offsets are byte offsets.
     let isASCII: Bool
+    /// Where `source` begins in its base string, in UTF-8 bytes.
+    let baseOffset: Int
 
     init(bytes: UnsafeBufferPointer<UInt8>, source: Substring) {
         self.bytes = bytes
         self.source = source
         isASCII = UTF8Bytes.isASCII(bytes)
+        baseOffset = source.base.utf8.distance(from: source.base.utf8.startIndex, to: source.startIndex)
     }
 
     func peek(_ offset: Int = 0) -> UInt8? {
@@ -220,7 +229,8 @@ private struct Scanner {
             let scalarEnd = scalarOffset(end)
             let data = copyData.map { scalarOffset($0.lowerBound)..<scalarOffset($0.upperBound) }
             statements.append(SQLStatement(
-                range: scalarStart..<scalarEnd, source: source, bytes: start..<end, kind: kind, copyData: data))
+                range: scalarStart..<scalarEnd, base: source.base, bytes: baseOffset + start..<baseOffset + end,
+                kind: kind, copyData: data))
         }
         statementStart = nil
         parenDepth = 0
