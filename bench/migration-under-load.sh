@@ -21,6 +21,7 @@
 #   LOCK_TIMEOUT  pgwarden --ddl-lock-timeout in seconds (default 0.5)
 #   CLIENTS       pgbench clients (default 4); SCALE pgbench scale (default 5)
 #   BIG_MB        size of the large migration in MB (default 50; 0 skips part 2)
+#   LOAD=0        skip part 1
 #   PGWARDEN      pgwarden binary to use; otherwise `swift build -c release` builds one
 #   SCRATCH       --scratch-path for that build
 #
@@ -129,6 +130,7 @@ seconds_since() { awk -v a="$1" -v b="$(now_ns)" 'BEGIN { printf "%.2f", (b - a)
 
 # ---------------------------------------------------------------- part 1: load
 
+if [ "${LOAD:-1}" != 0 ]; then
 sql postgres "create database load"
 say "pgbench -i -s $SCALE"
 "$PGBENCH" -i -q -s "$SCALE" load >"$WORK/pgbench-init.log" 2>&1 || { cat "$WORK/pgbench-init.log" >&2; die "pgbench -i failed"; }
@@ -192,6 +194,7 @@ printf '%-34s %9ss  %-12s %15s %8s %7s\n' "pgwarden up (--ddl-lock-timeout $LOCK
     "${MIGRATION_S[pgwarden]}" "${OUTCOME[pgwarden]}" "${WORST_MS[pgwarden]}" "${TXNS[pgwarden]}" "${ERRORS[pgwarden]}"
 printf '%-34s %9ss  %-12s %15s %8s %7s\n' "psql -1" "${MIGRATION_S[psql]}" "${OUTCOME[psql]}" "${WORST_MS[psql]}" "${TXNS[psql]}" "${ERRORS[psql]}"
 printf '%-34s %9ss  %-12s %15s %8s %7s\n' "yoyo apply" "${MIGRATION_S[yoyo]}" "${OUTCOME[yoyo]}" "${WORST_MS[yoyo]}" "${TXNS[yoyo]}" "${ERRORS[yoyo]}"
+fi
 
 # ---------------------------------------------------------------- part 2: a large file
 
@@ -214,23 +217,24 @@ PY
 sed -n '2,$p' "$WORK/big/1_big.sql" | sed '/^-- migrate:down/,$d' >"$WORK/big-psql.sql"
 FILE_BYTES="$(stat -c %s "$WORK/big/1_big.sql")"
 sql postgres "create database big"
-measure() { # measure LOG CMD...: prints "seconds maxrss_kb"
+measure() { # measure LOG CMD...: prints "seconds maxrss_kb cpu_seconds"
     local log="$1"
     shift
-    /usr/bin/time -f '%e %M' -o "$log.time" "$@" >"$log" 2>&1 || { tail -n 20 "$log" >&2; die "failed: $*"; }
-    cat "$log.time"
+    /usr/bin/time -f '%e %M %U %S' -o "$log.time" "$@" >"$log" 2>&1 || { tail -n 20 "$log" >&2; die "failed: $*"; }
+    awk '{ printf "%s %s %.2f\n", $1, $2, $3 + $4 }' "$log.time"
 }
-read -r STATUS_S STATUS_KB < <(measure "$WORK/status.log" bash -c "'$PGWARDEN' status --database-url '$(url big)' --migrations '$WORK/big'; [ \$? -eq 2 ]")
-read -r UP_S UP_KB < <(measure "$WORK/up.log" "$PGWARDEN" up --database-url "$(url big)" --migrations "$WORK/big")
+read -r STATUS_S STATUS_KB STATUS_CPU < <(measure "$WORK/status.log" bash -c "'$PGWARDEN' status --database-url '$(url big)' --migrations '$WORK/big'; [ \$? -eq 2 ]")
+read -r UP_S UP_KB UP_CPU < <(measure "$WORK/up.log" "$PGWARDEN" up --database-url "$(url big)" --migrations "$WORK/big")
 [ "$(sql big "select count(*) > 0 from big")" = t ] || die "the large migration did not apply"
 sql postgres "create database big_psql"
-read -r PSQL_S PSQL_KB < <(measure "$WORK/psql-big.log" psql -X -q -1 -v ON_ERROR_STOP=1 -d big_psql -f "$WORK/big-psql.sql")
-awk -v bytes="$FILE_BYTES" -v ss="$STATUS_S" -v skb="$STATUS_KB" -v us="$UP_S" -v ukb="$UP_KB" -v ps="$PSQL_S" -v pkb="$PSQL_KB" 'BEGIN {
+read -r PSQL_S PSQL_KB PSQL_CPU < <(measure "$WORK/psql-big.log" psql -X -q -1 -v ON_ERROR_STOP=1 -d big_psql -f "$WORK/big-psql.sql")
+awk -v bytes="$FILE_BYTES" -v ss="$STATUS_S" -v skb="$STATUS_KB" -v sc="$STATUS_CPU" -v us="$UP_S" -v ukb="$UP_KB" \
+    -v uc="$UP_CPU" -v ps="$PSQL_S" -v pkb="$PSQL_KB" -v pc="$PSQL_CPU" 'BEGIN {
     mb = bytes / 1048576
-    printf "\nLarge migration: %.1f MB file\n\n", mb
-    printf "%-26s %9s %12s %14s\n", "command", "seconds", "max RSS MB", "RSS / file"
-    printf "%-26s %9.2f %12.1f %13.2fx\n", "pgwarden status", ss, skb / 1024, skb / 1024 / mb
-    printf "%-26s %9.2f %12.1f %13.2fx\n", "pgwarden up", us, ukb / 1024, ukb / 1024 / mb
-    printf "%-26s %9.2f %12.1f %13.2fx\n", "psql -1 -f (reference)", ps, pkb / 1024, pkb / 1024 / mb
+    printf "\nLarge migration: %.1f MB file (CPU = user + system seconds of the client)\n\n", mb
+    printf "%-26s %9s %9s %12s %14s\n", "command", "seconds", "CPU s", "max RSS MB", "RSS / file"
+    printf "%-26s %9.2f %9.2f %12.1f %13.2fx\n", "pgwarden status", ss, sc, skb / 1024, skb / 1024 / mb
+    printf "%-26s %9.2f %9.2f %12.1f %13.2fx\n", "pgwarden up", us, uc, ukb / 1024, ukb / 1024 / mb
+    printf "%-26s %9.2f %9.2f %12.1f %13.2fx\n", "psql -1 -f (reference)", ps, pc, pkb / 1024, pkb / 1024 / mb
     printf "\ntarget: status under 1 s: %s; up memory under 3x the file: %s\n", ss < 1 ? "met" : "MISSED", ukb / 1024 / mb < 3 ? "met" : "MISSED"
 }'
