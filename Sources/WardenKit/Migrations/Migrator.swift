@@ -200,6 +200,7 @@ public final class Migrator {
         var attempt = 0
         while true {
             let watch = history.watchBlockers(after: ddlLockTimeout / 2)
+            defer { _ = watch?.stop() }
             var statementBlockers: [BlockingSession] = []
             do {
                 let milliseconds = try body { statementAttempt, _ in
@@ -208,7 +209,6 @@ public final class Migrator {
                     self.pauseBeforeRetry(file, attempt: statementAttempt)
                     return true
                 }
-                _ = watch?.stop()
                 return milliseconds
             } catch let failure as MigrationSQLFailure where failure.postgresError?.sqlState == .lockNotAvailable {
                 let blockers = watch?.stop() ?? []
