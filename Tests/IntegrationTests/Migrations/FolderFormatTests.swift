@@ -153,4 +153,18 @@ import WardenKit
         }
         #expect(try database.scalar("select count(*) from riders") == "3")
     }
+
+    @Test func bothModesStoreTheSameTextEvenWhenTheDatabaseDefaultsToBackslashEscapes() throws {
+        let database = try TestDatabase()
+        try database.connection.execute("alter database \(database.name) set standard_conforming_strings = off")
+        let folder = try MigrationFolder([
+            "1_table.sql": "create table texts (mode text, value text);\n",
+            "2_in_transaction.sql": "-- migrate:up\ninsert into texts values ('transaction', 'a\\\\b');\n",
+            "3_without.sql": "-- migrate:up transaction:false\ninsert into texts values ('statements', 'a\\\\b');\n",
+        ])
+        let output = try PgwardenCLI.run(["up", "--database-url", try database.url, "--migrations", folder.path])
+        #expect(output.status == 0, "\(output.all)")
+        let values = try database.connection.query("select value from texts order by mode").rows.map { $0[0] ?? "" }
+        #expect(values == ["a\\\\b", "a\\\\b"], "standard strings: both backslashes kept in both modes")
+    }
 }
