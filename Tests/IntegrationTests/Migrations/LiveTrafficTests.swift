@@ -28,7 +28,7 @@ import WardenKit
         let (database, folder) = try setUp()
         let holder = try blocker(database)
         let holderPID = try #require(try database.scalar(
-            "select pid::text from pg_stat_activity where application_name = 'slow-report'"))
+            "select pid::text from pg_stat_activity where application_name = 'slow-report' and datname = current_database()"))
         let clock = ContinuousClock()
         let started = clock.now
         let running = try PgwardenCLI.start([
