@@ -6,7 +6,7 @@ import Foundation
 ///
 /// A connection is used by one thread at a time; libpq calls block.
 public final class Connection {
-    private var handle: OpaquePointer?
+    private(set) var handle: OpaquePointer?
     /// The settings it was opened with (redacted in every description).
     public let settings: ConnectionSettings
     private let noticeSink: NoticeSink
@@ -145,7 +145,7 @@ public final class Connection {
         }
     }
 
-    private func openHandle(for sql: String) throws -> OpaquePointer {
+    func openHandle(for sql: String) throws -> OpaquePointer {
         guard let handle, PQstatus(handle) == CONNECTION_OK else {
             var error = PGError(kind: .connection, message: "the connection is closed")
             error.sql = sql
@@ -154,14 +154,18 @@ public final class Connection {
         return handle
     }
 
-    private func failure(sql: String) -> PGError {
+    func failure(sql: String) -> PGError {
         let message = handle.map { settings.scrub(Self.errorMessage($0)) } ?? "connection closed"
         var error = PGError(kind: isOpen ? .client : .connection, message: message)
         error.sql = sql
         return error
     }
 
-    private func collectResults(_ handle: OpaquePointer, sql: String) throws -> [QueryResult] {
+    /// Reads every result of a sent query. `copyIn` feeds a `COPY ... FROM STDIN`
+    /// (it sends the data and ends the copy); without it such a COPY is refused.
+    func collectResults(_ handle: OpaquePointer, sql: String, copyIn: ((OpaquePointer) -> Void)? = nil) throws
+        -> [QueryResult]
+    {
         var results: [QueryResult] = []
         var firstError: PGError?
         while let result = PQgetResult(handle) {
@@ -172,7 +176,11 @@ public final class Connection {
             case PGRES_EMPTY_QUERY:
                 continue
             case PGRES_COPY_IN:
-                PQputCopyEnd(handle, "pgwarden does not support COPY FROM STDIN; use INSERT or COPY FROM a file")
+                if let copyIn, firstError == nil {
+                    copyIn(handle)
+                } else {
+                    PQputCopyEnd(handle, "pgwarden sends COPY FROM STDIN data only with the rows that follow it in a file")
+                }
             case PGRES_COPY_OUT:
                 Self.discardCopyOut(handle)
             default:

@@ -34,10 +34,34 @@ struct LockOptions: ParsableArguments {
             valueName: "SECONDS"))
     var lockTimeout = 60
 
+    @Option(
+        name: .customLong("ddl-lock-timeout"),
+        help: ArgumentHelp(
+            "Seconds a migration statement waits for a lock another session holds (lock_timeout), so readers "
+                + "never queue behind it longer; then the migration is rolled back and retried.",
+            valueName: "SECONDS"))
+    var ddlLockTimeout = 5.0
+
+    @Option(help: ArgumentHelp(
+        "How many times a migration that timed out waiting for a lock is retried (pauses 0.5 s, 1 s, 2 s, then 4 s); "
+            + "then it fails naming the blocking sessions (exit 75).",
+        valueName: "N"))
+    var retries = 3
+
     func validate() throws {
         guard (0...2_000_000).contains(lockTimeout) else {
             throw ValidationError("--lock-timeout must be between 0 and 2000000 seconds")
         }
+        guard ddlLockTimeout >= 0.001, ddlLockTimeout <= 86_400 else {
+            throw ValidationError("--ddl-lock-timeout must be between 0.001 and 86400 seconds")
+        }
+        guard (0...100).contains(retries) else { throw ValidationError("--retries must be between 0 and 100") }
+    }
+
+    /// Sets the migrator's lock-wait limits from these options.
+    func configure(_ migrator: Migrator) {
+        migrator.ddlLockTimeout = .milliseconds(Int((ddlLockTimeout * 1000).rounded()))
+        migrator.lockRetries = retries
     }
 }
 

@@ -49,7 +49,7 @@ struct DownCommand: ParsableCommand {
 
     func run() throws {
         let target = try target()
-        try MigrationCommandRunner.run(database, migrations) { migrator in
+        try MigrationCommandRunner.run(database, migrations, lock) { migrator in
             try migrator.down(target, dryRun: dryRun, lockTimeout: lock.lockTimeout)
         }
     }

@@ -14,6 +14,9 @@ enum ErrorReporter {
             throw exit
         } catch {
             printError(error)
+            // Ctrl-C (SIGINT), SIGTERM, SIGHUP cancel the running statement; the error
+            // that follows exits like the signal did, whichever thread gets there first.
+            if let signal = InterruptHandler.shared.receivedSignal { throw ExitCode(128 + signal) }
             throw exitCode(for: error)
         }
     }
@@ -50,6 +53,7 @@ enum ErrorReporter {
         case is MigrationInputError: return ExitStatus.badInput
         case let error as MigrationRefusal: return exitCode(for: error)
         case is MigrationSQLFailure: return ExitStatus.failure
+        case is MigrationLockWaitFailure: return ExitStatus.lockTimeout
         default: return ExitStatus.failure
         }
     }

@@ -5,11 +5,12 @@ import WardenKit
 /// Wiring shared by `up`, `down` and `redo`: open the migrator, show progress, cancel
 /// the running statement on Ctrl-C, print the outcome.
 enum MigrationCommandRunner {
-    static func run(_ database: DatabaseOptions, _ migrations: MigrationsOptions,
+    static func run(_ database: DatabaseOptions, _ migrations: MigrationsOptions, _ lock: LockOptions,
                     _ body: (Migrator) throws -> MigrationRun) throws
     {
         try ErrorReporter.run {
             let migrator = try Migrator.open(folder: migrations.folder, settings: database.settings())
+            lock.configure(migrator)
             let progress = MigrationProgress.standard()
             migrator.observer = progress.handle
             let interrupt = migrator.history.makeInterrupter()

@@ -26,7 +26,7 @@ struct RedoCommand: ParsableCommand {
     var allowDrift = false
 
     func run() throws {
-        try MigrationCommandRunner.run(database, migrations) { migrator in
+        try MigrationCommandRunner.run(database, migrations, lock) { migrator in
             try migrator.redo(allowDrift: allowDrift, dryRun: dryRun, lockTimeout: lock.lockTimeout)
         }
     }

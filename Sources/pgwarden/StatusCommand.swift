@@ -17,7 +17,8 @@ struct StatusCommand: ParsableCommand {
             Reads only; takes no lock.
 
             --format json prints {"migrations": [{"version", "name", "state", \
-            "applied_at", "applied_by", "duration_ms", "file", "error"}], "summary": {...}}.
+            "applied_at", "applied_by", "duration_ms", "file", "error"}], "summary": {...}, \
+            "skipped": [paths of .sql files whose names are not migrations']}.
 
             Exit status: 0 every migration is applied; 2 some are pending; 3 some are \
             modified, missing or failed; 65 bad migration files; 69 server unreachable.

@@ -19,9 +19,15 @@ struct UpCommand: ParsableCommand {
             or is missing (--allow-drift applies pending migrations anyway), and while a \
             migration is marked failed.
 
+            Each statement waits at most --ddl-lock-timeout for a lock another session \
+            holds; the migration is then rolled back and retried (--retries), and finally \
+            fails naming the blocking sessions.
+
             Exit status: 0 applied (or nothing to do); 1 a migration failed (it was rolled \
             back; earlier ones stay applied); 3 drift or a failed migration; 65 bad \
-            migration files or unknown --to version; 69 server unreachable; 75 lock timeout.
+            migration files or unknown --to version; 69 server unreachable; 75 lock timeout \
+            (another run's lock, or a lock another session kept); 130, 143, 129 interrupted \
+            by SIGINT, SIGTERM, SIGHUP (the running migration is rolled back).
             """)
 
     @OptionGroup var database: DatabaseOptions
@@ -43,7 +49,7 @@ struct UpCommand: ParsableCommand {
 
     func run() throws {
         let target = try to.map { try parseVersion($0, option: "--to") }
-        try MigrationCommandRunner.run(database, migrations) { migrator in
+        try MigrationCommandRunner.run(database, migrations, lock) { migrator in
             try migrator.up(to: target, allowDrift: allowDrift, dryRun: dryRun, lockTimeout: lock.lockTimeout)
         }
     }

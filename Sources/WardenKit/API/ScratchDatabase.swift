@@ -12,8 +12,11 @@ import Foundation
 public final class ScratchDatabase: @unchecked Sendable {
     /// The database's unique name.
     public let name: String
-    /// How to connect as the project owner (what migrations and the plan run as).
+    /// How to connect as the project owner, `postgres`, a non-superuser as on
+    /// Supabase (what migrations, seeds and the plan run as).
     public let settings: ConnectionSettings
+    /// How to connect as the superuser, `supabase_admin` (for what only it may do).
+    public let adminSettings: ConnectionSettings
     private let cluster: LocalCluster
     private var dropped = false
 
@@ -22,14 +25,14 @@ public final class ScratchDatabase: @unchecked Sendable {
         cluster = try SharedCluster.cluster()
         let safeLabel = String(label.lowercased().unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) }.prefix(20))
         name = "\(safeLabel.isEmpty ? "scratch" : safeLabel)_\(UUID().uuidString.prefix(12).lowercased().replacingOccurrences(of: "-", with: ""))"
-        settings = try cluster.createDatabase(name)
-        let admin = try Connection(settings)
-        try SupabaseCompat.bootstrap(admin)
+        adminSettings = try cluster.createDatabase(name)
+        try SupabaseCompat.bootstrap(Connection(adminSettings))
+        settings = cluster.settings(database: name, user: cluster.projectUser)
     }
 
     deinit { try? drop() }
 
-    /// Opens a new connection to the database.
+    /// Opens a new connection to the database as the project owner (`postgres`).
     public func connect() throws -> Connection { try Connection(settings) }
 
     /// Drops the database now (the server keeps running for other scratch databases).

@@ -1,49 +1,80 @@
 import Foundation
 
-/// The migrations folder: finds `<version>_<name>.sql` files, reads and parses them,
-/// and rejects bad input (a missing folder, a badly named `.sql` file, duplicate
-/// versions, unreadable or non-UTF-8 files, malformed markers) before anything runs.
+/// The migrations folder: finds its migrations, reads and parses them, and rejects
+/// bad input (a missing folder, duplicate versions, unreadable, non-UTF-8 or NUL-holding
+/// files, FIFOs and other special files, dangling symlinks, malformed or mistyped
+/// markers) before anything runs.
 ///
-/// Files that do not end in `.sql` (READMEs, editor backups) and subfolders are ignored.
+/// Two formats: single files `<version>_<name>.sql` with `-- migrate:up` /
+/// `-- migrate:down` sections (dbmate; without markers, the Supabase CLI's up-only
+/// files), or golang-migrate pairs `<version>_<name>.up.sql` + `.down.sql`; never both
+/// in one folder. `.sql` files whose names are no migration's are skipped and listed
+/// in `skipped` (the Supabase CLI skips them too). Other files and subfolders are ignored.
 public struct MigrationDirectory: Sendable {
     /// The folder as the user gave it.
     public let path: String
     /// The migrations, in version order.
     public let files: [MigrationFile]
+    /// `.sql` files skipped because their names are not migrations' (paths as shown).
+    public let skipped: [String]
 
     /// A folder's migrations, already loaded (sorted here by version).
-    public init(path: String, files: [MigrationFile]) {
+    public init(path: String, files: [MigrationFile], skipped: [String] = []) {
         self.path = path
         self.files = files.sorted { $0.version < $1.version }
+        self.skipped = skipped
     }
 
     /// Loads and validates every migration in `path`.
     public static func load(_ path: String) throws -> MigrationDirectory {
         let names = try listSQLFiles(path)
-        var files: [MigrationFile] = []
+        var skipped: [String] = []
+        var singles: [(String, MigrationFileName)] = []
+        var pairs: [MigrationVersion: (up: String?, down: String?)] = [:]
+        var pairNames: [String] = []
         var seen: [MigrationVersion: String] = [:]
         for name in names {
             let shown = displayPath(folder: path, file: name)
-            guard let (version, migrationName) = parseFileName(name) else {
-                throw MigrationInputError.badFileName(file: shown)
+            guard let parsed = MigrationFileName(name) else {
+                skipped.append(shown)
+                continue
             }
-            if let other = seen[version] {
-                throw MigrationInputError.duplicateVersion(version: version.text, file: shown, otherFile: other)
+            if parsed.role == .whole {
+                if let other = seen[parsed.version] {
+                    throw MigrationInputError.duplicateVersion(version: parsed.version.text, file: shown, otherFile: other)
+                }
+                seen[parsed.version] = shown
+                singles.append((name, parsed))
+                continue
             }
-            seen[version] = shown
-            files.append(try readFile(folder: path, name: name))
+            pairNames.append(name)
+            var pair = pairs[parsed.version] ?? (nil, nil)
+            let existing = parsed.role == .up ? pair.up : pair.down
+            if let existing {
+                throw MigrationInputError.duplicateVersion(
+                    version: parsed.version.text, file: shown, otherFile: displayPath(folder: path, file: existing))
+            }
+            if parsed.role == .up { pair.up = name } else { pair.down = name }
+            pairs[parsed.version] = pair
         }
-        return MigrationDirectory(path: path, files: files)
+        if let single = singles.first?.0, let pairFile = pairNames.first {
+            throw MigrationInputError.mixedFormats(
+                file: displayPath(folder: path, file: pairFile), otherFile: displayPath(folder: path, file: single))
+        }
+        var files = try singles.map { try readFile(folder: path, name: $0.0) }
+        for (_, pair) in pairs.sorted(by: { $0.key < $1.key }) {
+            guard let up = pair.up else {
+                throw MigrationInputError.downWithoutUp(file: displayPath(folder: path, file: pair.down ?? ""))
+            }
+            files.append(try readPair(folder: path, up: up, down: pair.down))
+        }
+        return MigrationDirectory(path: path, files: files, skipped: skipped)
     }
 
     /// Splits `<digits>_<name>.sql` into its version and name; nil when it does not match.
     public static func parseFileName(_ fileName: String) -> (MigrationVersion, String)? {
-        guard fileName.hasSuffix(".sql"), let underscore = fileName.firstIndex(of: "_") else { return nil }
-        let name = fileName[fileName.index(after: underscore)..<fileName.index(fileName.endIndex, offsetBy: -4)]
-        guard let version = MigrationVersion(String(fileName[..<underscore])), !name.isEmpty,
-            !name.contains(where: { $0.isWhitespace || $0.isNewline })
-        else { return nil }
-        return (version, String(name))
+        guard let parsed = MigrationFileName(fileName), parsed.role == .whole else { return nil }
+        return (parsed.version, parsed.name)
     }
 
     /// `folder/file`, with a leading `./` and trailing `/` removed from the folder.
@@ -55,6 +86,8 @@ public struct MigrationDirectory: Sendable {
         return base == "/" ? "/\(file)" : "\(base)/\(file)"
     }
 
+    /// The `.sql` entries that are files, sorted; throws for special files and
+    /// dangling symlinks (checked with `stat`/`lstat`, never opened).
     static func listSQLFiles(_ path: String) throws -> [String] {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
@@ -67,21 +100,38 @@ public struct MigrationDirectory: Sendable {
         } catch {
             throw MigrationInputError.folderUnreadable(folder: path, reason: reason(path))
         }
-        return names.filter { name in
-            var entryIsFolder: ObjCBool = false
-            let full = (path as NSString).appendingPathComponent(name)
-            return name.hasSuffix(".sql")
-                && FileManager.default.fileExists(atPath: full, isDirectory: &entryIsFolder) && !entryIsFolder.boolValue
-        }.sorted()
+        return try names.filter { $0.hasSuffix(".sql") }.sorted().filter { name in
+            try MigrationFolderEntry.check(
+                (path as NSString).appendingPathComponent(name), shown: displayPath(folder: path, file: name))
+        }
     }
 
-    static func readFile(folder: String, name: String) throws -> MigrationFile {
+    static func readText(folder: String, name: String) throws -> String {
         let full = (folder as NSString).appendingPathComponent(name)
         let shown = displayPath(folder: folder, file: name)
         guard let data = FileManager.default.contents(atPath: full) else {
             throw MigrationInputError.fileUnreadable(file: shown, reason: reason(full))
         }
-        return try parse(fileName: name, text: try UTF8Validation.decode(Array(data), file: shown), folder: folder)
+        return try UTF8Validation.decode(data, file: shown)
+    }
+
+    static func readFile(folder: String, name: String) throws -> MigrationFile {
+        try parse(fileName: name, text: try readText(folder: folder, name: name), folder: folder)
+    }
+
+    /// A golang-migrate pair as one migration: each file is a whole section.
+    static func readPair(folder: String, up: String, down: String?) throws -> MigrationFile {
+        guard let parsed = MigrationFileName(up) else { throw MigrationInputError.badFileName(file: up) }
+        let upShown = displayPath(folder: folder, file: up)
+        let upText = LineEndings.normalize(try readText(folder: folder, name: up))
+        let upSection = try MigrationParser.wholeFile(upText, file: upShown, direction: .up, markersForbidden: true)
+        let downSection = try down.map { name in
+            let text = LineEndings.normalize(try readText(folder: folder, name: name))
+            return try MigrationParser.wholeFile(
+                text, file: displayPath(folder: folder, file: name), direction: .down, markersForbidden: true)
+        }
+        return MigrationFile(
+            version: parsed.version, name: parsed.name, path: upShown, up: upSection, down: downSection)
     }
 
     /// Parses one migration from its file name and text (line endings are normalized
@@ -92,40 +142,16 @@ public struct MigrationDirectory: Sendable {
         let normalized = LineEndings.normalize(text)
         let sections = try MigrationParser.parse(normalized, file: shown)
         return MigrationFile(
-            version: version, name: name, path: shown, text: normalized, up: sections.up, down: sections.down)
+            version: version, name: name, path: shown, up: sections.up, down: sections.down)
     }
 
     /// Why a path cannot be read, as the system says it (e.g. "Permission denied").
     static func reason(_ path: String) -> String {
-        let descriptor = open(path, O_RDONLY)
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK)
         if descriptor >= 0 {
             close(descriptor)
             return "read failed"
         }
         return String(cString: strerror(errno))
-    }
-}
-
-/// Strict UTF-8 decoding that says where the first invalid byte is.
-enum UTF8Validation {
-    /// Decodes `bytes` (dropping a leading byte-order mark); throws `.notUTF8` with
-    /// the line of the first invalid sequence.
-    static func decode(_ bytes: [UInt8], file: String) throws -> String {
-        let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
-        var iterator = body.makeIterator()
-        var decoder = Unicode.UTF8()
-        var scalars = String.UnicodeScalarView()
-        var line = 1
-        while true {
-            switch decoder.decode(&iterator) {
-            case .scalarValue(let scalar):
-                if scalar == "\n" { line += 1 }
-                scalars.append(scalar)
-            case .emptyInput:
-                return String(scalars)
-            case .error:
-                throw MigrationInputError.notUTF8(file: file, line: line)
-            }
-        }
     }
 }

@@ -15,7 +15,8 @@ public struct MigrationOptions: Equatable, Sendable {
 public struct MigrationSection: Sendable {
     /// The section's SQL: from the line after its marker to the next marker or the
     /// end of the file (the whole file when it has no markers). Line endings are `\n`.
-    public let sql: String
+    /// A substring of the file's text: a section costs no copy of it.
+    public let sql: Substring
     /// The 1-based file line of the section's first line.
     public let startLine: Int
     /// The Unicode scalar offset in the file text where `sql` begins.
@@ -23,20 +24,42 @@ public struct MigrationSection: Sendable {
     /// The file line of the marker, nil for a file without markers.
     public let markerLine: Int?
     public let options: MigrationOptions
-    /// The section's statements (offsets relative to `sql`).
+    /// The file the section is in, as shown to the user (a golang-migrate down
+    /// section lives in its own `.down.sql` file).
+    public let path: String
+    /// The section's statements (offsets relative to `sql`), dropped ones included.
     public let statements: [SQLStatement]
+    /// Indices into `statements` of the top-level BEGIN/COMMIT pairs of a file without
+    /// markers, which pgwarden drops: the body runs in pgwarden's own transaction.
+    public internal(set) var droppedStatements: [Int] = []
 
-    public init(sql: String, startLine: Int, startOffset: Int, markerLine: Int?, options: MigrationOptions) {
+    public init(sql: String, startLine: Int, startOffset: Int, markerLine: Int?, options: MigrationOptions,
+                path: String = "")
+    {
+        self.init(sql: sql[...], startLine: startLine, startOffset: startOffset, markerLine: markerLine,
+                  options: options, path: path)
+    }
+
+    public init(sql: Substring, startLine: Int, startOffset: Int, markerLine: Int?, options: MigrationOptions,
+                path: String = "")
+    {
         self.sql = sql
         self.startLine = startLine
         self.startOffset = startOffset
         self.markerLine = markerLine
         self.options = options
+        self.path = path
         self.statements = StatementSplitter.split(sql)
     }
 
     /// True when the section holds no statement (only blank lines and comments).
     public var isEmpty: Bool { statements.isEmpty }
+
+    /// The statements that run (all but the dropped BEGIN/COMMIT pairs).
+    public var runnableStatementIndices: [Int] {
+        let dropped = Set(droppedStatements)
+        return statements.indices.filter { !dropped.contains($0) }
+    }
 }
 
 /// A parsed migration file: `<version>_<name>.sql` with its sections and checksum.
@@ -46,21 +69,20 @@ public struct MigrationFile: Sendable {
     public let name: String
     /// The file's path as shown to the user (the folder as given, then the file name).
     public let path: String
-    /// The file's text with line endings normalized to `\n`.
-    public let text: String
     public let up: MigrationSection
     /// The down section; nil for an up-only file (no markers at all).
     public let down: MigrationSection?
     /// SHA-256 (lowercase hex) of the up section with normalized line endings.
     public let checksum: String
 
-    public init(version: MigrationVersion, name: String, path: String, text: String,
+    /// The file's text is not kept (a large migration would be held twice): each
+    /// section keeps its own part, and errors are located within it.
+    public init(version: MigrationVersion, name: String, path: String,
                 up: MigrationSection, down: MigrationSection?)
     {
         self.version = version
         self.name = name
         self.path = path
-        self.text = text
         self.up = up
         self.down = down
         self.checksum = MigrationChecksum.of(up.sql)
@@ -90,9 +112,19 @@ public enum MigrationDirection: String, Sendable {
 /// normalized first, so a checkout with CRLF line endings is not "modified".
 public enum MigrationChecksum {
     /// Lowercase hex SHA-256 of `text` after CRLF and CR become LF.
-    public static func of(_ text: String) -> String {
-        let normalized = LineEndings.normalize(text)
-        return SHA256.hash(data: Array(normalized.utf8)).map { byte in
+    public static func of(_ text: String) -> String { of(text[...]) }
+
+    /// Lowercase hex SHA-256 of `text` after CRLF and CR become LF (hashed in place).
+    public static func of(_ text: Substring) -> String {
+        var contiguous = text
+        var hasher = SHA256()
+        if contiguous.withUTF8({ UTF8Bytes.contains($0, 0x0D) }) {
+            var normalized = LineEndings.normalize(String(text))
+            normalized.withUTF8 { hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }
+        } else {
+            contiguous.withUTF8 { hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }
+        }
+        return hasher.finalize().map { byte in
             let hex = String(byte, radix: 16)
             return byte < 16 ? "0" + hex : hex
         }.joined()
@@ -103,7 +135,7 @@ public enum MigrationChecksum {
 public enum LineEndings {
     /// `\r\n` and lone `\r` become `\n`.
     public static func normalize(_ text: String) -> String {
-        guard text.unicodeScalars.contains("\r") else { return text }
+        guard UTF8Bytes.contains(text, 0x0D) else { return text }
         var result = String.UnicodeScalarView()
         var previousWasCR = false
         for scalar in text.unicodeScalars {

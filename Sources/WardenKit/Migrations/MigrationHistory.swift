@@ -1,3 +1,5 @@
+import WardenPostgres
+
 /// One row of the migration history.
 public struct MigrationRecord: Equatable, Sendable {
     /// `applied`: the migration is in effect. `failed`: a `transaction:false` section
@@ -74,4 +76,27 @@ public protocol MigrationHistory: AnyObject {
     func resetSession() throws
     /// A thread-safe way to cancel the running statement (for Ctrl-C), if any.
     func makeInterrupter() -> (@Sendable () -> Void)?
+    /// Limits how long migration statements wait for a lock (`lock_timeout`): for the
+    /// open transaction (`local`) or the session.
+    func setLockTimeout(_ timeout: Duration, local: Bool) throws
+    /// Runs one `COPY ... FROM STDIN` with its data rows.
+    func copyIn(_ statement: String, data: String) throws
+    /// Starts watching, from another session, which sessions block this one's
+    /// statements; nil when it cannot.
+    func watchBlockers(after delay: Duration) -> BlockerWatch?
+    /// After a lost connection: connects again and reads the history (nil when the
+    /// server cannot be reached).
+    func reconnectAndReadRecords() -> [MigrationRecord]?
+    /// False once the connection is lost.
+    var isConnected: Bool { get }
+}
+
+extension MigrationHistory {
+    public func setLockTimeout(_ timeout: Duration, local: Bool) throws {}
+    public func copyIn(_ statement: String, data: String) throws {
+        throw PGError(kind: .client, message: "this history cannot run COPY FROM STDIN")
+    }
+    public func watchBlockers(after delay: Duration) -> BlockerWatch? { nil }
+    public func reconnectAndReadRecords() -> [MigrationRecord]? { nil }
+    public var isConnected: Bool { true }
 }

@@ -28,8 +28,25 @@ public enum MigrationInputError: Error, Equatable, CustomStringConvertible, Send
     case repeatedMarker(file: String, line: Int, marker: String, firstLine: Int)
     /// A marker option other than `transaction:true|false`.
     case unknownMarkerOption(file: String, line: Int, option: String)
-    /// BEGIN, COMMIT, ROLLBACK... in a section that pgwarden runs in a transaction.
-    case transactionControl(file: String, line: Int, statement: String, direction: String)
+    /// BEGIN, COMMIT, ROLLBACK... that pgwarden cannot honour in a section it runs in
+    /// a transaction; `problem` says why.
+    case transactionControl(file: String, line: Int, statement: String, direction: String, problem: String)
+    /// A comment that reads like a section marker but is not exactly one.
+    case markerLookAlike(file: String, line: Int, text: String)
+    /// A marker in a golang-migrate `.up.sql`/`.down.sql` file (the file is the section).
+    case markerInPairFile(file: String, line: Int)
+    /// A NUL byte: PostgreSQL cannot take it, and C strings would cut the file there.
+    case nulByte(file: String, line: Int)
+    /// A `.sql` entry that is not a regular file (FIFO, socket, device); never opened.
+    case notARegularFile(file: String, kind: String)
+    /// A `.sql` symbolic link whose target does not exist.
+    case danglingSymlink(file: String, target: String)
+    /// Single-file migrations and golang-migrate pairs in one folder.
+    case mixedFormats(file: String, otherFile: String)
+    /// A golang-migrate `.down.sql` without its `.up.sql`.
+    case downWithoutUp(file: String)
+    /// A setting that changes how SQL is lexed (`standard_conforming_strings` other than on).
+    case lexingSetting(file: String, line: Int, setting: String)
     /// An up section with no statement in it.
     case emptyUpSection(file: String, line: Int)
     /// `--to VERSION` names a version that no file (and no history row) has.
@@ -67,9 +84,35 @@ public enum MigrationInputError: Error, Equatable, CustomStringConvertible, Send
             return "\(file):\(line): `-- migrate:\(marker)` appears again (first on line \(firstLine)); each marker may appear once"
         case .unknownMarkerOption(let file, let line, let option):
             return "\(file):\(line): unknown marker option `\(option)`; the only option is `transaction:false` (or `transaction:true`)"
-        case .transactionControl(let file, let line, let statement, let direction):
-            return "\(file):\(line): `\(statement)` in a section that pgwarden runs in a transaction of its own; "
-                + "remove it, or mark the section `-- migrate:\(direction) transaction:false`"
+        case .transactionControl(let file, let line, let statement, let direction, let problem):
+            if problem == TransactionControlCheck.Problem.inMarkedSection {
+                return "\(file):\(line): `\(statement)` \(problem); "
+                    + "remove it, or mark the section `-- migrate:\(direction) transaction:false`"
+            }
+            return "\(file):\(line): `\(statement)`: \(problem). pgwarden runs a file without markers in one "
+                + "transaction of its own (balanced top-level BEGIN ... COMMIT pairs are dropped); nothing was changed"
+        case .markerLookAlike(let file, let line, let text):
+            return "\(file):\(line): `\(text.trimmingWhitespaceForMessage)` looks like a section marker but is not one; "
+                + "write exactly `-- migrate:up` or `-- migrate:down` (lowercase, one colon), or reword the comment"
+        case .markerInPairFile(let file, let line):
+            return "\(file):\(line): a section marker in a golang-migrate .up.sql/.down.sql file; "
+                + "in that format the whole file is the section: remove the marker"
+        case .nulByte(let file, let line):
+            return "\(file):\(line): contains a NUL byte (\\0), which PostgreSQL cannot take; remove it"
+        case .notARegularFile(let file, let kind):
+            return "\(file): is a \(kind), not a regular file; pgwarden does not open it. Remove it or rename it "
+                + "so it does not end in .sql"
+        case .danglingSymlink(let file, let target):
+            return "\(file): is a symbolic link to \(target), which does not exist"
+        case .mixedFormats(let file, let otherFile):
+            return "\(file): golang-migrate .up.sql/.down.sql pairs and single-file migrations (\(otherFile)) "
+                + "in one folder; use one format"
+        case .downWithoutUp(let file):
+            return "\(file): a golang-migrate down file without its .up.sql file"
+        case .lexingSetting(let file, let line, let setting):
+            return "\(file):\(line): migrations may not change \(setting) (it changes how SQL text is read, so "
+                + "the section would mean different things with and without a transaction); pgwarden keeps it on: "
+                + "write E'...' strings for backslash escapes"
         case .emptyUpSection(let file, let line):
             return "\(file):\(line): the up section is empty; write the migration's SQL after `-- migrate:up`"
         case .unknownVersion(let version, let folder):
@@ -81,5 +124,12 @@ public enum MigrationInputError: Error, Equatable, CustomStringConvertible, Send
         case .fileExists(let file):
             return "\(file): already exists"
         }
+    }
+}
+
+extension String {
+    /// The text without leading and trailing spaces and tabs, for quoting in a message.
+    var trimmingWhitespaceForMessage: String {
+        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
     }
 }

@@ -46,6 +46,8 @@ public final class MigrationProgress: @unchecked Sendable {
             finish(MigrationRun.line(for: step, dryRun: false))
         case .warning(let text):
             message("pgwarden: warning: \(text)\n")
+        case .note(let text):
+            message("pgwarden: note: \(text)\n")
         }
     }
 

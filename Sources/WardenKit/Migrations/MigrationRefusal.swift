@@ -39,7 +39,17 @@ public enum MigrationRefusal: Error, CustomStringConvertible, Sendable {
             return "another pgwarden run still holds this database's migration lock after \(seconds) s; "
                 + "try again later, or raise --lock-timeout (0 waits forever)"
         case .notFailed(let version, let state):
-            return "migration \(version) is \(state), not failed; `pgwarden resolve` only settles failed migrations"
+            let next: String
+            switch state {
+            case MigrationState.pending.rawValue:
+                next = "it was never applied (or was rolled back), so there is nothing to settle; `pgwarden up` applies it"
+            case MigrationState.applied.rawValue:
+                next = "it finished, so there is nothing to settle; `pgwarden down` rolls it back"
+            default:
+                next = "there is nothing to settle"
+            }
+            return "migration \(version) is \(state), not failed: \(next). "
+                + "`pgwarden resolve` only settles migrations that `pgwarden status` shows as failed"
         case .transactionEnded(let file, let version, let direction):
             return "\(file): the \(direction.rawValue) section ended its own transaction (COMMIT or ROLLBACK), "
                 + "so part of it may be committed; migration \(version) is marked failed. Remove the COMMIT/ROLLBACK "

@@ -8,6 +8,8 @@ public enum MigrationEvent: Sendable {
     case finished(version: String, name: String, direction: MigrationDirection, milliseconds: Int)
     /// Something the user should know that does not stop the run.
     case warning(String)
+    /// Something pgwarden did on the user's behalf, worth one line (not a problem).
+    case note(String)
 }
 
 /// What a run did (or, for a dry run, would do).

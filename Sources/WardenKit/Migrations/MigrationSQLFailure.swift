@@ -12,6 +12,11 @@ public struct MigrationSQLFailure: Error, CustomStringConvertible {
         /// It ran without a transaction; this many of its statements are committed and
         /// the history marks it failed.
         case markedFailed(committedStatements: Int)
+        /// The connection was lost while COMMIT was on its way, and the history, read
+        /// on a new connection, shows that the server committed it.
+        case committedDespiteLostConnection
+        /// The connection was lost at COMMIT and no new connection could read the history.
+        case unknown
     }
 
     /// Which step failed.
@@ -109,6 +114,18 @@ public struct MigrationSQLFailure: Error, CustomStringConvertible {
         case (.rolledBack, .down):
             return "the rollback of \(version) was undone: it stays applied"
                 + earlier("earlier rollback", "of this run stay done", "of this run stays done")
+        case (.committedDespiteLostConnection, _):
+            let what = direction == .up ? "migration \(version) is applied" : "the rollback of \(version) is done"
+            return "the connection was lost at COMMIT; a new connection read the history: \(what) (its COMMIT went "
+                + "through). The run stopped here; run the command again for the rest"
+                + earlier(direction == .up ? "earlier migration" : "earlier rollback",
+                          direction == .up ? "of this run stay applied" : "of this run stay done",
+                          direction == .up ? "of this run stays applied" : "of this run stays done")
+        case (.unknown, _):
+            let what = direction == .up ? "migration \(version) was applied" : "the rollback of \(version) was done"
+            return "the connection was lost at COMMIT and the server cannot be reached again: whether \(what) is "
+                + "unknown. When the server is back, run `pgwarden status`: it shows \(version) as "
+                + (direction == .up ? "applied if it committed, pending if not" : "pending if it committed, applied if not")
         case (.markedFailed(let committed), _):
             let what = direction == .up ? "migration \(version)" : "the rollback of \(version)"
             let complete = direction == .up ? "its changes are complete" : "it is still fully applied"

@@ -95,9 +95,12 @@ public struct MigrationStatusReport: Sendable {
     }
 
     public let entries: [MigrationStatusEntry]
+    /// `.sql` files skipped because their names are not migrations' (paths as shown).
+    public let skipped: [String]
 
-    public init(entries: [MigrationStatusEntry]) {
+    public init(entries: [MigrationStatusEntry], skipped: [String] = []) {
         self.entries = entries
+        self.skipped = skipped
     }
 
     /// Drift (modified, missing, failed) wins over pending.
@@ -138,6 +141,7 @@ public struct MigrationStatusReport: Sendable {
             if let note = note(for: entry) { lines.append("    \(note)") }
         }
         lines.append(summary)
+        lines += skipped.map { "skipped \($0): not a migration file name (<version>_<name>.sql)" }
         return lines.joined(separator: "\n")
     }
 
@@ -157,13 +161,14 @@ public struct MigrationStatusReport: Sendable {
         struct Document: Encodable {
             let migrations: [MigrationStatusEntry]
             let summary: [String: Int]
+            let skipped: [String]
         }
         let states: [MigrationState] = [.applied, .pending, .modified, .missing, .failed]
         var summary = Dictionary(uniqueKeysWithValues: states.map { ($0.rawValue, count($0)) })
         summary["total"] = entries.count
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let data = try encoder.encode(Document(migrations: entries, summary: summary))
+        let data = try encoder.encode(Document(migrations: entries, summary: summary, skipped: skipped))
         return String(decoding: data, as: UTF8.self)
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import WardenPostgres
 
 /// Applies and rolls back migrations: plans with `MigrationPlanner`, then runs each
@@ -20,6 +21,14 @@ public final class Migrator {
     public let history: MigrationHistory
     /// Receives progress events.
     public var observer: (MigrationEvent) -> Void = { _ in }
+    /// How long a migration statement waits for a lock before it gives up (55P03).
+    public var ddlLockTimeout: Duration = .seconds(5)
+    /// How many times a migration that gave up waiting for a lock is rolled back and
+    /// run again (with growing pauses) before the run fails naming the blockers.
+    public var lockRetries = 3
+    /// The first pause before a retry; each later one is twice as long, up to `longestPause`.
+    public var retryPause: Duration = .milliseconds(500)
+    public var longestPause: Duration = .seconds(4)
     private let clock = ContinuousClock()
     private var currentFile: MigrationFile?
 
@@ -42,7 +51,16 @@ public final class Migrator {
 
     /// Every migration's state (reads the history; takes no lock, changes nothing).
     public func status() throws -> MigrationStatusReport {
-        MigrationStatusReport(entries: MigrationStatusEntry.entries(files: files, records: try history.records()))
+        MigrationStatusReport(
+            entries: MigrationStatusEntry.entries(files: files, records: try history.records()),
+            skipped: directory.skipped)
+    }
+
+    /// Warns about each `.sql` file skipped because its name is not a migration's.
+    private func warnAboutSkippedFiles() {
+        for path in directory.skipped {
+            observer(.warning("\(path): skipped: not a migration file name (<version>_<name>.sql)"))
+        }
     }
 
     /// Applies pending migrations in version order, up to and including `target`.
@@ -53,6 +71,7 @@ public final class Migrator {
             try MigrationPlanner.up(files: files, records: try history.records(), to: target,
                                     allowDrift: allowDrift, folder: directory.path)
         }
+        warnAboutSkippedFiles()
         if dryRun { return Self.dryRun("up", plan: try plan().map { ($0, MigrationDirection.up) }) }
         return try locked(lockTimeout) {
             let pending = try plan()
@@ -108,6 +127,9 @@ public final class Migrator {
     {
         try locked(lockTimeout) {
             guard let record = try history.records().first(where: { $0.parsedVersion == version }) else {
+                if files.contains(where: { $0.version == version }) {
+                    throw MigrationRefusal.notFailed(version: version.text, state: MigrationState.pending.rawValue)
+                }
                 throw MigrationInputError.unknownVersion(version: version.text, folder: directory.path)
             }
             guard record.state == .failed else {
@@ -153,15 +175,73 @@ public final class Migrator {
         }
         currentFile = file
         defer { currentFile = nil }
+        noteDroppedTransactionControl(section)
         observer(.started(version: file.version.text, name: file.name, direction: direction))
         let runner = SectionRunner(
             history: history, file: file, section: section, direction: direction, record: record,
-            earlierInRun: run.steps.filter { $0.direction == direction }.count)
-        let milliseconds = section.options.transaction ? try runner.runInTransaction() : try runner.runStatementByStatement()
+            earlierInRun: run.steps.filter { $0.direction == direction }.count, lockTimeout: ddlLockTimeout)
+        let milliseconds = try withLockRetries(file) { retry in
+            section.options.transaction
+                ? try runner.runInTransaction() : try runner.runStatementByStatement(retryLockWait: retry)
+        }
         run.steps.append(MigrationRun.Step(
             version: file.version.text, name: file.name, direction: direction, milliseconds: milliseconds))
         observer(.finished(version: file.version.text, name: file.name, direction: direction, milliseconds: milliseconds))
         try history.resetSession()
+    }
+
+    /// Runs `body`; when it gave up waiting for a lock (55P03, rolled back), pauses and
+    /// runs it again, up to `lockRetries` times, watching who blocks it, and finally
+    /// fails naming the blocking sessions. `body` gets the same rule for one statement
+    /// of a `transaction:false` section (the statement did not run, so it runs again).
+    private func withLockRetries(_ file: MigrationFile, _ body: (_ retry: (Int, PGError) -> Bool) throws -> Int) throws
+        -> Int
+    {
+        var attempt = 0
+        while true {
+            let watch = history.watchBlockers(after: ddlLockTimeout / 2)
+            defer { _ = watch?.stop() }
+            var statementBlockers: [BlockingSession] = []
+            do {
+                let milliseconds = try body { statementAttempt, _ in
+                    guard statementAttempt < self.lockRetries else { return false }
+                    statementBlockers = watch?.stop() ?? []
+                    self.pauseBeforeRetry(file, attempt: statementAttempt)
+                    return true
+                }
+                return milliseconds
+            } catch let failure as MigrationSQLFailure where failure.postgresError?.sqlState == .lockNotAvailable {
+                let blockers = watch?.stop() ?? []
+                if failure.outcome == .rolledBack, attempt < lockRetries {
+                    pauseBeforeRetry(file, attempt: attempt)
+                    attempt += 1
+                    continue
+                }
+                let attempts = failure.outcome == .rolledBack ? attempt + 1 : lockRetries + 1
+                throw MigrationLockWaitFailure(
+                    failure: failure, attempts: attempts, lockTimeout: ddlLockTimeout,
+                    blockers: blockers.isEmpty ? statementBlockers : blockers)
+            }
+        }
+    }
+
+    private func pauseBeforeRetry(_ file: MigrationFile, attempt: Int) {
+        let pause = min(retryPause * (1 << min(attempt, 10)), longestPause)
+        observer(.warning("\(file.path): waited \(MigrationLockWaitFailure.seconds(ddlLockTimeout)) for a lock held by "
+            + "another session; rolled back, retrying in \(MigrationLockWaitFailure.seconds(pause)) "
+            + "(retry \(attempt + 1) of \(lockRetries))"))
+        Thread.sleep(forTimeInterval: pause.inSeconds)
+    }
+
+    /// The one-line note for a file whose top-level BEGIN/COMMIT pairs are dropped.
+    private func noteDroppedTransactionControl(_ section: MigrationSection) {
+        guard !section.droppedStatements.isEmpty else { return }
+        let source = SourceText(section.sql)
+        let lines = section.droppedStatements.map { index in
+            source.location(ofOffset: section.statements[index].range.lowerBound).line + section.startLine - 1
+        }
+        observer(.note("\(section.path): its BEGIN/COMMIT (lines \(lines.map(String.init).joined(separator: ", "))) "
+            + "are dropped: it runs in pgwarden's own transaction, with its history row"))
     }
 
     private func warnAboutDrift(allowDrift: Bool) {

@@ -51,11 +51,18 @@ public final class PostgresMigrationHistory: MigrationHistory {
     /// Session settings for every migration: on PostgreSQL 14+, notice a vanished
     /// client (a killed pgwarden) within seconds, so its work is rolled back and its
     /// lock released instead of running on.
+    ///
+    /// `standard_conforming_strings` is set on: the statement splitter and the
+    /// migrations' meaning assume it (see `SettingCheck`).
     private func prepareSession() {
+        _ = try? connection.execute("set standard_conforming_strings = on")
         if connection.serverVersion >= 140_000 {
             _ = try? connection.execute("set client_connection_check_interval = '2s'")
         }
     }
+
+    /// This session's server process id (cached).
+    private lazy var backendPID: Int? = try? connection.query("select pg_backend_pid()").scalar.flatMap { Int($0) }
 
     /// Polls `pg_try_advisory_lock` rather than blocking in `pg_advisory_lock`: a
     /// statement blocked on the lock is an open transaction with a snapshot, which a
@@ -159,6 +166,27 @@ public final class PostgresMigrationHistory: MigrationHistory {
     public func resetSession() throws {
         try connection.execute("reset all; reset role")
         prepareSession()
+    }
+
+    public func setLockTimeout(_ timeout: Duration, local: Bool) throws {
+        let milliseconds = max(1, timeout.wholeMilliseconds)
+        try connection.execute("set \(local ? "local " : "")lock_timeout = \(milliseconds)")
+    }
+
+    public func copyIn(_ statement: String, data: String) throws {
+        try connection.copyIn(statement, data: data)
+    }
+
+    public func watchBlockers(after delay: Duration) -> BlockerWatch? {
+        guard let backendPID else { return nil }
+        return BlockerWatch(settings: connection.settings, pid: backendPID, delay: delay)
+    }
+
+    public var isConnected: Bool { connection.isOpen }
+
+    public func reconnectAndReadRecords() -> [MigrationRecord]? {
+        guard let fresh = try? Connection(connection.settings) else { return nil }
+        return try? PostgresMigrationHistory(connection: fresh).records()
     }
 
     public func makeInterrupter() -> (@Sendable () -> Void)? {

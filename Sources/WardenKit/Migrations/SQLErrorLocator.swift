@@ -14,7 +14,7 @@ struct SQLErrorLocator {
     /// The failing statement (offsets relative to the section), when known.
     let statement: SQLStatement?
     let error: PGError
-    let source: SourceText
+    let source: SectionSource
 
     init(file: MigrationFile, section: MigrationSection, sentOffset: Int, statement: SQLStatement?,
          error: PGError)
@@ -24,7 +24,7 @@ struct SQLErrorLocator {
         self.sentOffset = sentOffset
         self.statement = statement
         self.error = error
-        self.source = SourceText(file.text)
+        self.source = SectionSource(section)
     }
 
     /// A place in the file: a line, and a column when it is exact.
@@ -87,8 +87,8 @@ struct SQLErrorLocator {
 
     /// `path:line:column: ` (or shorter when less is known).
     func prefix(_ place: Place?) -> String {
-        guard let place else { return "\(file.path): " }
-        return "\(file.path):\(place.line)" + (place.column.map { ":\($0)" } ?? "") + ": "
+        guard let place else { return "\(section.path): " }
+        return "\(section.path):\(place.line)" + (place.column.map { ":\($0)" } ?? "") + ": "
     }
 
     /// The source line of a place, with a caret when the column is known.
@@ -108,4 +108,27 @@ struct SQLErrorLocator {
         let lines = first == last ? "line \(first)" : "lines \(first)-\(last)"
         return "in statement \(index + 1) of the \(direction.rawValue) section (\(lines))"
     }
+}
+
+/// A section's text addressed with file offsets and file lines: a section begins at a
+/// line start (the line after its marker), so a file location is the section's, moved
+/// down by the lines before it. Only the section's text is needed.
+struct SectionSource {
+    let text: SourceText
+    let startOffset: Int
+    let startLine: Int
+
+    init(_ section: MigrationSection) {
+        text = SourceText(section.sql)
+        startOffset = section.startOffset
+        startLine = section.startLine
+    }
+
+    func location(ofOffset offset: Int) -> SourceLocation {
+        var location = text.location(ofOffset: offset - startOffset)
+        location.line += startLine - 1
+        return location
+    }
+
+    func line(_ number: Int) -> String { text.line(number - startLine + 1) }
 }

@@ -3,6 +3,10 @@ import WardenPostgres
 /// Runs one migration section and records it in the history, so that both happen
 /// together (in one transaction), or, for `transaction:false`, so that the history
 /// says "failed" until the last statement has run.
+///
+/// Statements run with `lock_timeout` set (`SET LOCAL` in the transaction), so a
+/// migration that waits for a lock held by a long transaction gives up instead of
+/// making every reader of that table queue behind it.
 struct SectionRunner {
     let history: MigrationHistory
     let file: MigrationFile
@@ -11,10 +15,12 @@ struct SectionRunner {
     /// The history row, for a rollback.
     let record: MigrationRecord?
     let earlierInRun: Int
+    /// The longest a statement waits for a lock.
+    let lockTimeout: Duration
     private let clock = ContinuousClock()
 
     init(history: MigrationHistory, file: MigrationFile, section: MigrationSection, direction: MigrationDirection,
-         record: MigrationRecord?, earlierInRun: Int)
+         record: MigrationRecord?, earlierInRun: Int, lockTimeout: Duration)
     {
         self.history = history
         self.file = file
@@ -22,6 +28,7 @@ struct SectionRunner {
         self.direction = direction
         self.record = record
         self.earlierInRun = earlierInRun
+        self.lockTimeout = lockTimeout
     }
 
     /// BEGIN; the section; insert (up) or delete (down) the history row; COMMIT.
@@ -30,9 +37,14 @@ struct SectionRunner {
         try history.begin()
         let start = clock.now
         var phase = MigrationSQLFailure.Phase.statement
+        var current: SectionBatch?
         do {
-            try history.execute(section.sql)
-            guard history.isInTransaction else { throw OwnTransactionEnded() }
+            try history.setLockTimeout(lockTimeout, local: true)
+            try SectionBatch.forEachBatch(of: section) { batch in
+                current = batch
+                try run(batch)
+                guard history.isInTransaction else { throw OwnTransactionEnded() }
+            }
             let milliseconds = (clock.now - start).wholeMilliseconds
             phase = .history
             try recordSuccess(milliseconds: milliseconds)
@@ -44,28 +56,38 @@ struct SectionRunner {
             throw MigrationRefusal.transactionEnded(file: file.path, version: file.version.text, direction: direction)
         } catch {
             if phase != .commit { try? history.rollback() }
+            let lost = error is PGError && ((error as? PGError)?.kind == .connection || !history.isConnected)
+            let outcome = phase == .commit && lost ? outcomeAfterLostCommit() : .rolledBack
             throw MigrationSQLFailure(
-                file: file, direction: direction, underlying: error, phase: phase, sentOffset: section.startOffset,
-                statementIndex: (error as? PGError)?.completedStatements, outcome: .rolledBack,
-                earlierInRun: earlierInRun)
+                file: file, direction: direction, underlying: error, phase: phase,
+                sentOffset: current?.fileOffset ?? section.startOffset,
+                statementIndex: Self.statementIndex(error, in: current), outcome: outcome, earlierInRun: earlierInRun)
         }
     }
 
     /// For `transaction:false`: mark failed, run each statement on its own, then
     /// mark applied (up) or delete the row (down).
-    func runStatementByStatement() throws -> Int {
+    func runStatementByStatement(retryLockWait: (Int, PGError) -> Bool) throws -> Int {
         try markFailed(error: "started without a transaction and has not finished (interrupted, or still running)")
+        try history.setLockTimeout(lockTimeout, local: false)
         let start = clock.now
         for (index, statement) in section.statements.enumerated() {
-            do {
-                try history.execute(statement.text)
-            } catch {
-                let failure = MigrationSQLFailure(
-                    file: file, direction: direction, underlying: error, phase: .statement,
-                    sentOffset: section.startOffset + statement.range.lowerBound, statementIndex: index,
-                    outcome: .markedFailed(committedStatements: index), earlierInRun: earlierInRun)
-                try? markFailed(error: Self.firstLine(of: failure))
-                throw failure
+            var attempt = 0
+            while true {
+                do {
+                    let batch = SectionBatch.single(statement, index: index, section: section)
+                    try run(batch)
+                    break
+                } catch let error as PGError where error.sqlState == .lockNotAvailable && retryLockWait(attempt, error) {
+                    attempt += 1  // the statement did not run; run it again
+                } catch {
+                    let failure = MigrationSQLFailure(
+                        file: file, direction: direction, underlying: error, phase: .statement,
+                        sentOffset: section.startOffset + statement.range.lowerBound, statementIndex: index,
+                        outcome: .markedFailed(committedStatements: index), earlierInRun: earlierInRun)
+                    try? markFailed(error: Self.firstLine(of: failure))
+                    throw failure
+                }
             }
         }
         let milliseconds = (clock.now - start).wholeMilliseconds
@@ -74,6 +96,28 @@ struct SectionRunner {
         case .down: try history.delete(version: record?.version ?? file.version.text)
         }
         return milliseconds
+    }
+
+    private func run(_ batch: SectionBatch) throws {
+        switch batch.payload {
+        case .sql(let text): try history.execute(text)
+        case .copy(let statement, let data): try history.copyIn(statement, data: data)
+        }
+    }
+
+    /// The connection died while COMMIT was on its way: the server may have committed
+    /// or not. A new connection reads the history to tell.
+    private func outcomeAfterLostCommit() -> MigrationSQLFailure.Outcome {
+        guard let records = history.reconnectAndReadRecords() else { return .unknown }
+        let row = records.first { $0.parsedVersion == file.version }
+        let committed = direction == .up ? row?.state == .applied && row?.checksum == file.checksum : row == nil
+        return committed ? .committedDespiteLostConnection : .rolledBack
+    }
+
+    /// The failing statement's index in the section, from what the batch completed.
+    static func statementIndex(_ error: Error, in batch: SectionBatch?) -> Int? {
+        guard let batch, let completed = (error as? PGError)?.completedStatements else { return nil }
+        return batch.statementIndices.indices.contains(completed) ? batch.statementIndices[completed] : nil
     }
 
     private func recordSuccess(milliseconds: Int) throws {

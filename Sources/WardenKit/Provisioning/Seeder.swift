@@ -29,6 +29,10 @@ public struct Seeder {
             guard let data = FileManager.default.contents(atPath: file.path) else {
                 throw SeedError(file: file.path, message: "cannot read the seed file")
             }
+            if let nul = data.firstIndex(of: 0) {
+                let line = 1 + data[data.startIndex..<nul].filter { $0 == 0x0A }.count
+                throw SeedError(file: file.path, line: line, message: "contains a NUL byte (\\0), which PostgreSQL cannot take; remove it")
+            }
             guard let text = String(data: data, encoding: .utf8) else {
                 throw SeedError(file: file.path, message: "the seed file is not valid UTF-8")
             }
@@ -37,7 +41,7 @@ public struct Seeder {
         try connection.transaction {
             for (file, text) in scripts {
                 do {
-                    try connection.execute(text)
+                    try SQLScript.run(text, on: connection)  // COPY FROM STDIN rows are streamed
                 } catch let error as PGError {
                     let line = error.position.map { SourceText(text).location(ofOffset: $0 - 1).line }
                     throw SeedError(file: file.path, line: line, underlying: error)

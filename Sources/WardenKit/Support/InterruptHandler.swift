@@ -10,6 +10,15 @@ public final class InterruptHandler: @unchecked Sendable {
     private var nextToken = 0
     private var sources: [DispatchSourceSignal] = []
     private let queue = DispatchQueue(label: "pgwarden.interrupts")
+    private var signalReceived: Int32?
+
+    /// The signal that interrupted the process, once one has (set before any cleanup
+    /// runs), so an error caused by the cleanup can exit with the same status.
+    public var receivedSignal: Int32? {
+        lock.lock()
+        defer { lock.unlock() }
+        return signalReceived
+    }
 
     private init() {}
 
@@ -44,6 +53,7 @@ public final class InterruptHandler: @unchecked Sendable {
 
     private func fire(_ signalNumber: Int32) {
         lock.lock()
+        signalReceived = signalReceived ?? signalNumber
         let work = cleanups.sorted { $0.key > $1.key }.map(\.value)
         cleanups = [:]
         lock.unlock()

@@ -44,11 +44,15 @@ final class TemporaryFolder {
         #expect(directory.files.first?.path == "\(folder.path)/9_first.sql")
     }
 
-    @Test func rejectsBadFileNames() throws {
-        for name in ["create_users.sql", "001-init.sql", "_init.sql", "12_.sql", "12.sql", "v1_init.sql", "1_a b.sql"] {
+    @Test func skipsSqlFilesWhoseNamesAreNotMigrations() throws {
+        for name in ["create_users.sql", "001-init.sql", "_init.sql", "12_.sql", "12.sql", "v1_init.sql", "1_a b.sql",
+                     "local_20240107152745_ollama.sql"] {
             let folder = try TemporaryFolder()
             try folder.write(name, "select 1;")
-            #expect(loadError(folder.path) == .badFileName(file: "\(folder.path)/\(name)"), "\(name)")
+            try folder.write("2_real.sql", "select 2;")
+            let directory = try MigrationDirectory.load(folder.path)
+            #expect(directory.skipped == ["\(folder.path)/\(name)"], "\(name)")
+            #expect(directory.files.map(\.name) == ["real"], "\(name)")
         }
     }
 

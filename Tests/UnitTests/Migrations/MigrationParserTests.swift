@@ -89,9 +89,11 @@ import WardenKit
 
     @Test func rejectsTransactionControlInATransactionalSection() {
         #expect(error("-- migrate:up\nbegin;\ncreate table a ();\ncommit;")
-            == .transactionControl(file: "migrations/20261121000100_test.sql", line: 2, statement: "BEGIN", direction: "up"))
+            == .transactionControl(file: "migrations/20261121000100_test.sql", line: 2, statement: "BEGIN", direction: "up",
+                                 problem: "in a section that pgwarden runs in a transaction of its own"))
         #expect(error("-- migrate:up\nselect 1;\n-- migrate:down\nCOMMIT;")
-            == .transactionControl(file: "migrations/20261121000100_test.sql", line: 4, statement: "COMMIT", direction: "down"))
+            == .transactionControl(file: "migrations/20261121000100_test.sql", line: 4, statement: "COMMIT", direction: "down",
+                                 problem: "in a section that pgwarden runs in a transaction of its own"))
         // Savepoints are fine, and so is anything in a transaction:false section.
         #expect(error("-- migrate:up\nsavepoint s;\nrollback to savepoint s;\nrelease s;") == nil)
         #expect(error("-- migrate:up transaction:false\nbegin;\nselect 1;\ncommit;") == nil)

@@ -1,0 +1,36 @@
+/// What a `.sql` file name says: a single-file migration `<version>_<name>.sql`
+/// (dbmate, the Supabase CLI), one half of a golang-migrate pair
+/// `<version>_<name>.up.sql` / `.down.sql`, or no migration at all (nil).
+public struct MigrationFileName: Equatable, Sendable {
+    /// Which part of a migration the file holds.
+    public enum Role: Sendable {
+        /// The whole migration (sections marked by `-- migrate:up` / `-- migrate:down`).
+        case whole
+        /// A golang-migrate up file.
+        case up
+        /// A golang-migrate down file.
+        case down
+    }
+
+    public let version: MigrationVersion
+    /// The part after the version and `_`, without `.sql` (and `.up` / `.down`).
+    public let name: String
+    public let role: Role
+
+    /// Parses a file name; nil when it is not a migration's.
+    public init?(_ fileName: String) {
+        guard fileName.hasSuffix(".sql"), let underscore = fileName.firstIndex(of: "_"),
+            let version = MigrationVersion(String(fileName[..<underscore]))
+        else { return nil }
+        var name = String(fileName[fileName.index(after: underscore)...].dropLast(4))
+        var role = Role.whole
+        for (suffix, pairRole) in [(".up", Role.up), (".down", Role.down)] where name.hasSuffix(suffix) {
+            name.removeLast(suffix.count)
+            role = pairRole
+        }
+        guard !name.isEmpty, !name.contains(where: { $0.isWhitespace || $0.isNewline }) else { return nil }
+        self.version = version
+        self.name = name
+        self.role = role
+    }
+}
