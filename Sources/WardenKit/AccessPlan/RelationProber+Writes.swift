@@ -24,7 +24,7 @@ extension RelationProber {
 
     /// The ctid of a row the persona owns (true), does not own (false), or any (nil).
     private func targetRow(ownedBy persona: Persona, owned: Bool?) throws -> String? {
-        return try context.connection.savepoint {
+        return try context.connection.rolledBackSavepoint {
             try context.impersonation.setClaims(context.claims(persona))
             var condition = ""
             if let owned, let owner = plan.owner {

@@ -49,7 +49,7 @@ struct RelationProber {
 
     private func probeSelect(_ persona: Persona, _ scope: Scope) throws -> ProbeResult {
         let claims = context.claims(persona)
-        let truth = try context.connection.savepoint { () -> (all: [String?], own: [String?]?) in
+        let truth = try context.connection.rolledBackSavepoint { () -> (all: [String?], own: [String?]?) in
             try context.impersonation.setClaims(claims)
             let all = try context.connection.query(digestSQL(where: nil)).rows.first ?? []
             let own = try plan.owner.map { try context.connection.query(digestSQL(where: $0)).rows.first ?? [] }
@@ -120,7 +120,8 @@ struct RelationProber {
             let columns = plan.sample.map { quoteIdentifier($0.column) }.joined(separator: ", ")
             let placeholders = (1...values.count).map { "$\($0)" }.joined(separator: ", ")
             let outcome = try context.impersonation.probe(
-                role: persona.role, claims: context.claims(persona), adminFirst: plan.beforeInsert
+                role: persona.role, claims: context.claims(persona),
+                adminFirst: plan.beforeInsert.map { ($0, "the before_insert SQL of \(plan.qualifiedName)") }
             ) {
                 try ProbeOutcome.of {
                     try context.connection.query("insert into \(table) (\(columns)) values (\(placeholders))", values)
@@ -132,7 +133,7 @@ struct RelationProber {
 
     /// The sample's values as the given persona would write them (their `auth.uid()`).
     func sampleValues(as owner: Persona?) throws -> [String?] {
-        try context.connection.savepoint {
+        try context.connection.rolledBackSavepoint {
             try context.impersonation.setClaims(owner.map(context.claims) ?? #"{"role":"anon"}"#)
             let list = plan.sample.map { "(\($0.expression))::text" }.joined(separator: ", ")
             return try context.connection.query("select \(list)").rows.first ?? []
