@@ -24,7 +24,7 @@ enum ErrorReporter {
             text += "; no database was given: pass --database-url or set DATABASE_URL"
                 + " (or run `pgwarden dev` for a throwaway local server)"
         }
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        try? FileHandle.standardError.write(contentsOf: Data((text + "\n").utf8))
     }
 
     /// True when neither DATABASE_URL nor any libpq connection variable is set.

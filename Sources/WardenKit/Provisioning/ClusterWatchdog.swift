@@ -12,8 +12,9 @@ import Foundation
 /// its pipe until end of file, and then cleans up; after a normal `stop()` there is
 /// nothing left for it to do and it exits at once.
 final class ClusterWatchdog: @unchecked Sendable {
-    private let process: Process
-    private let channel: FileHandle
+    private let pid: pid_t
+    /// The write end of the watchdog's standard input (close-on-exec).
+    private let channel: Int32
     private let lock = NSLock()
     private var closed = false
 
@@ -22,6 +23,7 @@ final class ClusterWatchdog: @unchecked Sendable {
     /// PostgreSQL's processes change into the data directory inside it.
     static let script = #"""
         trap '' INT TERM HUP PIPE QUIT
+        cd / || exit 1
         dir=
         while IFS= read -r line; do
           case $line in
@@ -54,42 +56,63 @@ final class ClusterWatchdog: @unchecked Sendable {
         done
         """#
 
-    private init(process: Process, channel: FileHandle) {
-        self.process = process
+    private init(pid: pid_t, channel: Int32) {
+        self.pid = pid
         self.channel = channel
     }
 
-    /// Starts a watchdog (its working directory `/`, so it never counts itself).
+    /// Starts a watchdog with `posix_spawn` (its own signal mask and dispositions
+    /// reset; only the pipe's read end as its input).
     static func start() throws -> ClusterWatchdog {
-        let pipe = Pipe()
-        // Only the watchdog may hold the read end and only pgwarden the write end:
-        // close-on-exec keeps both out of initdb and postgres.
-        _ = fcntl(pipe.fileHandleForWriting.fileDescriptor, F_SETFD, FD_CLOEXEC)
-        _ = fcntl(pipe.fileHandleForReading.fileDescriptor, F_SETFD, FD_CLOEXEC)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", script, "pgwarden-watchdog"]
-        process.currentDirectoryURL = URL(fileURLWithPath: "/")
-        process.standardInput = pipe.fileHandleForReading
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
-            throw ProvisioningError.serverFailed(step: "starting the cleanup watchdog (/bin/sh)", log: "\(error)")
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { throw failure("creating its pipe", errno) }
+        // Close-on-exec: neither end may leak into initdb or postgres.
+        _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
+        defer { close(ends[0]) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, ends[0], 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let words: [String] = ["/bin/sh", "-c", script, "pgwarden-watchdog"]
+        let arguments: [UnsafeMutablePointer<CChar>?] = words.map { word in strdup(word) } + [nil]
+        defer { arguments.forEach { free($0) } }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, "/bin/sh", &actions, &attributes, arguments, environ)
+        guard status == 0 else {
+            close(ends[1])
+            throw failure("starting /bin/sh", status)
         }
-        try? pipe.fileHandleForReading.close()
-        return ClusterWatchdog(process: process, channel: pipe.fileHandleForWriting)
+        return ClusterWatchdog(pid: pid, channel: ends[1])
+    }
+
+    private static func failure(_ step: String, _ code: Int32) -> ProvisioningError {
+        .serverFailed(step: "the cleanup watchdog: \(step)", log: String(cString: strerror(code)))
     }
 
     /// Tells the watchdog which directory to remove (before it exists).
     func watch(directory path: String) throws {
         lock.lock()
         defer { lock.unlock() }
-        do {
-            try channel.write(contentsOf: Data("dir \(path)\n".utf8))
-        } catch {
-            throw ProvisioningError.serverFailed(step: "telling the cleanup watchdog about \(path)", log: "\(error)")
+        let line = Array("dir \(path)\n".utf8)
+        var written = 0
+        while written < line.count {
+            let count = line[written...].withUnsafeBytes { write(channel, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { throw Self.failure("telling it about \(path)", errno) }
+            written += count
         }
     }
 
@@ -101,7 +124,8 @@ final class ClusterWatchdog: @unchecked Sendable {
         closed = true
         lock.unlock()
         guard first else { return }
-        try? channel.close()
-        process.waitUntilExit()
+        close(channel)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
     }
 }
