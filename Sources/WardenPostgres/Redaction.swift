@@ -64,7 +64,7 @@ public enum Redaction {
     }
 
     /// libpq's message about a string it could not parse, without any quoted part of
-    /// the input (which may hold a password); quoted option names stay.
+    /// the input (which may hold a password); quoted option names and "=" stay.
     static func parseFailure(_ message: String) -> String {
         var result = ""
         var rest = Substring(message)
@@ -77,7 +77,8 @@ public enum Redaction {
                 break
             }
             let quoted = String(rest[afterOpen..<close])
-            result += knownKeywords.contains(quoted) ? "\"\(quoted)\"" : "\"…\""
+            let harmless = knownKeywords.contains(quoted) || quoted == "="
+            result += harmless ? "\"\(quoted)\"" : "\"…\""
             rest = rest[rest.index(after: close)...]
         }
         return result + rest

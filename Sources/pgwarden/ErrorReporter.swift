@@ -45,6 +45,7 @@ enum ErrorReporter {
             }
         case is ProvisioningError: return ExitStatus.unavailable
         case is AccessPlanError: return ExitStatus.badInput
+        case is ReportOutputError: return ExitStatus.cannotCreate
         case let error as SeedError: return error.underlying == nil ? ExitStatus.badInput : ExitStatus.failure
         case is MigrationInputError: return ExitStatus.badInput
         case let error as MigrationRefusal: return exitCode(for: error)
