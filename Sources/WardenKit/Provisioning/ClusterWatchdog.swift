@@ -20,7 +20,9 @@ final class ClusterWatchdog: @unchecked Sendable {
 
     /// The watchdog's program (POSIX sh). Processes are found through
     /// `/proc/<pid>/cwd` (Linux): the server and `initdb` run in the directory and
-    /// PostgreSQL's processes change into the data directory inside it.
+    /// PostgreSQL's processes change into the data directory inside it. They get
+    /// SIGQUIT (PostgreSQL's immediate shutdown, which also frees shared memory),
+    /// then SIGKILL after two seconds; then the directory goes.
     static let script = #"""
         trap '' INT TERM HUP PIPE QUIT
         cd / || exit 1
@@ -31,6 +33,10 @@ final class ClusterWatchdog: @unchecked Sendable {
           esac
         done
         [ -n "$dir" ] || exit 0
+        if [ ! -d /proc/self ] && [ -r "$dir/data/postmaster.pid" ]; then
+          # No /proc (macOS): stop the postmaster named in its pid file.
+          read -r postmaster < "$dir/data/postmaster.pid" && kill -QUIT "$postmaster" 2>/dev/null && sleep 1
+        fi
         working_in_dir() {
           ls -l /proc/[0-9]*/cwd 2>/dev/null | while IFS= read -r entry; do
             target=${entry#* -> }
