@@ -11,6 +11,12 @@ public enum Redaction {
     /// What stands for a password.
     public static let mask = "****"
 
+    /// A connection URL (or `key=value` string) as it may be shown: rebuilt from
+    /// libpq's parse with the password masked; only `****` when libpq cannot parse it.
+    public static func redactURL(_ url: String) -> String {
+        (try? ConnectionSettings(url))?.redacted ?? mask
+    }
+
     /// Options that carry the structure of a URL; the rest go into its query.
     private static let urlParts: Set<String> = ["user", "password", "host", "port", "dbname"]
 

@@ -81,3 +81,10 @@ import WardenPostgres
         #expect(reparsed.parameters == ["host": "/tmp/my dir/it's", "dbname": "a b", "user": "u"])
     }
 }
+
+@Suite struct RedactURLTests {
+    @Test func redactsAnyStringItIsGiven() {
+        #expect(Redaction.redactURL("postgres://u:S3cr3t?x@h/db") == "postgres://u:****@h/db")
+        #expect(Redaction.redactURL("host=h password=S3cr3t oops") == "****")
+    }
+}
