@@ -72,16 +72,19 @@ public final class LocalCluster: @unchecked Sendable {
             watchdog.finish()
             throw error
         }
-        var cluster: LocalCluster?
         do {
             try initialize(binaries: binaries, directory: directory, identity: identity)
             let server = try launch(binaries: binaries, directory: directory, identity: identity)
-            cluster = LocalCluster(directory: directory, binaries: binaries, server: server, watchdog: watchdog)
-            try cluster?.waitUntilReady(timeout: timeout)
-            cluster?.startupDuration = clock.now - began
-            return try cluster.unwrapped()
+            let cluster = LocalCluster(directory: directory, binaries: binaries, server: server, watchdog: watchdog)
+            do {
+                try cluster.waitUntilReady(timeout: timeout)
+            } catch {
+                cluster.stop()
+                throw error
+            }
+            cluster.startupDuration = clock.now - began
+            return cluster
         } catch {
-            cluster?.stop()
             try? FileManager.default.removeItem(at: directory)
             watchdog.finish()
             throw error
@@ -244,14 +247,6 @@ public final class LocalCluster: @unchecked Sendable {
     private static func logTail(directory: URL, lines: Int) -> String {
         let text = (try? String(contentsOf: directory.appendingPathComponent("server.log"), encoding: .utf8)) ?? ""
         return text.split(separator: "\n").suffix(lines).joined(separator: "\n")
-    }
-}
-
-extension Optional {
-    /// The value, or a thrown error for a value that must be there.
-    fileprivate func unwrapped() throws -> Wrapped {
-        guard let self else { throw ProvisioningError.serverFailed(step: "starting postgres", log: "") }
-        return self
     }
 }
 
