@@ -67,21 +67,19 @@ final class ClusterWatchdog: @unchecked Sendable {
         self.channel = channel
     }
 
-    /// Starts a watchdog with `posix_spawn` (its own signal mask and dispositions
-    /// reset; only the pipe's read end as its input).
+    /// Starts a watchdog with `posix_spawn`: its signal mask and dispositions reset,
+    /// the pipe's read end as its input, and no other descriptor of ours (another
+    /// thread's child-to-be may hold a pipe or socket whose closing it waits for).
     static func start() throws -> ClusterWatchdog {
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { throw failure("creating its pipe", errno) }
-        // Close-on-exec: neither end may leak into initdb or postgres.
-        _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
-        _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
-        defer { close(ends[0]) }
+        let ends = try closeOnExecPipe()
+        defer { close(ends.read) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, ends[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, ends.read, 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        closeEverythingElse(&actions)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -98,10 +96,40 @@ final class ClusterWatchdog: @unchecked Sendable {
         var pid: pid_t = 0
         let status = posix_spawn(&pid, "/bin/sh", &actions, &attributes, arguments, environ)
         guard status == 0 else {
-            close(ends[1])
+            close(ends.write)
             throw failure("starting /bin/sh", status)
         }
-        return ClusterWatchdog(pid: pid, channel: ends[1])
+        return ClusterWatchdog(pid: pid, channel: ends.write)
+    }
+
+    /// A pipe whose ends are close-on-exec from the start (`pipe2`, looked up at run
+    /// time as Swift does not import it), so no other thread's child can inherit them.
+    private static func closeOnExecPipe() throws -> (read: Int32, write: Int32) {
+        typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32
+        var ends: [Int32] = [-1, -1]
+        if let symbol = dlsym(nil, "pipe2") {
+            let pipe2 = unsafeBitCast(symbol, to: Pipe2.self)
+            guard pipe2(&ends, O_CLOEXEC) == 0 else { throw failure("creating its pipe", errno) }
+        } else {
+            guard pipe(&ends) == 0 else { throw failure("creating its pipe", errno) }
+            _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
+            _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
+        }
+        return (ends[0], ends[1])
+    }
+
+    /// Closes every descriptor above 2 in the child: `posix_spawn_file_actions_addclosefrom_np`
+    /// (glibc 2.34+, looked up at run time), else each descriptor open now.
+    private static func closeEverythingElse(_ actions: inout posix_spawn_file_actions_t) {
+        typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        if let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") {
+            _ = unsafeBitCast(symbol, to: AddCloseFrom.self)(&actions, 3)
+            return
+        }
+        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/dev/fd")) ?? []
+        for descriptor in open.compactMap({ Int32($0) }) where descriptor > 2 && fcntl(descriptor, F_GETFD) >= 0 {
+            posix_spawn_file_actions_addclose(&actions, descriptor)
+        }
     }
 
     private static func failure(_ step: String, _ code: Int32) -> ProvisioningError {
@@ -131,7 +159,12 @@ final class ClusterWatchdog: @unchecked Sendable {
         lock.unlock()
         guard first else { return }
         close(channel)
+        // Normally it is done at once (nothing is left for it); never wait forever.
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        for _ in 0..<500 {
+            let reaped = waitpid(pid, &status, WNOHANG)
+            if reaped == pid || (reaped < 0 && errno != EINTR) { return }
+            usleep(10_000)
+        }
     }
 }
