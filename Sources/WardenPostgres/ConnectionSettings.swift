@@ -28,52 +28,69 @@ public struct ConnectionSettings: Sendable, CustomStringConvertible, Equatable {
         self.parameters = try Self.parse(trimmed)
     }
 
-    /// libpq's defaults and `PG*` environment, as `psql` with no arguments.
-    public static var environment: ConnectionSettings {
-        // Parsing the empty string cannot fail.
-        try! ConnectionSettings("")
+    /// Settings from options given one by one (values quoted as conninfo needs, so a
+    /// path with spaces or quotes stays one value). Nothing to parse, so nothing fails.
+    public init(options: [String: String]) {
+        conninfo = Redaction.keyValueUnmasked(options: options)
+        parameters = options
     }
+
+    /// libpq's defaults and `PG*` environment, as `psql` with no arguments.
+    public static var environment: ConnectionSettings { ConnectionSettings(options: [:]) }
 
     /// True when the string is a `postgres://` or `postgresql://` URL.
-    public var isURL: Bool {
-        conninfo.hasPrefix("postgres://") || conninfo.hasPrefix("postgresql://")
+    public var isURL: Bool { urlScheme != nil }
+
+    private var urlScheme: String? {
+        ["postgresql://", "postgres://"].first { conninfo.hasPrefix($0) }
     }
 
-    /// The secret to keep out of every message: the string's password, else `PGPASSWORD`.
-    var secret: String? {
-        if let password = parameters["password"], !password.isEmpty { return password }
-        if let env = getenv("PGPASSWORD") {
-            let value = String(cString: env)
-            return value.isEmpty ? nil : value
+    /// A URL whose `@` libpq did not read as the end of `user:password`: parts of the
+    /// password may sit in the host, port, user or database name.
+    private var isMisreadURL: Bool {
+        guard isURL else { return false }
+        return ["user", "host", "port", "dbname"].contains { parameters[$0]?.contains("@") == true }
+    }
+
+    /// The secrets to keep out of every message: the password (else `PGPASSWORD`), and
+    /// for a misread URL every part that may hold a piece of it.
+    var secrets: [String] {
+        var found: [String] = []
+        if let password = parameters["password"], !password.isEmpty {
+            found.append(password)
+        } else if let env = getenv("PGPASSWORD"), !String(cString: env).isEmpty {
+            found.append(String(cString: env))
         }
-        return nil
+        if isMisreadURL {
+            let parts = ["user", "host", "port", "dbname"].compactMap { parameters[$0] }
+            found += parts + parts.flatMap { $0.split(whereSeparator: { $0 == "@" || $0 == "/" }).map(String.init) }
+            found = found.filter { !$0.isEmpty }
+        }
+        return found.sorted { $0.count > $1.count }
     }
 
-    /// The connection string with any password replaced by `****`.
+    /// The connection as text, rebuilt from the parsed options with any password
+    /// replaced by `****` (a URL stays a URL, `key=value` stays `key=value`).
     public var redacted: String {
         if conninfo.isEmpty { return "(libpq environment)" }
-        if isURL { return Redaction.redactURL(conninfo) }
-        return parameters.keys.sorted().map { key in
-            let value = key == "password" ? "****" : parameters[key]!
-            return "\(key)=\(Redaction.quoteConninfoValue(value))"
-        }.joined(separator: " ")
+        guard let scheme = urlScheme else { return Redaction.keyValue(options: parameters) }
+        if isMisreadURL { return Redaction.misreadURL(scheme: scheme) }
+        return Redaction.url(scheme: scheme, options: parameters)
     }
 
     public var description: String { redacted }
 
-    /// Removes this connection's password from a message (libpq echoes input back in
-    /// some errors), and redacts anything that looks like a URL with credentials.
+    /// Removes this connection's secrets from a message (libpq echoes input back in
+    /// some errors), and redacts any connection URL in it.
     public func scrub(_ text: String) -> String {
-        Redaction.scrub(text, secret: secret)
+        Redaction.scrub(text, secrets: secrets)
     }
 
     /// A copy that connects to another database on the same server.
     public func withDatabase(_ name: String) -> ConnectionSettings {
         var options = parameters
         options["dbname"] = name
-        let text = options.keys.sorted().map { "\($0)=\(Redaction.quoteConninfoValue(options[$0]!))" }
-            .joined(separator: " ")
-        return try! ConnectionSettings(text)
+        return ConnectionSettings(options: options)
     }
 
     private static func parse(_ conninfo: String) throws -> [String: String] {
@@ -84,9 +101,9 @@ public struct ConnectionSettings: Sendable, CustomStringConvertible, Equatable {
                 message = String(cString: errorMessage).trimmingWhitespace()
                 PQfreemem(errorMessage)
             }
-            // The message may quote part of the input: scrub whatever looks like a secret.
-            let scrubbed = Redaction.scrub(message, secret: Redaction.passwordCandidate(in: conninfo))
-            throw PGError(kind: .invalidConnectionString, message: scrubbed)
+            // The message may quote part of the input, which may hold a password: none
+            // of it is shown, only quoted option names.
+            throw PGError(kind: .invalidConnectionString, message: Redaction.parseFailure(message))
         }
         defer { PQconninfoFree(options) }
         var result: [String: String] = [:]

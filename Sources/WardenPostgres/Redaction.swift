@@ -1,75 +1,148 @@
+import CLibPQ
 import Foundation
 
 /// Keeps passwords out of everything pgwarden prints.
+///
+/// What is shown of a connection string is rebuilt from the options libpq parsed
+/// (`PQconninfoParse`), never cut out of the text the user typed, so no spelling of a
+/// password (unencoded `?` in a URL, a percent-encoded key such as `pass%77ord`, a
+/// quoted value) survives into output. Strings libpq cannot parse are never shown.
 public enum Redaction {
-    /// `postgres://user:secret@host/db?password=x` becomes `postgres://user:****@host/db?password=****`.
+    /// What stands for a password.
+    public static let mask = "****"
+
+    /// A connection URL (or `key=value` string) as it may be shown: rebuilt from
+    /// libpq's parse with the password masked; only `****` when libpq cannot parse it.
     public static func redactURL(_ url: String) -> String {
-        var text = url
-        if let schemeEnd = text.range(of: "://") {
-            let afterScheme = text[schemeEnd.upperBound...]
-            let authorityEnd = afterScheme.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? afterScheme.endIndex
-            let authority = afterScheme[..<authorityEnd]
-            if let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") {
-                text.replaceSubrange(text.index(after: colon)..<at, with: "****")
-            }
-        }
-        return redactQueryPassword(text)
+        (try? ConnectionSettings(url))?.redacted ?? mask
     }
 
-    /// Replaces every `password=...` value in a URL query or conninfo string.
-    static func redactQueryPassword(_ text: String) -> String {
+    /// Options that carry the structure of a URL; the rest go into its query.
+    private static let urlParts: Set<String> = ["user", "password", "host", "port", "dbname"]
+
+    /// A URL rebuilt from parsed options, with the password masked
+    /// (`postgresql://alice:****@db:5432/app?sslmode=require`).
+    static func url(scheme: String, options: [String: String]) -> String {
+        var text = scheme
+        if options["user"] != nil || options["password"] != nil {
+            text += percentEncoded(options["user"] ?? "")
+            if options["password"] != nil { text += ":" + mask }
+            text += "@"
+        }
+        var query: [(String, String)] = []
+        if let host = options["host"], isPlainHost(host) {
+            text += host
+            if let port = options["port"] {
+                if port.allSatisfy(\.isASCIIDigit) { text += ":" + port } else { query.append(("port", port)) }
+            }
+        } else {
+            if let host = options["host"] { query.append(("host", host)) }
+            if let port = options["port"] { query.append(("port", port)) }
+        }
+        text += "/" + percentEncoded(options["dbname"] ?? "")
+        for key in options.keys.sorted() where !urlParts.contains(key) {
+            query.append((key, key == "password" ? mask : options[key] ?? ""))
+        }
+        if !query.isEmpty {
+            text += "?" + query.map { "\($0.0)=\(percentEncoded($0.1))" }.joined(separator: "&")
+        }
+        return text
+    }
+
+    /// A `key=value` string rebuilt from parsed options (sorted, quoted), password masked.
+    static func keyValue(options: [String: String]) -> String {
+        options.keys.sorted().map { key in
+            "\(key)=\(key == "password" ? mask : quoteConninfoValue(options[key] ?? ""))"
+        }.joined(separator: " ")
+    }
+
+    /// A `key=value` string of options, every value quoted as needed, nothing masked:
+    /// the string handed to libpq.
+    static func keyValueUnmasked(options: [String: String]) -> String {
+        options.keys.sorted().map { "\($0)=\(quoteConninfoValue(options[$0] ?? ""))" }.joined(separator: " ")
+    }
+
+    /// A URL that libpq read, but not as the user meant: an unencoded `@` or `/` in
+    /// the password turns parts of it into the host, port or database name. Such a
+    /// URL is shown as its scheme only.
+    static func misreadURL(scheme: String) -> String {
+        scheme + mask + " (the URL has an '@' that libpq did not read as user:password@; percent-encode '@' and '/' in a password)"
+    }
+
+    /// libpq's message about a string it could not parse, without any quoted part of
+    /// the input (which may hold a password); quoted option names and "=" stay.
+    static func parseFailure(_ message: String) -> String {
         var result = ""
-        var rest = Substring(text)
-        while let range = rest.range(of: "password=") {
-            result += rest[..<range.upperBound]
-            result += "****"
-            rest = rest[range.upperBound...]
-            let end = rest.firstIndex(where: { $0 == "&" || $0 == " " }) ?? rest.endIndex
-            rest = rest[end...]
+        var rest = Substring(message)
+        while let open = rest.firstIndex(of: "\"") {
+            result += rest[..<open]
+            let afterOpen = rest.index(after: open)
+            guard let close = rest[afterOpen...].firstIndex(of: "\"") else {
+                result += "\"…\""
+                rest = ""
+                break
+            }
+            let quoted = String(rest[afterOpen..<close])
+            let harmless = knownKeywords.contains(quoted) || quoted == "="
+            result += harmless ? "\"\(quoted)\"" : "\"…\""
+            rest = rest[rest.index(after: close)...]
         }
         return result + rest
     }
 
-    /// Removes `secret` wherever it appears, and redacts credentials in any URL-like text.
-    public static func scrub(_ text: String, secret: String?) -> String {
+    /// libpq's connection option names (`PQconndefaults`).
+    static let knownKeywords: Set<String> = {
+        guard let defaults = PQconndefaults() else { return [] }
+        defer { PQconninfoFree(defaults) }
+        var names: Set<String> = []
+        var cursor = defaults
+        while let keyword = cursor.pointee.keyword {
+            names.insert(String(cString: keyword))
+            cursor += 1
+        }
+        return names
+    }()
+
+    /// Removes every secret wherever it appears, and shows any connection URL in the
+    /// text only as its redacted form.
+    public static func scrub(_ text: String, secrets: [String]) -> String {
         var result = text
-        if let secret, !secret.isEmpty {
-            result = result.replacingAll(secret, with: "****")
+        for secret in secrets where !secret.isEmpty {
+            result = result.replacingAll(secret, with: mask)
         }
-        return redactEmbeddedURLs(redactQueryPassword(result))
-    }
-
-    /// Best-effort password of an unparsable string, so its error can still be scrubbed.
-    static func passwordCandidate(in conninfo: String) -> String? {
-        if let schemeEnd = conninfo.range(of: "://") {
-            let afterScheme = conninfo[schemeEnd.upperBound...]
-            if let at = afterScheme.lastIndex(of: "@"), let colon = afterScheme[..<at].firstIndex(of: ":") {
-                return String(afterScheme[afterScheme.index(after: colon)..<at])
-            }
-        }
-        if let range = conninfo.range(of: "password=") {
-            let rest = conninfo[range.upperBound...]
-            let end = rest.firstIndex(where: { $0 == " " || $0 == "&" }) ?? rest.endIndex
-            return String(rest[..<end]).trimmingCharacters(in: "'")
-        }
-        return nil
-    }
-
-    private static func redactEmbeddedURLs(_ text: String) -> String {
-        guard text.contains("://") else { return text }
-        return text.split(separator: " ", omittingEmptySubsequences: false).map { word in
-            word.contains("://") && word.contains("@") ? redactURL(String(word)) : String(word)
+        guard result.contains("://") else { return result }
+        return result.split(separator: " ", omittingEmptySubsequences: false).map { word in
+            guard let scheme = word.range(of: "://"), word.contains("@") else { return String(word) }
+            if let settings = try? ConnectionSettings(String(word)) { return settings.redacted }
+            return String(word[..<scheme.upperBound]) + mask
         }.joined(separator: " ")
     }
 
     /// Quotes a conninfo value when it is empty or has spaces, quotes or backslashes.
     static func quoteConninfoValue(_ value: String) -> String {
-        if !value.isEmpty && !value.contains(where: { $0 == " " || $0 == "'" || $0 == "\\" }) {
+        if !value.isEmpty && !value.contains(where: { $0 == " " || $0 == "'" || $0 == "\\" || $0 == "=" }) {
             return value
         }
         let escaped = value.replacingAll("\\", with: "\\\\").replacingAll("'", with: "\\'")
         return "'\(escaped)'"
     }
+
+    private static func isPlainHost(_ host: String) -> Bool {
+        !host.isEmpty && host.unicodeScalars.allSatisfy {
+            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "." || $0 == "-"
+        }
+    }
+
+    /// Percent-encodes all but RFC 3986's unreserved characters.
+    private static func percentEncoded(_ text: String) -> String {
+        var allowed = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
+        allowed.insert(charactersIn: "-._~")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? mask
+    }
+}
+
+extension Character {
+    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
 }
 
 extension String {
@@ -83,12 +156,5 @@ extension String {
             rest = rest[range.upperBound...]
         }
         return result + rest
-    }
-
-    func trimmingCharacters(in set: Character) -> String {
-        var text = Substring(self)
-        while text.first == set { text.removeFirst() }
-        while text.last == set { text.removeLast() }
-        return String(text)
     }
 }

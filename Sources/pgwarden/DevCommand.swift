@@ -28,6 +28,9 @@ struct DevCommand: ParsableCommand {
     var keep = false
 
     func run() throws {
+        // Signals are handled from the first moment; whatever happens, the server's
+        // watchdog removes what is left when this process ends.
+        InterruptHandler.shared.install()
         try ErrorReporter.run {
             let clock = ContinuousClock()
             let began = clock.now
@@ -59,4 +62,5 @@ struct DevCommand: ParsableCommand {
             }
             if !report.passed { throw ExitStatus.failure }
         }
-    }}
+    }
+}

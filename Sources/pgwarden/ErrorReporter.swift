@@ -27,7 +27,7 @@ enum ErrorReporter {
             text += "; no database was given: pass --database-url or set DATABASE_URL"
                 + " (or run `pgwarden dev` for a throwaway local server)"
         }
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        try? FileHandle.standardError.write(contentsOf: Data((text + "\n").utf8))
     }
 
     /// True when neither DATABASE_URL nor any libpq connection variable is set.
@@ -49,6 +49,7 @@ enum ErrorReporter {
         case is ProvisioningError: return ExitStatus.unavailable
         case is AccessPlanError: return ExitStatus.badInput
         case let error as ProjectInitError: return error.reason == .exists ? ExitStatus.badInput : ExitStatus.failure
+        case is ReportOutputError: return ExitStatus.cannotCreate
         case let error as SeedError: return error.underlying == nil ? ExitStatus.badInput : ExitStatus.failure
         case is MigrationInputError: return ExitStatus.badInput
         case let error as MigrationRefusal: return exitCode(for: error)

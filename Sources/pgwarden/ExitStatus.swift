@@ -8,5 +8,7 @@ enum ExitStatus {
     static let usage = ExitCode(64)
     static let badInput = ExitCode(65)
     static let unavailable = ExitCode(69)
+    /// An output file (`test --output`) cannot be created or written.
+    static let cannotCreate = ExitCode(73)
     static let lockTimeout = ExitCode(75)
 }

@@ -13,7 +13,8 @@ struct TestCommand: ParsableCommand {
             PostgREST does (set local role, request.jwt.claims), runs every probe in its own \
             savepoint and rolls everything back: no row is left changed. Sequences may advance, \
             as for any rolled-back insert. Exit status 1 when any cell fails, 0 when all hold, \
-            65 when the plan file itself is wrong.
+            65 when the plan file itself is wrong, 73 when the --output file cannot be written \
+            (the matrix is still shown).
             """
     )
 
@@ -28,7 +29,7 @@ struct TestCommand: ParsableCommand {
     @Option(help: "Report format: text (a matrix), junit, tap, json, github (annotations; the matrix also goes to $GITHUB_STEP_SUMMARY when set) or markdown.")
     var format: Format = .text
 
-    @Option(help: "Also write the report to this file (the terminal still gets the matrix).")
+    @Option(help: "Write the report (in --format) to this file; the terminal still gets the matrix.")
     var output: String?
 
     func run() throws {
@@ -42,7 +43,8 @@ struct TestCommand: ParsableCommand {
     }
 }
 
-/// Prints an access-plan report in the chosen format, to stdout or a file.
+/// Prints an access-plan report: the matrix on the terminal always; the chosen
+/// format on standard output, or, with `--output`, in that file.
 struct ReportPrinter {
     let format: TestCommand.Format
     let output: String?
@@ -62,11 +64,26 @@ struct ReportPrinter {
         case .tap: text = MachineReports.tap(report)
         case .json: text = try MachineReports.json(report)
         }
-        if let output {
-            try (text + "\n").write(toFile: output, atomically: true, encoding: .utf8)
-            if format != .text { Swift.print(MatrixReport(report).render()) }
-        } else {
+        guard let output else {
             Swift.print(text)
+            return
+        }
+        Swift.print(MatrixReport(report).render())
+        try Self.save(text + "\n", to: output)
+    }
+
+    /// Writes the file (created or truncated, mode 0644 before the umask).
+    static func save(_ text: String, to path: String) throws {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw ReportOutputError(path: path, reason: String(cString: strerror(errno))) }
+        defer { close(descriptor) }
+        let bytes = Array(text.utf8)
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { throw ReportOutputError(path: path, reason: String(cString: strerror(errno))) }
+            written += count
         }
     }
 
@@ -79,4 +96,11 @@ struct ReportPrinter {
         try handle.seekToEnd()
         try handle.write(contentsOf: Data((markdown + "\n").utf8))
     }
+}
+
+/// The report file could not be written (exit status 73).
+struct ReportOutputError: Error, CustomStringConvertible {
+    var path: String
+    var reason: String
+    var description: String { "cannot write the report to \(path): \(reason)" }
 }

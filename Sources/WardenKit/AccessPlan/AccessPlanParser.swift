@@ -11,6 +11,13 @@ public struct AccessPlanParser {
 
     /// Reads a plan file from disk.
     public static func load(path: String) throws -> AccessPlan {
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber,
+            size.intValue > YAMLBudget.maxBytes
+        {
+            throw AccessPlanError(
+                file: path, line: nil,
+                message: "the plan file is \(size.intValue) bytes; plans over \(YAMLBudget.maxBytes) bytes are refused")
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw AccessPlanError(file: path, line: nil, message: "cannot read the plan file (missing or unreadable)")
         }
@@ -22,6 +29,8 @@ public struct AccessPlanParser {
 
     /// Parses plan text.
     public func parse(_ text: String) throws -> AccessPlan {
+        let budget = YAMLBudget(file: reader.file)
+        try budget.checkText(text)
         let root: Node
         do {
             guard let node = try Yams.compose(yaml: text) else { throw reader.fail(nil, "the plan file is empty") }
@@ -29,6 +38,7 @@ public struct AccessPlanParser {
         } catch let error as YamlError {
             throw AccessPlanError(file: reader.file, line: Self.line(of: error), message: "invalid YAML: \(Self.summary(of: error))")
         }
+        try budget.checkTree(root)
         let top = try reader.mapping(root, "the plan")
         try reader.checkKeys(top, allowed: ["schemas", "personas", "setup", "relations", "functions", "checks"], in: "the plan")
         let value = { (key: String) in top.first { $0.key == key }?.value }
@@ -41,7 +51,7 @@ public struct AccessPlanParser {
             source: reader.file,
             schemas: schemas,
             personas: personas,
-            setup: try value("setup").map { try reader.strings($0, "setup") } ?? [],
+            setup: try value("setup").map { try setupSQL($0) } ?? [],
             relations: try value("relations").map { try parseRelations($0, context) } ?? [],
             functions: try value("functions").map { try parseFunctions($0, context) } ?? [],
             checks: try value("checks").map { try parseChecks($0, context) } ?? [])
@@ -62,6 +72,12 @@ public struct AccessPlanParser {
             let parts = name.split(separator: ".", maxSplits: 1).map(String.init)
             return parts.count == 2 ? (parts[0], parts[1]) : (defaultSchema, name)
         }
+    }
+
+    /// Setup SQL: one text or a list of them, each checked by `SealedSQL`.
+    private func setupSQL(_ node: Node) throws -> [String] {
+        if case .scalar = node { return [try reader.sql(node, "setup")] }
+        return try reader.sequence(node, "setup").map { try reader.sql($0, "setup") }
     }
 
     // MARK: - Personas
@@ -90,9 +106,9 @@ public struct AccessPlanParser {
             try reader.checkKeys(fields, allowed: ["owner", "columns", "sample", "before_insert", "access"], in: what)
             let field = { (key: String) in fields.first { $0.key == key }?.value }
             let (schema, name) = context.qualify(entry.key)
-            let owner = try field("owner").map { try reader.string($0, "owner") }
+            let owner = try field("owner").map { try reader.expression($0, "owner of \(what)") }
             let sample = try field("sample").map { node in
-                try reader.mapping(node, "sample of \(what)").map { ($0.key, try reader.string($0.value, "sample value")) }
+                try reader.mapping(node, "sample of \(what)").map { ($0.key, try reader.expression($0.value, "sample value '\($0.key)' of \(what)")) }
             } ?? []
             guard let accessNode = field("access") else { throw reader.fail(entry.keyNode, "\(what) needs 'access'") }
             let access = try parseAccessMap(accessNode, context, what: what, hasOwner: owner != nil)
@@ -100,7 +116,7 @@ public struct AccessPlanParser {
                 schema: schema, name: name, owner: owner,
                 columns: try field("columns").map { try reader.strings($0, "columns") },
                 sample: sample,
-                beforeInsert: try field("before_insert").map { try reader.string($0, "before_insert") },
+                beforeInsert: try field("before_insert").map { try reader.sql($0, "before_insert of \(what)") },
                 access: access, line: reader.line(entry.keyNode) ?? 0)
         }
     }
@@ -204,13 +220,13 @@ public struct AccessPlanParser {
             }
             guard let sqlNode = field("sql") else { throw reader.fail(item, "check '\(name)' needs 'sql'") }
             let expectation = try field("expect").map { try parseExpectation($0, check: name) } ?? Expectation()
-            let verify = try field("verify").map { try reader.string($0, "verify") }
+            let verify = try field("verify").map { try reader.sql($0, "verify of check '\(name)'") }
             if expectation.isEmpty && verify == nil {
                 throw reader.fail(item, "check '\(name)' needs 'expect' or 'verify'")
             }
             return CustomCheck(
-                name: name, persona: persona, sql: try reader.string(sqlNode, "sql"),
-                before: try field("before").map { try reader.string($0, "before") },
+                name: name, persona: persona, sql: try reader.sql(sqlNode, "sql of check '\(name)'"),
+                before: try field("before").map { try reader.sql($0, "before of check '\(name)'") },
                 verify: verify, expectation: expectation, line: reader.line(item) ?? 0)
         }
     }
@@ -225,7 +241,7 @@ public struct AccessPlanParser {
                 expectation.rows = try reader.sequence(field.value, "rows").map { row in
                     try reader.sequence(row, "a row").map { $0.null != nil && $0.string == "null" ? nil : try reader.string($0, "a value") }
                 }
-            case "rows_equal": expectation.rowsEqual = try reader.string(field.value, "rows_equal")
+            case "rows_equal": expectation.rowsEqual = try reader.sql(field.value, "rows_equal of check '\(check)'")
             case "value": expectation.value = try reader.string(field.value, "value")
             case "columns": expectation.columns = try reader.strings(field.value, "columns")
             case "row_count":

@@ -17,40 +17,44 @@ public struct AccessPlanRunner {
         self.plan = plan
     }
 
-    /// Checks the plan against the catalog (before anything runs), then runs it.
+    /// Checks the plan against the catalog (before anything runs), then runs it, all
+    /// inside `rolledBack`: a transaction that is rolled back, or, when the connection
+    /// is already in a transaction, a savepoint that is (the caller's work is kept).
+    /// Plan SQL is sealed (`SealedSQL`, `RunSeal`): it cannot end the run's
+    /// transaction or change who the runner is.
     public func run() throws -> AccessPlanReport {
         let started = ContinuousClock.now
-        let catalog = try ExposedCatalog.read(connection, schemas: plan.schemas, roles: plan.personas.map(\.role))
-        let resolved = try PlanCatalogCheck(plan: plan, catalog: catalog, connection: connection).resolve()
-        var results: [ProbeResult] = []
-        try connection.execute("begin")
-        do {
+        return try connection.rolledBack {
+            let catalog = try ExposedCatalog.read(
+                connection, schemas: plan.schemas, roles: plan.personas.map(\.role))
+            let resolved = try PlanCatalogCheck(plan: plan, catalog: catalog, connection: connection).resolve()
+            let seal = try RunSeal.capture(connection, source: plan.source)
             // Personas reach storage tables through the storage server, which marks every
             // transaction it runs so that its deletes pass storage.protect_delete().
             try connection.execute("select set_config('storage.allow_delete_query', 'true', true)")
             let userIDs = try createUsers()
-            for statement in plan.setup { try runSetup(statement) }
+            for (index, statement) in plan.setup.enumerated() {
+                try runSetup(statement, seal: seal, origin: "setup entry \(index + 1)")
+            }
             let context = ProbeContext(
-                connection: connection, plan: plan, userIDs: userIDs,
-                impersonation: Impersonation(connection: connection))
+                connection: connection, plan: plan, userIDs: userIDs, seal: seal,
+                impersonation: Impersonation(connection: connection, seal: seal))
+            var results: [ProbeResult] = []
             for relation in resolved.relations {
                 results += try RelationProber(context: context, plan: relation.plan, relation: relation.catalog).run()
+                try seal.verify(after: "probing \(relation.plan.qualifiedName) (its owner or sample SQL)")
             }
             results += unplannedResults(resolved)
             results += try FunctionProber(context: context).run(resolved.functions)
             for check in plan.checks { results.append(try CheckProber(context: context).run(check)) }
-        } catch {
-            _ = try? connection.execute("rollback")
-            throw error
+            return AccessPlanReport(
+                planSource: plan.source, personas: plan.personas,
+                relations: resolved.relations.map(\.plan.qualifiedName) + resolved.unplannedRelations.map(\.qualifiedName),
+                functions: resolved.functions.map(\.signature) + resolved.unplannedFunctions.map(\.signature),
+                access: Dictionary(uniqueKeysWithValues: resolved.relations.map { ($0.plan.qualifiedName, $0.plan.access) }),
+                execute: Dictionary(uniqueKeysWithValues: resolved.functions.map { ($0.signature, $0.plan.execute) }),
+                results: results, duration: ContinuousClock.now - started)
         }
-        try connection.execute("rollback")
-        return AccessPlanReport(
-            planSource: plan.source, personas: plan.personas,
-            relations: resolved.relations.map(\.plan.qualifiedName) + resolved.unplannedRelations.map(\.qualifiedName),
-            functions: resolved.functions.map(\.signature) + resolved.unplannedFunctions.map(\.signature),
-            access: Dictionary(uniqueKeysWithValues: resolved.relations.map { ($0.plan.qualifiedName, $0.plan.access) }),
-            execute: Dictionary(uniqueKeysWithValues: resolved.functions.map { ($0.signature, $0.plan.execute) }),
-            results: results, duration: ContinuousClock.now - started)
     }
 
     /// Signs up each persona that has an account, by inserting into auth.users (so the
@@ -59,11 +63,11 @@ public struct AccessPlanRunner {
         try PlanAccountCreator(connection: connection, plan: plan).createAccounts()
     }
 
-    private func runSetup(_ sql: String) throws {
+    private func runSetup(_ sql: String, seal: RunSeal, origin: String) throws {
         do {
-            try connection.execute(sql)
+            try seal.run(sql, origin: "the plan's \(origin)")
         } catch let error as PGError {
-            throw AccessPlanError(file: plan.source, line: nil, message: "the plan's setup SQL failed: \(error)")
+            throw AccessPlanError(file: plan.source, line: nil, message: "the plan's \(origin) failed: \(error)")
         }
     }
 
@@ -88,6 +92,7 @@ struct ProbeContext {
     let connection: Connection
     let plan: AccessPlan
     let userIDs: [String: String]
+    let seal: RunSeal
     let impersonation: Impersonation
 
     func claims(_ persona: Persona) -> String {

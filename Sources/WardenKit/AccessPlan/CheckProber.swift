@@ -11,34 +11,38 @@ struct CheckProber {
             return verdict(check, expected: "persona \(check.persona)", problems: ["unknown persona"])
         }
         let connection = context.connection
-        try connection.execute("savepoint check_probe")
-        defer { _ = try? connection.execute("rollback to savepoint check_probe; release savepoint check_probe") }
-        try context.impersonation.setClaims(context.claims(persona))
-        if let before = check.before {
-            do {
-                try connection.savepoint { try connection.execute(before) }
-            } catch let error as PGError {
-                return verdict(check, expected: describe(check), problems: ["its 'before' SQL failed: \(error.message)"])
+        let seal = context.seal
+        return try connection.rolledBackSavepoint {
+            try context.impersonation.setClaims(context.claims(persona))
+            if let before = check.before {
+                do {
+                    try seal.run(before, origin: "the 'before' SQL of check '\(check.name)'")
+                } catch let error as PGError {
+                    return verdict(check, expected: describe(check), problems: ["its 'before' SQL failed: \(error.message)"])
+                }
             }
+            // The persona, never the admin, runs the check's SQL: the seal verifies
+            // current_user is the persona's role after every statement.
+            try context.impersonation.become(persona.role)
+            let outcome: Result<QueryResult, PGError>
+            do {
+                let results = try seal.run(check.sql, as: persona.role, origin: "the SQL of check '\(check.name)'")
+                outcome = .success(results.last(where: { !$0.columns.isEmpty }) ?? results.last
+                    ?? QueryResult(commandTag: "", columns: [], rows: [], affectedRows: nil))
+            } catch let error as PGError {
+                outcome = .failure(error)
+            }
+            try context.impersonation.becomeAdmin()
+            var problems = try compare(outcome, with: check.expectation, check: check)
+            if let verify = check.verify {
+                problems += try runVerify(verify, check: check)
+            }
+            return verdict(check, expected: describe(check), problems: problems, outcome: outcome)
         }
-        try connection.execute("set local role \(quoteIdentifier(persona.role))")
-        let outcome: Result<QueryResult, PGError>
-        do {
-            let results = try connection.savepoint { try connection.execute(check.sql) }
-            outcome = .success(results.last(where: { !$0.columns.isEmpty }) ?? results.last
-                ?? QueryResult(commandTag: "", columns: [], rows: [], affectedRows: nil))
-        } catch let error as PGError {
-            outcome = .failure(error)
-        }
-        try context.impersonation.becomeAdmin()
-        var problems = try compare(outcome, with: check.expectation)
-        if let verify = check.verify {
-            problems += try runVerify(verify)
-        }
-        return verdict(check, expected: describe(check), problems: problems, outcome: outcome)
     }
 
-    private func compare(_ outcome: Result<QueryResult, PGError>, with expectation: Expectation) throws -> [String] {
+    private func compare(_ outcome: Result<QueryResult, PGError>, with expectation: Expectation,
+                         check: CustomCheck) throws -> [String] {
         switch outcome {
         case .failure(let error):
             let state = error.sqlState?.rawValue ?? "?????"
@@ -57,7 +61,8 @@ struct CheckProber {
             }
             if let sql = expectation.rowsEqual {
                 do {
-                    let truth = try context.connection.savepoint { try context.connection.query(sql).rows }
+                    let truth = try context.seal.run(sql, origin: "the rows_equal SQL of check '\(check.name)'")
+                        .last(where: { !$0.columns.isEmpty })?.rows ?? []
                     if truth != result.rows {
                         problems.append("rows were \(render(result.rows)), expected those of rows_equal: \(render(truth))")
                     }
@@ -76,9 +81,10 @@ struct CheckProber {
         }
     }
 
-    private func runVerify(_ sql: String) throws -> [String] {
+    private func runVerify(_ sql: String, check: CustomCheck) throws -> [String] {
         do {
-            let value = try context.connection.savepoint { try context.connection.query(sql).scalar }
+            let value = try context.seal.run(sql, origin: "the verify SQL of check '\(check.name)'")
+                .last(where: { !$0.columns.isEmpty })?.scalar
             return value == "t" ? [] : ["verify returned \(value ?? "NULL"), expected true"]
         } catch let error as PGError {
             return ["its verify SQL failed: \(error.message)"]

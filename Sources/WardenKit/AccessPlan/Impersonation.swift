@@ -5,6 +5,7 @@ import WardenPostgres
 /// `request.jwt.claims` setting that `auth.uid()` and friends read.
 struct Impersonation {
     let connection: Connection
+    let seal: RunSeal
 
     /// The JWT claims PostgREST would set for a persona (user id when signed in).
     static func claims(for persona: Persona, userID: String?) -> String {
@@ -24,35 +25,36 @@ struct Impersonation {
 
     /// Sets the claims only (the admin keeps its role): for computing what a persona owns.
     func setClaims(_ claims: String) throws {
-        try connection.query("select set_config('request.jwt.claims', $1, true)", [claims])
+        try connection.query("select set_config('request.jwt.claims', \(claims), true)" as SQL)
     }
 
-    /// Runs `body` as the persona inside a savepoint that is always rolled back, so
-    /// the probe leaves nothing behind; `adminFirst` runs as the admin before the switch.
-    func probe<T>(role: String, claims: String, adminFirst: String? = nil, _ body: () throws -> T) throws -> T {
-        // One round trip for the whole preamble: savepoint, claims, admin SQL, role.
-        var preamble = "savepoint probe; select set_config('request.jwt.claims', \(Self.dollarQuoted(claims)), true);"
-        if let adminFirst { preamble += "\n\(adminFirst);\n" }
-        preamble += " set local role \(quoteIdentifier(role))"
-        do {
-            try connection.execute(preamble)
-        } catch {
-            _ = try? connection.execute("rollback to savepoint probe; release savepoint probe")
-            throw error
-        }
-        defer { _ = try? connection.execute("rollback to savepoint probe; release savepoint probe") }
-        return try body()
-    }
-
-    /// A dollar-quoted literal whose tag cannot occur in the text.
-    static func dollarQuoted(_ text: String) -> String {
-        var tag = "pgwarden"
-        while text.contains("$\(tag)$") { tag += "_" }
-        return "$\(tag)$\(text)$\(tag)$"
+    /// Switches to a role for the rest of the current transaction or savepoint, as
+    /// PostgREST does (`set_config('role', ..., true)` is `SET LOCAL ROLE`).
+    func become(_ role: String) throws {
+        try connection.query("select set_config('role', \(role), true)" as SQL)
     }
 
     /// Returns to the admin role inside a probe (for verification queries).
     func becomeAdmin() throws {
-        try connection.execute("reset role")
+        try become(seal.roleSetting)
+    }
+
+    /// Runs `body` as the persona inside a savepoint that is always rolled back, so
+    /// the probe leaves nothing behind; `adminFirst` is plan SQL run as the admin (with
+    /// the persona's claims) before the switch, sealed statement by statement.
+    func probe<T>(role: String, claims: String, adminFirst: (sql: String, origin: String)? = nil,
+                  _ body: () throws -> T) throws -> T {
+        try connection.rolledBackSavepoint {
+            if let adminFirst {
+                try setClaims(claims)
+                try seal.run(adminFirst.sql, origin: adminFirst.origin)
+                try become(role)
+            } else {
+                // One round trip for both, as PostgREST sets them.
+                try connection.query(
+                    "select set_config('request.jwt.claims', \(claims), true), set_config('role', \(role), true)" as SQL)
+            }
+            return try body()
+        }
     }
 }

@@ -16,6 +16,7 @@ struct PlanCatalogCheck {
     }
 
     func resolve() throws -> Resolved {
+        for persona in plan.personas { try checkRole(of: persona) }
         let relations = try plan.relations.map { try resolve($0) }
         let functions = try plan.functions.map { try resolve($0) }
         try rejectRepeats(relations.map { ($0.catalog.qualifiedName, $0.plan.line) }, kind: "relation")
@@ -27,6 +28,22 @@ struct PlanCatalogCheck {
             unplannedRelations: catalog.relations.filter { !plannedRelations.contains($0.qualifiedName) },
             functions: functions.map { ($0.plan, $0.signature, $0.oid) },
             unplannedFunctions: catalog.functions.filter { !plannedFunctions.contains($0.oid) })
+    }
+
+    /// A persona's role must exist, and the connecting session must be allowed to
+    /// switch to it (`SET ROLE` needs the session user to be a member).
+    private func checkRole(of persona: Persona) throws {
+        let row = try connection.fetchOne(
+            """
+            select r.oid is not null, coalesce(pg_has_role(session_user, r.oid, 'MEMBER'), false)
+            from (select \(persona.role)::text as name) wanted left join pg_roles r on r.rolname = wanted.name
+            """)
+        guard row?.bool(0) == true else {
+            throw fail(persona.line, "persona '\(persona.name)' has role '\(persona.role)', which does not exist in the database")
+        }
+        guard row?.bool(1) == true else {
+            throw fail(persona.line, "persona '\(persona.name)' has role '\(persona.role)', which the connecting user may not switch to (not a member)")
+        }
     }
 
     /// One object planned twice under different spellings (`saved`, `public.saved`).

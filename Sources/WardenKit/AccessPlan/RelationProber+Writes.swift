@@ -24,13 +24,13 @@ extension RelationProber {
 
     /// The ctid of a row the persona owns (true), does not own (false), or any (nil).
     private func targetRow(ownedBy persona: Persona, owned: Bool?) throws -> String? {
-        return try context.connection.savepoint {
+        return try context.connection.rolledBackSavepoint {
             try context.impersonation.setClaims(context.claims(persona))
-            var condition = ""
+            var condition: SQL = ""
             if let owned, let owner = plan.owner {
-                condition = owned ? " where (\(owner))" : " where not coalesce((\(owner)), false)"
+                condition = owned ? " where (\(raw: owner))" : " where not coalesce((\(raw: owner)), false)"
             }
-            return try context.connection.query("select ctid::text from \(table) r\(condition) limit 1").scalar
+            return try context.connection.query("select ctid::text from \(table) r\(condition) limit 1" as SQL).scalar
         }
     }
 
@@ -40,15 +40,15 @@ extension RelationProber {
         guard let row else {
             return missingRow(persona, operation, label, expectAllowed: expectAllowed, scope: scope)
         }
-        let sql: String
+        let sql: SQL
         if operation == .delete {
-            sql = "delete from \(table) where ctid = $1::tid"
+            sql = "delete from \(table) where ctid = \(row)::tid"
         } else {
-            let column = quoteIdentifier(relation.assignableColumns.first ?? relation.columns.first ?? "id")
-            sql = "update \(table) set \(column) = \(column) where ctid = $1::tid"
+            let column = relation.assignableColumns.first ?? relation.columns.first ?? "id"
+            sql = "update \(table) set \(identifier: column) = \(identifier: column) where ctid = \(row)::tid"
         }
         let outcome = try context.impersonation.probe(role: persona.role, claims: context.claims(persona)) {
-            try ProbeOutcome.of { try context.connection.query(sql, [row]) }
+            try ProbeOutcome.of { try context.connection.query(sql) }
         }
         return verdict(persona, operation, label, expectAllowed: expectAllowed, scope: scope, outcome: outcome)
     }
@@ -77,10 +77,11 @@ extension RelationProber {
                 observed: "cannot probe: the sample gives both users the same values, so it names no ownership column",
                 passed: false)
         }
-        let assignments = changed.enumerated().map { "\(quoteIdentifier(plan.sample[$0.element].column)) = $\($0.offset + 2)" }
-        let sql = "update \(table) set \(assignments.joined(separator: ", ")) where ctid = $1::tid"
+        let assignments = SQL.joined(
+            changed.map { "\(identifier: plan.sample[$0].column) = \(theirs[$0])" }, separator: ", ")
+        let sql: SQL = "update \(table) set \(assignments) where ctid = \(row)::tid"
         let outcome = try context.impersonation.probe(role: persona.role, claims: context.claims(persona)) {
-            try ProbeOutcome.of { try context.connection.query(sql, [row] + changed.map { theirs[$0] }) }
+            try ProbeOutcome.of { try context.connection.query(sql) }
         }
         return verdict(persona, .update, label, expectAllowed: expectAllowed, scope: scope, outcome: outcome)
     }

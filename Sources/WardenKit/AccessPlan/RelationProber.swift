@@ -9,7 +9,7 @@ struct RelationProber {
     let relation: ExposedCatalog.Relation
 
     /// The relation's quoted, schema-qualified name.
-    var table: String { "\(quoteIdentifier(relation.schema)).\(quoteIdentifier(relation.name))" }
+    var table: SQL { "\(identifier: relation.schema, relation.name)" }
 
     func run() throws -> [ProbeResult] {
         var results: [ProbeResult] = []
@@ -40,16 +40,18 @@ struct RelationProber {
     // MARK: - Select
 
     /// Row count and a digest of the rows' JSON, so sets compare without shipping rows.
-    private func digestSQL(where condition: String?) -> String {
-        """
-        select count(*)::text, md5(coalesce(string_agg(j, E'\\n' order by j), ''))
-        from (select to_jsonb(r)::text as j from \(table) r\(condition.map { " where (\($0))" } ?? "")) s
-        """
+    /// `condition` is the plan's owner rule (SQL the plan's author wrote on purpose).
+    private func digestSQL(where condition: String?) -> SQL {
+        let filter: SQL = condition.map { " where (\(raw: $0))" } ?? ""
+        return """
+            select count(*)::text, md5(coalesce(string_agg(j, E'\\n' order by j), ''))
+            from (select to_jsonb(r)::text as j from \(table) r\(filter)) s
+            """
     }
 
     private func probeSelect(_ persona: Persona, _ scope: Scope) throws -> ProbeResult {
         let claims = context.claims(persona)
-        let truth = try context.connection.savepoint { () -> (all: [String?], own: [String?]?) in
+        let truth = try context.connection.rolledBackSavepoint { () -> (all: [String?], own: [String?]?) in
             try context.impersonation.setClaims(claims)
             let all = try context.connection.query(digestSQL(where: nil)).rows.first ?? []
             let own = try plan.owner.map { try context.connection.query(digestSQL(where: $0)).rows.first ?? [] }
@@ -117,13 +119,14 @@ struct RelationProber {
                 return result(persona, .insert, target.label, expected: expectation(expectAllowed, scope),
                               observed: "the plan's sample could not be evaluated: \(error.message)", passed: false)
             }
-            let columns = plan.sample.map { quoteIdentifier($0.column) }.joined(separator: ", ")
-            let placeholders = (1...values.count).map { "$\($0)" }.joined(separator: ", ")
+            let columns = SQL.joined(plan.sample.map { "\(identifier: $0.column)" }, separator: ", ")
+            let bound = SQL.joined(values.map { "\($0)" }, separator: ", ")
             let outcome = try context.impersonation.probe(
-                role: persona.role, claims: context.claims(persona), adminFirst: plan.beforeInsert
+                role: persona.role, claims: context.claims(persona),
+                adminFirst: plan.beforeInsert.map { ($0, "the before_insert SQL of \(plan.qualifiedName)") }
             ) {
                 try ProbeOutcome.of {
-                    try context.connection.query("insert into \(table) (\(columns)) values (\(placeholders))", values)
+                    try context.connection.query("insert into \(table) (\(columns)) values (\(bound))" as SQL)
                 }
             }
             return verdict(persona, .insert, target.label, expectAllowed: expectAllowed, scope: scope, outcome: outcome)
@@ -132,10 +135,10 @@ struct RelationProber {
 
     /// The sample's values as the given persona would write them (their `auth.uid()`).
     func sampleValues(as owner: Persona?) throws -> [String?] {
-        try context.connection.savepoint {
+        try context.connection.rolledBackSavepoint {
             try context.impersonation.setClaims(owner.map(context.claims) ?? #"{"role":"anon"}"#)
-            let list = plan.sample.map { "(\($0.expression))::text" }.joined(separator: ", ")
-            return try context.connection.query("select \(list)").rows.first ?? []
+            let list = SQL.joined(plan.sample.map { "(\(raw: $0.expression))::text" }, separator: ", ")
+            return try context.connection.query("select \(list)" as SQL).rows.first ?? []
         }
     }
 }

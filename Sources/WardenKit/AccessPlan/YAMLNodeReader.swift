@@ -37,6 +37,36 @@ struct YAMLNodeReader {
         return try sequence(node, what).map { try string($0, what) }
     }
 
+    /// Plan SQL run as statements (setup, a check's `sql`/`before`/`verify`,
+    /// `before_insert`): text whose every statement keeps pgwarden's transaction, its
+    /// savepoints, its role and its settings (`SealedSQL`); a violation is a plan
+    /// error on the offending statement's line.
+    func sql(_ node: Node, _ what: String) throws -> String {
+        let text = try string(node, what)
+        if let violation = SealedSQL.firstViolation(in: text) {
+            throw AccessPlanError(
+                file: file, line: line(node).map { $0 + violation.line - 1 + blockOffset(node) },
+                message: "\(what): \(violation.message)")
+        }
+        return text
+    }
+
+    /// Plan SQL spliced into a query (an `owner` rule, a `sample` value): one
+    /// expression, never a statement list.
+    func expression(_ node: Node, _ what: String) throws -> String {
+        let text = try string(node, what)
+        if StatementSplitter.split(text).count > 1 {
+            throw fail(node, "\(what) must be one SQL expression, not statements")
+        }
+        return text
+    }
+
+    /// A block scalar (`|`, `>`) starts on the line after its indicator.
+    private func blockOffset(_ node: Node) -> Int {
+        guard case .scalar(let scalar) = node else { return 0 }
+        return scalar.style == .literal || scalar.style == .folded ? 1 : 0
+    }
+
     /// Rejects keys outside `allowed`, naming the offender and what is allowed.
     func checkKeys(_ pairs: [(key: String, keyNode: Node, value: Node)], allowed: [String], in what: String) throws {
         for pair in pairs where !allowed.contains(pair.key) {

@@ -26,6 +26,8 @@ public final class LocalCluster: @unchecked Sendable {
     public let binaries: PostgresBinaries
 
     private var server: Process?
+    /// Removes the directory and stops the server if pgwarden dies without `stop()`.
+    private let watchdog: ClusterWatchdog
     private let lock = NSLock()
     /// Serialises whole stops: a second caller (Ctrl-C's handler and the main thread's
     /// cleanup) waits until the first has removed everything, so the process can never
@@ -35,12 +37,19 @@ public final class LocalCluster: @unchecked Sendable {
     /// Settings for a database of this server (default: `postgres`), as `user`
     /// (default: the superuser).
     public func settings(database: String = "postgres", user: String? = nil) -> ConnectionSettings {
-        try! ConnectionSettings("host=\(socketDirectory) port=\(port) user=\(user ?? superuser) dbname=\(database)")
+        ConnectionSettings(options: [
+            "host": socketDirectory, "port": String(port), "user": user ?? superuser, "dbname": database,
+        ])
     }
 
-    /// A `postgresql://` URL for a database of this server, as `psql` accepts it.
+    /// A `postgresql://` URL for a database of this server, as `psql` accepts it
+    /// (the socket directory percent-encoded, so spaces and the like survive), as
+    /// `user` (default: the superuser).
     public func url(database: String = "postgres", user: String? = nil) -> String {
-        "postgresql://\(user ?? superuser)@/\(database)?host=\(socketDirectory)&port=\(port)"
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~/")
+        func encoded(_ text: String) -> String { text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text }
+        return "postgresql://\(encoded(user ?? superuser))@/\(encoded(database))?host=\(encoded(socketDirectory))&port=\(port)"
     }
 
     /// Server settings for a throwaway cluster. Durability is traded for speed: a
@@ -63,24 +72,38 @@ public final class LocalCluster: @unchecked Sendable {
         let began = clock.now
         let binaries = try PostgresBinaries.locate()
         let identity = try RunIdentity.current()
-        let directory = try makeTemporaryDirectory(owner: identity)
+        let watchdog = try ClusterWatchdog.start()
+        let directory: URL
+        do {
+            directory = try makeTemporaryDirectory(owner: identity, watchdog: watchdog)
+        } catch {
+            watchdog.finish()
+            throw error
+        }
         do {
             try initialize(binaries: binaries, directory: directory, identity: identity)
             let server = try launch(binaries: binaries, directory: directory, identity: identity)
-            let cluster = LocalCluster(directory: directory, binaries: binaries, server: server)
-            try cluster.waitUntilReady(timeout: timeout)
+            let cluster = LocalCluster(directory: directory, binaries: binaries, server: server, watchdog: watchdog)
+            do {
+                try cluster.waitUntilReady(timeout: timeout)
+            } catch {
+                cluster.stop()
+                throw error
+            }
             cluster.startupDuration = clock.now - began
             return cluster
         } catch {
             try? FileManager.default.removeItem(at: directory)
+            watchdog.finish()
             throw error
         }
     }
 
-    private init(directory: URL, binaries: PostgresBinaries, server: Process) {
+    private init(directory: URL, binaries: PostgresBinaries, server: Process, watchdog: ClusterWatchdog) {
         self.directory = directory
         self.binaries = binaries
         self.server = server
+        self.watchdog = watchdog
     }
 
     deinit { stop() }
@@ -111,6 +134,7 @@ public final class LocalCluster: @unchecked Sendable {
         if process != nil || FileManager.default.fileExists(atPath: directory.path) {
             try? FileManager.default.removeItem(at: directory)
         }
+        watchdog.finish()
     }
 
     /// Creates a new, empty database and returns settings to reach it.
@@ -141,17 +165,33 @@ public final class LocalCluster: @unchecked Sendable {
         return environment["TMPDIR"] ?? "/tmp"
     }
 
-    private static func makeTemporaryDirectory(owner identity: RunIdentity) throws -> URL {
+    /// Creates `<base>/pgwarden-<random>` (mode 0700), announcing its path to the
+    /// watchdog first. The base is resolved (symlinks), as the watchdog matches the
+    /// working directories the kernel reports.
+    private static func makeTemporaryDirectory(owner identity: RunIdentity, watchdog: ClusterWatchdog) throws -> URL {
         // Unix socket paths are limited to ~107 bytes, so fall back to /tmp for long paths.
         var base = temporaryBase()
-        if base.utf8.count > 60 { base = "/tmp" }
-        var template = Array("\(base)/pgwarden-XXXXXX".utf8CString)
-        guard let created = mkdtemp(&template) else {
-            throw ProvisioningError.serverFailed(step: "creating a temporary directory in \(base)", log: "")
+        if let resolved = realpath(base, nil) {
+            base = String(cString: resolved)
+            free(resolved)
         }
-        let path = String(cString: created)
-        try identity.handOver(path)
-        return URL(fileURLWithPath: path)
+        if base.utf8.count > 60 || base.contains("\n") { base = "/tmp" }
+        let letters = Array("abcdefghijklmnopqrstuvwxyz0123456789")
+        var failure: Int32 = 0
+        for _ in 0..<20 {
+            let name = "pgwarden-" + String((0..<10).map { _ in letters.randomElement() ?? "x" })
+            let path = "\(base)/\(name)"
+            try watchdog.watch(directory: path)
+            if mkdir(path, 0o700) == 0 {
+                try identity.handOver(path)
+                return URL(fileURLWithPath: path)
+            }
+            failure = errno
+            try watchdog.watch(directory: "")  // never leave it pointing at someone else's directory
+            if failure != EEXIST { break }
+        }
+        throw ProvisioningError.serverFailed(
+            step: "creating a temporary directory in \(base)", log: String(cString: strerror(failure)))
     }
 
     private static let superuserName = "supabase_admin"

@@ -21,7 +21,10 @@ public struct Seeder {
     }
 
     /// Runs every seed file; returns the files applied. Reads and checks all files
-    /// before it changes anything.
+    /// before it changes anything: a statement that would end the seed transaction,
+    /// touch savepoints, change the role or set session settings (`SealedSQL`) is
+    /// refused with its line, so "all seed files rolled back" is always the truth.
+    /// Refuses (25001) on a connection already in a transaction.
     @discardableResult
     public func apply(_ connection: Connection) throws -> [URL] {
         let files = try files()
@@ -36,9 +39,14 @@ public struct Seeder {
             guard let text = String(data: data, encoding: .utf8) else {
                 throw SeedError(file: file.path, message: "the seed file is not valid UTF-8")
             }
+            if let violation = SealedSQL.firstViolation(in: text, alsoAllowing: [.copyFromStdin]) {
+                throw SeedError(
+                    file: file.path, line: violation.line,
+                    message: violation.message + "; nothing was applied")
+            }
             return (file, text)
         }
-        try connection.transaction {
+        try connection.inTransaction {
             for (file, text) in scripts {
                 do {
                     try SQLScript.run(text, on: connection)  // COPY FROM STDIN rows are streamed
@@ -47,6 +55,7 @@ public struct Seeder {
                     throw SeedError(file: file.path, line: line, underlying: error)
                 }
             }
+            return .commit
         }
         return files
     }

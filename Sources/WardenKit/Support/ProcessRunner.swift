@@ -9,14 +9,17 @@ enum ProcessRunner {
     }
 
     /// Runs `path` with `arguments`; output is captured through temporary files so a
-    /// chatty program can never block on a full pipe.
+    /// chatty program can never block on a full pipe. The files go in the working
+    /// directory when one is given (a server's directory, which its watchdog removes
+    /// even if pgwarden is killed meanwhile), else in the temporary directory.
     static func run(_ path: String, _ arguments: [String], workingDirectory: URL? = nil) throws -> Output {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         if let workingDirectory { process.currentDirectoryURL = workingDirectory }
-        let outURL = FileManager.default.temporaryDirectory.appendingPathComponent("pgwarden-out-\(UUID().uuidString)")
-        let errURL = FileManager.default.temporaryDirectory.appendingPathComponent("pgwarden-err-\(UUID().uuidString)")
+        let captureDirectory = workingDirectory ?? FileManager.default.temporaryDirectory
+        let outURL = captureDirectory.appendingPathComponent("pgwarden-out-\(UUID().uuidString)")
+        let errURL = captureDirectory.appendingPathComponent("pgwarden-err-\(UUID().uuidString)")
         FileManager.default.createFile(atPath: outURL.path, contents: nil)
         FileManager.default.createFile(atPath: errURL.path, contents: nil)
         defer {

@@ -1,9 +1,12 @@
 import Foundation
 
 /// Runs cleanup work when the process is interrupted (Ctrl-C, SIGTERM, SIGHUP), then
-/// exits with 128 + the signal number, so an ephemeral server never outlives us.
-public final class InterruptHandler: @unchecked Sendable {
-    public static let shared = InterruptHandler()
+/// exits with 128 + the signal number. Lives in the CLI: the library never handles
+/// signals. SIGPIPE keeps its default action (a reader such as `head` that goes away
+/// ends pgwarden at its next write); an ephemeral server's watchdog removes the server
+/// and its directory whatever ends the process, so this handler is only the fast path.
+final class InterruptHandler: @unchecked Sendable {
+    static let shared = InterruptHandler()
 
     private let lock = NSLock()
     private var cleanups: [Int: () -> Void] = [:]
@@ -22,10 +25,17 @@ public final class InterruptHandler: @unchecked Sendable {
 
     private init() {}
 
+    /// Installs the signal handlers now (also done by the first `onInterrupt`).
+    func install() {
+        lock.lock()
+        defer { lock.unlock() }
+        if sources.isEmpty { installLocked() }
+    }
+
     /// Registers `cleanup`; returns a token for `remove(_:)`. Installs the signal
     /// handlers on first use.
     @discardableResult
-    public func onInterrupt(_ cleanup: @escaping () -> Void) -> Int {
+    func onInterrupt(_ cleanup: @escaping () -> Void) -> Int {
         lock.lock()
         defer { lock.unlock() }
         if sources.isEmpty { installLocked() }
@@ -35,7 +45,7 @@ public final class InterruptHandler: @unchecked Sendable {
     }
 
     /// Unregisters a cleanup that is no longer needed.
-    public func remove(_ token: Int) {
+    func remove(_ token: Int) {
         lock.lock()
         cleanups[token] = nil
         lock.unlock()
@@ -57,7 +67,7 @@ public final class InterruptHandler: @unchecked Sendable {
         let work = cleanups.sorted { $0.key > $1.key }.map(\.value)
         cleanups = [:]
         lock.unlock()
-        FileHandle.standardError.write(Data("\npgwarden: interrupted, cleaning up\n".utf8))
+        try? FileHandle.standardError.write(contentsOf: Data("\npgwarden: interrupted, cleaning up\n".utf8))
         work.forEach { $0() }
         exit(128 + signalNumber)
     }

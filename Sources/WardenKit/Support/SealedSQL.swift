@@ -1,0 +1,44 @@
+/// The check made before SQL that pgwarden did not write (plan SQL, seed files) runs
+/// inside a transaction of pgwarden's own: no statement may end or replace that
+/// transaction, touch its savepoints, change who the session is, or change settings
+/// beyond the transaction.
+public enum SealedSQL {
+    /// A statement that would break the seal, and where it is.
+    public struct Violation: Sendable, Equatable {
+        /// The offending statement's kind.
+        public var kind: StatementKind
+        /// Its 1-based line within the checked text.
+        public var line: Int
+        /// Its first words, for the message (`commit`, `set role`).
+        public var words: String
+
+        /// A sentence naming what is refused and why.
+        public var message: String {
+            "'\(words)' (\(kind.label)) is not allowed here: pgwarden runs this SQL inside its own transaction, "
+                + "which must stay open, keep its savepoints and its role, and keep settings local (use SET LOCAL)"
+        }
+    }
+
+    /// The kinds that may run inside pgwarden's transaction: ordinary statements and
+    /// transaction-local settings (`SET LOCAL`, `SET CONSTRAINTS`, `SET TRANSACTION`).
+    public static let allowedKinds: Set<StatementKind> = [.other, .transactionSetting]
+
+    /// The first statement of `text` whose kind is not allowed (beyond `allowedKinds`,
+    /// also `extra`: seeds may stream `COPY FROM STDIN` data); nil when all are.
+    public static func firstViolation(in text: String, alsoAllowing extra: Set<StatementKind> = []) -> Violation? {
+        let source = SourceText(text)
+        let allowed = allowedKinds.union(extra)
+        for statement in StatementSplitter.split(text) where !allowed.contains(statement.kind) {
+            return Violation(
+                kind: statement.kind,
+                line: source.location(ofOffset: statement.range.lowerBound).line,
+                words: statement.keywords.prefix(3).joined(separator: " "))
+        }
+        return nil
+    }
+
+    /// The statements of `text`, each as sent to the server, in order.
+    public static func statements(of text: String) -> [String] {
+        StatementSplitter.split(text).map(\.text)
+    }
+}

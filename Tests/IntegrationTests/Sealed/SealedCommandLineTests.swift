@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+import WardenKit
+import WardenPostgres
+
+/// The sealed run, seeds, secrets and `--output` as a user meets them: through the
+/// real executable, against a real server.
+@Suite struct SealedCommandLineTests {
+    private let root = PackagePaths.root.path
+
+    private func electricRide() throws -> (url: String, connection: Connection) {
+        let connection = try ElectricRide.database()
+        let cluster = try TestCluster.cluster
+        let url = cluster.url(database: connection.settings.parameters["dbname"] ?? "", user: cluster.projectUser)
+        return (url, connection)
+    }
+
+    private func temporaryFile(_ name: String, _ text: String) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID().uuidString)-\(name)")
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        return url
+    }
+
+    @Test func commitInTheSetupIsExitSixtyFiveAndLeavesNoUser() throws {
+        let (url, connection) = try electricRide()
+        let text = try String(contentsOfFile: ElectricRide.planPath, encoding: .utf8)
+            .replacingOccurrences(of: "\nrelations:\n", with: "  - commit; begin\n\nrelations:\n")
+        let plan = try temporaryFile("plan.yml", text)
+        defer { try? FileManager.default.removeItem(at: plan) }
+        let line = try #require(text.components(separatedBy: "\n").firstIndex(of: "  - commit; begin")) + 1
+        let result = try PgwardenCLI.run(
+            ["test", "--database-url", url, "--plan", plan.path], environment: PgwardenCLI.cleanEnvironment())
+        #expect(result.status == 65)
+        #expect(result.standardError.hasPrefix("pgwarden: \(plan.path):\(line): setup: 'commit' (COMMIT) is not allowed here"))
+        #expect(result.standardOutput.isEmpty)
+        #expect(try connection.query("select count(*) from auth.users where email like '%.plan@example.com'").scalar == "0")
+    }
+
+    @Test func outputWritesTheReportAndStillShowsTheMatrix() throws {
+        let (url, _) = try electricRide()
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("report-\(UUID().uuidString).txt")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try PgwardenCLI.run(
+            ["test", "--database-url", url, "--output", file.path], environment: PgwardenCLI.cleanEnvironment(),
+            directory: root)
+        #expect(result.status == 0, "\(result.all)")
+        #expect(result.standardOutput.contains("259 probes, 259 passed, 0 failed"))
+        #expect(try String(contentsOf: file, encoding: .utf8).contains("259 probes, 259 passed, 0 failed"))
+        let json = FileManager.default.temporaryDirectory.appendingPathComponent("report-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: json) }
+        let machine = try PgwardenCLI.run(
+            ["test", "--database-url", url, "--format", "json", "--output", json.path],
+            environment: PgwardenCLI.cleanEnvironment(), directory: root)
+        #expect(machine.status == 0)
+        #expect(machine.standardOutput.contains("259 probes, 259 passed, 0 failed"))
+        let decoded = try JSONSerialization.jsonObject(with: Data(contentsOf: json))
+        #expect(decoded is [String: Any])
+    }
+
+    @Test(arguments: ["/no/such/folder/report.json", "/tmp", "/proc/version"])
+    func anUnwritableOutputIsOneLineAndExitSeventyThree(_ path: String) throws {
+        let (url, _) = try electricRide()
+        let result = try PgwardenCLI.run(
+            ["test", "--database-url", url, "--format", "json", "--output", path],
+            environment: PgwardenCLI.cleanEnvironment(), directory: root)
+        #expect(result.status == 73)
+        #expect(result.standardOutput.contains("259 probes, 259 passed, 0 failed"))  // the matrix still shows
+        #expect(result.standardError.hasPrefix("pgwarden: cannot write the report to \(path): "))
+        #expect(result.standardError.filter { $0 == "\n" }.count == 1, "\(result.standardError)")
+    }
+
+    @Test(arguments: [
+        "postgres://alice:S3cr3t?x@127.0.0.1:1/db", "postgres://alice@127.0.0.1:1/db?pass%77ord=S3cr3t",
+        "postgresql://alice:S3cr3t@127.0.0.1:1/db?sslmode=disable", "host=127.0.0.1 port=1 password='S3cr3t x'",
+        "postgres://alice:S3c/r3t@127.0.0.1:1/db", "postgres://alice:S3c@r3t@127.0.0.1:1/db",
+        "host=127.0.0.1 password=S3cr3t nonsense", "postgresql://alice:S3cr3t%zz@127.0.0.1:1/db",
+    ])
+    func noConnectionStringShowsItsPassword(_ conninfo: String) throws {
+        for format in ["text", "json"] {
+            let result = try PgwardenCLI.run(
+                ["test", "--database-url", conninfo, "--format", format], environment: PgwardenCLI.cleanEnvironment(),
+                directory: root)
+            #expect(result.status == 69 || result.status == 64, "\(result.all)")
+            for piece in ["S3cr3t", "S3c", "r3t"] {
+                #expect(!result.all.contains(piece), "\(conninfo): \(result.all)")
+            }
+            #expect(result.standardError.hasPrefix("pgwarden: "))
+        }
+    }
+
+    @Test func aCommitInASeedFileIsRefusedAndNothingStays() throws {
+        let database = try TestDatabase("seedseal")
+        try database.connection.execute("create table public.thing (id int)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("seeds-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try "insert into public.thing values (1);\n".write(to: folder.appendingPathComponent("01_a.sql"), atomically: true, encoding: .utf8)
+        try "insert into public.thing values (2);\n-- as a dump has it\nCOMMIT;\ninsert into public.thing values (3);\n"
+            .write(to: folder.appendingPathComponent("02_b.sql"), atomically: true, encoding: .utf8)
+        let result = try PgwardenCLI.run(
+            ["seed", "--database-url", try database.url, "--seeds", folder.path], environment: PgwardenCLI.cleanEnvironment())
+        #expect(result.status == 65)
+        #expect(result.standardError.hasPrefix("pgwarden: \(folder.path)/02_b.sql:3: 'commit' (COMMIT) is not allowed here"))
+        #expect(result.standardError.contains("nothing was applied"))
+        #expect(try database.scalar("select count(*) from public.thing") == "0")
+    }
+
+    @Test func aFailingSeedRollsBackEverySeedFileAndSaysSo() throws {
+        let database = try TestDatabase("seedfail")
+        try database.connection.execute("create table public.thing (id int primary key)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("seeds-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try "insert into public.thing values (1);\n".write(to: folder.appendingPathComponent("01_a.sql"), atomically: true, encoding: .utf8)
+        try "insert into public.thing values (1);\n".write(to: folder.appendingPathComponent("02_b.sql"), atomically: true, encoding: .utf8)
+        let result = try PgwardenCLI.run(
+            ["seed", "--database-url", try database.url, "--seeds", folder.path], environment: PgwardenCLI.cleanEnvironment())
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("(all seed files rolled back)"))
+        #expect(try database.scalar("select count(*) from public.thing") == "0")
+    }
+}
