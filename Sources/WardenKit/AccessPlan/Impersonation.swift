@@ -9,18 +9,16 @@ struct Impersonation {
 
     /// The JWT claims PostgREST would set for a persona (user id when signed in).
     static func claims(for persona: Persona, userID: String?) -> String {
-        var fields = ["\"role\":\(JSONText.quote(persona.role))"]
+        var claims: [String: Any] = ["role": persona.role]
         if let userID, let user = persona.user {
-            fields += [
-                "\"sub\":\(JSONText.quote(userID))",
-                "\"email\":\(JSONText.quote(user.email))",
-                "\"aud\":\"authenticated\"",
-                "\"app_metadata\":\(user.appMetadataJSON)",
-                "\"user_metadata\":\(user.metadataJSON)",
-                "\"is_anonymous\":\(user.isAnonymous)",
-            ]
+            claims["sub"] = userID
+            claims["email"] = user.email
+            claims["aud"] = "authenticated"
+            claims["app_metadata"] = JSONText.decode(user.appMetadataJSON)
+            claims["user_metadata"] = JSONText.decode(user.metadataJSON)
+            claims["is_anonymous"] = user.isAnonymous
         }
-        return "{" + fields.joined(separator: ",") + "}"
+        return JSONText.encode(claims)
     }
 
     /// Sets the claims only (the admin keeps its role): for computing what a persona owns.

@@ -21,6 +21,13 @@ public struct MigrationRun: Sendable {
         public let direction: MigrationDirection
         /// nil in a dry run.
         public let milliseconds: Int?
+
+        package init(version: String, name: String, direction: MigrationDirection, milliseconds: Int?) {
+            self.version = version
+            self.name = name
+            self.direction = direction
+            self.milliseconds = milliseconds
+        }
     }
 
     public let command: String

@@ -5,14 +5,14 @@
 #endif
 
 /// Facts about where output goes.
-public enum Terminal {
+enum Terminal {
     /// True when standard output is a terminal (progress may redraw lines there).
-    public static var standardOutputIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+    static var standardOutputIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
     /// True when standard error is a terminal.
-    public static var standardErrorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
+    static var standardErrorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
 
     /// Makes standard output line-buffered, so lines appear at once in pipes and logs.
-    public static func lineBufferStandardOutput() {
+    static func lineBufferStandardOutput() {
         setvbuf(stdout, nil, _IOLBF, 0)
     }
 }

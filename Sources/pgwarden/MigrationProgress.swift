@@ -1,9 +1,10 @@
 import Foundation
+import WardenKit
 
 /// Shows a run's progress. On a terminal, the migration being run and its elapsed
 /// time on one redrawn line; otherwise (pipes, CI logs) one plain line per finished
 /// migration. Waiting and warnings go to standard error.
-public final class MigrationProgress: @unchecked Sendable {
+final class MigrationProgress: @unchecked Sendable {
     private let interactive: Bool
     private let write: @Sendable (String) -> Void
     private let writeError: @Sendable (String) -> Void
@@ -16,7 +17,7 @@ public final class MigrationProgress: @unchecked Sendable {
     ///   - interactive: redraw a live line (standard output is a terminal).
     ///   - write: writes to standard output (text includes its newlines).
     ///   - writeError: writes to standard error.
-    public init(interactive: Bool, write: @escaping @Sendable (String) -> Void,
+    init(interactive: Bool, write: @escaping @Sendable (String) -> Void,
                 writeError: @escaping @Sendable (String) -> Void)
     {
         self.interactive = interactive
@@ -25,7 +26,7 @@ public final class MigrationProgress: @unchecked Sendable {
     }
 
     /// Progress on this process's standard output and error.
-    public static func standard() -> MigrationProgress {
+    static func standard() -> MigrationProgress {
         MigrationProgress(
             interactive: Terminal.standardOutputIsTerminal,
             write: { FileHandle.standardOutput.write(Data($0.utf8)) },
@@ -33,7 +34,7 @@ public final class MigrationProgress: @unchecked Sendable {
     }
 
     /// Handles one event of a run.
-    public func handle(_ event: MigrationEvent) {
+    func handle(_ event: MigrationEvent) {
         switch event {
         case .waitingForLock(let seconds):
             let limit = seconds == 0 ? "no time limit" : "at most \(seconds) s"
@@ -52,7 +53,7 @@ public final class MigrationProgress: @unchecked Sendable {
     }
 
     /// Clears a live line left by a run that failed (call before printing the error).
-    public func stop() {
+    func stop() {
         lock.lock()
         defer { lock.unlock() }
         stopTimerLocked()
