@@ -48,10 +48,13 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "UnitTests", dependencies: ["WardenKit", "WardenPostgres"]),
+        // Helpers both test targets share: the ephemeral test servers, Electric Ride's
+        // files, running the built executable, database digests.
+        .target(name: "TestSupport", dependencies: ["WardenKit"], path: "Tests/TestSupport"),
+        .testTarget(name: "UnitTests", dependencies: ["WardenKit", "TestSupport"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["WardenKit", "WardenPostgres"],
+            dependencies: ["WardenKit", "TestSupport"],
             exclude: ["Fixtures"]  // SQL folders the tests read from the source tree
         ),
     ]

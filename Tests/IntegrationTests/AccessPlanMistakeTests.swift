@@ -1,7 +1,7 @@
 import Foundation
-import WardenPostgres
 import Testing
 import WardenKit
+import TestSupport
 
 /// Plan mistakes that need the catalog are still reported before anything runs.
 @Suite struct AccessPlanMistakeTests {

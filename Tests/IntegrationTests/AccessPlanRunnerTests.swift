@@ -1,7 +1,7 @@
 import Foundation
-import WardenPostgres
 import Testing
 import WardenKit
+import TestSupport
 
 @Suite struct AccessPlanRunnerTests {
     private func run(_ connection: Connection, planPath: String = ElectricRide.planPath) throws -> AccessPlanReport {

@@ -1,7 +1,7 @@
 import Foundation
-import WardenPostgres
 import Testing
 import WardenKit
+import TestSupport
 
 /// The runner must catch real mistakes: each case applies a deliberately broken copy
 /// of Electric Ride's migrations and expects the run to fail on the right cell.

@@ -1,7 +1,7 @@
 import Foundation
-import WardenPostgres
 import Testing
 import WardenKit
+import TestSupport
 
 @Suite struct ConnectionTests {
     @Test func connectsAndQueries() throws {

@@ -1,7 +1,7 @@
 import Foundation
-import WardenPostgres
 import Testing
 import WardenKit
+import TestSupport
 
 /// Electric Ride's own database behaviour: the sign-up trigger, account deletion,
 /// and seeds.

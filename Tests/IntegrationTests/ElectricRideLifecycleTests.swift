@@ -1,7 +1,7 @@
 import Foundation
-import WardenPostgres
 import Testing
 import WardenKit
+import TestSupport
 
 /// Electric Ride's migrations as a whole: bootstrap, up all, down all, up again; reset.
 @Suite struct ElectricRideLifecycleTests {

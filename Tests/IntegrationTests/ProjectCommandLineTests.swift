@@ -1,7 +1,7 @@
 import Foundation
-import WardenPostgres
 import Testing
 import WardenKit
+import TestSupport
 
 /// bootstrap, seed, reset, test and dev through the real executable: what a user sees.
 @Suite struct ProjectCommandLineTests {

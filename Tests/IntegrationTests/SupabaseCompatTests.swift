@@ -1,6 +1,6 @@
-import WardenPostgres
 import Testing
 import WardenKit
+import TestSupport
 
 @Suite struct SupabaseCompatTests {
     @Test func bootstrapsOnceAndThenChangesNothing() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WardenKit
+import TestSupport
 
 @Suite struct AccessPlanParserTests {
     private let personas = """
@@ -26,8 +27,7 @@ import WardenKit
     }
 
     @Test func readsElectricRidesPlan() throws {
-        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("access-plan.yml").path
+        let path = PackagePaths.root.appendingPathComponent("access-plan.yml").path
         let plan = try AccessPlanParser.load(path: path)
         #expect(plan.personas.map(\.name) == ["anon", "ava", "ben", "service"])
         let saved = try #require(plan.relations.first { $0.name == "saved" })

@@ -1,4 +1,5 @@
-import WardenPostgres
+import TestSupport
+import WardenKit
 import Testing
 
 @Suite struct ConnectionSettingsTests {

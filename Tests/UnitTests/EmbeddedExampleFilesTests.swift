@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WardenKit
+import TestSupport
 
 /// The example files inside the binary are the repository's files, byte for byte.
 ///
@@ -9,8 +10,7 @@ import Testing
 /// `PGWARDEN_UPDATE_EMBEDDED=1 swift test --filter EmbeddedExampleFilesTests`, which
 /// rewrites it; without that variable the test fails while the copy differs.
 @Suite struct EmbeddedExampleFilesTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static let root = PackagePaths.root
     static let generated = root.appendingPathComponent("Sources/WardenKit/Project/EmbeddedExampleFiles.swift")
 
     /// Each example's files as in the repository: Electric Ride is the root project

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WardenKit
+import TestSupport
 
 /// Persona accounts: anonymous sign-ins, providers and app_metadata.
 @Suite struct PersonaAccountTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WardenKit
+import TestSupport
 
 /// `pgwarden init`'s library part: all files or none, never over an existing file.
 @Suite struct ProjectInitializerTests {

@@ -1,6 +1,7 @@
+import TestSupport
+import WardenKit
 import Foundation
 import Testing
-import WardenPostgres
 
 /// No form of connection string, valid or not, shows its password: what is shown is
 /// rebuilt from libpq's parsed options, and strings libpq cannot parse show nothing

@@ -1,5 +1,6 @@
 import Testing
 @testable import WardenKit
+import TestSupport
 
 /// Text from plans and servers cannot break a GitHub annotation or a Markdown table.
 @Suite struct ReportEscapingTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import WardenKit
+import TestSupport
 
 @Suite struct SQLTests {
     @Test func interpolatedValuesAreBoundNeverSpliced() {

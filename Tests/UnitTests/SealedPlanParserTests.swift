@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WardenKit
+import TestSupport
 
 /// Plan SQL that would end the run's transaction, touch its savepoints, change who the
 /// runner is or set session settings is a plan error on its own line; hostile YAML is

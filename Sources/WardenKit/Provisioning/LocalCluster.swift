@@ -63,6 +63,9 @@ public final class LocalCluster: @unchecked Sendable {
         "checkpoint_timeout=1h",  // no checkpoints during a short life
         "max_connections=60",  // tests run several connections in parallel
         "shared_buffers=64MB",
+        // Dynamic shared memory in the data directory (pg_dynshmem), not as
+        // /dev/shm/PostgreSQL.* files: a server killed with SIGKILL leaves none behind.
+        "dynamic_shared_memory_type=mmap",
         "log_min_messages=warning", "log_min_error_statement=panic",  // keep the log quiet
     ]
 

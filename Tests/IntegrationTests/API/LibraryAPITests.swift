@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WardenKit
+import TestSupport
 
 /// The public API as a Swift team uses it: one import, the connection as an argument.
 @Suite struct LibraryAPITests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import WardenPostgres
 import WardenKit
+import TestSupport
 
 /// `--format github` and `--format markdown` on the todo example without row-level
 /// security: every failing cell is an annotation on its plan line, and the matrix

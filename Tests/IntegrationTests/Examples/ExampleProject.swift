@@ -1,6 +1,6 @@
 import Foundation
-import WardenPostgres
 import WardenKit
+import TestSupport
 
 /// One of the example projects under `examples/`, and scratch databases built from it.
 struct ExampleProject {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import WardenPostgres
 import WardenKit
+import TestSupport
 
 /// The accounts the runner creates for anonymous and social-login personas, seen
 /// from inside the run (each check's `verify` is admin SQL with the persona's claims).

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import WardenPostgres
 import WardenKit
+import TestSupport
 
 /// `plan draft`: the draft of each example passes `pgwarden test` unchanged on the
 /// same database, states the same cells as the hand-written plan, marks dangerous

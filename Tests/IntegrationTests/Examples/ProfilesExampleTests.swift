@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import WardenPostgres
 import WardenKit
+import TestSupport
 
 /// examples/profiles: its plan holds, and the functions as the starters publish
 /// them (default EXECUTE for PUBLIC) fail the function cells and the anon check.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import WardenPostgres
 import WardenKit
+import TestSupport
 
 /// examples/todo: its plan holds, and the tutorial's first state (no row-level
 /// security) fails exactly where one user reaches another's items.

@@ -1,7 +1,7 @@
 import Foundation
-import WardenPostgres
 import Testing
 import WardenKit
+import TestSupport
 
 /// Bad input: a one-line error naming the problem and the file, a non-zero exit, and
 /// nothing changed (no history table, no object of the valid migrations).

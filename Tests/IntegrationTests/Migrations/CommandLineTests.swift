@@ -1,7 +1,7 @@
 import Foundation
-import WardenPostgres
 import Testing
 import WardenKit
+import TestSupport
 
 /// The commands as a user runs them: output, exit status, help.
 @Suite struct CommandLineTests {

@@ -1,3 +1,5 @@
+import TestSupport
+import WardenKit
 import Foundation
 
 /// A Unix-socket proxy in front of the test server that loses the server's answer to

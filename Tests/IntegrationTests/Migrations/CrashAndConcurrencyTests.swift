@@ -1,7 +1,7 @@
 import Foundation
-import WardenPostgres
 import Testing
 import WardenKit
+import TestSupport
 
 /// Guarantees 1 and 2: a killed run leaves a migration boundary; concurrent runs apply
 /// each migration once.

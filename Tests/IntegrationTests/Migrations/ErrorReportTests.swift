@@ -1,7 +1,7 @@
 import Foundation
-import WardenPostgres
 import Testing
 import WardenKit
+import TestSupport
 
 /// Guarantee 3: a failing statement names file, line and column, shows the line with a
 /// caret, gives SQLSTATE, message, detail and hint; nothing of that migration remains.

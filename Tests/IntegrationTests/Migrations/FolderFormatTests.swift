@@ -1,7 +1,7 @@
 import Foundation
-import WardenPostgres
 import Testing
 import WardenKit
+import TestSupport
 
 /// Real folders as other tools write them: Supabase files wrapped in BEGIN/COMMIT,
 /// stray `.sql` files, golang-migrate pairs, pg_dump COPY blocks; and files that must

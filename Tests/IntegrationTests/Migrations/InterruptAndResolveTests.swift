@@ -1,7 +1,7 @@
 import Foundation
-import WardenPostgres
 import Testing
 import WardenKit
+import TestSupport
 
 /// Interrupts exit like the signal (130, 143, 129) every time, and `resolve` says what
 /// to do in every state.

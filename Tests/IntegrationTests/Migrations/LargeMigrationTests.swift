@@ -1,7 +1,7 @@
 import Foundation
-import WardenPostgres
 import Testing
 import WardenKit
+import TestSupport
 
 /// A migration larger than one batch (4 MB) goes to the server in pieces inside one
 /// transaction: all of it or nothing, and an error in a later piece still names its

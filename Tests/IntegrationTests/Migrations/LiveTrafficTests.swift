@@ -1,7 +1,7 @@
 import Foundation
-import WardenPostgres
 import Testing
 import WardenKit
+import TestSupport
 
 /// Migrations on a database in use: a migration that needs a lock another session
 /// holds gives up after --ddl-lock-timeout (readers never queue behind it longer),

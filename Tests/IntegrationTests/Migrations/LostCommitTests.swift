@@ -1,7 +1,7 @@
 import Foundation
-import WardenPostgres
 import Testing
 import WardenKit
+import TestSupport
 
 /// The connection is lost after the server committed but before pgwarden heard it:
 /// pgwarden reconnects, reads the history, and says what actually happened.

@@ -1,7 +1,7 @@
 import Foundation
-import WardenPostgres
 import Testing
 import WardenKit
+import TestSupport
 
 /// Guarantee 4: `transaction:false` runs outside a transaction; a failure part-way is
 /// shown as failed, with what to check and how to resolve it.

@@ -1,7 +1,7 @@
 import Foundation
-import WardenPostgres
 import Testing
 import WardenKit
+import TestSupport
 
 /// Guarantees 5 and 6: up-only files apply but cannot be rolled back; up, down --all,
 /// up again gives the same schema.

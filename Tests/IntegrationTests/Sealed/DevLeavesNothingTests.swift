@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import WardenKit
-import WardenPostgres
+import TestSupport
 
 /// `pgwarden dev` leaves no server process and no directory behind, whatever ends it:
 /// SIGINT, SIGTERM, SIGHUP, SIGPIPE or SIGKILL at any moment (start-up, migrations,

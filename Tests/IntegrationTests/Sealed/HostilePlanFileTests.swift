@@ -1,3 +1,5 @@
+import TestSupport
+import WardenKit
 import Foundation
 import Testing
 

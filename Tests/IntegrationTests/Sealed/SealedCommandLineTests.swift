@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import WardenKit
-import WardenPostgres
+import TestSupport
 
 /// The sealed run, seeds, secrets and `--output` as a user meets them: through the
 /// real executable, against a real server.

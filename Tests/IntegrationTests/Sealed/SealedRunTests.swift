@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import WardenKit
-import WardenPostgres
+import TestSupport
 
 /// Plan SQL cannot escape the run's rollback or change who the runner is: refused
 /// when the plan is read, and, for what only shows at run time, stopped by the

@@ -1,6 +1,6 @@
-import WardenPostgres
 import Testing
 import WardenKit
+import TestSupport
 
 /// Electric Ride's vehicle-photos bucket under its access plan, on the twin as postgres.
 @Suite struct ElectricRideStorageTests {

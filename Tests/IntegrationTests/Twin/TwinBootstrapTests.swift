@@ -1,7 +1,7 @@
 import Foundation
-import WardenPostgres
 import Testing
 import WardenKit
+import TestSupport
 
 /// bootstrap adds only what is missing, object by object, and never replaces what
 /// exists: twice is a no-op, a partial database gets back exactly its missing pieces,

@@ -1,4 +1,5 @@
-import WardenPostgres
+import TestSupport
+import WardenKit
 
 /// Everything the twin defines, as sorted catalog rows without oids: roles and their
 /// attributes, memberships, role settings, this database's owner and privileges,

@@ -1,6 +1,6 @@
-import WardenPostgres
 import Testing
 import WardenKit
+import TestSupport
 
 /// One fact about a fresh Supabase project: a query whose one value the twin must
 /// give, the value Supabase has, and where that fact comes from

@@ -1,7 +1,7 @@
 import Foundation
-import WardenPostgres
 import Testing
 import WardenKit
+import TestSupport
 
 /// Migrations written for Supabase, applied as Supabase applies them: as `postgres`,
 /// not a superuser. What works there works on the twin; what Supabase refuses for

@@ -1,5 +1,5 @@
-import WardenPostgres
 import WardenKit
+import TestSupport
 
 /// A `MigrationHistory` in memory, with transactions: what a transaction wrote is
 /// undone on rollback. `failures` makes `execute` throw for SQL containing a key.

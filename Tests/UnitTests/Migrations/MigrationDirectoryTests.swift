@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WardenKit
+import TestSupport
 
 /// A temporary folder of migration files, removed when the test ends.
 final class TemporaryFolder {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WardenKit
+import TestSupport
 
 /// Folders as other tools write them, and input that must never run as something else.
 @Suite struct MigrationFolderFormatTests {

@@ -1,5 +1,6 @@
 import Testing
 import WardenKit
+import TestSupport
 
 @Suite struct MigrationParserTests {
     func parse(_ text: String, name: String = "20261121000100_test.sql") throws -> MigrationFile {

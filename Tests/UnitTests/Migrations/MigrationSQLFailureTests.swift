@@ -1,6 +1,6 @@
-import WardenPostgres
 import Testing
 @testable import WardenKit
+import TestSupport
 
 /// The SQL error report, from errors shaped like the server's.
 @Suite struct MigrationSQLFailureTests {

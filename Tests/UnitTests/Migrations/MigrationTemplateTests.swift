@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WardenKit
+import TestSupport
 
 @Suite struct MigrationTemplateTests {
     @Test func cleansNames() {

@@ -1,5 +1,6 @@
 import Testing
 import WardenKit
+import TestSupport
 
 @Suite struct MigrationVersionTests {
     @Test func acceptsDigitsOnly() {

@@ -1,6 +1,6 @@
-import WardenPostgres
 import Testing
 import WardenKit
+import TestSupport
 
 /// Migrator logic against an in-memory history: planning, refusals, and what a
 /// failure leaves behind.

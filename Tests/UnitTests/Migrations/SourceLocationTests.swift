@@ -1,5 +1,6 @@
 import Testing
 import WardenKit
+import TestSupport
 
 @Suite struct SourceLocationTests {
     @Test func mapsOffsetsToLinesAndColumns() {

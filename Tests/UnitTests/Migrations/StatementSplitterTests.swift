@@ -1,5 +1,6 @@
 import Testing
 import WardenKit
+import TestSupport
 
 @Suite struct StatementSplitterTests {
     func texts(_ sql: String) -> [String] { StatementSplitter.split(sql).map(\.text) }

@@ -5,8 +5,8 @@ import WardenPostgres
 /// schema (system catalogs aside), the list of relations with their privileges and
 /// row-level security flags, and the cluster's roles, memberships, policies and
 /// per-role/database settings (`pg_db_role_setting`).
-enum DatabaseDigest {
-    static func of(_ connection: Connection) throws -> [String: String] {
+public enum DatabaseDigest {
+    public static func of(_ connection: Connection) throws -> [String: String] {
         let tables = try connection.query(
             """
             select format('%I.%I', n.nspname, c.relname) from pg_class c join pg_namespace n on n.oid = c.relnamespace

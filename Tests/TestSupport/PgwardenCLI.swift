@@ -1,29 +1,29 @@
 import Foundation
 
 /// Runs the built `pgwarden` executable, as a user would, with its output captured.
-enum PgwardenCLI {
-    struct Output {
-        var status: Int32
-        var standardOutput: String
-        var standardError: String
+public enum PgwardenCLI {
+    public struct Output {
+        public var status: Int32
+        public var standardOutput: String
+        public var standardError: String
         /// Standard output and error together.
-        var all: String { standardOutput + standardError }
+        public var all: String { standardOutput + standardError }
     }
 
     /// A running `pgwarden` process.
-    final class Running {
-        let process: Process
-        let outURL: URL
-        let errURL: URL
+    public final class Running {
+        public let process: Process
+        public let outURL: URL
+        public let errURL: URL
 
-        init(process: Process, outURL: URL, errURL: URL) {
+        public init(process: Process, outURL: URL, errURL: URL) {
             self.process = process
             self.outURL = outURL
             self.errURL = errURL
         }
 
         /// Waits for the exit and collects the output; removes the capture files.
-        func wait() -> Output {
+        public func wait() -> Output {
             process.waitUntilExit()
             defer {
                 try? FileManager.default.removeItem(at: outURL)
@@ -39,15 +39,14 @@ enum PgwardenCLI {
     /// The executable: next to the test bundle in the build products folder (SwiftPM
     /// builds every product for `swift test`), else `.build/debug/pgwarden` of this
     /// package.
-    static let executable: Result<URL, Error> = {
+    public static let executable: Result<URL, Error> = {
         var candidates: [URL] = []
         if let bundle = Bundle.main.executableURL?.deletingLastPathComponent() {
             candidates.append(bundle.appendingPathComponent("pgwarden"))
         }
         let selfExe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         candidates.append(selfExe.deletingLastPathComponent().appendingPathComponent("pgwarden"))
-        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
+        let packageRoot = PackagePaths.root
         candidates.append(packageRoot.appendingPathComponent(".build/debug/pgwarden"))
         if let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) {
             return .success(found)
@@ -55,9 +54,9 @@ enum PgwardenCLI {
         return .failure(CLIError.notBuilt(candidates.map(\.path)))
     }()
 
-    enum CLIError: Error, CustomStringConvertible {
+    public enum CLIError: Error, CustomStringConvertible {
         case notBuilt([String])
-        var description: String {
+        public var description: String {
             switch self {
             case .notBuilt(let paths):
                 return "the pgwarden executable was not found (looked at \(paths.joined(separator: ", "))); run `swift build`"
@@ -66,7 +65,7 @@ enum PgwardenCLI {
     }
 
     /// The environment without DATABASE_URL and PG* variables, so only what a test passes counts.
-    static func cleanEnvironment(_ extra: [String: String] = [:]) -> [String: String] {
+    public static func cleanEnvironment(_ extra: [String: String] = [:]) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment.filter { key, _ in
             !key.hasPrefix("PG") && key != "DATABASE_URL"
         }
@@ -76,7 +75,7 @@ enum PgwardenCLI {
 
     /// Starts `pgwarden arguments...`; `unprivileged` runs it as `nobody` when the
     /// tests run as root (so file permissions apply to it).
-    static func start(_ arguments: [String], environment: [String: String] = [:], directory: String? = nil,
+    public static func start(_ arguments: [String], environment: [String: String] = [:], directory: String? = nil,
                       unprivileged: Bool = false) throws -> Running
     {
         let process = Process()
@@ -103,14 +102,14 @@ enum PgwardenCLI {
     }
 
     /// Runs `pgwarden arguments...` to completion.
-    static func run(_ arguments: [String], environment: [String: String] = [:], directory: String? = nil,
+    public static func run(_ arguments: [String], environment: [String: String] = [:], directory: String? = nil,
                     unprivileged: Bool = false) throws -> Output
     {
         try start(arguments, environment: environment, directory: directory, unprivileged: unprivileged).wait()
     }
 
     /// Polls `condition` until it returns a value or `seconds` pass.
-    static func waitFor<T>(seconds: Double, _ condition: () throws -> T?) rethrows -> T? {
+    public static func waitFor<T>(seconds: Double, _ condition: () throws -> T?) rethrows -> T? {
         let deadline = Date().addingTimeInterval(seconds)
         repeat {
             if let value = try condition() { return value }

@@ -3,16 +3,16 @@ import WardenPostgres
 import WardenKit
 
 /// Electric Ride's files in this repository, and scratch databases built from them.
-enum ElectricRide {
-    static var root: URL { PackagePaths.root }
-    static var migrations: URL { root.appendingPathComponent("migrations") }
-    static var seeds: URL { root.appendingPathComponent("seeds") }
-    static var planPath: String { root.appendingPathComponent("access-plan.yml").path }
+public enum ElectricRide {
+    public static var root: URL { PackagePaths.root }
+    public static var migrations: URL { root.appendingPathComponent("migrations") }
+    public static var seeds: URL { root.appendingPathComponent("seeds") }
+    public static var planPath: String { root.appendingPathComponent("access-plan.yml").path }
 
     /// A fresh Supabase twin with every migration (from `migrations`, default the real
     /// ones) and the seeds, applied as `postgres` (not a superuser), as on Supabase.
     /// The connection is `postgres`'s.
-    static func database(migrations: URL = migrations, seeded: Bool = true) throws -> Connection {
+    public static func database(migrations: URL = migrations, seeded: Bool = true) throws -> Connection {
         let settings = try TestCluster.newTwinDatabase("er").project
         let connection = try Connection(settings)
         _ = try Migrator.open(folder: migrations.path, settings: settings).up()
@@ -21,7 +21,7 @@ enum ElectricRide {
     }
 
     /// A copy of the migrations folder with `replacement` applied to one file's text.
-    static func brokenCopy(file: String, replacing target: String, with replacement: String) throws -> URL {
+    public static func brokenCopy(file: String, replacing target: String, with replacement: String) throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("er-broken-\(UUID().uuidString)")
         try FileManager.default.copyItem(at: migrations, to: folder)
         let path = try required(FileManager.default.contentsOfDirectory(atPath: folder.path).first { $0.contains(file) })
@@ -32,7 +32,7 @@ enum ElectricRide {
         return folder
     }
 
-    struct BrokenCopyError: Error { var message: String }
+    public struct BrokenCopyError: Error { var message: String }
 }
 
 private func required<T>(_ value: T?) throws -> T {
