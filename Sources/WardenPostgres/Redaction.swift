@@ -7,13 +7,13 @@ import Foundation
 /// (`PQconninfoParse`), never cut out of the text the user typed, so no spelling of a
 /// password (unencoded `?` in a URL, a percent-encoded key such as `pass%77ord`, a
 /// quoted value) survives into output. Strings libpq cannot parse are never shown.
-public enum Redaction {
+package enum Redaction {
     /// What stands for a password.
-    public static let mask = "****"
+    package static let mask = "****"
 
     /// A connection URL (or `key=value` string) as it may be shown: rebuilt from
     /// libpq's parse with the password masked; only `****` when libpq cannot parse it.
-    public static func redactURL(_ url: String) -> String {
+    package static func redactURL(_ url: String) -> String {
         (try? ConnectionSettings(url))?.redacted ?? mask
     }
 
@@ -105,7 +105,7 @@ public enum Redaction {
 
     /// Removes every secret wherever it appears, and shows any connection URL in the
     /// text only as its redacted form.
-    public static func scrub(_ text: String, secrets: [String]) -> String {
+    package static func scrub(_ text: String, secrets: [String]) -> String {
         var result = text
         for secret in secrets where !secret.isEmpty {
             result = result.replacingAll(secret, with: mask)

@@ -4,13 +4,13 @@ import Yams
 /// Reads an access plan from YAML. Every structural mistake (unknown key, persona,
 /// operation or scope; a missing field; invalid YAML) is an `AccessPlanError` with
 /// the line it is on. Checks against the database come later (`PlanCatalogCheck`).
-public struct AccessPlanParser {
+package struct AccessPlanParser {
     private let reader: YAMLNodeReader
 
-    public init(file: String) { reader = YAMLNodeReader(file: file) }
+    package init(file: String) { reader = YAMLNodeReader(file: file) }
 
     /// Reads a plan file from disk.
-    public static func load(path: String) throws -> AccessPlan {
+    package static func load(path: String) throws -> AccessPlan {
         if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber,
             size.intValue > YAMLBudget.maxBytes
         {
@@ -28,7 +28,7 @@ public struct AccessPlanParser {
     }
 
     /// Parses plan text.
-    public func parse(_ text: String) throws -> AccessPlan {
+    package func parse(_ text: String) throws -> AccessPlan {
         let budget = YAMLBudget(file: reader.file)
         try budget.checkText(text)
         let root: Node

@@ -5,14 +5,14 @@ import WardenPostgres
 /// persona the way PostgREST does, runs every probe in its own savepoint, and rolls
 /// the whole run back. No row anywhere is left added, changed or removed (sequences
 /// may advance, as for any rolled-back insert).
-public struct AccessPlanRunner {
+package struct AccessPlanRunner {
     let connection: Connection
     let plan: AccessPlan
 
     /// - Parameter connection: an admin connection (a superuser or the project owner;
     ///   on Supabase and its twin, `postgres`) that may `set role` to every persona's
     ///   role and insert into `auth.users`.
-    public init(connection: Connection, plan: AccessPlan) {
+    package init(connection: Connection, plan: AccessPlan) {
         self.connection = connection
         self.plan = plan
     }
@@ -22,7 +22,7 @@ public struct AccessPlanRunner {
     /// is already in a transaction, a savepoint that is (the caller's work is kept).
     /// Plan SQL is sealed (`SealedSQL`, `RunSeal`): it cannot end the run's
     /// transaction or change who the runner is.
-    public func run() throws -> AccessPlanReport {
+    package func run() throws -> AccessPlanReport {
         let started = ContinuousClock.now
         return try connection.rolledBack {
             let catalog = try ExposedCatalog.read(

@@ -3,37 +3,37 @@ import WardenPostgres
 
 /// The tables, views and functions of the exposed schemas, as the catalog has them
 /// (extension members left out: they are not the project's).
-public struct ExposedCatalog: Sendable {
-    public struct Relation: Sendable {
-        public var schema: String
-        public var name: String
+package struct ExposedCatalog: Sendable {
+    package struct Relation: Sendable {
+        package var schema: String
+        package var name: String
         /// pg_class.relkind: r table, p partitioned table, v view, m materialized view, f foreign table.
-        public var kind: String
-        public var columns: [String]
+        package var kind: String
+        package var columns: [String]
         /// Columns an update probe may set to themselves (not generated, not identity ALWAYS).
-        public var assignableColumns: [String]
-        public var isTable: Bool { kind == "r" || kind == "p" }
-        public var qualifiedName: String { "\(schema).\(name)" }
-        public var kindName: String { isTable ? "table" : kind == "v" ? "view" : kind == "m" ? "materialized view" : "relation" }
+        package var assignableColumns: [String]
+        package var isTable: Bool { kind == "r" || kind == "p" }
+        package var qualifiedName: String { "\(schema).\(name)" }
+        package var kindName: String { isTable ? "table" : kind == "v" ? "view" : kind == "m" ? "materialized view" : "relation" }
     }
 
-    public struct Function: Sendable {
-        public var oid: String
+    package struct Function: Sendable {
+        package var oid: String
         /// `schema.name(argument types)`.
-        public var signature: String
+        package var signature: String
     }
 
-    public var relations: [Relation]
-    public var functions: [Function]
+    package var relations: [Relation]
+    package var functions: [Function]
 
-    public func relation(_ schema: String, _ name: String) -> Relation? {
+    package func relation(_ schema: String, _ name: String) -> Relation? {
         relations.first { $0.schema == schema && $0.name == name }
     }
 
     /// Reads the catalog for `schemas`. With `roles`, a relation none of them has any
     /// privilege on (such as `storage.migrations`, the storage server's own) is not
     /// exposed: no client can reach it, so there is nothing to plan.
-    public static func read(_ connection: Connection, schemas: [String], roles: [String] = []) throws -> ExposedCatalog {
+    package static func read(_ connection: Connection, schemas: [String], roles: [String] = []) throws -> ExposedCatalog {
         let schemaArray = PostgresArray.literal(schemas)
         let relationRows = try connection.query(
             """

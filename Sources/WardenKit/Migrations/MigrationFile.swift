@@ -28,7 +28,7 @@ public struct MigrationSection: Sendable {
     /// section lives in its own `.down.sql` file).
     public let path: String
     /// The section's statements (offsets relative to `sql`), dropped ones included.
-    public let statements: [SQLStatement]
+    package let statements: [SQLStatement]
     /// Indices into `statements` of the top-level BEGIN/COMMIT pairs of a file without
     /// markers, which pgwarden drops: the body runs in pgwarden's own transaction.
     public internal(set) var droppedStatements: [Int] = []

@@ -1,7 +1,7 @@
 /// A project `pgwarden init` can write: one of the examples, or an empty project.
 /// The files are embedded in the binary (`EmbeddedExampleFiles.swift`, generated
 /// from the repository's own example files and checked against them by a test).
-public enum ProjectExample: String, CaseIterable, Sendable {
+package enum ProjectExample: String, CaseIterable, Sendable {
     /// Electric Ride, the repository's root project.
     case electricRide = "electric-ride"
     /// examples/todo: anonymous sign-in, owner-only items.
@@ -12,19 +12,19 @@ public enum ProjectExample: String, CaseIterable, Sendable {
     case empty
 
     /// The project's files, paths relative to the project folder, in path order.
-    public var files: [ProjectFile] { Self.embeddedFiles[rawValue] ?? [] }
+    package var files: [ProjectFile] { Self.embeddedFiles[rawValue] ?? [] }
 
     /// Folders every project has, even when they hold no file.
-    public static let folders = ["migrations", "seeds"]
+    package static let folders = ["migrations", "seeds"]
 }
 
 /// One file of a project.
-public struct ProjectFile: Sendable, Equatable {
+package struct ProjectFile: Sendable, Equatable {
     /// Relative to the project folder, with `/` separators.
-    public let path: String
-    public let text: String
+    package let path: String
+    package let text: String
 
-    public init(path: String, text: String) {
+    package init(path: String, text: String) {
         self.path = path
         self.text = text
     }

@@ -1,22 +1,22 @@
 /// Why `pgwarden init` (or `plan draft --output`) wrote nothing, or, for a write
 /// failure, removed what it wrote.
-public struct ProjectInitError: Error, CustomStringConvertible, Sendable {
-    public enum Reason: Sendable, Equatable {
+package struct ProjectInitError: Error, CustomStringConvertible, Sendable {
+    package enum Reason: Sendable, Equatable {
         /// The file is already there; nothing was written.
         case exists
         /// The file could not be written (the message says why).
         case cannotWrite(String)
     }
 
-    public let path: String
-    public let reason: Reason
+    package let path: String
+    package let reason: Reason
 
-    public init(path: String, reason: Reason) {
+    package init(path: String, reason: Reason) {
         self.path = path
         self.reason = reason
     }
 
-    public var description: String {
+    package var description: String {
         switch reason {
         case .exists: return "\(path): already exists; pgwarden writes nothing over existing files (nothing was written)"
         case .cannotWrite(let why): return "\(path): cannot write (\(why)); nothing was left behind"

@@ -3,19 +3,19 @@ import Foundation
 /// Writes a project's files into a folder: all of them, or none. It refuses, before
 /// writing anything, when any file it would write already exists; when a write
 /// fails part-way, it removes what it wrote.
-public struct ProjectInitializer {
-    public let example: ProjectExample
+package struct ProjectInitializer {
+    package let example: ProjectExample
     /// The project folder (created when missing).
-    public let folder: URL
+    package let folder: URL
 
-    public init(example: ProjectExample, folder: URL) {
+    package init(example: ProjectExample, folder: URL) {
         self.example = example
         self.folder = folder.standardizedFileURL
     }
 
     /// Writes the files; returns their paths relative to `folder`, in order.
     @discardableResult
-    public func write() throws -> [String] {
+    package func write() throws -> [String] {
         let manager = FileManager.default
         let targets = example.files.map { (file: $0, url: folder.appendingPathComponent($0.path)) }
         for target in targets where manager.fileExists(atPath: target.url.path) {

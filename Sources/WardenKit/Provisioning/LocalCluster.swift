@@ -23,7 +23,7 @@ public final class LocalCluster: @unchecked Sendable {
     public let projectUser = "postgres"
     /// How long it took from nothing to a server accepting connections.
     public private(set) var startupDuration: Duration = .zero
-    public let binaries: PostgresBinaries
+    package let binaries: PostgresBinaries
 
     private var server: Process?
     /// Removes the directory and stops the server if pgwarden dies without `stop()`.

@@ -3,11 +3,11 @@ import WardenPostgres
 
 /// An extension a migration asks for that this server does not have (Supabase ships
 /// many that plain PostgreSQL lacks): which one, and how to get it.
-public struct MissingExtension: Equatable, Sendable {
+package struct MissingExtension: Equatable, Sendable {
     /// The extension's name, as in `create extension <name>`.
-    public var name: String
+    package var name: String
     /// The server's major version, read from the missing control file's path.
-    public var serverMajor: String?
+    package var serverMajor: String?
 
     /// Debian/Ubuntu packages (`%@` is the server's major version) for extensions
     /// Supabase offers. Package names as published by Debian and by PostgreSQL's own
@@ -23,7 +23,7 @@ public struct MissingExtension: Equatable, Sendable {
 
     /// Recognises PostgreSQL's "extension ... is not available" error (0A000, with the
     /// missing control file in its detail).
-    public init?(_ error: PGError) {
+    package init?(_ error: PGError) {
         guard error.sqlState == .featureNotSupported, error.message.hasPrefix("extension \""),
             error.message.hasSuffix("\" is not available")
         else { return nil }
@@ -36,12 +36,12 @@ public struct MissingExtension: Equatable, Sendable {
     }
 
     /// The package that provides it on Debian or Ubuntu, when there is one.
-    public var debianPackage: String? {
+    package var debianPackage: String? {
         Self.debianPackages[name].map { $0.replacingOccurrences(of: "%@", with: serverMajor ?? "<major>") }
     }
 
     /// One sentence saying what to do.
-    public var hint: String {
+    package var hint: String {
         if let package = debianPackage {
             return "this server lacks the extension \(name), which Supabase provides: install it on the server "
                 + "(Debian/Ubuntu: apt-get install \(package), from apt.postgresql.org where Debian has none)"

@@ -1,17 +1,17 @@
 import Foundation
 
 /// The PostgreSQL server programs LocalCluster needs (`initdb`, `postgres`).
-public struct PostgresBinaries: Sendable {
+package struct PostgresBinaries: Sendable {
     /// The folder holding `initdb` and `postgres`.
-    public let directory: URL
+    package let directory: URL
 
-    public var initdb: URL { directory.appendingPathComponent("initdb") }
-    public var postgres: URL { directory.appendingPathComponent("postgres") }
+    package var initdb: URL { directory.appendingPathComponent("initdb") }
+    package var postgres: URL { directory.appendingPathComponent("postgres") }
 
     /// Finds the server programs: `pg_config --bindir`, then `PATH`, then the highest
     /// `/usr/lib/postgresql/<major>/bin` (Debian's layout). `PGWARDEN_PG_BINDIR` wins
     /// over all of them when set.
-    public static func locate(environment: [String: String] = ProcessInfo.processInfo.environment)
+    package static func locate(environment: [String: String] = ProcessInfo.processInfo.environment)
         throws -> PostgresBinaries
     {
         var candidates: [String] = []

@@ -2,12 +2,12 @@ import Foundation
 import WardenPostgres
 
 /// Where a project keeps its files (paths relative to the working directory).
-public struct ProjectPaths: Sendable {
-    public var migrations: String
-    public var seeds: String
-    public var plan: String
+package struct ProjectPaths: Sendable {
+    package var migrations: String
+    package var seeds: String
+    package var plan: String
 
-    public init(migrations: String = "./migrations", seeds: String = "seeds", plan: String = "access-plan.yml") {
+    package init(migrations: String = "./migrations", seeds: String = "seeds", plan: String = "access-plan.yml") {
         self.migrations = migrations
         self.seeds = seeds
         self.plan = plan
@@ -16,18 +16,18 @@ public struct ProjectPaths: Sendable {
 
 /// The multi-step jobs: `dev`'s whole run, and `reset`. Each step reports a line
 /// through `log`; the first failure stops the job.
-public struct ProjectJob {
+package struct ProjectJob {
     /// Where migrations, seeds and the plan run (on the twin: as `postgres`, as on Supabase).
-    public let settings: ConnectionSettings
+    package let settings: ConnectionSettings
     /// Where bootstrap runs, when it needs another role than `settings` (on the twin:
     /// the superuser `supabase_admin`); nil: `settings`.
-    public var bootstrapSettings: ConnectionSettings?
-    public let paths: ProjectPaths
-    public var log: (String) -> Void
+    package var bootstrapSettings: ConnectionSettings?
+    package let paths: ProjectPaths
+    package var log: (String) -> Void
     /// Receives migration progress events.
-    public var onMigrationEvent: (MigrationEvent) -> Void = { _ in }
+    package var onMigrationEvent: (MigrationEvent) -> Void = { _ in }
 
-    public init(settings: ConnectionSettings, paths: ProjectPaths, log: @escaping (String) -> Void) {
+    package init(settings: ConnectionSettings, paths: ProjectPaths, log: @escaping (String) -> Void) {
         self.settings = settings
         self.paths = paths
         self.log = log
@@ -35,7 +35,7 @@ public struct ProjectJob {
 
     /// Bootstrap, migrate up, seed, then prove the access plan. Every input file (the
     /// migrations and the plan) is read and checked before the database is touched.
-    public func provisionAndProve() throws -> AccessPlanReport {
+    package func provisionAndProve() throws -> AccessPlanReport {
         let plan = try AccessPlanParser.load(path: paths.plan)
         _ = try MigrationDirectory.load(paths.migrations)
         log(Self.describe(try SupabaseCompat.bootstrap(Connection(bootstrapSettings ?? settings))))
@@ -50,7 +50,7 @@ public struct ProjectJob {
     }
 
     /// Rolls every migration back, applies them all again, and seeds: a clean slate.
-    public func reset() throws {
+    package func reset() throws {
         let migrator = try Migrator.open(folder: paths.migrations, settings: settings)
         migrator.observer = onMigrationEvent
         log(try migrator.down(.all).summary)
@@ -83,7 +83,7 @@ public struct ProjectJob {
     }
 
     /// One line saying what bootstrap did.
-    public static func describe(_ outcome: SupabaseCompat.Outcome) -> String {
+    package static func describe(_ outcome: SupabaseCompat.Outcome) -> String {
         switch outcome {
         case .alreadyPresent:
             return "bootstrap: the Supabase roles, schemas and objects are all present; nothing changed"

@@ -2,9 +2,9 @@
 ///
 /// Holds its text as a range of the text it was split from (shared, not copied), so a
 /// 50 MB file's statements cost a few words each.
-public struct SQLStatement: Equatable, Sendable {
+package struct SQLStatement: Equatable, Sendable {
     /// What the statement does to the session, judged from its keywords.
-    public let kind: StatementKind
+    package let kind: StatementKind
     /// The whole text the statement was split from (shared storage) and, as 32-bit
     /// offsets (texts up to 2 GB), where the statement is: 48 bytes a statement.
     private let base: String
@@ -13,14 +13,14 @@ public struct SQLStatement: Equatable, Sendable {
     private let data: (start: Int32, end: Int32)
 
     /// From the statement's first token to just after its `;` (or its last token).
-    public var range: Range<Int> { Int(scalars.start)..<Int(scalars.end) }
+    package var range: Range<Int> { Int(scalars.start)..<Int(scalars.end) }
 
     /// For `COPY ... FROM STDIN`: the data rows that follow it in the text, from the
     /// line after the statement up to (not including) the `\.` line that ends them, or
     /// to the end of the text (as psql reads a script). nil for other statements.
-    public var copyData: Range<Int>? { data.start < 0 ? nil : Int(data.start)..<Int(data.end) }
+    package var copyData: Range<Int>? { data.start < 0 ? nil : Int(data.start)..<Int(data.end) }
 
-    public init(range: Range<Int>, text: String, keywords: [String] = [], copyData: Range<Int>? = nil) {
+    package init(range: Range<Int>, text: String, keywords: [String] = [], copyData: Range<Int>? = nil) {
         self.init(range: range, base: text, bytes: 0..<text.utf8.count, kind: StatementKind(keywords: keywords),
                   copyData: copyData)
     }
@@ -35,14 +35,14 @@ public struct SQLStatement: Equatable, Sendable {
     }
 
     /// The statement's text over `range`.
-    public var text: String { SourceText.slice(base[...], bytes: Int(bytes.start)..<Int(bytes.end)) }
+    package var text: String { SourceText.slice(base[...], bytes: Int(bytes.start)..<Int(bytes.end)) }
 
     /// Its first words, lowercased, with comments and quoted text skipped
     /// (`rollback /* to */;` is `["rollback"]`): what `kind` is judged from. For COPY,
     /// the words outside parentheses.
-    public var keywords: [String] { StatementSplitter.firstKeywords(text) }
+    package var keywords: [String] { StatementSplitter.firstKeywords(text) }
 
-    public static func == (left: SQLStatement, right: SQLStatement) -> Bool {
+    package static func == (left: SQLStatement, right: SQLStatement) -> Bool {
         left.range == right.range && left.kind == right.kind && left.copyData == right.copyData
             && left.text == right.text
     }

@@ -3,7 +3,7 @@
 ///
 /// pgwarden runs SQL it did not write (migrations, seeds, plan SQL) inside
 /// transactions of its own; this says which statements would end or change them.
-public enum StatementKind: Equatable, Sendable {
+package enum StatementKind: Equatable, Sendable {
     /// `BEGIN`, `START TRANSACTION`.
     case begin
     /// `COMMIT`, `END`, `COMMIT AND CHAIN`.
@@ -29,7 +29,7 @@ public enum StatementKind: Equatable, Sendable {
     /// Anything else.
     case other
 
-    public init(keywords words: [String]) {
+    package init(keywords words: [String]) {
         let first = words.first ?? ""
         let second = words.count > 1 ? words[1] : ""
         let third = words.count > 2 ? words[2] : ""
@@ -76,10 +76,10 @@ public enum StatementKind: Equatable, Sendable {
     }
 
     /// Ends or replaces the transaction it runs in.
-    public var endsTransaction: Bool { [.begin, .commit, .rollback, .twoPhase].contains(self) }
+    package var endsTransaction: Bool { [.begin, .commit, .rollback, .twoPhase].contains(self) }
 
     /// How to name the kind in a message.
-    public var label: String {
+    package var label: String {
         switch self {
         case .begin: return "BEGIN"
         case .commit: return "COMMIT"

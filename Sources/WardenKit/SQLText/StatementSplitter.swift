@@ -11,9 +11,9 @@
 /// SQL (pg_dump's plain format, read as psql reads it): they become the statement's
 /// `copyData`. Lexing assumes `standard_conforming_strings = on`, the default since
 /// PostgreSQL 9.1 and what pgwarden sets on its sessions.
-public enum StatementSplitter {
+package enum StatementSplitter {
     /// The statements of `text`, in order.
-    public static func split(_ text: String) -> [SQLStatement] {
+    package static func split(_ text: String) -> [SQLStatement] {
         var text = text
         text.makeContiguousUTF8()
         return split(text[...])
@@ -21,7 +21,7 @@ public enum StatementSplitter {
 
     /// The statements of a substring, in order (offsets relative to its start); they
     /// share its storage.
-    public static func split(_ text: Substring) -> [SQLStatement] {
+    package static func split(_ text: Substring) -> [SQLStatement] {
         var contiguous = text
         return contiguous.withUTF8 { bytes in
             var scanner = StatementScanner(bytes: bytes, source: text)
@@ -30,7 +30,7 @@ public enum StatementSplitter {
     }
 
     /// The statements of a scalar array, in order.
-    public static func split(_ scalars: [Unicode.Scalar]) -> [SQLStatement] {
+    package static func split(_ scalars: [Unicode.Scalar]) -> [SQLStatement] {
         split(string(scalars[...]))
     }
 
@@ -50,7 +50,7 @@ public enum StatementSplitter {
     /// The offset (in scalars) just after the first dollar-quote opener (`$$` or
     /// `$tag$`) in `scalars`, skipping comments and other quotes; nil when there is
     /// none. Used to map a PL/pgSQL body's line numbers onto the file.
-    public static func firstDollarQuoteBody(in scalars: [Unicode.Scalar]) -> Int? {
+    package static func firstDollarQuoteBody(in scalars: [Unicode.Scalar]) -> Int? {
         let text = string(scalars[...])[...]
         var contiguous = text
         return contiguous.withUTF8 { bytes -> Int? in

@@ -3,11 +3,11 @@ import WardenPostgres
 
 /// Which database a command talks to: `--database-url`, else `DATABASE_URL`, else
 /// libpq's own environment (`PGHOST`, `PGUSER`, `PGPASSWORD`, `~/.pgpass`, ...).
-public enum DatabaseTarget {
+package enum DatabaseTarget {
     /// The settings for an explicit URL (or conninfo string) or, when nil or empty,
     /// `DATABASE_URL`, else the libpq environment. Throws a redacted error when the
     /// string is malformed.
-    public static func settings(url: String?, environment: [String: String] = ProcessInfo.processInfo.environment)
+    package static func settings(url: String?, environment: [String: String] = ProcessInfo.processInfo.environment)
         throws -> ConnectionSettings
     {
         if let url, !url.isEmpty { return try ConnectionSettings(url) }

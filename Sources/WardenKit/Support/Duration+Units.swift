@@ -1,11 +1,11 @@
 extension Duration {
     /// Whole milliseconds (truncated): for history rows, progress lines and reports.
-    public var wholeMilliseconds: Int {
+    package var wholeMilliseconds: Int {
         Int(components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000)
     }
 
     /// The duration in seconds, as a floating-point number.
-    public var inSeconds: Double {
+    package var inSeconds: Double {
         Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

@@ -2,18 +2,18 @@
 /// inside a transaction of pgwarden's own: no statement may end or replace that
 /// transaction, touch its savepoints, change who the session is, or change settings
 /// beyond the transaction.
-public enum SealedSQL {
+package enum SealedSQL {
     /// A statement that would break the seal, and where it is.
-    public struct Violation: Sendable, Equatable {
+    package struct Violation: Sendable, Equatable {
         /// The offending statement's kind.
-        public var kind: StatementKind
+        package var kind: StatementKind
         /// Its 1-based line within the checked text.
-        public var line: Int
+        package var line: Int
         /// Its first words, for the message (`commit`, `set role`).
-        public var words: String
+        package var words: String
 
         /// A sentence naming what is refused and why.
-        public var message: String {
+        package var message: String {
             "'\(words)' (\(kind.label)) is not allowed here: pgwarden runs this SQL inside its own transaction, "
                 + "which must stay open, keep its savepoints and its role, and keep settings local (use SET LOCAL)"
         }
@@ -21,11 +21,11 @@ public enum SealedSQL {
 
     /// The kinds that may run inside pgwarden's transaction: ordinary statements and
     /// transaction-local settings (`SET LOCAL`, `SET CONSTRAINTS`, `SET TRANSACTION`).
-    public static let allowedKinds: Set<StatementKind> = [.other, .transactionSetting]
+    package static let allowedKinds: Set<StatementKind> = [.other, .transactionSetting]
 
     /// The first statement of `text` whose kind is not allowed (beyond `allowedKinds`,
     /// also `extra`: seeds may stream `COPY FROM STDIN` data); nil when all are.
-    public static func firstViolation(in text: String, alsoAllowing extra: Set<StatementKind> = []) -> Violation? {
+    package static func firstViolation(in text: String, alsoAllowing extra: Set<StatementKind> = []) -> Violation? {
         let source = SourceText(text)
         let allowed = allowedKinds.union(extra)
         for statement in StatementSplitter.split(text) where !allowed.contains(statement.kind) {
@@ -38,7 +38,7 @@ public enum SealedSQL {
     }
 
     /// The statements of `text`, each as sent to the server, in order.
-    public static func statements(of text: String) -> [String] {
+    package static func statements(of text: String) -> [String] {
         StatementSplitter.split(text).map(\.text)
     }
 }

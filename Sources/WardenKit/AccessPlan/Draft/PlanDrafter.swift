@@ -9,19 +9,19 @@ import WardenPostgres
 /// rows and probes inside transactions that are rolled back, so nothing is left
 /// changed): first a run that expects nothing, whose failures show what is allowed;
 /// then a run of the drafted cells, which must pass.
-public struct PlanDrafter {
+package struct PlanDrafter {
     let connection: Connection
     let schemas: [String]
 
     /// - Parameter connection: an admin connection, as for `AccessPlanRunner`.
-    public init(connection: Connection, schemas: [String] = ["public"]) {
+    package init(connection: Connection, schemas: [String] = ["public"]) {
         self.connection = connection
         self.schemas = schemas
     }
 
     static let emails = ["ava.draft@example.com", "ben.draft@example.com"]
 
-    public func draft(source: String = "access-plan.yml") throws -> PlanDraft {
+    package func draft(source: String = "access-plan.yml") throws -> PlanDraft {
         let exposed = try ExposedCatalog.read(connection, schemas: schemas)
         let catalog = try DraftCatalog.read(connection, schemas: schemas)
         let ownership = DraftOwnership(catalog: catalog)
@@ -101,11 +101,11 @@ public struct PlanDrafter {
 }
 
 /// A drafted plan: its YAML text and what it says.
-public struct PlanDraft: Sendable {
-    public var yaml: String
-    public var plan: AccessPlan
+package struct PlanDraft: Sendable {
+    package var yaml: String
+    package var plan: AccessPlan
     /// Cells marked DANGER in the YAML.
-    public var dangers: Int
+    package var dangers: Int
     /// True when the drafted cells held on a second run (what `pgwarden test` would say).
-    public var verified: Bool
+    package var verified: Bool
 }

@@ -6,17 +6,17 @@
 /// Escaping as GitHub's workflow-command parser expects (actions/toolkit
 /// `command.ts`; https://docs.github.com/en/actions/reference/workflow-commands-for-github-actions):
 /// `%`, CR and LF in the message; also `:` and `,` in property values.
-public struct GitHubAnnotations {
-    public let report: AccessPlanReport
-    public let plan: AccessPlan
+package struct GitHubAnnotations {
+    package let report: AccessPlanReport
+    package let plan: AccessPlan
 
-    public init(_ report: AccessPlanReport, plan: AccessPlan) {
+    package init(_ report: AccessPlanReport, plan: AccessPlan) {
         self.report = report
         self.plan = plan
     }
 
     /// One line per failing probe; empty when everything held.
-    public func render() -> String {
+    package func render() -> String {
         report.failures.map { failure in
             var properties = ["file=\(Self.property(plan.source))"]
             if let line = line(of: failure) { properties.append("line=\(line)") }

@@ -1,8 +1,8 @@
 import Foundation
 
 /// Reports for CI systems: JUnit XML, TAP version 13, and JSON. One test case per probe.
-public enum MachineReports {
-    public static func junit(_ report: AccessPlanReport) -> String {
+package enum MachineReports {
+    package static func junit(_ report: AccessPlanReport) -> String {
         let seconds = String(format: "%.3f", report.duration.inSeconds)
         var lines = [
             #"<?xml version="1.0" encoding="UTF-8"?>"#,
@@ -24,7 +24,7 @@ public enum MachineReports {
         return lines.joined(separator: "\n")
     }
 
-    public static func tap(_ report: AccessPlanReport) -> String {
+    package static func tap(_ report: AccessPlanReport) -> String {
         var lines = ["TAP version 13", "1..\(report.results.count)"]
         for (index, result) in report.results.enumerated() {
             lines.append("\(result.passed ? "ok" : "not ok") \(index + 1) - \(result.name.replacingOccurrences(of: "#", with: "\\#"))")
@@ -35,7 +35,7 @@ public enum MachineReports {
         return lines.joined(separator: "\n")
     }
 
-    public static func json(_ report: AccessPlanReport) throws -> String {
+    package static func json(_ report: AccessPlanReport) throws -> String {
         struct Document: Encodable {
             var plan: String
             var passed: Bool

@@ -1,12 +1,12 @@
 /// The matrix as GitHub-flavoured Markdown, for a pull request's job summary
 /// (`$GITHUB_STEP_SUMMARY`) or any CI system that shows Markdown: a table of
 /// relations and functions by persona, the checks, and every failure.
-public struct MarkdownReport {
-    public let report: AccessPlanReport
+package struct MarkdownReport {
+    package let report: AccessPlanReport
 
-    public init(_ report: AccessPlanReport) { self.report = report }
+    package init(_ report: AccessPlanReport) { self.report = report }
 
-    public func render() -> String {
+    package func render() -> String {
         let matrix = MatrixReport(report)
         let personas = report.personas.map(\.name)
         var lines = ["### \(report.passed ? "✅" : "❌") \(Self.cell(matrix.summary))", ""]

@@ -4,12 +4,12 @@
 /// A relation cell shows select, insert, update, delete as planned: a capital letter
 /// for all rows (`S`), a small one for own rows (`s`), `x` for refused, `·` for none;
 /// then ✓ when every probe of the cell held, ✗ when one did not.
-public struct MatrixReport {
-    public let report: AccessPlanReport
+package struct MatrixReport {
+    package let report: AccessPlanReport
 
-    public init(_ report: AccessPlanReport) { self.report = report }
+    package init(_ report: AccessPlanReport) { self.report = report }
 
-    public func render() -> String {
+    package func render() -> String {
         var lines: [String] = []
         let personas = report.personas.map(\.name)
         let firstWidth = max(8, (report.relations + report.functions).map(\.count).max() ?? 8) + 2
@@ -45,7 +45,7 @@ public struct MatrixReport {
     }
 
     /// `N probes, N passed, N failed (time)`.
-    public var summary: String {
+    package var summary: String {
         let failed = report.failures.count
         let total = report.results.count
         let milliseconds = report.duration.inSeconds * 1000
