@@ -14,7 +14,7 @@ public struct MigrationLockWaitFailure: Error, CustomStringConvertible {
         let lines = failure.description.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let waited = "waited \(Self.seconds(lockTimeout)) for a lock \(attempts) time\(attempts == 1 ? "" : "s")"
         var result = Array(lines.dropLast())
-        result.append("\(failure.file.path): \(waited); gave up (--ddl-lock-timeout, --retries)")
+        result.append("\(failure.file.path): \(waited); gave up")
         if blockers.isEmpty {
             result.append("blocking sessions: none seen (they may have ended); see pg_stat_activity and pg_locks")
         } else {

@@ -124,7 +124,7 @@ public struct MigrationSQLFailure: Error, CustomStringConvertible {
         case (.unknown, _):
             let what = direction == .up ? "migration \(version) was applied" : "the rollback of \(version) was done"
             return "the connection was lost at COMMIT and the server cannot be reached again: whether \(what) is "
-                + "unknown. When the server is back, run `pgwarden status`: it shows \(version) as "
+                + "unknown. When the server is back, its migration status shows \(version) as "
                 + (direction == .up ? "applied if it committed, pending if not" : "pending if it committed, applied if not")
         case (.markedFailed(let committed), _):
             let what = direction == .up ? "migration \(version)" : "the rollback of \(version)"
@@ -132,8 +132,7 @@ public struct MigrationSQLFailure: Error, CustomStringConvertible {
             let undone = direction == .up ? "you undid them; `up` runs it again" : "its rollback is complete"
             return "\(what) ran without a transaction: \(committed) statement\(committed == 1 ? "" : "s") before "
                 + "the failing one \(committed == 1 ? "is" : "are") committed, and the history marks it failed. "
-                + "Check the database, then run `pgwarden resolve \(version) --applied` (\(complete)) or "
-                + "`pgwarden resolve \(version) --rolled-back` (\(undone))"
+                + "Check the database, then resolve it as applied (\(complete)) or as rolled back (\(undone))"
                 + earlier(direction == .up ? "earlier migration" : "earlier rollback",
                           direction == .up ? "of this run stay applied" : "of this run stay done",
                           direction == .up ? "of this run stays applied" : "of this run stays done")

@@ -1,9 +1,10 @@
 import WardenPostgres
 import WardenKit
 
-/// A `MigrationHistory` in memory, with transactions: what a transaction wrote is
-/// undone on rollback. `failures` makes `execute` throw for SQL containing a key.
-final class InMemoryHistory: MigrationHistory {
+/// A `MigrationHistory` and `MigrationSession` in memory, with transactions: what a
+/// transaction wrote is undone on rollback. `failures` makes `execute` throw for SQL
+/// containing a key.
+final class InMemoryHistory: MigrationHistory, MigrationSession {
     var rows: [MigrationRecord] = []
     var tableExists = false
     var executed: [String] = []
@@ -13,10 +14,10 @@ final class InMemoryHistory: MigrationHistory {
     var endsOwnTransaction: String?
     private var snapshot: (rows: [MigrationRecord], executed: [String])?
 
-    func acquireLock(timeoutSeconds: Int, onWait: () -> Void) throws {
+    func acquireLock(timeout: Duration?, onWait: () -> Void) throws {
         guard lockAvailable else {
             onWait()
-            throw MigrationRefusal.lockTimeout(seconds: timeoutSeconds)
+            throw MigrationRefusal.lockTimeout(waited: timeout ?? .zero)
         }
         lockHeld = true
     }
