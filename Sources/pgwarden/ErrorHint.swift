@@ -20,11 +20,11 @@ enum ErrorHint {
     static func refusal(_ error: MigrationRefusal) -> String? {
         switch error {
         case .drift:
-            return "`pgwarden status` lists them; --allow-drift applies pending migrations anyway"
+            return "run with --allow-drift (`pgwarden status` lists every migration)"
         case .unresolvedFailures(let entries):
             return resolve(entries.first?.version ?? "VERSION")
         case .lockTimeout:
-            return "raise --lock-timeout to wait longer (0 waits forever)"
+            return "--lock-timeout sets the wait (0 waits forever)"
         case .notFailed(_, let state):
             let next: String
             switch state {
@@ -32,7 +32,7 @@ enum ErrorHint {
             case MigrationState.applied.rawValue: next = "`pgwarden down` rolls it back; "
             default: next = ""
             }
-            return next + "`pgwarden resolve` only settles migrations that `pgwarden status` shows as failed"
+            return next + "`pgwarden status` shows which migrations are failed"
         case .transactionEnded(_, let version, _):
             return resolve(version)
         case .missingFile, .irreversible:
@@ -59,6 +59,6 @@ enum ErrorHint {
 
     /// The two ways to settle a failed migration.
     static func resolve(_ version: String) -> String {
-        "after checking, run `pgwarden resolve \(version) --applied` or `pgwarden resolve \(version) --rolled-back`"
+        "run `pgwarden resolve \(version) --applied` or `pgwarden resolve \(version) --rolled-back`"
     }
 }

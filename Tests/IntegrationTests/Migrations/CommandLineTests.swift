@@ -54,6 +54,7 @@ import WardenKit
         #expect(modified.status == 3 && modified.standardOutput.contains("modified"))
         let refused = try PgwardenCLI.run(["up"] + arguments)
         #expect(refused.status == 3 && refused.standardError.contains("1_a.sql was modified after it was applied"))
+        #expect(refused.standardError.contains("run with --allow-drift"), "the CLI's hint: \(refused.standardError)")
         try folder.remove("2_b.sql")
         let missing = try PgwardenCLI.run(["status"] + arguments)
         #expect(missing.status == 3 && missing.standardOutput.contains("missing"))
