@@ -1,7 +1,7 @@
 import WardenPostgres
 
 /// What the `Migrator` needs to run migrations on a database: the run lock,
-/// transactions, migration SQL and COPY, `lock_timeout`, cancelling, watching blockers
+/// a transaction per migration, migration SQL and COPY, `lock_timeout`, cancelling, watching blockers
 /// and reconnecting. The history's rows are a `MigrationHistory`.
 ///
 /// `PostgresMigrationSession` is the real one. Calls come from one thread.
@@ -12,12 +12,11 @@ public protocol MigrationSession: AnyObject {
     func acquireLock(timeout: Duration?, onWait: () -> Void) throws
     /// Releases the run lock (errors are ignored: closing the session releases it too).
     func releaseLock()
-    /// Begins a transaction.
-    func begin() throws
-    /// Commits; throws when the database rolled back instead.
-    func commit() throws
-    /// Rolls back the open transaction.
-    func rollback() throws
+    /// Runs `body` in a transaction that commits when it returns (the connection
+    /// layer's `inTransaction`). When the body throws, the transaction is rolled back
+    /// and its error rethrown; a COMMIT that fails, or that the server turned into a
+    /// ROLLBACK, throws `TransactionError` with phase `.commit`.
+    func inTransaction(_ body: () throws -> Void) throws
     /// True while a transaction is open and not failed.
     var isInTransaction: Bool { get }
     /// Runs migration SQL, possibly many statements; throws `PGError`.

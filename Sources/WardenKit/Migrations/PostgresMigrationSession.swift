@@ -2,7 +2,8 @@ import Foundation
 import WardenPostgres
 
 /// Runs migrations on a PostgreSQL connection: a session-level advisory lock that
-/// serializes migrators on one database, transactions, migration SQL and COPY.
+/// serializes migrators on one database, the connection's transactions, migration
+/// SQL and COPY.
 public final class PostgresMigrationSession: MigrationSession {
     /// The advisory lock key every pgwarden run takes (the ASCII bytes of "pgwarden").
     /// Advisory locks belong to one database, so runs on other databases never wait.
@@ -68,17 +69,12 @@ public final class PostgresMigrationSession: MigrationSession {
         _ = try? connection.query("select pg_advisory_unlock(\(Self.lockKey))" as SQL)
     }
 
-    public func begin() throws { try connection.execute("begin") }
-
-    public func commit() throws {
-        if try connection.execute("commit").last?.commandTag == "ROLLBACK" {
-            throw PGError(
-                kind: .server, message: "the transaction had failed, so COMMIT rolled it back",
-                sqlState: .inFailedTransaction)
+    public func inTransaction(_ body: () throws -> Void) throws {
+        try connection.inTransaction {
+            try body()
+            return .commit
         }
     }
-
-    public func rollback() throws { try connection.execute("rollback") }
 
     public var isInTransaction: Bool { connection.transactionStatus == .inTransaction }
 

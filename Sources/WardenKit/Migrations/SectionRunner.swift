@@ -21,29 +21,31 @@ struct SectionRunner {
     /// BEGIN; the section; insert (up) or delete (down) the history row; COMMIT.
     /// Returns the section's duration in milliseconds.
     func runInTransaction() throws -> Int {
-        try session.begin()
         let clock = ContinuousClock()
-        let start = clock.now
         var phase = MigrationSQLFailure.Phase.statement
         var current: SectionBatch?
+        var milliseconds = 0
         do {
-            try session.setLockTimeout(lockTimeout, local: true)
-            try SectionBatch.forEachBatch(of: section) { batch in
-                current = batch
-                try run(batch)
-                guard session.isInTransaction else { throw OwnTransactionEnded() }
+            try session.inTransaction {
+                let start = clock.now
+                try session.setLockTimeout(lockTimeout, local: true)
+                try SectionBatch.forEachBatch(of: section) { batch in
+                    current = batch
+                    try run(batch)
+                    guard session.isInTransaction else { throw OwnTransactionEnded() }
+                }
+                milliseconds = (clock.now - start).wholeMilliseconds
+                phase = .history
+                try recordSuccess(milliseconds: milliseconds)
+                phase = .commit
             }
-            let milliseconds = (clock.now - start).wholeMilliseconds
-            phase = .history
-            try recordSuccess(milliseconds: milliseconds)
-            phase = .commit
-            try session.commit()
             return milliseconds
-        } catch is OwnTransactionEnded {
-            try markFailed(error: "the \(direction.rawValue) section ended its own transaction (COMMIT or ROLLBACK)")
-            throw MigrationRefusal.transactionEnded(file: file.path, version: file.version.text, direction: direction)
         } catch {
-            if phase != .commit { try? session.rollback() }
+            let error = try Self.unwrap(error)
+            if error is OwnTransactionEnded {
+                try markFailed(error: "the \(direction.rawValue) section ended its own transaction (COMMIT or ROLLBACK)")
+                throw MigrationRefusal.transactionEnded(file: file.path, version: file.version.text, direction: direction)
+            }
             let lost = error is PGError && ((error as? PGError)?.kind == .connection || !session.isConnected)
             let outcome = phase == .commit && lost ? outcomeAfterLostCommit() : .rolledBack
             throw MigrationSQLFailure(
@@ -51,6 +53,14 @@ struct SectionRunner {
                 sentOffset: current?.fileOffset ?? section.startOffset,
                 statementIndex: Self.statementIndex(error, in: current), outcome: outcome, earlierInRun: earlierInRun)
         }
+    }
+
+    /// The error behind a transaction's own failure: a failed BEGIN is rethrown as it
+    /// was (nothing ran); a failed COMMIT or rollback gives the error that caused it.
+    private static func unwrap(_ error: Error) throws -> Error {
+        guard let failure = error as? TransactionError else { return error }
+        if failure.phase == .begin { throw failure.underlying }
+        return failure.underlying
     }
 
     /// For `transaction:false`: mark failed, run each statement on its own, then

@@ -33,11 +33,18 @@ final class InMemoryHistory: MigrationHistory, MigrationSession {
 
     func delete(version: String) throws { rows.removeAll { $0.version == version } }
 
-    func begin() throws { snapshot = (rows, executed) }
+    func inTransaction(_ body: () throws -> Void) throws {
+        snapshot = (rows, executed)
+        do {
+            try body()
+        } catch {
+            rollback()
+            throw error
+        }
+        snapshot = nil
+    }
 
-    func commit() throws { snapshot = nil }
-
-    func rollback() throws {
+    private func rollback() {
         if let snapshot {
             rows = snapshot.rows
             executed = snapshot.executed
