@@ -5,6 +5,17 @@ import WardenKit
 
 /// The commands as a user runs them: output, exit status, help.
 @Suite struct CommandLineTests {
+    /// Shell completion offers folders for folder options and YAML files for the plan.
+    @Test func shellCompletionKnowsWhichPathsAreFolders() throws {
+        let output = try PgwardenCLI.run(["--generate-completion-script", "bash"])
+        #expect(output.status == 0, "\(output.all)")
+        let script = output.standardOutput
+        for option in ["--migrations", "--seeds"] {
+            #expect(script.contains("'\(option)')\n        __pgwarden_add_completions -d"), "\(option) completes folders")
+        }
+        #expect(script.contains("'--plan')\n        __pgwarden_add_completions -o plusdirs -fX '!*.@(yml|yaml)'"))
+    }
+
     @Test func newWritesATimestampedFileThatUpRefusesUntilFilledIn() throws {
         let folder = try MigrationFolder()
         let target = folder.path + "/migrations"
