@@ -41,9 +41,9 @@ public enum MigrationRefusal: Error, CustomStringConvertible, Sendable {
             let next: String
             switch state {
             case MigrationState.pending.rawValue:
-                next = "it was never applied (or was rolled back), so there is nothing to settle; applying it is `up`'s job"
+                next = "it was never applied (or was rolled back), so there is nothing to settle"
             case MigrationState.applied.rawValue:
-                next = "it finished, so there is nothing to settle; rolling it back is `down`'s job"
+                next = "it finished, so there is nothing to settle"
             default:
                 next = "there is nothing to settle"
             }
