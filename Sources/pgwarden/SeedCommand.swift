@@ -17,8 +17,8 @@ struct SeedCommand: ParsableCommand {
     func run() throws {
         try ErrorReporter.run {
             let connection = try Connection(database.settings())
-            let applied = try Seeder(folder: URL(fileURLWithPath: seeds.seeds)).apply(connection)
-            print("seeded \(applied.count) file\(applied.count == 1 ? "" : "s") from \(seeds.seeds)")
+            let applied = try Seeder(folder: URL(fileURLWithPath: seeds.folder)).apply(connection)
+            print("seeded \(applied.count) file\(applied.count == 1 ? "" : "s") from \(seeds.folder)")
         }
     }
 }

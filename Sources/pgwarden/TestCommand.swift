@@ -35,7 +35,7 @@ struct TestCommand: ParsableCommand {
 
     func run() throws {
         try ErrorReporter.run {
-            let plan = try AccessPlanParser.load(path: self.plan.plan)
+            let plan = try AccessPlanParser.load(path: self.plan.file)
             let connection = try Connection(database.settings())
             let report = try AccessPlanRunner(connection: connection, plan: plan).run()
             try ReportPrinter(format: format, output: output, plan: plan).print(report)
