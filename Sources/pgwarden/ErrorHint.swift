@@ -57,6 +57,11 @@ enum ErrorHint {
         }
     }
 
+    /// The command to run next for a line of `pgwarden status`.
+    static func statusAdvice(_ entry: MigrationStatusEntry) -> String? {
+        entry.state == .failed ? resolve(entry.version) : nil
+    }
+
     /// The two ways to settle a failed migration.
     static func resolve(_ version: String) -> String {
         "run `pgwarden resolve \(version) --applied` or `pgwarden resolve \(version) --rolled-back`"

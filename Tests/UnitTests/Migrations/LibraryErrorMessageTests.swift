@@ -50,4 +50,14 @@ import Testing
         Self.assertNoCLIWords(failure.description)
         #expect(failure.description.contains("resolve it as applied"))
     }
+
+    @Test func theStatusTableNamesNoCommandUnlessTheCallerAddsAdvice() throws {
+        let failed = MigrationRecord(version: "1", name: "m1", checksum: "x", state: .failed, error: "boom")
+        let report = MigrationStatusReport(
+            entries: MigrationStatusEntry.entries(files: [try MigratorTests.file("1")], records: [failed]), skipped: [])
+        Self.assertNoCLIWords(report.text())
+        #expect(report.text().contains("boom; check the database, then resolve it as applied or as rolled back"))
+        let advised = report.text { $0.state == .failed ? "run the resolver on \($0.version)" : nil }
+        #expect(advised.contains("rolled back; run the resolver on 1"))
+    }
 }
