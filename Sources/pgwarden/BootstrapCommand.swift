@@ -19,11 +19,11 @@ struct BootstrapCommand: ParsableCommand {
             """
     )
 
-    @OptionGroup var connection: DatabaseOptions
+    @OptionGroup var database: DatabaseOptions
 
     func run() throws {
         try ErrorReporter.run {
-            let connection = try Connection(self.connection.settings())
+            let connection = try Connection(database.settings())
             print(ProjectJob.describe(try SupabaseCompat.bootstrap(connection)))
         }
     }

@@ -21,7 +21,8 @@ struct DatabaseOptions: ParsableArguments {
 struct MigrationsOptions: ParsableArguments {
     @Option(
         name: .customLong("migrations"),
-        help: ArgumentHelp("The folder of <version>_<name>.sql migration files.", valueName: "DIR"))
+        help: ArgumentHelp("The folder of <version>_<name>.sql migration files.", valueName: "DIR"),
+        completion: .directory)
     var folder = "./migrations"
 }
 
@@ -32,7 +33,7 @@ struct LockOptions: ParsableArguments {
         help: ArgumentHelp(
             "Seconds to wait while another pgwarden run migrates this database (0: wait forever); then exit 75.",
             valueName: "SECONDS"))
-    var lockTimeout = 60
+    var lockTimeoutSeconds = 60
 
     @Option(
         name: .customLong("ddl-lock-timeout"),
@@ -49,7 +50,7 @@ struct LockOptions: ParsableArguments {
     var retries = 3
 
     func validate() throws {
-        guard (0...2_000_000).contains(lockTimeout) else {
+        guard (0...2_000_000).contains(lockTimeoutSeconds) else {
             throw ValidationError("--lock-timeout must be between 0 and 2000000 seconds")
         }
         guard ddlLockTimeout >= 0.001, ddlLockTimeout <= 86_400 else {
@@ -58,17 +59,12 @@ struct LockOptions: ParsableArguments {
         guard (0...100).contains(retries) else { throw ValidationError("--retries must be between 0 and 100") }
     }
 
+    /// How long to wait for another run's migration lock (nil: no limit).
+    var lockTimeout: Duration? { lockTimeoutSeconds == 0 ? nil : .seconds(lockTimeoutSeconds) }
+
     /// Sets the migrator's lock-wait limits from these options.
     func configure(_ migrator: Migrator) {
         migrator.ddlLockTimeout = .milliseconds(Int((ddlLockTimeout * 1000).rounded()))
         migrator.lockRetries = retries
     }
-}
-
-/// Checks a VERSION argument: digits only.
-func parseVersion(_ text: String, option: String) throws -> MigrationVersion {
-    guard let version = MigrationVersion(text) else {
-        throw ValidationError("\(option) must be a migration version (digits), e.g. 20261121000400; got '\(text)'")
-    }
-    return version
 }

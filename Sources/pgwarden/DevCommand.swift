@@ -45,13 +45,13 @@ struct DevCommand: ParsableCommand {
             // As on Supabase: bootstrap as the superuser, everything else as postgres.
             var job = ProjectJob(
                 settings: cluster.settings(user: cluster.projectUser),
-                paths: ProjectPaths(migrations: migrations.folder, seeds: seeds.seeds, plan: plan.plan)) { print($0) }
+                paths: ProjectPaths(migrations: migrations.folder, seeds: seeds.folder, plan: plan.file)) { print($0) }
             job.bootstrapSettings = cluster.settings()
             let progress = MigrationProgress.standard()
             job.onMigrationEvent = progress.handle
             let report = try job.provisionAndProve()
             print("")
-            try ReportPrinter(format: format, output: nil, plan: try AccessPlanParser.load(path: plan.plan)).print(report)
+            try ReportPrinter(format: format, output: nil, plan: try AccessPlanParser.load(path: plan.file)).print(report)
             print("dev: done in \((clock.now - began).wholeMilliseconds) ms")
             if keep {
                 print("server kept running; connect with:")

@@ -25,8 +25,9 @@ struct DownCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Roll back this many migrations.", valueName: "N"))
     var steps: Int?
 
-    @Option(help: ArgumentHelp("Roll back every migration newer than this version (it stays applied).", valueName: "VERSION"))
-    var to: String?
+    @Option(help: ArgumentHelp(
+        "Roll back every migration newer than this version (digits; it stays applied).", valueName: "VERSION"))
+    var to: MigrationVersion?
 
     @Flag(help: "Roll back every applied migration.")
     var all = false
@@ -38,12 +39,11 @@ struct DownCommand: ParsableCommand {
         let chosen = [steps != nil, to != nil, all].filter { $0 }.count
         guard chosen <= 1 else { throw ValidationError("use only one of --steps, --to and --all") }
         if let steps, steps < 1 { throw ValidationError("--steps must be 1 or more") }
-        if let to { _ = try parseVersion(to, option: "--to") }
     }
 
     func target() throws -> DownTarget {
         if all { return .all }
-        if let to { return .to(try parseVersion(to, option: "--to")) }
+        if let to { return .to(to) }
         return .steps(steps ?? 1)
     }
 

@@ -23,6 +23,7 @@ enum ErrorReporter {
 
     static func printError(_ error: Error) {
         var text = "pgwarden: \(error)"
+        if let hint = ErrorHint.hint(for: error) { text += hint.inline ? "; \(hint.text)" : "\nhint: \(hint.text)" }
         if let error = error as? PGError, error.kind == .connection, nothingConfigured {
             text += "; no database was given: pass --database-url or set DATABASE_URL"
                 + " (or run `pgwarden dev` for a throwaway local server)"

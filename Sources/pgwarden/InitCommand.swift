@@ -19,7 +19,8 @@ struct InitCommand: ParsableCommand {
         case electricRide = "electric-ride", todo, profiles, empty
     }
 
-    @Argument(help: "The project folder (default: the current folder).")
+    @Argument(help: ArgumentHelp("The project folder (default: the current folder).", valueName: "DIR"),
+              completion: .directory)
     var directory = "."
 
     @Option(help: "What to start from: electric-ride, todo, profiles or empty.")

@@ -13,7 +13,7 @@ enum MigrationCommandRunner {
             lock.configure(migrator)
             let progress = MigrationProgress.standard()
             migrator.observer = progress.handle
-            let interrupt = migrator.history.makeInterrupter()
+            let interrupt = migrator.session.makeInterrupter()
             let token = InterruptHandler.shared.onInterrupt {
                 progress.stop()
                 interrupt?()

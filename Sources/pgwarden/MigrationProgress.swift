@@ -36,8 +36,8 @@ final class MigrationProgress: @unchecked Sendable {
     /// Handles one event of a run.
     func handle(_ event: MigrationEvent) {
         switch event {
-        case .waitingForLock(let seconds):
-            let limit = seconds == 0 ? "no time limit" : "at most \(seconds) s"
+        case .waitingForLock(let timeout):
+            let limit = timeout.map { "at most \(MigrationLockWaitFailure.seconds($0))" } ?? "no time limit"
             message("pgwarden: another pgwarden run holds this database's migration lock; waiting (\(limit))\n")
         case .started(let version, let name, let direction):
             guard interactive else { return }

@@ -23,9 +23,11 @@ struct PlanDraftCommand: ParsableCommand {
             dangerous carry a DANGER comment; review every cell before you rely on it.
             """)
 
-    @OptionGroup var connection: DatabaseOptions
+    @OptionGroup var database: DatabaseOptions
 
-    @Option(help: ArgumentHelp("Write the plan to this file instead of standard output.", valueName: "FILE"))
+    @Option(
+        help: ArgumentHelp("Write the plan to this file instead of standard output.", valueName: "FILE"),
+        completion: .file(extensions: ["yml", "yaml"]))
     var output: String?
 
     @Option(help: ArgumentHelp("An exposed schema (repeat for more; default public).", valueName: "SCHEMA"))
@@ -36,7 +38,7 @@ struct PlanDraftCommand: ParsableCommand {
             if let output, FileManager.default.fileExists(atPath: output) {
                 throw ProjectInitError(path: output, reason: .exists)
             }
-            let connection = try Connection(self.connection.settings())
+            let connection = try Connection(database.settings())
             let draft = try PlanDrafter(connection: connection, schemas: schema.isEmpty ? ["public"] : schema)
                 .draft(source: output.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "access-plan.yml")
             let summary = "plan draft: \(draft.plan.relations.count) relations, \(draft.plan.functions.count) functions, "

@@ -29,7 +29,7 @@ struct ResetCommand: ParsableCommand {
         try ErrorReporter.run {
             var job = ProjectJob(
                 settings: try database.settings(),
-                paths: ProjectPaths(migrations: migrations.folder, seeds: seeds.seeds)) { print($0) }
+                paths: ProjectPaths(migrations: migrations.folder, seeds: seeds.folder)) { print($0) }
             let progress = MigrationProgress.standard()
             job.onMigrationEvent = progress.handle
             try job.reset()

@@ -31,27 +31,22 @@ struct ResolveCommand: ParsableCommand {
     @OptionGroup var migrations: MigrationsOptions
     @OptionGroup var lock: LockOptions
 
-    @Argument(help: "The failed migration's version.")
-    var version: String
+    @Argument(help: ArgumentHelp("The failed migration's version (digits).", valueName: "VERSION"))
+    var version: MigrationVersion
 
     @Flag(exclusivity: .exclusive)
     var resolution: Resolution
 
-    func validate() throws {
-        _ = try parseVersion(version, option: "VERSION")
-    }
-
     func run() throws {
-        let target = try parseVersion(version, option: "VERSION")
         try ErrorReporter.run {
             let migrator = try Migrator.open(folder: migrations.folder, settings: database.settings())
             switch resolution {
             case .applied:
-                try migrator.resolve(target, as: .applied, lockTimeout: lock.lockTimeout)
-                print("marked \(target) applied")
+                try migrator.resolve(version, as: .applied, lockTimeout: lock.lockTimeout)
+                print("marked \(version) applied")
             case .rolledBack:
-                try migrator.resolve(target, as: .rolledBack, lockTimeout: lock.lockTimeout)
-                print("marked \(target) rolled back: it is pending again")
+                try migrator.resolve(version, as: .rolledBack, lockTimeout: lock.lockTimeout)
+                print("marked \(version) rolled back: it is pending again")
             }
         }
     }

@@ -10,15 +10,15 @@ struct SeedCommand: ParsableCommand {
         abstract: "Apply the seed files (seeds/*.sql) in name order, in one transaction."
     )
 
-    @OptionGroup var connection: DatabaseOptions
+    @OptionGroup var database: DatabaseOptions
 
     @OptionGroup var seeds: SeedsOptions
 
     func run() throws {
         try ErrorReporter.run {
-            let connection = try Connection(self.connection.settings())
-            let applied = try Seeder(folder: URL(fileURLWithPath: seeds.seeds)).apply(connection)
-            print("seeded \(applied.count) file\(applied.count == 1 ? "" : "s") from \(seeds.seeds)")
+            let connection = try Connection(database.settings())
+            let applied = try Seeder(folder: URL(fileURLWithPath: seeds.folder)).apply(connection)
+            print("seeded \(applied.count) file\(applied.count == 1 ? "" : "s") from \(seeds.folder)")
         }
     }
 }

@@ -34,7 +34,7 @@ struct StatusCommand: ParsableCommand {
         try ErrorReporter.run {
             let migrator = try Migrator.open(folder: migrations.folder, settings: database.settings())
             let report = try migrator.status()
-            print(format == .json ? try report.json() : report.text())
+            print(format == .json ? try report.json() : report.text(advice: ErrorHint.statusAdvice))
             switch report.outcome {
             case .upToDate: return
             case .pending: throw ExitStatus.pending

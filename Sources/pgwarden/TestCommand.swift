@@ -22,20 +22,22 @@ struct TestCommand: ParsableCommand {
         case text, junit, tap, json, github, markdown
     }
 
-    @OptionGroup var connection: DatabaseOptions
+    @OptionGroup var database: DatabaseOptions
 
-    @OptionGroup var planOptions: PlanOptions
+    @OptionGroup var plan: PlanOptions
 
     @Option(help: "Report format: text (a matrix), junit, tap, json, github (annotations; the matrix also goes to $GITHUB_STEP_SUMMARY when set) or markdown.")
     var format: Format = .text
 
-    @Option(help: "Write the report (in --format) to this file; the terminal still gets the matrix.")
+    @Option(
+        help: ArgumentHelp("Write the report (in --format) to this file; the terminal still gets the matrix.", valueName: "FILE"),
+        completion: .file())
     var output: String?
 
     func run() throws {
         try ErrorReporter.run {
-            let plan = try AccessPlanParser.load(path: planOptions.plan)
-            let connection = try Connection(self.connection.settings())
+            let plan = try AccessPlanParser.load(path: self.plan.file)
+            let connection = try Connection(database.settings())
             let report = try AccessPlanRunner(connection: connection, plan: plan).run()
             try ReportPrinter(format: format, output: output, plan: plan).print(report)
             if !report.passed { throw ExitStatus.failure }

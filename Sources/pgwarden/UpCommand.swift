@@ -34,8 +34,9 @@ struct UpCommand: ParsableCommand {
     @OptionGroup var migrations: MigrationsOptions
     @OptionGroup var lock: LockOptions
 
-    @Option(help: ArgumentHelp("Apply pending migrations up to and including this version.", valueName: "VERSION"))
-    var to: String?
+    @Option(help: ArgumentHelp(
+        "Apply pending migrations up to and including this version (digits, e.g. 20261121000400).", valueName: "VERSION"))
+    var to: MigrationVersion?
 
     @Flag(help: "List the migrations that would be applied; change nothing.")
     var dryRun = false
@@ -43,14 +44,9 @@ struct UpCommand: ParsableCommand {
     @Flag(help: "Apply pending migrations even though applied ones were modified or are missing.")
     var allowDrift = false
 
-    func validate() throws {
-        if let to { _ = try parseVersion(to, option: "--to") }
-    }
-
     func run() throws {
-        let target = try to.map { try parseVersion($0, option: "--to") }
         try MigrationCommandRunner.run(database, migrations, lock) { migrator in
-            try migrator.up(to: target, allowDrift: allowDrift, dryRun: dryRun, lockTimeout: lock.lockTimeout)
+            try migrator.up(to: to, allowDrift: allowDrift, dryRun: dryRun, lockTimeout: lock.lockTimeout)
         }
     }
 }

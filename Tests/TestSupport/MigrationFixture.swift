@@ -27,7 +27,7 @@ public final class MigrationFolder {
     }
 
     /// A migrator for this folder on a database.
-    public func migrator(_ database: TestDatabase) throws -> Migrator {
+    package func migrator(_ database: TestDatabase) throws -> Migrator {
         try Migrator.open(folder: path, settings: database.settings)
     }
 }

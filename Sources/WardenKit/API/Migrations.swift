@@ -36,9 +36,8 @@ public struct Migrations: Sendable {
                    options: MigrationRunOptions = .init(),
                    observer: @escaping (MigrationEvent) -> Void = { _ in }) throws -> MigrationRun
     {
-        try migrator(connection, observer).up(
-            to: target, allowDrift: options.allowDrift, dryRun: options.dryRun,
-            lockTimeout: options.lockTimeoutSeconds)
+        try migrator(connection, options, observer).up(
+            to: target, allowDrift: options.allowDrift, dryRun: options.dryRun, lockTimeout: options.lockTimeout)
     }
 
     /// Rolls migrations back, newest first (by default one).
@@ -47,20 +46,22 @@ public struct Migrations: Sendable {
                      options: MigrationRunOptions = .init(),
                      observer: @escaping (MigrationEvent) -> Void = { _ in }) throws -> MigrationRun
     {
-        try migrator(connection, observer).down(
-            target, dryRun: options.dryRun, lockTimeout: options.lockTimeoutSeconds)
+        try migrator(connection, options, observer).down(
+            target, dryRun: options.dryRun, lockTimeout: options.lockTimeout)
     }
 
-    private func migrator(_ connection: Connection, _ observer: @escaping (MigrationEvent) -> Void = { _ in })
-        throws -> Migrator
+    private func migrator(_ connection: Connection, _ options: MigrationRunOptions = .init(),
+                          _ observer: @escaping (MigrationEvent) -> Void = { _ in }) throws -> Migrator
     {
         guard connection.transactionStatus == .idle else {
             throw PGError(
                 kind: .client, message: "migrations commit one by one: run them on a connection outside a transaction",
                 sqlState: .activeSQLTransaction)
         }
-        let migrator = Migrator(directory: loaded, history: PostgresMigrationHistory(connection: connection))
+        let migrator = Migrator(directory: loaded, connection: connection)
         migrator.observer = observer
+        migrator.ddlLockTimeout = options.ddlLockTimeout
+        migrator.lockRetries = options.lockRetries
         return migrator
     }
 }
@@ -73,12 +74,19 @@ public struct MigrationRunOptions: Sendable {
     public var dryRun: Bool
     /// How long to wait for another run's lock (nil waits forever).
     public var lockTimeout: Duration?
+    /// How long a migration statement waits for a lock another session holds
+    /// (`lock_timeout`) before the migration is rolled back and retried.
+    public var ddlLockTimeout: Duration
+    /// How many times a migration that gave up waiting for a lock is run again.
+    public var lockRetries: Int
 
-    public init(allowDrift: Bool = false, dryRun: Bool = false, lockTimeout: Duration? = .seconds(60)) {
+    public init(allowDrift: Bool = false, dryRun: Bool = false, lockTimeout: Duration? = .seconds(60),
+                ddlLockTimeout: Duration = .seconds(5), lockRetries: Int = 3)
+    {
         self.allowDrift = allowDrift
         self.dryRun = dryRun
         self.lockTimeout = lockTimeout
+        self.ddlLockTimeout = ddlLockTimeout
+        self.lockRetries = lockRetries
     }
-
-    var lockTimeoutSeconds: Int { lockTimeout.map { max(1, Int($0.components.seconds)) } ?? 0 }
 }

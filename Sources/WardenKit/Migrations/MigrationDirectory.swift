@@ -10,23 +10,23 @@ import Foundation
 /// files), or golang-migrate pairs `<version>_<name>.up.sql` + `.down.sql`; never both
 /// in one folder. `.sql` files whose names are no migration's are skipped and listed
 /// in `skipped` (the Supabase CLI skips them too). Other files and subfolders are ignored.
-public struct MigrationDirectory: Sendable {
+package struct MigrationDirectory: Sendable {
     /// The folder as the user gave it.
-    public let path: String
+    package let path: String
     /// The migrations, in version order.
-    public let files: [MigrationFile]
+    package let files: [MigrationFile]
     /// `.sql` files skipped because their names are not migrations' (paths as shown).
-    public let skipped: [String]
+    package let skipped: [String]
 
     /// A folder's migrations, already loaded (sorted here by version).
-    public init(path: String, files: [MigrationFile], skipped: [String] = []) {
+    package init(path: String, files: [MigrationFile], skipped: [String] = []) {
         self.path = path
         self.files = files.sorted { $0.version < $1.version }
         self.skipped = skipped
     }
 
     /// Loads and validates every migration in `path`.
-    public static func load(_ path: String) throws -> MigrationDirectory {
+    package static func load(_ path: String) throws -> MigrationDirectory {
         let names = try listSQLFiles(path)
         var skipped: [String] = []
         var singles: [(String, MigrationFileName)] = []
@@ -72,13 +72,13 @@ public struct MigrationDirectory: Sendable {
     }
 
     /// Splits `<digits>_<name>.sql` into its version and name; nil when it does not match.
-    public static func parseFileName(_ fileName: String) -> (MigrationVersion, String)? {
+    package static func parseFileName(_ fileName: String) -> (MigrationVersion, String)? {
         guard let parsed = MigrationFileName(fileName), parsed.role == .whole else { return nil }
         return (parsed.version, parsed.name)
     }
 
     /// `folder/file`, with a leading `./` and trailing `/` removed from the folder.
-    public static func displayPath(folder: String, file: String) -> String {
+    package static func displayPath(folder: String, file: String) -> String {
         var base = folder
         while base.hasPrefix("./") { base.removeFirst(2) }
         while base.count > 1 && base.hasSuffix("/") { base.removeLast() }
@@ -136,7 +136,7 @@ public struct MigrationDirectory: Sendable {
 
     /// Parses one migration from its file name and text (line endings are normalized
     /// here); `folder` only shapes the path shown in errors.
-    public static func parse(fileName: String, text: String, folder: String = "migrations") throws -> MigrationFile {
+    package static func parse(fileName: String, text: String, folder: String = "migrations") throws -> MigrationFile {
         let shown = displayPath(folder: folder, file: fileName)
         guard let (version, name) = parseFileName(fileName) else { throw MigrationInputError.badFileName(file: shown) }
         let normalized = LineEndings.normalize(text)

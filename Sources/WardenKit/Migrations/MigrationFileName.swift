@@ -1,9 +1,9 @@
 /// What a `.sql` file name says: a single-file migration `<version>_<name>.sql`
 /// (dbmate, the Supabase CLI), one half of a golang-migrate pair
 /// `<version>_<name>.up.sql` / `.down.sql`, or no migration at all (nil).
-public struct MigrationFileName: Equatable, Sendable {
+package struct MigrationFileName: Equatable, Sendable {
     /// Which part of a migration the file holds.
-    public enum Role: Sendable {
+    package enum Role: Sendable {
         /// The whole migration (sections marked by `-- migrate:up` / `-- migrate:down`).
         case whole
         /// A golang-migrate up file.
@@ -12,13 +12,13 @@ public struct MigrationFileName: Equatable, Sendable {
         case down
     }
 
-    public let version: MigrationVersion
+    package let version: MigrationVersion
     /// The part after the version and `_`, without `.sql` (and `.up` / `.down`).
-    public let name: String
-    public let role: Role
+    package let name: String
+    package let role: Role
 
     /// Parses a file name; nil when it is not a migration's.
-    public init?(_ fileName: String) {
+    package init?(_ fileName: String) {
         guard fileName.hasSuffix(".sql"), let underscore = fileName.firstIndex(of: "_"),
             let version = MigrationVersion(String(fileName[..<underscore]))
         else { return nil }

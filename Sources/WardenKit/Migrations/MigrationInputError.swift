@@ -49,9 +49,9 @@ public enum MigrationInputError: Error, Equatable, CustomStringConvertible, Send
     case lexingSetting(file: String, line: Int, setting: String)
     /// An up section with no statement in it.
     case emptyUpSection(file: String, line: Int)
-    /// `--to VERSION` names a version that no file (and no history row) has.
+    /// A target version that no file (and no history row) has.
     case unknownVersion(version: String, folder: String)
-    /// `pgwarden new` got a name that leaves nothing usable for a file name.
+    /// A new migration's name that leaves nothing usable for a file name.
     case invalidMigrationName(name: String)
     /// A file that cannot be created or written.
     case fileNotWritable(file: String, reason: String)
@@ -61,7 +61,7 @@ public enum MigrationInputError: Error, Equatable, CustomStringConvertible, Send
     public var description: String {
         switch self {
         case .folderMissing(let folder):
-            return "migrations folder \(folder) does not exist (create it with `pgwarden new NAME`, or pass --migrations DIR)"
+            return "migrations folder \(folder) does not exist"
         case .notAFolder(let folder):
             return "migrations folder \(folder) is not a folder"
         case .folderUnreadable(let folder, let reason):
@@ -116,7 +116,7 @@ public enum MigrationInputError: Error, Equatable, CustomStringConvertible, Send
         case .emptyUpSection(let file, let line):
             return "\(file):\(line): the up section is empty; write the migration's SQL after `-- migrate:up`"
         case .unknownVersion(let version, let folder):
-            return "no migration has version \(version) (in \(folder) or the history); see `pgwarden status`"
+            return "no migration has version \(version) (in \(folder) or the history)"
         case .invalidMigrationName(let name):
             return "`\(name)` is not a usable migration name; use letters, digits and underscores, e.g. create_listing"
         case .fileNotWritable(let file, let reason):

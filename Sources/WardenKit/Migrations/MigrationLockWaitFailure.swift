@@ -14,7 +14,7 @@ public struct MigrationLockWaitFailure: Error, CustomStringConvertible {
         let lines = failure.description.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let waited = "waited \(Self.seconds(lockTimeout)) for a lock \(attempts) time\(attempts == 1 ? "" : "s")"
         var result = Array(lines.dropLast())
-        result.append("\(failure.file.path): \(waited); gave up (--ddl-lock-timeout, --retries)")
+        result.append("\(failure.file.path): \(waited); gave up")
         if blockers.isEmpty {
             result.append("blocking sessions: none seen (they may have ended); see pg_stat_activity and pg_locks")
         } else {
@@ -25,7 +25,7 @@ public struct MigrationLockWaitFailure: Error, CustomStringConvertible {
         return result.joined(separator: "\n")
     }
 
-    static func seconds(_ duration: Duration) -> String {
+    package static func seconds(_ duration: Duration) -> String {
         let milliseconds = duration.wholeMilliseconds
         return milliseconds % 1000 == 0 ? "\(milliseconds / 1000) s" : "\(milliseconds) ms"
     }

@@ -6,12 +6,12 @@
 /// appear. A file without any marker is up-only: the whole file is its up section
 /// (its top-level BEGIN/COMMIT pairs are dropped: see `TransactionControlCheck`).
 /// A comment line that reads like a marker but is not exactly one is an error.
-public enum MigrationParser {
+package enum MigrationParser {
     /// The sections of a file.
-    public struct Sections: Sendable {
-        public let up: MigrationSection
+    package struct Sections: Sendable {
+        package let up: MigrationSection
         /// nil for a file without markers (up-only).
-        public let down: MigrationSection?
+        package let down: MigrationSection?
     }
 
     /// A marker line found in the text.
@@ -23,7 +23,7 @@ public enum MigrationParser {
     }
 
     /// Parses `text` (line endings already normalized); `file` names the file in errors.
-    public static func parse(_ text: String, file: String) throws -> Sections {
+    package static func parse(_ text: String, file: String) throws -> Sections {
         let source = SourceText(text)
         let (up, down) = try findMarkers(source, file: file)
         guard let up else {
@@ -47,7 +47,7 @@ public enum MigrationParser {
     /// A file without markers as one section (a golang-migrate `.up.sql` or
     /// `.down.sql` file, or a Supabase/dbmate-less up-only file); markers are refused
     /// in golang-migrate files (`markersForbidden`).
-    public static func wholeFile(_ text: String, source: SourceText? = nil, file: String, direction: MigrationDirection,
+    package static func wholeFile(_ text: String, source: SourceText? = nil, file: String, direction: MigrationDirection,
                                  markersForbidden: Bool = false) throws -> MigrationSection
     {
         let source = source ?? SourceText(text)

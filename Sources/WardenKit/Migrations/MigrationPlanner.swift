@@ -9,19 +9,19 @@ public enum DownTarget: Equatable, Sendable {
 }
 
 /// One migration to roll back: its file (for the down section) and its history row.
-public struct DownStep: Sendable {
-    public let file: MigrationFile
-    public let record: MigrationRecord
+package struct DownStep: Sendable {
+    package let file: MigrationFile
+    package let record: MigrationRecord
 }
 
 /// Decides what `up`, `down` and `redo` would do, from the files and the history
 /// alone, and refuses (throwing, before anything runs) when they must not run.
-public enum MigrationPlanner {
+package enum MigrationPlanner {
     /// Pending migrations in version order, up to and including `target`.
     ///
     /// Refuses while a migration is marked failed, and while an applied migration was
     /// modified or is missing (unless `allowDrift`). `target` must be a file's version.
-    public static func up(files: [MigrationFile], records: [MigrationRecord], to target: MigrationVersion?,
+    package static func up(files: [MigrationFile], records: [MigrationRecord], to target: MigrationVersion?,
                           allowDrift: Bool, folder: String) throws -> [MigrationFile]
     {
         let entries = MigrationStatusEntry.entries(files: files, records: records)
@@ -40,7 +40,7 @@ public enum MigrationPlanner {
     ///
     /// Refuses, changing nothing, while a migration is marked failed, or when any
     /// migration in range has no file or no down section.
-    public static func down(files: [MigrationFile], records: [MigrationRecord], target: DownTarget,
+    package static func down(files: [MigrationFile], records: [MigrationRecord], target: DownTarget,
                             folder: String) throws -> [DownStep]
     {
         try checkFailures(MigrationStatusEntry.entries(files: files, records: records))
@@ -63,7 +63,7 @@ public enum MigrationPlanner {
 
     /// What `redo` does: roll back the newest applied migration and apply it again
     /// from its current file. Drift elsewhere refuses it unless `allowDrift`.
-    public static func redo(files: [MigrationFile], records: [MigrationRecord], allowDrift: Bool,
+    package static func redo(files: [MigrationFile], records: [MigrationRecord], allowDrift: Bool,
                             folder: String) throws -> DownStep?
     {
         guard let step = try down(files: files, records: records, target: .steps(1), folder: folder).first else {

@@ -1,7 +1,7 @@
 /// What happens during a run, for progress display.
 public enum MigrationEvent: Sendable {
-    /// Another run holds the lock; this one waits at most this long (0: no limit).
-    case waitingForLock(timeoutSeconds: Int)
+    /// Another run holds the lock; this one waits at most this long (nil: no limit).
+    case waitingForLock(timeout: Duration?)
     /// A migration's section starts.
     case started(version: String, name: String, direction: MigrationDirection)
     /// A migration's section finished and its history change is committed.

@@ -110,21 +110,18 @@ public struct MigrationSQLFailure: Error, CustomStringConvertible {
         switch (outcome, direction) {
         case (.rolledBack, .up):
             return "migration \(version) was rolled back: nothing of it remains"
-                + earlier("earlier migration", "of this run stay applied", "of this run stays applied")
+                + earlierSteps
         case (.rolledBack, .down):
             return "the rollback of \(version) was undone: it stays applied"
-                + earlier("earlier rollback", "of this run stay done", "of this run stays done")
+                + earlierSteps
         case (.committedDespiteLostConnection, _):
             let what = direction == .up ? "migration \(version) is applied" : "the rollback of \(version) is done"
             return "the connection was lost at COMMIT; a new connection read the history: \(what) (its COMMIT went "
-                + "through). The run stopped here; run the command again for the rest"
-                + earlier(direction == .up ? "earlier migration" : "earlier rollback",
-                          direction == .up ? "of this run stay applied" : "of this run stay done",
-                          direction == .up ? "of this run stays applied" : "of this run stays done")
+                + "through). The run stopped here; run the command again for the rest" + earlierSteps
         case (.unknown, _):
             let what = direction == .up ? "migration \(version) was applied" : "the rollback of \(version) was done"
             return "the connection was lost at COMMIT and the server cannot be reached again: whether \(what) is "
-                + "unknown. When the server is back, run `pgwarden status`: it shows \(version) as "
+                + "unknown. When the server is back, its migration status shows \(version) as "
                 + (direction == .up ? "applied if it committed, pending if not" : "pending if it committed, applied if not")
         case (.markedFailed(let committed), _):
             let what = direction == .up ? "migration \(version)" : "the rollback of \(version)"
@@ -132,19 +129,20 @@ public struct MigrationSQLFailure: Error, CustomStringConvertible {
             let undone = direction == .up ? "you undid them; `up` runs it again" : "its rollback is complete"
             return "\(what) ran without a transaction: \(committed) statement\(committed == 1 ? "" : "s") before "
                 + "the failing one \(committed == 1 ? "is" : "are") committed, and the history marks it failed. "
-                + "Check the database, then run `pgwarden resolve \(version) --applied` (\(complete)) or "
-                + "`pgwarden resolve \(version) --rolled-back` (\(undone))"
-                + earlier(direction == .up ? "earlier migration" : "earlier rollback",
-                          direction == .up ? "of this run stay applied" : "of this run stay done",
-                          direction == .up ? "of this run stays applied" : "of this run stays done")
+                + "Check the database, then resolve it as applied (\(complete)) or as rolled back (\(undone))"
+                + earlierSteps
         }
     }
 
-    func earlier(_ noun: String, _ plural: String, _ singular: String) -> String {
+    /// What stays of the run's earlier steps in this direction, e.g. `; 2 earlier
+    /// migrations of this run stay applied` (empty when there were none).
+    var earlierSteps: String {
+        let noun = direction == .up ? "earlier migration" : "earlier rollback"
+        let state = direction == .up ? "applied" : "done"
         switch earlierInRun {
         case 0: return ""
-        case 1: return "; 1 \(noun) \(singular)"
-        default: return "; \(earlierInRun) \(noun)s \(plural)"
+        case 1: return "; 1 \(noun) of this run stays \(state)"
+        default: return "; \(earlierInRun) \(noun)s of this run stay \(state)"
         }
     }
 }

@@ -48,7 +48,7 @@ public struct MigrationStatusEntry: Sendable, Encodable {
     }
 
     /// Every migration's state: each file and each history row, in version order.
-    public static func entries(files: [MigrationFile], records: [MigrationRecord]) -> [MigrationStatusEntry] {
+    package static func entries(files: [MigrationFile], records: [MigrationRecord]) -> [MigrationStatusEntry] {
         let filesByVersion = Dictionary(files.map { ($0.version, $0) }, uniquingKeysWith: { first, _ in first })
         var entries: [(MigrationVersion?, MigrationStatusEntry)] = []
         var recorded = Set<MigrationVersion>()
@@ -122,8 +122,9 @@ public struct MigrationStatusReport: Sendable {
         return "\(entries.count) \(noun)" + (parts.isEmpty ? "" : ": " + parts.joined(separator: ", "))
     }
 
-    /// An aligned table, one migration per line, then the summary.
-    public func text() -> String {
+    /// An aligned table, one migration per line, then the summary. `advice` adds a
+    /// caller's own words to an entry's note (the CLI names the command to run next).
+    public func text(advice: (MigrationStatusEntry) -> String? = { _ in nil }) -> String {
         let header = ["VERSION", "NAME", "STATE", "APPLIED AT", "DURATION"]
         let rows = entries.map { entry in
             [entry.version, entry.name, entry.state.rawValue, entry.appliedAt ?? "-",
@@ -138,7 +139,8 @@ public struct MigrationStatusReport: Sendable {
         var lines = [render(header)]
         for (entry, row) in zip(entries, rows) {
             lines.append(render(row))
-            if let note = note(for: entry) { lines.append("    \(note)") }
+            let notes = [note(for: entry), advice(entry)].compactMap { $0 }
+            if !notes.isEmpty { lines.append("    " + notes.joined(separator: "; ")) }
         }
         lines.append(summary)
         lines += skipped.map { "skipped \($0): not a migration file name (<version>_<name>.sql)" }
@@ -150,8 +152,7 @@ public struct MigrationStatusReport: Sendable {
         case .modified: return "\(entry.file ?? entry.version): the up section changed since it was applied"
         case .missing: return "no file for this applied migration"
         case .failed:
-            return (entry.error ?? "did not finish")
-                + "; after checking, run `pgwarden resolve \(entry.version) --applied` or `--rolled-back`"
+            return (entry.error ?? "did not finish") + "; check the database, then resolve it as applied or as rolled back"
         default: return nil
         }
     }

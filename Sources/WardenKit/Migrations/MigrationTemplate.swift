@@ -1,9 +1,9 @@
 import Foundation
 
 /// Writes a new, empty migration file (`pgwarden new NAME`).
-public enum MigrationTemplate {
+package enum MigrationTemplate {
     /// The new file's text: an empty up and an empty down section.
-    public static let text = """
+    package static let text = """
         -- migrate:up
 
 
@@ -14,7 +14,7 @@ public enum MigrationTemplate {
 
     /// Lowercase letters, digits and single underscores; nil when nothing is left.
     /// `Add listing index` becomes `add_listing_index`.
-    public static func fileName(for name: String) -> String? {
+    package static func fileName(for name: String) -> String? {
         var result = ""
         for scalar in name.lowercased().unicodeScalars {
             if scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)) {
@@ -28,7 +28,7 @@ public enum MigrationTemplate {
     }
 
     /// The UTC `YYYYMMDDHHMMSS` version of a moment.
-    public static func version(at date: Date) -> String {
+    package static func version(at date: Date) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0) ?? calendar.timeZone
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
@@ -42,7 +42,7 @@ public enum MigrationTemplate {
     /// Creates `<folder>/<UTC timestamp>_<name>.sql` (and the folder when missing);
     /// returns its path. A version already used in the folder moves one second on.
     @discardableResult
-    public static func create(name: String, folder: String, now: Date = Date()) throws -> String {
+    package static func create(name: String, folder: String, now: Date = Date()) throws -> String {
         guard let cleanName = fileName(for: name) else { throw MigrationInputError.invalidMigrationName(name: name) }
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

@@ -2,55 +2,68 @@ import Foundation
 import WardenPostgres
 
 /// Applies and rolls back migrations: plans with `MigrationPlanner`, then runs each
-/// migration through a `MigrationHistory`, under the run lock.
+/// migration through a `MigrationSession` and records it in a `MigrationHistory`,
+/// under the run lock.
 ///
 /// Each migration and its history change commit together (one transaction), unless
 /// its section is marked `transaction:false`: then it runs one statement at a time,
 /// after a history row marks it failed, and that mark is lifted only when it finishes.
 /// The first failure stops the run; what earlier migrations did stays.
-public final class Migrator {
+package final class Migrator {
     /// How to settle a migration marked failed.
-    public enum Resolution: Sendable {
+    package enum Resolution: Sendable {
         /// Its changes are complete: mark it applied.
         case applied
         /// Its changes were undone: remove its history row (it is pending again).
         case rolledBack
     }
 
-    public let directory: MigrationDirectory
-    public let history: MigrationHistory
+    package let directory: MigrationDirectory
+    /// The history rows.
+    package let history: MigrationHistory
+    /// What runs the migrations' SQL, transactions and the run lock.
+    package let session: MigrationSession
     /// Receives progress events.
-    public var observer: (MigrationEvent) -> Void = { _ in }
+    package var observer: (MigrationEvent) -> Void = { _ in }
     /// How long a migration statement waits for a lock before it gives up (55P03).
-    public var ddlLockTimeout: Duration = .seconds(5)
+    package var ddlLockTimeout: Duration = .seconds(5)
     /// How many times a migration that gave up waiting for a lock is rolled back and
     /// run again (with growing pauses) before the run fails naming the blockers.
-    public var lockRetries = 3
+    package var lockRetries = 3
     /// The first pause before a retry; each later one is twice as long, up to `longestPause`.
-    public var retryPause: Duration = .milliseconds(500)
-    public var longestPause: Duration = .seconds(4)
+    package var retryPause: Duration = .milliseconds(500)
+    package var longestPause: Duration = .seconds(4)
     private let clock = ContinuousClock()
     private var currentFile: MigrationFile?
 
-    public var files: [MigrationFile] { directory.files }
+    package var files: [MigrationFile] { directory.files }
 
-    public init(directory: MigrationDirectory, history: MigrationHistory) {
+    package init(directory: MigrationDirectory, history: MigrationHistory, session: MigrationSession) {
         self.directory = directory
         self.history = history
+        self.session = session
+    }
+
+    /// A migrator on one PostgreSQL connection (history and session share it).
+    package convenience init(directory: MigrationDirectory, connection: Connection) {
+        self.init(
+            directory: directory, history: PostgresMigrationHistory(connection: connection),
+            session: PostgresMigrationSession(connection: connection))
     }
 
     /// Loads and validates the folder first (bad input changes nothing and needs no
     /// server), then connects.
-    public static func open(folder: String, settings: ConnectionSettings) throws -> Migrator {
+    package static func open(folder: String, settings: ConnectionSettings) throws -> Migrator {
         let directory = try MigrationDirectory.load(folder)
-        let history = try PostgresMigrationHistory.connect(settings)
-        let migrator = Migrator(directory: directory, history: history)
-        history.connection.onNotice { [weak migrator] notice in migrator?.serverNotice(notice) }
+        let session = try PostgresMigrationSession.connect(settings)
+        let migrator = Migrator(
+            directory: directory, history: PostgresMigrationHistory(connection: session.connection), session: session)
+        session.connection.onNotice { [weak migrator] notice in migrator?.serverNotice(notice) }
         return migrator
     }
 
     /// Every migration's state (reads the history; takes no lock, changes nothing).
-    public func status() throws -> MigrationStatusReport {
+    package func status() throws -> MigrationStatusReport {
         MigrationStatusReport(
             entries: MigrationStatusEntry.entries(files: files, records: try history.records()),
             skipped: directory.skipped)
@@ -64,8 +77,8 @@ public final class Migrator {
     }
 
     /// Applies pending migrations in version order, up to and including `target`.
-    public func up(to target: MigrationVersion? = nil, allowDrift: Bool = false, dryRun: Bool = false,
-                   lockTimeout: Int = 60) throws -> MigrationRun
+    package func up(to target: MigrationVersion? = nil, allowDrift: Bool = false, dryRun: Bool = false,
+                   lockTimeout: Duration? = .seconds(60)) throws -> MigrationRun
     {
         let plan = { [self] in
             try MigrationPlanner.up(files: files, records: try history.records(), to: target,
@@ -86,7 +99,7 @@ public final class Migrator {
     }
 
     /// Rolls back applied migrations, newest first, running their down sections.
-    public func down(_ target: DownTarget = .steps(1), dryRun: Bool = false, lockTimeout: Int = 60) throws
+    package func down(_ target: DownTarget = .steps(1), dryRun: Bool = false, lockTimeout: Duration? = .seconds(60)) throws
         -> MigrationRun
     {
         let plan = { [self] in
@@ -105,7 +118,9 @@ public final class Migrator {
     }
 
     /// Rolls back the newest applied migration and applies it again from its file.
-    public func redo(allowDrift: Bool = false, dryRun: Bool = false, lockTimeout: Int = 60) throws -> MigrationRun {
+    package func redo(allowDrift: Bool = false, dryRun: Bool = false, lockTimeout: Duration? = .seconds(60))
+        throws -> MigrationRun
+    {
         let plan = { [self] in
             try MigrationPlanner.redo(files: files, records: try history.records(), allowDrift: allowDrift,
                                       folder: directory.path)
@@ -122,7 +137,7 @@ public final class Migrator {
 
     /// Settles a migration marked failed, after someone checked the database.
     @discardableResult
-    public func resolve(_ version: MigrationVersion, as resolution: Resolution, lockTimeout: Int = 60) throws
+    package func resolve(_ version: MigrationVersion, as resolution: Resolution, lockTimeout: Duration? = .seconds(60)) throws
         -> MigrationRecord?
     {
         try locked(lockTimeout) {
@@ -155,9 +170,9 @@ public final class Migrator {
 
     // MARK: - Running
 
-    private func locked<T>(_ timeout: Int, _ body: () throws -> T) throws -> T {
-        try history.acquireLock(timeoutSeconds: timeout) { observer(.waitingForLock(timeoutSeconds: timeout)) }
-        defer { history.releaseLock() }
+    private func locked<T>(_ timeout: Duration?, _ body: () throws -> T) throws -> T {
+        try session.acquireLock(timeout: timeout) { observer(.waitingForLock(timeout: timeout)) }
+        defer { session.releaseLock() }
         return try body()
     }
 
@@ -178,7 +193,7 @@ public final class Migrator {
         noteDroppedTransactionControl(section)
         observer(.started(version: file.version.text, name: file.name, direction: direction))
         let runner = SectionRunner(
-            history: history, file: file, section: section, direction: direction, record: record,
+            history: history, session: session, file: file, section: section, direction: direction, record: record,
             earlierInRun: run.steps.filter { $0.direction == direction }.count, lockTimeout: ddlLockTimeout)
         let milliseconds = try withLockRetries(file) { retry in
             section.options.transaction
@@ -187,7 +202,7 @@ public final class Migrator {
         run.steps.append(MigrationRun.Step(
             version: file.version.text, name: file.name, direction: direction, milliseconds: milliseconds))
         observer(.finished(version: file.version.text, name: file.name, direction: direction, milliseconds: milliseconds))
-        try history.resetSession()
+        try session.resetSession()
     }
 
     /// Runs `body`; when it gave up waiting for a lock (55P03, rolled back), pauses and
@@ -199,7 +214,7 @@ public final class Migrator {
     {
         var attempt = 0
         while true {
-            let watch = history.watchBlockers(after: ddlLockTimeout / 2)
+            let watch = session.watchBlockers(after: ddlLockTimeout / 2)
             defer { _ = watch?.stop() }
             var statementBlockers: [BlockingSession] = []
             do {
@@ -248,7 +263,7 @@ public final class Migrator {
         guard allowDrift, let records = try? history.records() else { return }
         for entry in MigrationStatusEntry.entries(files: files, records: records)
         where entry.state == .modified || entry.state == .missing {
-            observer(.warning("--allow-drift: " + MigrationRefusal.describeDrift(entry)))
+            observer(.warning("drift allowed: " + MigrationRefusal.describeDrift(entry)))
         }
     }
 

@@ -3,8 +3,8 @@
 ///
 /// A section without COPY data and without dropped statements is one batch: its text
 /// as written, so the server's error positions map straight onto the file.
-public struct SectionBatch: Sendable {
-    public enum Payload: Sendable {
+package struct SectionBatch: Sendable {
+    package enum Payload: Sendable {
         /// Statements sent as one simple query. Dropped BEGIN/COMMIT statements are
         /// blanked out (spaces, newlines kept), so offsets still match the file.
         case sql(String)
@@ -12,11 +12,11 @@ public struct SectionBatch: Sendable {
         case copy(statement: String, data: String)
     }
 
-    public let payload: Payload
+    package let payload: Payload
     /// The file offset where the batch's text begins.
-    public let fileOffset: Int
+    package let fileOffset: Int
     /// Indices into the section's `statements` of what the batch runs, in order.
-    public let statementIndices: [Int]
+    package let statementIndices: [Int]
 
     /// The most SQL text one batch carries (at a statement boundary): a large
     /// migration is sent in pieces, so neither pgwarden nor libpq holds a second copy
@@ -26,7 +26,7 @@ public struct SectionBatch: Sendable {
     /// The batches of a section, in order: the text between COPY blocks as written
     /// (dropped statements blanked; cut into pieces of at most `batchLimit`
     /// characters at statement boundaries), and each COPY with its data.
-    public static func batches(of section: MigrationSection) -> [SectionBatch] {
+    package static func batches(of section: MigrationSection) -> [SectionBatch] {
         var batches: [SectionBatch] = []
         forEachBatch(of: section) { batches.append($0) }
         return batches
@@ -34,7 +34,7 @@ public struct SectionBatch: Sendable {
 
     /// Makes the batches one at a time and hands each to `body` (so only one batch's
     /// text exists at a time).
-    public static func forEachBatch(of section: MigrationSection, _ body: (SectionBatch) throws -> Void) rethrows {
+    package static func forEachBatch(of section: MigrationSection, _ body: (SectionBatch) throws -> Void) rethrows {
         let source = SourceText(section.sql)
         let dropped = Set(section.droppedStatements)
         var cursor = 0

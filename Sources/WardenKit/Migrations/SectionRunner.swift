@@ -9,6 +9,7 @@ import WardenPostgres
 /// making every reader of that table queue behind it.
 struct SectionRunner {
     let history: MigrationHistory
+    let session: MigrationSession
     let file: MigrationFile
     let section: MigrationSection
     let direction: MigrationDirection
@@ -17,46 +18,35 @@ struct SectionRunner {
     let earlierInRun: Int
     /// The longest a statement waits for a lock.
     let lockTimeout: Duration
-    private let clock = ContinuousClock()
-
-    init(history: MigrationHistory, file: MigrationFile, section: MigrationSection, direction: MigrationDirection,
-         record: MigrationRecord?, earlierInRun: Int, lockTimeout: Duration)
-    {
-        self.history = history
-        self.file = file
-        self.section = section
-        self.direction = direction
-        self.record = record
-        self.earlierInRun = earlierInRun
-        self.lockTimeout = lockTimeout
-    }
-
     /// BEGIN; the section; insert (up) or delete (down) the history row; COMMIT.
     /// Returns the section's duration in milliseconds.
     func runInTransaction() throws -> Int {
-        try history.begin()
-        let start = clock.now
+        let clock = ContinuousClock()
         var phase = MigrationSQLFailure.Phase.statement
         var current: SectionBatch?
+        var milliseconds = 0
         do {
-            try history.setLockTimeout(lockTimeout, local: true)
-            try SectionBatch.forEachBatch(of: section) { batch in
-                current = batch
-                try run(batch)
-                guard history.isInTransaction else { throw OwnTransactionEnded() }
+            try session.inTransaction {
+                let start = clock.now
+                try session.setLockTimeout(lockTimeout, local: true)
+                try SectionBatch.forEachBatch(of: section) { batch in
+                    current = batch
+                    try run(batch)
+                    guard session.isInTransaction else { throw OwnTransactionEnded() }
+                }
+                milliseconds = (clock.now - start).wholeMilliseconds
+                phase = .history
+                try recordSuccess(milliseconds: milliseconds)
+                phase = .commit
             }
-            let milliseconds = (clock.now - start).wholeMilliseconds
-            phase = .history
-            try recordSuccess(milliseconds: milliseconds)
-            phase = .commit
-            try history.commit()
             return milliseconds
-        } catch is OwnTransactionEnded {
-            try markFailed(error: "the \(direction.rawValue) section ended its own transaction (COMMIT or ROLLBACK)")
-            throw MigrationRefusal.transactionEnded(file: file.path, version: file.version.text, direction: direction)
         } catch {
-            if phase != .commit { try? history.rollback() }
-            let lost = error is PGError && ((error as? PGError)?.kind == .connection || !history.isConnected)
+            let error = try Self.unwrap(error)
+            if error is OwnTransactionEnded {
+                try markFailed(error: "the \(direction.rawValue) section ended its own transaction (COMMIT or ROLLBACK)")
+                throw MigrationRefusal.transactionEnded(file: file.path, version: file.version.text, direction: direction)
+            }
+            let lost = error is PGError && ((error as? PGError)?.kind == .connection || !session.isConnected)
             let outcome = phase == .commit && lost ? outcomeAfterLostCommit() : .rolledBack
             throw MigrationSQLFailure(
                 file: file, direction: direction, underlying: error, phase: phase,
@@ -65,11 +55,20 @@ struct SectionRunner {
         }
     }
 
+    /// The error behind a transaction's own failure: a failed BEGIN is rethrown as it
+    /// was (nothing ran); a failed COMMIT or rollback gives the error that caused it.
+    private static func unwrap(_ error: Error) throws -> Error {
+        guard let failure = error as? TransactionError else { return error }
+        if failure.phase == .begin { throw failure.underlying }
+        return failure.underlying
+    }
+
     /// For `transaction:false`: mark failed, run each statement on its own, then
     /// mark applied (up) or delete the row (down).
     func runStatementByStatement(retryLockWait: (Int, PGError) -> Bool) throws -> Int {
         try markFailed(error: "started without a transaction and has not finished (interrupted, or still running)")
-        try history.setLockTimeout(lockTimeout, local: false)
+        try session.setLockTimeout(lockTimeout, local: false)
+        let clock = ContinuousClock()
         let start = clock.now
         for (index, statement) in section.statements.enumerated() {
             var attempt = 0
@@ -100,15 +99,15 @@ struct SectionRunner {
 
     private func run(_ batch: SectionBatch) throws {
         switch batch.payload {
-        case .sql(let text): try history.execute(text)
-        case .copy(let statement, let data): try history.copyIn(statement, data: data)
+        case .sql(let text): try session.execute(text)
+        case .copy(let statement, let data): try session.copyIn(statement, data: data)
         }
     }
 
     /// The connection died while COMMIT was on its way: the server may have committed
     /// or not. A new connection reads the history to tell.
     private func outcomeAfterLostCommit() -> MigrationSQLFailure.Outcome {
-        guard let records = history.reconnectAndReadRecords() else { return .unknown }
+        guard let records = session.reconnectAndReadRecords() else { return .unknown }
         let row = records.first { $0.parsedVersion == file.version }
         let committed = direction == .up ? row?.state == .applied && row?.checksum == file.checksum : row == nil
         return committed ? .committedDespiteLostConnection : .rolledBack

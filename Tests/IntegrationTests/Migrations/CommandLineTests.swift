@@ -5,6 +5,17 @@ import TestSupport
 
 /// The commands as a user runs them: output, exit status, help.
 @Suite struct CommandLineTests {
+    /// Shell completion offers folders for folder options and YAML files for the plan.
+    @Test func shellCompletionKnowsWhichPathsAreFolders() throws {
+        let output = try PgwardenCLI.run(["--generate-completion-script", "bash"])
+        #expect(output.status == 0, "\(output.all)")
+        let script = output.standardOutput
+        for option in ["--migrations", "--seeds"] {
+            #expect(script.contains("'\(option)')\n        __pgwarden_add_completions -d"), "\(option) completes folders")
+        }
+        #expect(script.contains("'--plan')\n        __pgwarden_add_completions -o plusdirs -fX '!*.@(yml|yaml)'"))
+    }
+
     @Test func newWritesATimestampedFileThatUpRefusesUntilFilledIn() throws {
         let folder = try MigrationFolder()
         let target = folder.path + "/migrations"
@@ -54,6 +65,7 @@ import TestSupport
         #expect(modified.status == 3 && modified.standardOutput.contains("modified"))
         let refused = try PgwardenCLI.run(["up"] + arguments)
         #expect(refused.status == 3 && refused.standardError.contains("1_a.sql was modified after it was applied"))
+        #expect(refused.standardError.contains("run with --allow-drift"), "the CLI's hint: \(refused.standardError)")
         try folder.remove("2_b.sql")
         let missing = try PgwardenCLI.run(["status"] + arguments)
         #expect(missing.status == 3 && missing.standardOutput.contains("missing"))

@@ -99,7 +99,7 @@ import TestSupport
         let database = try TestDatabase()
         let folder = try MigrationFolder(["1_a.sql": "-- migrate:up\ncreate table a (id int);\n"])
         let holder = try Connection(database.settings)
-        try holder.query("select pg_advisory_lock(\(PostgresMigrationHistory.lockKey))")
+        try holder.query("select pg_advisory_lock(\(PostgresMigrationSession.lockKey))")
         let arguments = ["up", "--database-url", try database.url, "--migrations", folder.path]
         let started = Date()
         let output = try PgwardenCLI.run(arguments + ["--lock-timeout", "1"])

@@ -88,4 +88,24 @@ import TestSupport
         #expect(try database.state("1") == "failed")
         try holder.execute("rollback")
     }
+
+    /// Library users get the same limits as the CLI's flags, through `MigrationRunOptions`.
+    @Test func theLibrarysRunOptionsSetTheLockWaitAndRetries() throws {
+        let (database, folder) = try setUp()
+        let holder = try blocker(database)
+        let migrations = try Migrations(directory: URL(fileURLWithPath: folder.path))
+        let options = MigrationRunOptions(lockTimeout: .seconds(5), ddlLockTimeout: .milliseconds(200), lockRetries: 0)
+        let clock = ContinuousClock()
+        let started = clock.now
+        let failure = try #require(throws: MigrationLockWaitFailure.self) {
+            try migrations.up(on: try Connection(database.settings), options: options)
+        }
+        #expect(clock.now - started < .seconds(5), "gave up after the DDL lock timeout, not later")
+        #expect(failure.attempts == 1 && failure.lockTimeout == .milliseconds(200))
+        #expect(failure.failure.outcome == .rolledBack)
+        #expect(failure.description.contains("waited 200 ms for a lock 1 time; gave up"), "\(failure)")
+        #expect(!failure.description.contains("--"), "the library names no CLI flag: \(failure)")
+        #expect(try database.historyVersions() == nil || database.historyVersions() == [])
+        try holder.execute("rollback")
+    }
 }

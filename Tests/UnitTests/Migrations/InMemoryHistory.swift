@@ -1,9 +1,10 @@
 import WardenKit
 import TestSupport
 
-/// A `MigrationHistory` in memory, with transactions: what a transaction wrote is
-/// undone on rollback. `failures` makes `execute` throw for SQL containing a key.
-final class InMemoryHistory: MigrationHistory {
+/// A `MigrationHistory` and `MigrationSession` in memory, with transactions: what a
+/// transaction wrote is undone on rollback. `failures` makes `execute` throw for SQL
+/// containing a key.
+final class InMemoryHistory: MigrationHistory, MigrationSession {
     var rows: [MigrationRecord] = []
     var tableExists = false
     var executed: [String] = []
@@ -13,10 +14,10 @@ final class InMemoryHistory: MigrationHistory {
     var endsOwnTransaction: String?
     private var snapshot: (rows: [MigrationRecord], executed: [String])?
 
-    func acquireLock(timeoutSeconds: Int, onWait: () -> Void) throws {
+    func acquireLock(timeout: Duration?, onWait: () -> Void) throws {
         guard lockAvailable else {
             onWait()
-            throw MigrationRefusal.lockTimeout(seconds: timeoutSeconds)
+            throw MigrationRefusal.lockTimeout(waited: timeout ?? .zero)
         }
         lockHeld = true
     }
@@ -32,11 +33,18 @@ final class InMemoryHistory: MigrationHistory {
 
     func delete(version: String) throws { rows.removeAll { $0.version == version } }
 
-    func begin() throws { snapshot = (rows, executed) }
+    func inTransaction(_ body: () throws -> Void) throws {
+        snapshot = (rows, executed)
+        do {
+            try body()
+        } catch {
+            rollback()
+            throw error
+        }
+        snapshot = nil
+    }
 
-    func commit() throws { snapshot = nil }
-
-    func rollback() throws {
+    private func rollback() {
         if let snapshot {
             rows = snapshot.rows
             executed = snapshot.executed

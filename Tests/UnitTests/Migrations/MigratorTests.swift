@@ -18,7 +18,7 @@ import TestSupport
     }
 
     func migrator(_ files: [MigrationFile], history: InMemoryHistory = InMemoryHistory()) -> Migrator {
-        Migrator(directory: MigrationDirectory(path: "migrations", files: files), history: history)
+        Migrator(directory: MigrationDirectory(path: "migrations", files: files), history: history, session: history)
     }
 
     func version(_ text: String) throws -> MigrationVersion { try #require(MigrationVersion(text)) }
@@ -169,7 +169,8 @@ import TestSupport
         #expect(history.executed.count == 2)  // each statement sent on its own
         #expect(history.rows.map(\.state) == [.failed])
         #expect(history.rows.first?.error?.contains("m1.sql:4:13: nope") == true)
-        #expect(failure.description.contains("pgwarden resolve 1 --applied"))
+        #expect(failure.description.contains("resolve it as applied"))
+        #expect(!failure.description.contains("pgwarden"), "library messages name no command")
         #expect(throws: MigrationRefusal.self) { try migrator([file], history: history).up() }
         try migrator([file], history: history).resolve(version("1"), as: .rolledBack)
         #expect(history.rows.isEmpty)
@@ -204,12 +205,12 @@ import TestSupport
         var events: [MigrationEvent] = []
         let subject = migrator([try Self.file("1")], history: history)
         subject.observer = { events.append($0) }
-        #expect(throws: MigrationRefusal.self) { try subject.up(lockTimeout: 3) }
+        #expect(throws: MigrationRefusal.self) { try subject.up(lockTimeout: .seconds(3)) }
         #expect(history.rows.isEmpty && history.executed.isEmpty)
-        guard case .waitingForLock(let seconds) = events.first else {
+        guard case .waitingForLock(let timeout) = events.first else {
             Issue.record("no waiting event")
             return
         }
-        #expect(seconds == 3)
+        #expect(timeout == .seconds(3))
     }
 }

@@ -1,0 +1,115 @@
+import Foundation
+import WardenPostgres
+
+/// Runs migrations on a PostgreSQL connection: a session-level advisory lock that
+/// serializes migrators on one database, the connection's transactions, migration
+/// SQL and COPY.
+package final class PostgresMigrationSession: MigrationSession {
+    /// The advisory lock key every pgwarden run takes (the ASCII bytes of "pgwarden").
+    /// Advisory locks belong to one database, so runs on other databases never wait.
+    package static let lockKey: Int64 = 0x7067_7761_7264_656E
+
+    /// The connection migrations run on.
+    package let connection: Connection
+
+    package init(connection: Connection) {
+        self.connection = connection
+        prepareSession()
+    }
+
+    /// Connects; a failure is one line (libpq's multi-line message joined), redacted.
+    package static func connect(_ settings: ConnectionSettings) throws -> PostgresMigrationSession {
+        do {
+            return PostgresMigrationSession(connection: try Connection(settings))
+        } catch var error as PGError {
+            error.message = error.message.split(whereSeparator: \.isNewline)
+                .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: "; ")
+            throw error
+        }
+    }
+
+    /// Session settings for every migration: on PostgreSQL 14+, notice a vanished
+    /// client (a killed pgwarden) within seconds, so its work is rolled back and its
+    /// lock released instead of running on.
+    ///
+    /// `standard_conforming_strings` is set on: the statement splitter and the
+    /// migrations' meaning assume it (see `SettingCheck`).
+    private func prepareSession() {
+        _ = try? connection.execute("set standard_conforming_strings = on")
+        if connection.serverVersion >= 140_000 {
+            _ = try? connection.execute("set client_connection_check_interval = '2s'")
+        }
+    }
+
+    /// This session's server process id (cached).
+    private lazy var backendPID: Int? = try? connection.fetchOne("select pg_backend_pid()")?.int(0)
+
+    /// Polls `pg_try_advisory_lock` rather than blocking in `pg_advisory_lock`: a
+    /// statement blocked on the lock is an open transaction with a snapshot, which a
+    /// `CREATE INDEX CONCURRENTLY` in the running migration would wait for: a deadlock.
+    package func acquireLock(timeout: Duration?, onWait: () -> Void) throws {
+        if try tryLock() { return }
+        onWait()
+        let clock = ContinuousClock()
+        let deadline = timeout.map { clock.now + $0 }
+        var pause = Duration.milliseconds(50)
+        while deadline.map({ clock.now < $0 }) ?? true {
+            Thread.sleep(forTimeInterval: pause.inSeconds)
+            if try tryLock() { return }
+            pause = min(pause * 2, .milliseconds(500))
+        }
+        throw MigrationRefusal.lockTimeout(waited: timeout ?? .zero)
+    }
+
+    private func tryLock() throws -> Bool {
+        try connection.fetchBool("select pg_try_advisory_lock(\(Self.lockKey))")
+    }
+
+    package func releaseLock() {
+        _ = try? connection.query("select pg_advisory_unlock(\(Self.lockKey))" as SQL)
+    }
+
+    package func inTransaction(_ body: () throws -> Void) throws {
+        try connection.inTransaction {
+            try body()
+            return .commit
+        }
+    }
+
+    package var isInTransaction: Bool { connection.transactionStatus == .inTransaction }
+
+    package func execute(_ sql: String) throws { try connection.execute(sql) }
+
+    /// `reset all` and `reset role`, so a migration's session-level SET does not leak
+    /// into the next one; then pgwarden's own session settings again.
+    package func resetSession() throws {
+        try connection.execute("reset all; reset role")
+        prepareSession()
+    }
+
+    package func setLockTimeout(_ timeout: Duration, local: Bool) throws {
+        let milliseconds = max(1, timeout.wholeMilliseconds)
+        try connection.execute("set \(local ? "local " : "")lock_timeout = \(milliseconds)")
+    }
+
+    package func copyIn(_ statement: String, data: String) throws {
+        try connection.copyIn(statement, data: data)
+    }
+
+    package func watchBlockers(after delay: Duration) -> BlockerWatch? {
+        guard let backendPID else { return nil }
+        return BlockerWatch(settings: connection.settings, pid: backendPID, delay: delay)
+    }
+
+    package var isConnected: Bool { connection.isOpen }
+
+    package func reconnectAndReadRecords() -> [MigrationRecord]? {
+        guard let fresh = try? Connection(connection.settings) else { return nil }
+        return try? PostgresMigrationHistory(connection: fresh).records()
+    }
+
+    package func makeInterrupter() -> (@Sendable () -> Void)? {
+        guard let canceller = connection.makeCanceller() else { return nil }
+        return { canceller.cancel() }
+    }
+}
