@@ -45,7 +45,7 @@ public struct BlockingSession: Equatable, Sendable, CustomStringConvertible {
 /// Polls, on a connection of its own and a thread of its own, which sessions block a
 /// migration's session, and remembers the last ones it saw. Starts polling only after
 /// `delay`, so a quick statement costs no connection.
-public final class BlockerWatch: @unchecked Sendable {
+package final class BlockerWatch: @unchecked Sendable {
     private let lock = NSLock()
     private var stopped = false
     private var seen: [BlockingSession] = []

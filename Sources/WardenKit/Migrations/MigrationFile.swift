@@ -110,7 +110,7 @@ public enum MigrationDirection: String, Sendable {
 
 /// The checksum stored in the history: SHA-256 of the up section, line endings
 /// normalized first, so a checkout with CRLF line endings is not "modified".
-public enum MigrationChecksum {
+package enum MigrationChecksum {
     /// Lowercase hex SHA-256 of `text` after CRLF and CR become LF.
     public static func of(_ text: String) -> String { of(text[...]) }
 
@@ -132,7 +132,7 @@ public enum MigrationChecksum {
 }
 
 /// Line-ending normalization.
-public enum LineEndings {
+package enum LineEndings {
     /// `\r\n` and lone `\r` become `\n`.
     public static func normalize(_ text: String) -> String {
         guard UTF8Bytes.contains(text, 0x0D) else { return text }

@@ -19,7 +19,7 @@ public struct SourceLocation: Equatable, Sendable, CustomStringConvertible {
 /// Works on the text's UTF-8 bytes (no array of scalars: a 50 MB file costs its lines'
 /// starts, two integers a line, besides the text). Lines end at `\n`; texts are
 /// normalized to `\n` line endings before they get here.
-public struct SourceText: Sendable {
+package struct SourceText: Sendable {
     /// The text (a substring shares its file's storage: no copy).
     public let string: Substring
     /// The scalar offset where each line begins; line 1 begins at 0.
@@ -153,7 +153,7 @@ public struct SourceText: Sendable {
 ///    12 | create tabel foo (
 ///       |        ^
 /// ```
-public enum SourceExcerpt {
+package enum SourceExcerpt {
     /// The gutter width used for line numbers.
     static let gutter = 5
 

@@ -143,7 +143,7 @@ public final class LocalCluster: @unchecked Sendable {
     /// Creates a new, empty database and returns settings to reach it.
     public func createDatabase(_ name: String) throws -> ConnectionSettings {
         let admin = try Connection(settings())
-        try admin.execute("create database \(quoteIdentifier(name))")
+        try admin.query("create database \(identifier: name)" as SQL)
         return settings(database: name)
     }
 
@@ -263,7 +263,3 @@ public final class LocalCluster: @unchecked Sendable {
     }
 }
 
-/// Double-quotes an SQL identifier.
-public func quoteIdentifier(_ name: String) -> String {
-    "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-}

@@ -85,7 +85,7 @@ struct DraftOwnership {
 
     /// An identifier as SQL needs it: bare when it is a plain lowercase name, else quoted.
     static func sqlName(_ name: String) -> String {
-        isPlain(name) && !reserved.contains(name) ? name : quoteIdentifier(name)
+        isPlain(name) && !reserved.contains(name) ? name : SQL.quoteIdentifier(name)
     }
 
     /// Lowercase letters, digits and underscores, not starting with a digit.
