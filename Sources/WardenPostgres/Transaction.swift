@@ -41,23 +41,7 @@ extension Connection {
                 kind: .client, message: "a transaction is already open on this connection",
                 sqlState: .activeSQLTransaction)
         }
-        do {
-            try execute("begin")
-        } catch {
-            throw TransactionError(phase: .begin, underlying: error)
-        }
-        let outcome: TransactionOutcome
-        do {
-            outcome = try body()
-        } catch {
-            try rollbackAfter(error)
-            throw error
-        }
-        switch outcome {
-        case .commit: try commit()
-        case .rollback:
-            do { try execute("rollback") } catch { throw TransactionError(phase: .rollback, underlying: error) }
-        }
+        try runTransaction { ((), try body()) }
     }
 
     /// Runs `body` so that nothing it does stays: in a transaction that is rolled back
@@ -66,12 +50,7 @@ extension Connection {
     @discardableResult
     public func rolledBack<T>(_ body: () throws -> T) throws -> T {
         if transactionStatus == .idle {
-            var value: T?
-            try inTransaction {
-                value = try body()
-                return .rollback
-            }
-            return value!
+            return try runTransaction { (try body(), .rollback) }
         }
         return try rolledBackSavepoint(body)
     }
@@ -107,19 +86,30 @@ extension Connection {
     /// failed) is reported as a `.commit` error, never as success.
     @discardableResult
     public func transaction<T>(_ body: () throws -> T) throws -> T {
+        try runTransaction { (try body(), .commit) }
+    }
+
+    /// BEGIN, the body, then COMMIT or ROLLBACK as it says (ROLLBACK if it throws):
+    /// each phase's failure reported as such, a failed rollback never hiding the
+    /// body's error.
+    private func runTransaction<T>(_ body: () throws -> (T, TransactionOutcome)) throws -> T {
         do {
             try execute("begin")
         } catch {
             throw TransactionError(phase: .begin, underlying: error)
         }
-        let value: T
+        let (value, outcome): (T, TransactionOutcome)
         do {
-            value = try body()
+            (value, outcome) = try body()
         } catch {
             try rollbackAfter(error)
             throw error
         }
-        try commit()
+        switch outcome {
+        case .commit: try commit()
+        case .rollback:
+            do { try execute("rollback") } catch { throw TransactionError(phase: .rollback, underlying: error) }
+        }
         return value
     }
 
