@@ -16,7 +16,8 @@ struct Pgwarden: ParsableCommand {
             2 status found pending migrations; 3 history drift (modified, missing or failed \
             migrations); 64 usage error; 65 bad input (migration files, an unknown version, \
             a migration that cannot be rolled back, plan file); 69 server unreachable or \
-            PostgreSQL programs missing; 75 lock timeout; 130 interrupted.
+            PostgreSQL programs missing; 73 a report file cannot be written; 75 lock \
+            timeout; 129, 130, 143 interrupted by SIGHUP, SIGINT, SIGTERM.
             """,
         version: WardenKit.version,
         subcommands: [
