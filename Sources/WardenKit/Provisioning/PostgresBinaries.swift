@@ -44,7 +44,7 @@ package struct PostgresBinaries: Sendable {
         for folder in (environment["PATH"] ?? "/usr/bin").split(separator: ":") {
             let path = "\(folder)/pg_config"
             guard FileManager.default.isExecutableFile(atPath: path) else { continue }
-            let output = try? ProcessRunner.run(path, ["--bindir"])
+            let output = try? ProcessRunner.runBrief(path, ["--bindir"])
             if let output, output.status == 0 {
                 return output.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
             }

@@ -8,16 +8,34 @@ enum ProcessRunner {
         var standardError: String
     }
 
-    /// Runs `path` with `arguments`; output is captured through temporary files so a
-    /// chatty program can never block on a full pipe. The files go in the working
-    /// directory when one is given (a server's directory, which its watchdog removes
-    /// even if pgwarden is killed meanwhile), else in the temporary directory.
-    static func run(_ path: String, _ arguments: [String], workingDirectory: URL? = nil) throws -> Output {
+    /// Runs a program that prints a line or two (`pg_config --bindir`): its standard
+    /// output through a pipe, read to the end before waiting, its standard error
+    /// discarded. Nothing is written anywhere, so a kill leaves nothing behind.
+    static func runBrief(_ path: String, _ arguments: [String]) throws -> Output {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
-        if let workingDirectory { process.currentDirectoryURL = workingDirectory }
-        let captureDirectory = workingDirectory ?? FileManager.default.temporaryDirectory
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Output(status: process.terminationStatus, standardOutput: String(decoding: data, as: UTF8.self),
+                      standardError: "")
+    }
+
+    /// Runs `path` with `arguments` in `workingDirectory`; output is captured through
+    /// files there, so a chatty program (initdb) can never block on a full pipe, and
+    /// the files go with the directory (a server's, which its watchdog removes even if
+    /// pgwarden is killed meanwhile).
+    static func run(_ path: String, _ arguments: [String], workingDirectory: URL) throws -> Output {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.currentDirectoryURL = workingDirectory
+        let captureDirectory = workingDirectory
         let outURL = captureDirectory.appendingPathComponent("pgwarden-out-\(UUID().uuidString)")
         let errURL = captureDirectory.appendingPathComponent("pgwarden-err-\(UUID().uuidString)")
         FileManager.default.createFile(atPath: outURL.path, contents: nil)
