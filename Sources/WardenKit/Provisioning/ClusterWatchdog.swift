@@ -22,7 +22,10 @@ final class ClusterWatchdog: @unchecked Sendable {
     /// `/proc/<pid>/cwd` (Linux): the server and `initdb` run in the directory and
     /// PostgreSQL's processes change into the data directory inside it. They get
     /// SIGQUIT (PostgreSQL's immediate shutdown, which also frees shared memory),
-    /// then SIGKILL after two seconds; then the directory goes.
+    /// then SIGKILL after two seconds; then the directory goes. The POSIX shared
+    /// memory segments those processes had mapped (`/dev/shm/PostgreSQL.*`, read from
+    /// `/proc/<pid>/maps` before each signal) go too: an `initdb` backend stopped that
+    /// way cannot remove its own.
     static let script = #"""
         trap '' INT TERM HUP PIPE QUIT
         cd / || exit 1
@@ -45,11 +48,23 @@ final class ClusterWatchdog: @unchecked Sendable {
             esac
           done
         }
+        segments_of() {
+          for pid in "$@"; do
+            while IFS= read -r mapping; do
+              case $mapping in
+                *" /dev/shm/PostgreSQL."*) echo "/dev/shm/PostgreSQL.${mapping##*/dev/shm/PostgreSQL.}" ;;
+              esac
+            done < "/proc/$pid/maps" 2>/dev/null
+          done
+        }
+        segments=
         tries=0
         while :; do
           pids=$(working_in_dir)
+          [ -z "$pids" ] || segments="$segments $(segments_of $pids)"
           if [ -z "$pids" ]; then
             rm -rf "$dir"
+            [ -z "$segments" ] || rm -f $segments
             [ -e "$dir" ] || break
           elif [ $tries -eq 0 ]; then
             kill -QUIT $pids 2>/dev/null
