@@ -1,27 +1,16 @@
 import Foundation
 import WardenKit
 
-/// An ephemeral server shared by the tests of one process, started on first use and
-/// stopped when the process exits. A test that cannot get it fails: the start error
-/// is rethrown, never skipped.
-public final class TestServer: @unchecked Sendable {
-    private let lock = NSLock()
-    private var started: Result<LocalCluster, Error>?
+/// An ephemeral server shared by the tests of one process (`SharedLocalCluster`:
+/// started on first use, stopped when the process exits). A test that cannot get it
+/// fails: the start error is rethrown, never skipped.
+public final class TestServer: Sendable {
+    private let shared = SharedLocalCluster()
 
     public init() {}
 
     /// The running server (started now if needed).
-    public var cluster: LocalCluster {
-        get throws {
-            lock.lock()
-            defer { lock.unlock() }
-            if let started { return try started.get() }
-            let result = Result { try LocalCluster.start() }
-            started = result
-            if case .success(let cluster) = result { TestServer.stopAtExit(cluster) }
-            return try result.get()
-        }
-    }
+    public var cluster: LocalCluster { get throws { try shared.cluster() } }
 
     /// A fresh, empty database, as the superuser.
     public func newDatabase(_ label: String = "t") throws -> ConnectionSettings {
@@ -35,13 +24,6 @@ public final class TestServer: @unchecked Sendable {
         _ = try SupabaseCompat.bootstrap(Connection(admin))
         let cluster = try cluster
         return (admin, cluster.settings(database: admin.parameters["dbname"] ?? "", user: cluster.projectUser))
-    }
-
-    nonisolated(unsafe) private static var toStop: [LocalCluster] = []
-
-    private static func stopAtExit(_ cluster: LocalCluster) {
-        if toStop.isEmpty { atexit { TestServer.toStop.forEach { $0.stop() } } }
-        toStop.append(cluster)
     }
 }
 

@@ -22,7 +22,7 @@ public final class ScratchDatabase: @unchecked Sendable {
 
     /// Starts the shared local server if needed, creates a database and bootstraps it.
     public init(label: String = "scratch") throws {
-        cluster = try SharedCluster.cluster()
+        cluster = try SharedLocalCluster.scratch.cluster()
         let safeLabel = String(label.lowercased().unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) }.prefix(20))
         name = "\(safeLabel.isEmpty ? "scratch" : safeLabel)_\(UUID().uuidString.prefix(12).lowercased().replacingOccurrences(of: "-", with: ""))"
         adminSettings = try cluster.createDatabase(name)
@@ -41,27 +41,5 @@ public final class ScratchDatabase: @unchecked Sendable {
         dropped = true
         let admin = try Connection(cluster.settings())
         try admin.query("drop database if exists \(identifier: name) with (force)")
-    }
-}
-
-/// The one local server that scratch databases of a process share; stopped at exit.
-enum SharedCluster {
-    nonisolated(unsafe) private static var started: Result<LocalCluster, Error>?
-    private static let lock = NSLock()
-
-    static func cluster() throws -> LocalCluster {
-        lock.lock()
-        defer { lock.unlock() }
-        if let started { return try started.get() }
-        let result = Result { try LocalCluster.start() }
-        started = result
-        if case .success = result {
-            atexit { SharedCluster.stopAtExit() }
-        }
-        return try result.get()
-    }
-
-    private static func stopAtExit() {
-        if case .success(let cluster) = started { cluster.stop() }
     }
 }
