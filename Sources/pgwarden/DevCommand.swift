@@ -45,7 +45,9 @@ struct DevCommand: ParsableCommand {
             // As on Supabase: bootstrap as the superuser, everything else as postgres.
             var job = ProjectJob(
                 settings: cluster.settings(user: cluster.projectUser),
-                paths: ProjectPaths(migrations: migrations.folder, seeds: seeds.folder, plan: plan.file)) { print($0) }
+                project: Project(
+                    migrations: URL(fileURLWithPath: migrations.folder), seeds: URL(fileURLWithPath: seeds.folder),
+                    plan: URL(fileURLWithPath: plan.file))) { print($0) }
             job.bootstrapSettings = cluster.settings()
             let progress = MigrationProgress.standard()
             job.onMigrationEvent = progress.handle

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import WardenKit
 
 /// `pgwarden reset`: down all, up, seed.
@@ -29,7 +30,9 @@ struct ResetCommand: ParsableCommand {
         try ErrorReporter.run {
             var job = ProjectJob(
                 settings: try database.settings(),
-                paths: ProjectPaths(migrations: migrations.folder, seeds: seeds.folder)) { print($0) }
+                project: Project(
+                    migrations: URL(fileURLWithPath: migrations.folder), seeds: URL(fileURLWithPath: seeds.folder),
+                    plan: URL(fileURLWithPath: "access-plan.yml"))) { print($0) }  // reset reads no plan
             let progress = MigrationProgress.standard()
             job.onMigrationEvent = progress.handle
             try job.reset()

@@ -63,10 +63,8 @@ import TestSupport
     @Test func resetThenSeedTwiceLeavesTheSameData() throws {
         let (admin, settings) = try TestCluster.newTwinDatabase("reset")
         let connection = try Connection(settings)
-        let paths = ProjectPaths(
-            migrations: ElectricRide.migrations.path, seeds: ElectricRide.seeds.path, plan: ElectricRide.planPath)
         var lines: [String] = []
-        var job = ProjectJob(settings: settings, paths: paths) { lines.append($0) }
+        var job = ProjectJob(settings: settings, project: Project(directory: ElectricRide.root)) { lines.append($0) }
         job.bootstrapSettings = admin
         _ = try job.provisionAndProve()
         try connection.execute("insert into public.colour (name) values ('Scribbled by hand')")

@@ -3,7 +3,7 @@ import Foundation
 extension AccessPlan {
     /// Reads and checks a plan file (mistakes throw `AccessPlanError` with the line).
     public init(contentsOf file: URL) throws {
-        self = try AccessPlanParser.load(path: file.path)
+        self = try AccessPlanParser.load(path: file.relativePath)  // as given: messages name it so
     }
 
     /// Proves the plan on a database: acts as every persona, compares what each sees

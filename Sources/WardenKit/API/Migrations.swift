@@ -19,7 +19,7 @@ public struct Migrations: Sendable {
     /// any database is touched).
     public init(directory: URL) throws {
         self.directory = directory
-        loaded = try MigrationDirectory.load(directory.path)
+        loaded = try MigrationDirectory.load(directory.relativePath)  // as given: messages name it so
     }
 
     /// The migration files, in version order.

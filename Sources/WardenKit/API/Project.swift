@@ -34,8 +34,15 @@ public struct Project: Sendable {
 
     /// The seed files in the order they apply (empty when there is no seeds folder).
     public func seedFiles() throws -> [URL] {
-        FileManager.default.fileExists(atPath: seedsDirectory.path) ? try Seeder(folder: seedsDirectory).files() : []
+        hasSeeds ? try Seeder(folder: seedsDirectory).files() : []
     }
+
+    /// Applies the seed files in one transaction; nil when there is no seeds folder.
+    package func applySeeds(on connection: Connection) throws -> [URL]? {
+        hasSeeds ? try Seeder(folder: seedsDirectory).apply(connection) : nil
+    }
+
+    private var hasSeeds: Bool { FileManager.default.fileExists(atPath: seedsDirectory.path) }
 
     /// Makes the database ready: the Supabase twin where it is missing, every pending
     /// migration, then the seeds (in one transaction). Every file is read and checked
@@ -48,8 +55,7 @@ public struct Project: Sendable {
         _ = try seedFiles()
         let bootstrap = try SupabaseCompat.bootstrap(connection)
         let run = try migrations.up(on: connection, observer: observer)
-        let seeded = FileManager.default.fileExists(atPath: seedsDirectory.path)
-            ? try Seeder(folder: seedsDirectory).apply(connection) : []
+        let seeded = try applySeeds(on: connection) ?? []
         return ProvisionSummary(bootstrap: bootstrap, migrations: run, seedFiles: seeded)
     }
 }

@@ -1,19 +1,6 @@
 import Foundation
 import WardenPostgres
 
-/// Where a project keeps its files (paths relative to the working directory).
-package struct ProjectPaths: Sendable {
-    package var migrations: String
-    package var seeds: String
-    package var plan: String
-
-    package init(migrations: String = "./migrations", seeds: String = "seeds", plan: String = "access-plan.yml") {
-        self.migrations = migrations
-        self.seeds = seeds
-        self.plan = plan
-    }
-}
-
 /// The multi-step jobs: `dev`'s whole run, and `reset`. Each step reports a line
 /// through `log`; the first failure stops the job.
 package struct ProjectJob {
@@ -22,25 +9,25 @@ package struct ProjectJob {
     /// Where bootstrap runs, when it needs another role than `settings` (on the twin:
     /// the superuser `supabase_admin`); nil: `settings`.
     package var bootstrapSettings: ConnectionSettings?
-    package let paths: ProjectPaths
+    package let project: Project
     package var log: (String) -> Void
     /// Receives migration progress events.
     package var onMigrationEvent: (MigrationEvent) -> Void = { _ in }
 
-    package init(settings: ConnectionSettings, paths: ProjectPaths, log: @escaping (String) -> Void) {
+    package init(settings: ConnectionSettings, project: Project, log: @escaping (String) -> Void) {
         self.settings = settings
-        self.paths = paths
+        self.project = project
         self.log = log
     }
 
     /// Bootstrap, migrate up, seed, then prove the access plan. Every input file (the
     /// migrations and the plan) is read and checked before the database is touched.
     package func provisionAndProve() throws -> AccessPlanReport {
-        let plan = try AccessPlanParser.load(path: paths.plan)
-        _ = try MigrationDirectory.load(paths.migrations)
+        let plan = try project.accessPlan()
+        _ = try project.migrations()
         log(Self.describe(try SupabaseCompat.bootstrap(Connection(bootstrapSettings ?? settings))))
         // Connect as the project's role only now: on the twin, bootstrap creates it.
-        let migrator = try Migrator.open(folder: paths.migrations, settings: settings)
+        let migrator = try Migrator.open(folder: project.migrationsDirectory.relativePath, settings: settings)
         let connection = try Connection(settings)
         migrator.observer = onMigrationEvent
         log(try migrator.up().summary)
@@ -51,7 +38,7 @@ package struct ProjectJob {
 
     /// Rolls every migration back, applies them all again, and seeds: a clean slate.
     package func reset() throws {
-        let migrator = try Migrator.open(folder: paths.migrations, settings: settings)
+        let migrator = try Migrator.open(folder: project.migrationsDirectory.relativePath, settings: settings)
         migrator.observer = onMigrationEvent
         log(try migrator.down(.all).summary)
         log(try migrator.up().summary)
@@ -59,13 +46,12 @@ package struct ProjectJob {
     }
 
     private func seed(_ connection: Connection) throws {
-        let folder = URL(fileURLWithPath: paths.seeds)
-        guard FileManager.default.fileExists(atPath: folder.path) else {
-            log("seed: no \(paths.seeds) folder; skipped")
+        let folder = project.seedsDirectory.relativePath
+        guard let files = try project.applySeeds(on: connection) else {
+            log("seed: no \(folder) folder; skipped")
             return
         }
-        let files = try Seeder(folder: folder).apply(connection)
-        log("seed: applied \(files.count) file\(files.count == 1 ? "" : "s") from \(paths.seeds)")
+        log("seed: applied \(files.count) file\(files.count == 1 ? "" : "s") from \(folder)")
     }
 
     /// `role anon`, `role postgres`, `table auth.users` -> "2 roles, 1 table"; a single
