@@ -59,25 +59,7 @@ extension Connection {
     /// the transaction stays usable and holds nothing of what the body did.
     @discardableResult
     public func rolledBackSavepoint<T>(_ body: () throws -> T) throws -> T {
-        let name = nextSavepointName()
-        do {
-            try execute("savepoint \(name)")
-        } catch {
-            throw TransactionError(phase: .begin, underlying: error)
-        }
-        let value: T
-        do {
-            value = try body()
-        } catch {
-            try rollback(to: name, after: error)
-            throw error
-        }
-        do {
-            try execute("rollback to savepoint \(name); release savepoint \(name)")
-        } catch {
-            throw TransactionError(phase: .rollback, underlying: error)
-        }
-        return value
+        try runSavepoint(.rollback, body)
     }
 
     /// Runs `body` inside BEGIN ... COMMIT; rolls back if it throws.
@@ -117,20 +99,35 @@ extension Connection {
     /// to the savepoint (the transaction stays usable) and rethrows.
     @discardableResult
     public func savepoint<T>(_ body: () throws -> T) throws -> T {
+        try runSavepoint(.commit, body)
+    }
+
+    /// SAVEPOINT, the body, then RELEASE (`.commit`) or ROLLBACK TO and RELEASE
+    /// (`.rollback`); if the body (or the release) throws, rolled back to the
+    /// savepoint and rethrown, a failed rollback never hiding the body's error.
+    private func runSavepoint<T>(_ outcome: TransactionOutcome, _ body: () throws -> T) throws -> T {
         let name = nextSavepointName()
         do {
             try execute("savepoint \(name)")
         } catch {
             throw TransactionError(phase: .begin, underlying: error)
         }
+        let value: T
         do {
-            let value = try body()
-            try execute("release savepoint \(name)")
-            return value
+            value = try body()
+            if outcome == .commit { try execute("release savepoint \(name)") }
         } catch {
             try rollback(to: name, after: error)
             throw error
         }
+        if outcome == .rollback {
+            do {
+                try execute("rollback to savepoint \(name); release savepoint \(name)")
+            } catch {
+                throw TransactionError(phase: .rollback, underlying: error)
+            }
+        }
+        return value
     }
 
     /// A savepoint name unique on this connection.
