@@ -8,7 +8,9 @@ extension Connection {
     @discardableResult
     public func copyIn(_ statement: String, data: String) throws -> QueryResult {
         let handle = try openHandle(for: statement)
-        guard PQsendQuery(handle, statement) == 1 else { throw failure(sql: statement) }
+        // The extended protocol: the statement text is one statement or an error; the
+        // rows that follow go as CopyData messages, never parsed as SQL.
+        guard PQsendQueryParams(handle, statement, 0, nil, nil, nil, nil, 0) == 1 else { throw failure(sql: statement) }
         var sendError: String?
         let results = try collectResults(handle, sql: statement) { handle in
             sendError = Self.putCopyData(handle, data)

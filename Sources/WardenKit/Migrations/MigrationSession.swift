@@ -19,8 +19,14 @@ package protocol MigrationSession: AnyObject {
     func inTransaction(_ body: () throws -> Void) throws
     /// True while a transaction is open and not failed.
     var isInTransaction: Bool { get }
-    /// Runs migration SQL, possibly many statements; throws `PGError`.
-    func execute(_ sql: String) throws
+    /// Runs migration statements in order, each exactly one statement (pipelined on a
+    /// real server); throws `PGError` whose `completedStatements` is the failing one's index.
+    func execute(statements: [String]) throws
+    /// The transaction-local state an author's COMMIT would end: every setting's value,
+    /// `names` (custom settings such as `request.jwt.claims`) and the role.
+    func transactionSettings(including names: [String]) throws -> [String: String]
+    /// Sets back, for the rest of the transaction, the settings that changed since `before`.
+    func restoreTransactionSettings(_ before: [String: String], keeping sessionNames: Set<String>) throws
     /// Undoes session settings a migration may have made, between migrations.
     func resetSession() throws
     /// A thread-safe way to cancel the running statement (for Ctrl-C), if any.
@@ -46,6 +52,8 @@ extension MigrationSession {
         throw PGError(kind: .client, message: "this session cannot run COPY FROM STDIN")
     }
     package func watchBlockers(after delay: Duration) -> BlockerWatch? { nil }
+    package func transactionSettings(including names: [String]) throws -> [String: String] { [:] }
+    package func restoreTransactionSettings(_ before: [String: String], keeping sessionNames: Set<String>) throws {}
     package func reconnectAndReadRecords() -> [MigrationRecord]? { nil }
     package var isConnected: Bool { true }
 }

@@ -78,7 +78,34 @@ package final class PostgresMigrationSession: MigrationSession {
 
     package var isInTransaction: Bool { connection.transactionStatus == .inTransaction }
 
-    package func execute(_ sql: String) throws { try connection.execute(sql) }
+    package func execute(statements: [String]) throws { try connection.execute(statements: statements) }
+
+    package func transactionSettings(including names: [String]) throws -> [String: String] {
+        let rows = try connection.query(
+            """
+            select name, setting from pg_settings where context in ('user', 'superuser')
+            union all select name, coalesce(current_setting(name, true), '') from unnest(\(array: names + ["role"])::text[]) name
+            """).rows
+        var settings: [String: String] = [:]
+        for row in rows { if let name = row[0] { settings[name] = row[1] ?? "" } }
+        return settings
+    }
+
+    /// `set_config(name, value, true)` for each changed setting, except those a
+    /// session-level SET in the pair changed (a COMMIT keeps those) and the
+    /// transaction's own characteristics (which cannot change mid-transaction).
+    package func restoreTransactionSettings(_ before: [String: String], keeping sessionNames: Set<String>) throws {
+        let now = try transactionSettings(including: Array(before.keys.filter { $0.contains(".") }))
+        let changed = before.filter { name, value in
+            now[name] != value && !sessionNames.contains(name) && !name.hasPrefix("transaction_")
+        }.sorted { ($0.key == "role" ? 0 : 1, $0.key) < ($1.key == "role" ? 0 : 1, $1.key) }  // the role first
+        guard !changed.isEmpty else { return }
+        try connection.query(
+            """
+            select set_config(name, value, true) from unnest(\(array: changed.map(\.key))::text[], \(array: changed.map(\.value))::text[]) \
+            as t(name, value)
+            """)
+    }
 
     /// `reset all` and `reset role`, so a migration's session-level SET does not leak
     /// into the next one; then pgwarden's own session settings again.

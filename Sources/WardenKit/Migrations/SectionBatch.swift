@@ -1,31 +1,47 @@
-/// A piece of a section sent to the server in one go: SQL text (many statements in
-/// one simple query), or one `COPY ... FROM STDIN` with its data rows.
-///
-/// A section without COPY data and without dropped statements is one batch: its text
-/// as written, so the server's error positions map straight onto the file.
+/// A piece of a section sent to the server in one go: statements pipelined (one
+/// extended-protocol message each, so the server itself refuses a text that holds two
+/// statements), one `COPY ... FROM STDIN` with its data rows, or the place of an
+/// author's dropped BEGIN or COMMIT.
 package struct SectionBatch: Sendable {
+    /// One statement as sent, and where it is.
+    package struct Item: Sendable {
+        /// The statement's text, exactly one statement.
+        package let text: String
+        /// The file offset where its text begins (a server error's position counts from here).
+        package let fileOffset: Int
+        /// Its index in the section's `statements`.
+        package let index: Int
+    }
+
     package enum Payload: Sendable {
-        /// Statements sent as one simple query. Dropped BEGIN/COMMIT statements are
-        /// blanked out (spaces, newlines kept), so offsets still match the file.
-        case sql(String)
+        /// Statements pipelined: sent together, answered in one round trip.
+        case statements([Item])
         /// One COPY statement and the rows it reads from standard input.
-        case copy(statement: String, data: String)
+        case copy(Item, data: String)
+        /// The author's top-level BEGIN (dropped: the section runs in pgwarden's transaction).
+        case authorBegin(Item)
+        /// The author's COMMIT that closes it: what a COMMIT would end (SET LOCAL, a local
+        /// role) ends here too.
+        case authorCommit(Item)
     }
 
     package let payload: Payload
-    /// The file offset where the batch's text begins.
-    package let fileOffset: Int
-    /// Indices into the section's `statements` of what the batch runs, in order.
-    package let statementIndices: [Int]
 
-    /// The most SQL text one batch carries (at a statement boundary): a large
+    /// The most statements, and SQL characters, one pipelined batch carries: a large
     /// migration is sent in pieces, so neither pgwarden nor libpq holds a second copy
     /// of all of it. Every piece runs in the same transaction.
-    static let batchLimit = 4 * 1024 * 1024
+    static let statementLimit = 2_000
+    static let characterLimit = 4 * 1024 * 1024
 
-    /// The batches of a section, in order: the text between COPY blocks as written
-    /// (dropped statements blanked; cut into pieces of at most `batchLimit`
-    /// characters at statement boundaries), and each COPY with its data.
+    /// The statements of the batch, in order.
+    package var items: [Item] {
+        switch payload {
+        case .statements(let items): return items
+        case .copy(let item, _), .authorBegin(let item), .authorCommit(let item): return [item]
+        }
+    }
+
+    /// The batches of a section, in order.
     package static func batches(of section: MigrationSection) -> [SectionBatch] {
         var batches: [SectionBatch] = []
         forEachBatch(of: section) { batches.append($0) }
@@ -37,58 +53,45 @@ package struct SectionBatch: Sendable {
     package static func forEachBatch(of section: MigrationSection, _ body: (SectionBatch) throws -> Void) rethrows {
         let source = SourceText(section.sql)
         let dropped = Set(section.droppedStatements)
-        var cursor = 0
-        var pending: [Int] = []
-        func flush(upTo end: Int) throws {
-            defer {
-                pending = []
-                cursor = max(cursor, end)
-            }
-            guard pending.contains(where: { !dropped.contains($0) }) else { return }
-            var text = ""
-            var position = cursor
-            for index in pending where dropped.contains(index) {
-                let range = section.statements[index].range
-                text += source.text(position..<range.lowerBound)
-                text += String(String.UnicodeScalarView(source.text(range).unicodeScalars.map { $0 == "\n" ? "\n" : " " }))
-                position = range.upperBound
-            }
-            text += source.text(position..<end)
-            try body(SectionBatch(
-                payload: .sql(text), fileOffset: section.startOffset + cursor,
-                statementIndices: pending.filter { !dropped.contains($0) }))
+        var pending: [Item] = []
+        var pendingCharacters = 0
+        func flush() throws {
+            guard !pending.isEmpty else { return }
+            let items = pending
+            pending = []
+            pendingCharacters = 0
+            try body(SectionBatch(payload: .statements(items)))
         }
         for (index, statement) in section.statements.enumerated() {
-            guard let data = statement.copyData else {
-                pending.append(index)
-                if statement.range.upperBound - cursor >= batchLimit { try flush(upTo: statement.range.upperBound) }
-                continue
+            let item = Item(text: statement.text, fileOffset: section.startOffset + statement.range.lowerBound, index: index)
+            if dropped.contains(index) {
+                try flush()
+                try body(SectionBatch(payload: statement.kind == .begin ? .authorBegin(item) : .authorCommit(item)))
+            } else if let data = statement.copyData {
+                try flush()
+                try body(SectionBatch(payload: .copy(item, data: source.text(data))))
+            } else {
+                pending.append(item)
+                pendingCharacters += statement.range.count
+                if pending.count >= statementLimit || pendingCharacters >= characterLimit { try flush() }
             }
-            try flush(upTo: statement.range.lowerBound)
-            try body(SectionBatch(
-                payload: .copy(statement: statement.text, data: source.text(data)),
-                fileOffset: section.startOffset + statement.range.lowerBound, statementIndices: [index]))
-            cursor = endOfCopyBlock(source, data: data)
         }
-        try flush(upTo: source.count)
+        try flush()
     }
 
-    /// Just after the `\.` line that ends a COPY block (or the data's end).
-    static func endOfCopyBlock(_ source: SourceText, data: Range<Int>) -> Int {
-        guard source.text(data.upperBound..<data.upperBound + 2) == "\\." else { return data.upperBound }
-        return min(source.count, data.upperBound + 3)
-    }
-}
-
-extension SectionBatch {
     /// One statement on its own (a `transaction:false` section runs this way).
     static func single(_ statement: SQLStatement, index: Int, section: MigrationSection) -> SectionBatch {
-        let offset = section.startOffset + statement.range.lowerBound
+        let item = Item(text: statement.text, fileOffset: section.startOffset + statement.range.lowerBound, index: index)
         if let data = statement.copyData {
-            return SectionBatch(
-                payload: .copy(statement: statement.text, data: SourceText(section.sql).text(data)), fileOffset: offset,
-                statementIndices: [index])
+            return SectionBatch(payload: .copy(item, data: SourceText(section.sql).text(data)))
         }
-        return SectionBatch(payload: .sql(statement.text), fileOffset: offset, statementIndices: [index])
+        return SectionBatch(payload: .statements([item]))
+    }
+
+    /// The statement an error was raised by: the one after those the batch completed.
+    package func failingItem(_ completedStatements: Int?) -> Item? {
+        let items = items
+        guard let completed = completedStatements, items.indices.contains(completed) else { return items.first }
+        return items[completed]
     }
 }

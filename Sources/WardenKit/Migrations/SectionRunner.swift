@@ -25,13 +25,14 @@ struct SectionRunner {
         var phase = MigrationSQLFailure.Phase.statement
         var current: SectionBatch?
         var milliseconds = 0
+        var authorTransaction = AuthorTransaction(session: session)
         do {
             try session.inTransaction {
                 let start = clock.now
                 try session.setLockTimeout(lockTimeout, local: true)
                 try SectionBatch.forEachBatch(of: section) { batch in
                     current = batch
-                    try run(batch)
+                    try run(batch, authorTransaction: &authorTransaction)
                     guard session.isInTransaction else { throw OwnTransactionEnded() }
                 }
                 milliseconds = (clock.now - start).wholeMilliseconds
@@ -48,10 +49,11 @@ struct SectionRunner {
             }
             let lost = error is PGError && ((error as? PGError)?.kind == .connection || !session.isConnected)
             let outcome = phase == .commit && lost ? outcomeAfterLostCommit() : .rolledBack
+            let failing = current?.failingItem((error as? PGError)?.completedStatements)
             throw MigrationSQLFailure(
                 file: file, direction: direction, underlying: error, phase: phase,
-                sentOffset: current?.fileOffset ?? section.startOffset,
-                statementIndex: Self.statementIndex(error, in: current), outcome: outcome, earlierInRun: earlierInRun)
+                sentOffset: failing?.fileOffset ?? section.startOffset,
+                statementIndex: phase == .statement ? failing?.index : nil, outcome: outcome, earlierInRun: earlierInRun)
         }
     }
 
@@ -74,8 +76,8 @@ struct SectionRunner {
             var attempt = 0
             while true {
                 do {
-                    let batch = SectionBatch.single(statement, index: index, section: section)
-                    try run(batch)
+                    var noAuthorTransaction = AuthorTransaction(session: session)
+                    try run(SectionBatch.single(statement, index: index, section: section), authorTransaction: &noAuthorTransaction)
                     break
                 } catch let error as PGError where error.sqlState == .lockNotAvailable && retryLockWait(attempt, error) {
                     attempt += 1  // the statement did not run; run it again
@@ -97,10 +99,12 @@ struct SectionRunner {
         return milliseconds
     }
 
-    private func run(_ batch: SectionBatch) throws {
+    private func run(_ batch: SectionBatch, authorTransaction: inout AuthorTransaction) throws {
         switch batch.payload {
-        case .sql(let text): try session.execute(text)
-        case .copy(let statement, let data): try session.copyIn(statement, data: data)
+        case .statements(let items): try session.execute(statements: items.map(\.text))
+        case .copy(let item, let data): try session.copyIn(item.text, data: data)
+        case .authorBegin(let item): try authorTransaction.begin(section: section, at: item.index)
+        case .authorCommit: try authorTransaction.commit()
         }
     }
 
@@ -111,12 +115,6 @@ struct SectionRunner {
         let row = records.first { $0.parsedVersion == file.version }
         let committed = direction == .up ? row?.state == .applied && row?.checksum == file.checksum : row == nil
         return committed ? .committedDespiteLostConnection : .rolledBack
-    }
-
-    /// The failing statement's index in the section, from what the batch completed.
-    static func statementIndex(_ error: Error, in batch: SectionBatch?) -> Int? {
-        guard let batch, let completed = (error as? PGError)?.completedStatements else { return nil }
-        return batch.statementIndices.indices.contains(completed) ? batch.statementIndices[completed] : nil
     }
 
     private func recordSuccess(milliseconds: Int) throws {

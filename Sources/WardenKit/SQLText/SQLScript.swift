@@ -1,6 +1,8 @@
 import WardenPostgres
 
-/// Runs a SQL file the way psql runs a script: its statements as written, and each
+/// Runs a SQL file the way psql runs a script: its statements as written (each one
+/// extended-protocol message, pipelined: a text holding two statements is refused by
+/// the server), and each
 /// `COPY ... FROM STDIN` with the data rows that follow it (up to `\.`) streamed
 /// through libpq's COPY protocol (pg_dump's plain format; used for seed files).
 package enum SQLScript {
@@ -12,11 +14,13 @@ package enum SQLScript {
         try SectionBatch.forEachBatch(of: whole) { batch in
             do {
                 switch batch.payload {
-                case .sql(let sql): try connection.execute(sql)
-                case .copy(let statement, let data): try connection.copyIn(statement, data: data)
+                case .statements(let items): try connection.execute(statements: items.map(\.text))
+                case .copy(let item, let data): try connection.copyIn(item.text, data: data)
+                case .authorBegin(let item), .authorCommit(let item): try connection.execute(statement: item.text)
                 }
             } catch var error as PGError {
-                error.position = error.position.map { $0 + batch.fileOffset }
+                let offset = batch.failingItem(error.completedStatements)?.fileOffset ?? 0
+                error.position = error.position.map { $0 + offset }
                 throw error
             }
         }

@@ -8,7 +8,14 @@ struct StatementScanner {
     var statementStart: Int?
     var lastTokenEnd = 0
     var parenDepth = 0
+    /// Depth inside a `BEGIN ATOMIC ... END` routine body: 1 in the body, one more
+    /// for each CASE still open there.
     var beginDepth = 0
+    /// The last token was the word BEGIN that may open a `BEGIN ATOMIC` body.
+    var beginMayOpenBody = false
+    /// The last token was `.` or the word AS: a keyword after it is a name
+    /// (`t.end`, `as case`), not CASE or END.
+    var afterNamePrefix = false
     var words: [String] = []
     var statements: [SQLStatement] = []
     var stopAfterFirst = false
@@ -88,6 +95,10 @@ struct StatementScanner {
     }
 
     mutating func token(_ byte: UInt8) {
+        if !Self.isIdentifierStart(byte) {
+            beginMayOpenBody = false
+            afterNamePrefix = byte == UInt8(ascii: ".")
+        }
         switch byte {
         case UInt8(ascii: "'"): skipQuoted(UInt8(ascii: "'"), backslashEscapes: false)
         case UInt8(ascii: "\""): skipQuoted(UInt8(ascii: "\""), backslashEscapes: false)
@@ -117,6 +128,8 @@ struct StatementScanner {
         statementStart = nil
         parenDepth = 0
         beginDepth = 0
+        beginMayOpenBody = false
+        afterNamePrefix = false
         words = []
     }
 
@@ -183,13 +196,26 @@ struct StatementScanner {
         return start..<index
     }
 
-    /// psql's rule: in CREATE [OR REPLACE] FUNCTION/PROCEDURE, BEGIN and CASE open a
-    /// block that END closes; semicolons inside it do not end the statement.
+    /// The SQL-standard routine body of PostgreSQL 14+: in CREATE [OR REPLACE]
+    /// FUNCTION/PROCEDURE, the words BEGIN ATOMIC (outside parentheses) open a body
+    /// whose semicolons do not end the statement; inside it, CASE (a reserved word)
+    /// opens an expression that END closes, at any parenthesis depth, and the END
+    /// that balances BEGIN closes the body. BEGIN alone is an ordinary name there
+    /// (`f(begin int) ... return begin;`), and a keyword after `.` or AS is a column
+    /// name (`t.end`, `as case`). psql's own rule counts every BEGIN and CASE at the
+    /// top level of the statement, which the server does not: this follows the server.
     mutating func trackBeginAtomic(_ word: String) {
-        if word == "begin" || word == "case" {
-            if isRoutineDefinition && parenDepth == 0 { beginDepth += 1 }
-        } else if word == "end", beginDepth > 0 {
-            beginDepth -= 1
+        defer { afterNamePrefix = word == "as" }
+        let opensBody = beginMayOpenBody && word == "atomic"
+        beginMayOpenBody = false
+        if beginDepth == 0 {
+            if opensBody {
+                beginDepth = 1
+            } else if word == "begin", parenDepth == 0, isRoutineDefinition {
+                beginMayOpenBody = true
+            }
+        } else if !afterNamePrefix {
+            if word == "case" { beginDepth += 1 } else if word == "end" { beginDepth -= 1 }
         }
     }
 

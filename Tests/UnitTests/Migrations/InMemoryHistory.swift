@@ -54,7 +54,11 @@ final class InMemoryHistory: MigrationHistory, MigrationSession {
 
     var isInTransaction: Bool { snapshot != nil }
 
-    func execute(_ sql: String) throws {
+    func execute(statements: [String]) throws {
+        for statement in statements { try execute(statement) }
+    }
+
+    private func execute(_ sql: String) throws {
         if let key = failures.keys.first(where: { sql.contains($0) }), let error = failures[key] {
             throw error
         }

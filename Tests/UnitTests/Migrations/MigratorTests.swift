@@ -28,7 +28,7 @@ import TestSupport
         let files = try ["3", "1", "2"].map { try Self.file($0, "create table t\($0) ();") }
         let run = try migrator(files, history: history).up()
         #expect(history.versions == ["1", "2", "3"])
-        #expect(history.executed == ["create table t1 ();\n", "create table t2 ();\n", "create table t3 ();\n"])
+        #expect(history.executed == ["create table t1 ();", "create table t2 ();", "create table t3 ();"])  // one statement each
         #expect(run.steps.map(\.version) == ["1", "2", "3"])
         #expect(history.tableExists && !history.lockHeld)
         #expect(history.rows.allSatisfy { $0.state == .applied && $0.checksum.count == 64 })
@@ -112,7 +112,7 @@ import TestSupport
         _ = try migrator(files, history: history).up()
         _ = try migrator(files, history: history).down()
         #expect(history.versions == ["1", "2", "3"])
-        #expect(history.executed.last == "drop table t4;\n")
+        #expect(history.executed.last == "drop table t4;")
         _ = try migrator(files, history: history).down(.steps(2))
         #expect(history.versions == ["1"])
         _ = try migrator(files, history: history).up()
@@ -152,7 +152,7 @@ import TestSupport
         let edited = try [Self.file("1"), Self.file("2", "create table v2 ();", down: "drop table v2;")]
         let run = try migrator(edited, history: history).redo()
         #expect(run.steps.map(\.direction) == [.down, .up])
-        #expect(history.executed.suffix(2) == ["drop table v2;\n", "create table v2 ();\n"])
+        #expect(history.executed.suffix(2) == ["drop table v2;", "create table v2 ();"])
         #expect(try migrator(edited, history: history).status().outcome == .upToDate)
     }
 

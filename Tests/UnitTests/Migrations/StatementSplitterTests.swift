@@ -67,6 +67,31 @@ import TestSupport
         #expect(texts("begin; select 1; commit;").count == 3)
     }
 
+    /// The cases of issue 15: the server, not psql's heuristic, decides where a
+    /// `BEGIN ATOMIC` body ends (`SplitterDifferentialTests`
+    /// checks these against PostgreSQL's own parser).
+    @Test func beginAtomicBodiesEndWhereTheServerEndsThem() {
+        // BEGIN as a parameter name and as a returned value opens no body.
+        #expect(texts("create function pg_temp.f(begin int) returns int language sql return begin;\ncommit;\ndelete from t")
+            == ["create function pg_temp.f(begin int) returns int language sql return begin;", "commit;", "delete from t"])
+        // CASE inside parentheses, nested CASE, and END in strings, comments and names.
+        let body = """
+            create function g(x int) returns int language sql
+            begin atomic
+              select (case when x > 0 then (case when x > 1 then 2 else 1 end) else 0 end);
+              select 'end;' /* end; */ -- end;
+                ;
+              select t.end, 1 as case from (select 1 as "end") t;
+            end;
+            select 2;
+            """
+        #expect(texts(body).count == 2)
+        #expect(texts("begin atomic select 1; end;").count == 2)  // not in a routine definition
+        #expect(texts("create procedure p() begin atomic insert into t values (1); end; call p();").count == 2)
+        #expect(texts("create function f() returns int language sql return case when true then 1 end; select 1;").count == 2)
+        #expect(texts("create function f(case_ int) returns int begin atomic; end; select 1;").count == 2)
+    }
+
     @Test func reportsScalarOffsets() {
         let statements = StatementSplitter.split("-- é\nselect 'ü';\n  select 2;")
         #expect(statements.map(\.range) == [5..<16, 19..<28])

@@ -1,0 +1,108 @@
+import CLibPQ
+import Foundation
+
+extension Connection {
+    /// Runs exactly one statement, through the extended query protocol (Parse, Bind,
+    /// Execute, Sync), with no parameters.
+    ///
+    /// The server parses the text of one Parse message as one statement: text that
+    /// holds a second statement is refused with 42601 ("cannot insert multiple commands
+    /// into a prepared statement") before any of it runs. So a text that pgwarden's
+    /// splitter took for one statement can never carry a COMMIT or a second statement
+    /// past the checks made on it.
+    @discardableResult
+    public func execute(statement: String) throws -> QueryResult {
+        let handle = try openHandle(for: statement)
+        guard PQsendQueryParams(handle, statement, 0, nil, nil, nil, nil, 0) == 1 else {
+            throw failure(sql: statement)
+        }
+        let results = try collectResults(handle, sql: statement)
+        return results.last ?? QueryResult(commandTag: "", columns: [], rows: [], affectedRows: nil)
+    }
+
+    /// Runs statements in order, each as one extended-protocol message (see
+    /// `execute(statement:)`), pipelined: all are sent, then one Sync, then the results
+    /// are read, so the whole list costs one round trip.
+    ///
+    /// The server stops at the first error: the thrown `PGError` has `sql` set to the
+    /// failing statement and `completedStatements` to its index; nothing after it ran.
+    /// Between the statements no Sync is sent, so outside a transaction block they run
+    /// in one implicit transaction (use `execute(statement:)` for statements such as
+    /// `CREATE INDEX CONCURRENTLY` that refuse one). COPY cannot be pipelined.
+    @discardableResult
+    public func execute(statements: [String]) throws -> [QueryResult] {
+        if statements.count == 1 { return [try execute(statement: statements[0])] }
+        guard !statements.isEmpty else { return [] }
+        let handle = try openHandle(for: statements[0])
+        guard PQenterPipelineMode(handle) == 1 else { throw failure(sql: statements[0]) }
+        defer { PQexitPipelineMode(handle) }
+        try sendPipelined(handle, statements)
+        return try readPipelineResults(handle, statements)
+    }
+
+    /// Sends every statement and the Sync without blocking on a full socket: while
+    /// the server's answers pile up, they are read into libpq's buffer (waiting with
+    /// `poll`), so neither side can wait for the other forever.
+    private func sendPipelined(_ handle: OpaquePointer, _ statements: [String]) throws {
+        PQsetnonblocking(handle, 1)
+        defer { PQsetnonblocking(handle, 0) }
+        var unflushed = 0
+        for statement in statements {
+            guard PQsendQueryParams(handle, statement, 0, nil, nil, nil, nil, 0) == 1 else {
+                throw failure(sql: statement)
+            }
+            unflushed += statement.utf8.count
+            if unflushed >= 64 * 1024 {
+                try flushReading(handle, sql: statement)
+                unflushed = 0
+            }
+        }
+        guard PQpipelineSync(handle) == 1 else { throw failure(sql: statements[statements.count - 1]) }
+        try flushReading(handle, sql: statements[statements.count - 1])
+    }
+
+    /// Flushes libpq's output buffer; while the socket is full, consumes input.
+    private func flushReading(_ handle: OpaquePointer, sql: String) throws {
+        while true {
+            let status = PQflush(handle)
+            if status == 0 { return }
+            guard status == 1 else { throw failure(sql: sql) }
+            var descriptor = pollfd(fd: PQsocket(handle), events: Int16(POLLIN | POLLOUT), revents: 0)
+            guard poll(&descriptor, 1, -1) >= 0 || errno == EINTR else { throw failure(sql: sql) }
+            if descriptor.revents & Int16(POLLIN) != 0, PQconsumeInput(handle) != 1 {
+                throw failure(sql: sql)
+            }
+        }
+    }
+
+    /// Reads each statement's results, then the Sync's. After an error the server skips
+    /// the rest (libpq reports them as aborted).
+    private func readPipelineResults(_ handle: OpaquePointer, _ statements: [String]) throws -> [QueryResult] {
+        var results: [QueryResult] = []
+        var firstError: PGError?
+        for (index, statement) in statements.enumerated() {
+            do {
+                results += try collectResults(handle, sql: statement)
+            } catch var error as PGError {
+                if firstError == nil {
+                    error.completedStatements = index
+                    firstError = error
+                }
+            }
+            if PQstatus(handle) != CONNECTION_OK { break }
+        }
+        try awaitSync(handle, sql: statements[statements.count - 1])
+        if let firstError { throw firstError }
+        return results
+    }
+
+    /// Reads up to the Sync's result.
+    private func awaitSync(_ handle: OpaquePointer, sql: String) throws {
+        while PQstatus(handle) == CONNECTION_OK, let result = PQgetResult(handle) {
+            let status = PQresultStatus(result)
+            PQclear(result)
+            if status == PGRES_PIPELINE_SYNC { return }
+        }
+        throw failure(sql: sql)
+    }
+}
