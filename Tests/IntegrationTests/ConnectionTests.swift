@@ -24,6 +24,37 @@ import TestSupport
         #expect(results[3].rows == [["1", "a"], ["2", "c"]])
     }
 
+    /// The seal's last wall: a text sent as one statement is one statement or an error.
+    @Test func oneStatementPerMessageRefusesATextHoldingTwo() throws {
+        let connection = try TestCluster.connect()
+        try connection.execute("create temporary table kept (id int)")
+        #expect(try connection.execute(statement: "insert into kept values (1);").affectedRows == 1)
+        let error = try #require(throws: PGError.self) {
+            try connection.execute(statement: "select 1; insert into kept values (2)")
+        }
+        #expect(error.sqlState == .syntaxError)
+        #expect(error.message.contains("cannot insert multiple commands"))
+        #expect(try connection.query("select count(*) from kept").scalar == "1")
+    }
+
+    @Test func pipelinedStatementsStopAtTheFirstErrorAndNameIt() throws {
+        let connection = try TestCluster.connect()
+        try connection.execute("begin; create temporary table p (id int primary key)")
+        let results = try connection.execute(statements: (1...500).map { "insert into p values (\($0))" })
+        #expect(results.count == 500)
+        let error = try #require(throws: PGError.self) {
+            try connection.execute(statements: ["insert into p values (501)", "insert into p values (1)", "insert into p values (502)"])
+        }
+        #expect(error.sqlState == .uniqueViolation && error.completedStatements == 1)
+        #expect(error.sql == "insert into p values (1)")
+        try connection.execute("rollback")
+        // Still usable, and out of pipeline mode.
+        #expect(try connection.query("select 2").scalar == "2")
+        // A statement that returns many rows does not stall the pipeline.
+        let big = try connection.execute(statements: ["select repeat('x', 1000) from generate_series(1, 20000)", "select 1"])
+        #expect(big.first?.rows.count == 20000 && big.last?.scalar == "1")
+    }
+
     @Test func bindsParametersWithNullsAndNonASCIIText() throws {
         let connection = try TestCluster.connect()
         let text = "Zoë drove 東京 → Kraków 🚗 'quoted'; drop table x; --"
