@@ -52,14 +52,17 @@ public struct ConnectionSettings: Sendable, CustomStringConvertible, Equatable {
         return ["user", "host", "port", "dbname"].contains { parameters[$0]?.contains("@") == true }
     }
 
-    /// The secrets to keep out of every message: the password (else `PGPASSWORD`), and
+    /// The secrets to keep out of every message: every secret option's value (the
+    /// password, the client key's `sslpassword`; else their environment variables), and
     /// for a misread URL every part that may hold a piece of it.
     var secrets: [String] {
         var found: [String] = []
-        if let password = parameters["password"], !password.isEmpty {
-            found.append(password)
-        } else if let env = getenv("PGPASSWORD"), !String(cString: env).isEmpty {
-            found.append(String(cString: env))
+        for option in Redaction.secretOptions {
+            if let value = parameters[option.keyword], !value.isEmpty {
+                found.append(value)
+            } else if let name = option.environment, let env = getenv(name), !String(cString: env).isEmpty {
+                found.append(String(cString: env))
+            }
         }
         if isMisreadURL {
             let parts = ["user", "host", "port", "dbname"].compactMap { parameters[$0] }

@@ -1,7 +1,7 @@
 import CLibPQ
 import Foundation
 
-/// Keeps passwords out of everything pgwarden prints.
+/// Keeps passwords and every other secret option out of everything pgwarden prints.
 ///
 /// What is shown of a connection string is rebuilt from the options libpq parsed
 /// (`PQconninfoParse`), never cut out of the text the user typed, so no spelling of a
@@ -33,18 +33,18 @@ package enum Redaction {
         if let host = options["host"], isPlainHost(host) {
             text += host
             if let port = options["port"] {
-                if port.allSatisfy(\.isASCIIDigit) { text += ":" + port } else { query.append(("port", port)) }
+                if port.allSatisfy(\.isASCIIDigit) { text += ":" + port } else { query.append(("port", percentEncoded(port))) }
             }
         } else {
-            if let host = options["host"] { query.append(("host", host)) }
-            if let port = options["port"] { query.append(("port", port)) }
+            if let host = options["host"] { query.append(("host", percentEncoded(host))) }
+            if let port = options["port"] { query.append(("port", percentEncoded(port))) }
         }
         text += "/" + percentEncoded(options["dbname"] ?? "")
         for key in options.keys.sorted() where !urlParts.contains(key) {
-            query.append((key, key == "password" ? mask : options[key] ?? ""))
+            query.append((key, isSecret(key) ? mask : percentEncoded(options[key] ?? "")))
         }
         if !query.isEmpty {
-            text += "?" + query.map { "\($0.0)=\(percentEncoded($0.1))" }.joined(separator: "&")
+            text += "?" + query.map { "\($0.0)=\($0.1)" }.joined(separator: "&")
         }
         return text
     }
@@ -52,7 +52,7 @@ package enum Redaction {
     /// A `key=value` string rebuilt from parsed options (sorted, quoted), password masked.
     static func keyValue(options: [String: String]) -> String {
         options.keys.sorted().map { key in
-            "\(key)=\(key == "password" ? mask : quoteConninfoValue(options[key] ?? ""))"
+            "\(key)=\(isSecret(key) ? mask : quoteConninfoValue(options[key] ?? ""))"
         }.joined(separator: " ")
     }
 
@@ -88,6 +88,28 @@ package enum Redaction {
             rest = rest[rest.index(after: close)...]
         }
         return result + rest
+    }
+
+    /// The options libpq marks as secret (`dispchar` `*` in `PQconndefaults`:
+    /// `password`, `sslpassword`, and any a later libpq adds), each with the environment
+    /// variable that may carry it. Masked wherever a connection string is shown.
+    package static let secretOptions: [(keyword: String, environment: String?)] = {
+        guard let defaults = PQconndefaults() else { return [("password", "PGPASSWORD")] }
+        defer { PQconninfoFree(defaults) }
+        var secret: [(String, String?)] = []
+        var cursor = defaults
+        while let keyword = cursor.pointee.keyword {
+            if let dispchar = cursor.pointee.dispchar, String(cString: dispchar).hasPrefix("*") {
+                secret.append((String(cString: keyword), cursor.pointee.envvar.map { String(cString: $0) }))
+            }
+            cursor += 1
+        }
+        return secret.isEmpty ? [("password", "PGPASSWORD")] : secret
+    }()
+
+    /// Whether an option's value is a secret (see `secretOptions`).
+    package static func isSecret(_ keyword: String) -> Bool {
+        secretOptions.contains { $0.keyword == keyword }
     }
 
     /// libpq's connection option names (`PQconndefaults`).

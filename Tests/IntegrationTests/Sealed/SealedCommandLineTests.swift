@@ -74,6 +74,8 @@ import TestSupport
         "postgresql://alice:S3cr3t@127.0.0.1:1/db?sslmode=disable", "host=127.0.0.1 port=1 password='S3cr3t x'",
         "postgres://alice:S3c/r3t@127.0.0.1:1/db", "postgres://alice:S3c@r3t@127.0.0.1:1/db",
         "host=127.0.0.1 password=S3cr3t nonsense", "postgresql://alice:S3cr3t%zz@127.0.0.1:1/db",
+        // libpq marks sslpassword (the client key's passphrase) secret too (dispchar '*').
+        "postgres://alice@127.0.0.1:1/db?sslpassword=S3cr3t", "host=127.0.0.1 port=1 sslpassword='S3cr3t x'",
     ])
     func noConnectionStringShowsItsPassword(_ conninfo: String) throws {
         for format in ["text", "json"] {
