@@ -55,7 +55,7 @@ enum ErrorReporter {
         case is MigrationInputError: return ExitStatus.badInput
         case let error as MigrationRefusal: return exitCode(for: error)
         case is MigrationSQLFailure: return ExitStatus.failure
-        case is MigrationLockWaitFailure: return ExitStatus.lockTimeout
+        case is MigrationLockWaitFailure, is AccessPlanTimeout: return ExitStatus.lockTimeout
         default: return ExitStatus.failure
         }
     }

@@ -14,7 +14,9 @@ struct TestCommand: ParsableCommand {
             savepoint and rolls everything back: no row is left changed. Sequences may advance, \
             as for any rolled-back insert. Exit status 1 when any cell fails, 0 when all hold, \
             65 when the plan file itself is wrong, 73 when the --output file cannot be written \
-            (the matrix is still shown).
+            (the matrix is still shown), 75 when the run waited longer than --plan-lock-timeout for \
+            a lock (the blocking session is named) or a statement ran longer than \
+            --plan-statement-timeout; then everything is rolled back.
             """
     )
 
@@ -25,6 +27,8 @@ struct TestCommand: ParsableCommand {
     @OptionGroup var database: DatabaseOptions
 
     @OptionGroup var plan: PlanOptions
+
+    @OptionGroup var limits: PlanLimitOptions
 
     @Option(help: "Report format: text (a matrix), junit, tap, json, github (annotations; the matrix also goes to $GITHUB_STEP_SUMMARY when set) or markdown.")
     var format: Format = .text
@@ -38,7 +42,9 @@ struct TestCommand: ParsableCommand {
         try ErrorReporter.run {
             let plan = try AccessPlanParser.load(path: self.plan.file)
             let connection = try Connection(database.settings())
-            let report = try AccessPlanRunner(connection: connection, plan: plan).run()
+            var runner = AccessPlanRunner(connection: connection, plan: plan)
+            runner.limits = limits.limits
+            let report = try runner.run()
             try ReportPrinter(format: format, output: output, plan: plan).print(report)
             if !report.passed { throw ExitStatus.failure }
         }

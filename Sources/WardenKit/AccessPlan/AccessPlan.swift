@@ -11,6 +11,8 @@ public struct AccessPlan: Sendable {
     public var relations: [RelationPlan]
     public var functions: [FunctionPlan]
     public var checks: [CustomCheck]
+    /// The line of `schemas:` in the plan file (nil when the plan relies on the default, `public`).
+    public var schemasLine: Int? = nil
 
     public func persona(named name: String) -> Persona? { personas.first { $0.name == name } }
 }

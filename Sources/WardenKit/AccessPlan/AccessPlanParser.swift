@@ -44,6 +44,9 @@ package struct AccessPlanParser {
         let value = { (key: String) in top.first { $0.key == key }?.value }
 
         let schemas = try value("schemas").map { try reader.strings($0, "schemas") } ?? ["public"]
+        if schemas.isEmpty {
+            throw reader.fail(value("schemas"), "'schemas' is empty: name the schemas PostgREST exposes (usually [public])")
+        }
         guard let personaNode = value("personas") else { throw reader.fail(root, "the plan needs 'personas'") }
         let personas = try parsePersonas(personaNode)
         let context = Context(personas: personas, defaultSchema: schemas.first ?? "public")
@@ -54,7 +57,8 @@ package struct AccessPlanParser {
             setup: try value("setup").map { try setupSQL($0) } ?? [],
             relations: try value("relations").map { try parseRelations($0, context) } ?? [],
             functions: try value("functions").map { try parseFunctions($0, context) } ?? [],
-            checks: try value("checks").map { try parseChecks($0, context) } ?? [])
+            checks: try value("checks").map { try parseChecks($0, context) } ?? [],
+            schemasLine: value("schemas").flatMap { reader.line($0) })
     }
 
     struct Context {

@@ -8,6 +8,8 @@ import WardenPostgres
 package struct AccessPlanRunner {
     let connection: Connection
     let plan: AccessPlan
+    /// How long the run may wait for a lock, and how long one statement may take.
+    package var limits = AccessPlanLimits()
 
     /// - Parameter connection: an admin connection (a superuser or the project owner;
     ///   on Supabase and its twin, `postgres`) that may `set role` to every persona's
@@ -22,9 +24,30 @@ package struct AccessPlanRunner {
     /// is already in a transaction, a savepoint that is (the caller's work is kept).
     /// Plan SQL is sealed (`SealedSQL`, `RunSeal`): it cannot end the run's
     /// transaction or change who the runner is.
+    /// A limit that runs out (`limits`) stops the run with `AccessPlanTimeout`, naming
+    /// what it was doing and the sessions seen blocking it.
     package func run() throws -> AccessPlanReport {
+        var subject = "reading the catalog"
+        // Watches, from a second connection opened only if the run lasts, who blocks it.
+        let pid = try? connection.fetchOne("select pg_backend_pid()")?.int(0)
+        let watch = pid.map {
+            BlockerWatch(settings: connection.settings, pid: $0, delay: min(.seconds(1), limits.lockTimeout / 2))
+        }
+        defer { _ = watch?.stop() }
+        do {
+            return try run(subject: &subject)
+        } catch let error as PGError where AccessPlanLimits.isLimit(error) {
+            let lockWait = error.sqlState == .lockNotAvailable
+            throw AccessPlanTimeout(
+                subject: subject, lockWait: lockWait, limit: lockWait ? limits.lockTimeout : limits.statementTimeout,
+                blocking: watch?.stop() ?? [], message: error.message)
+        }
+    }
+
+    private func run(subject: inout String) throws -> AccessPlanReport {
         let started = ContinuousClock.now
         return try connection.rolledBack {
+            try limits.apply(on: connection)
             let catalog = try ExposedCatalog.read(
                 connection, schemas: plan.schemas, roles: plan.personas.map(\.role))
             let resolved = try PlanCatalogCheck(plan: plan, catalog: catalog, connection: connection).resolve()
@@ -32,8 +55,10 @@ package struct AccessPlanRunner {
             // Personas reach storage tables through the storage server, which marks every
             // transaction it runs so that its deletes pass storage.protect_delete().
             try connection.execute("select set_config('storage.allow_delete_query', 'true', true)")
+            subject = "creating the plan's users in auth.users"
             let userIDs = try createUsers()
             for (index, statement) in plan.setup.enumerated() {
+                subject = "running the plan's setup entry \(index + 1)"
                 try runSetup(statement, seal: seal, origin: "setup entry \(index + 1)")
             }
             let context = ProbeContext(
@@ -41,19 +66,26 @@ package struct AccessPlanRunner {
                 impersonation: Impersonation(connection: connection, seal: seal))
             var results: [ProbeResult] = []
             for relation in resolved.relations {
+                subject = "probing \(relation.plan.qualifiedName)"
                 results += try RelationProber(context: context, plan: relation.plan, relation: relation.catalog).run()
                 try seal.verify(after: "probing \(relation.plan.qualifiedName) (its owner or sample SQL)")
             }
             results += unplannedResults(resolved)
+            subject = "probing the plan's functions"
             results += try FunctionProber(context: context).run(resolved.functions)
-            for check in plan.checks { results.append(try CheckProber(context: context).run(check)) }
-            return AccessPlanReport(
+            for check in plan.checks {
+                subject = "running check '\(check.name)'"
+                results.append(try CheckProber(context: context).run(check))
+            }
+            var report = AccessPlanReport(
                 planSource: plan.source, personas: plan.personas,
                 relations: resolved.relations.map(\.plan.qualifiedName) + resolved.unplannedRelations.map(\.qualifiedName),
                 functions: resolved.functions.map(\.signature) + resolved.unplannedFunctions.map(\.signature),
                 access: Dictionary(uniqueKeysWithValues: resolved.relations.map { ($0.plan.qualifiedName, $0.plan.access) }),
                 execute: Dictionary(uniqueKeysWithValues: resolved.functions.map { ($0.signature, $0.plan.execute) }),
                 results: results, duration: ContinuousClock.now - started)
+            report.undoableSideEffects = try UndoableSideEffects.warnings(connection, schemas: plan.schemas)
+            return report
         }
     }
 
@@ -66,7 +98,7 @@ package struct AccessPlanRunner {
     private func runSetup(_ sql: String, seal: RunSeal, origin: String) throws {
         do {
             try seal.run(sql, origin: "the plan's \(origin)")
-        } catch let error as PGError {
+        } catch let error as PGError where !AccessPlanLimits.isLimit(error) {
             throw AccessPlanError(file: plan.source, line: nil, message: "the plan's \(origin) failed: \(error)")
         }
     }
@@ -91,6 +123,8 @@ package struct AccessPlanRunner {
 struct ProbeContext {
     let connection: Connection
     let plan: AccessPlan
+    /// How long the run may wait for a lock, and how long one statement may take.
+    package var limits = AccessPlanLimits()
     let userIDs: [String: String]
     let seal: RunSeal
     let impersonation: Impersonation

@@ -16,6 +16,7 @@ struct PlanCatalogCheck {
     }
 
     func resolve() throws -> Resolved {
+        try checkSchemas()
         for persona in plan.personas { try checkRole(of: persona) }
         let relations = try plan.relations.map { try resolve($0) }
         let functions = try plan.functions.map { try resolve($0) }
@@ -28,6 +29,24 @@ struct PlanCatalogCheck {
             unplannedRelations: catalog.relations.filter { !plannedRelations.contains($0.qualifiedName) },
             functions: functions.map { ($0.plan, $0.signature, $0.oid) },
             unplannedFunctions: catalog.functions.filter { !plannedFunctions.contains($0.oid) })
+    }
+
+    /// Every exposed schema must exist: a misspelt one (`pubic`, `Public`) would make
+    /// a vacuous run of zero probes that passes.
+    private func checkSchemas() throws {
+        let missing = try connection.query(
+            "select s from unnest(\(array: plan.schemas)::text[]) s where not exists (select from pg_namespace where nspname = s)"
+        ).rows.compactMap { $0[0] }
+        guard let first = missing.first else { return }
+        let known = try connection.query(
+            """
+            select string_agg(nspname, ', ' order by nspname) from pg_namespace
+            where nspname not like 'pg\\_%' and nspname <> 'information_schema'
+            """).scalar ?? ""
+        let line = plan.schemasLine == nil ? " (the plan names no schemas; the default is public)" : ""
+        throw AccessPlanError(
+            file: plan.source, line: plan.schemasLine,
+            message: "schema '\(first)' does not exist in the database\(line); it has: \(known)")
     }
 
     /// A persona's role must exist, and the connecting session must be allowed to

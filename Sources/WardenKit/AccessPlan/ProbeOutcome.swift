@@ -23,11 +23,12 @@ enum ProbeOutcome: Equatable {
         }
     }
 
-    /// Runs a write and classifies what came of it.
+    /// Runs a write and classifies what came of it. A limit running out (a lock wait,
+    /// a long statement) is no access decision: it stops the run.
     static func of(_ work: () throws -> QueryResult) throws -> ProbeOutcome {
         do {
             return .rows(try work().affectedRows ?? 0)
-        } catch let error as PGError where error.kind == .server {
+        } catch let error as PGError where error.kind == .server && !AccessPlanLimits.isLimit(error) {
             return ProbeOutcome(error)
         }
     }

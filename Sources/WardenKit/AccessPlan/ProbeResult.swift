@@ -35,6 +35,9 @@ public struct AccessPlanReport: Sendable {
     public var execute: [String: [String: Bool]]
     public var results: [ProbeResult]
     public var duration: Duration
+    /// What the rollback cannot undo that a probe may have reached (dblink, a foreign
+    /// table, NOTIFY, COPY TO PROGRAM), one line each; see `UndoableSideEffects`.
+    public var undoableSideEffects: [String] = []
 
     public var failures: [ProbeResult] { results.filter { !$0.passed } }
     public var passed: Bool { failures.isEmpty }

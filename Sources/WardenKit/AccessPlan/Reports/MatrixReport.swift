@@ -39,6 +39,11 @@ package struct MatrixReport {
             lines.append("Failures:")
             for failure in report.failures { lines.append("  ✗ \(failure.name): expected \(failure.expected); observed \(failure.observed)") }
         }
+        if !report.undoableSideEffects.isEmpty {
+            lines.append("")
+            lines.append("Warning: a probe may have reached what the rollback cannot undo:")
+            for effect in report.undoableSideEffects { lines.append("  ! \(effect)") }
+        }
         lines.append("")
         lines.append(summary)
         return lines.joined(separator: "\n")

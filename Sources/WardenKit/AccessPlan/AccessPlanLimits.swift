@@ -1,0 +1,64 @@
+import WardenPostgres
+
+/// How long an access-plan run may wait, so that `test` never hangs behind another
+/// session's lock (a migration, `VACUUM FULL`, `LOCK TABLE`) while it holds the plan's
+/// uncommitted users and its own locks. Both are set `LOCAL` in the run's transaction.
+public struct AccessPlanLimits: Sendable, Equatable {
+    /// The longest any statement of the run waits for a lock (`lock_timeout`).
+    public var lockTimeout: Duration
+    /// The longest any statement of the run may take (`statement_timeout`); a persona
+    /// role's own, shorter timeout still applies to its probes, as PostgREST applies it.
+    public var statementTimeout: Duration
+
+    /// Defaults: a 5 s lock wait, a 30 s statement.
+    public init(lockTimeout: Duration = .seconds(5), statementTimeout: Duration = .seconds(30)) {
+        self.lockTimeout = lockTimeout
+        self.statementTimeout = statementTimeout
+    }
+
+    /// Sets both for the rest of the transaction.
+    func apply(on connection: Connection) throws {
+        try connection.query(
+            """
+            select set_config('lock_timeout', \(String(max(1, lockTimeout.wholeMilliseconds)))::text, true),
+                   set_config('statement_timeout', \(String(max(1, statementTimeout.wholeMilliseconds)))::text, true)
+            """)
+    }
+
+    /// Whether an error is one of these limits running out (not an access decision).
+    static func isLimit(_ error: PGError) -> Bool {
+        error.sqlState == .lockNotAvailable || (error.sqlState == .queryCanceled && error.message.contains("statement timeout"))
+    }
+}
+
+/// An access-plan run stopped because a limit ran out; everything was rolled back.
+public struct AccessPlanTimeout: Error, CustomStringConvertible {
+    /// What the run was doing (`probing public.saved`, `check 'x'`, ...).
+    public let subject: String
+    /// True for a lock wait (`lock_timeout`), false for a long statement (`statement_timeout`).
+    public let lockWait: Bool
+    public let limit: Duration
+    /// The sessions seen blocking the run while it waited (empty: none seen).
+    public let blocking: [BlockingSession]
+    /// The server's message.
+    public let message: String
+
+    public var description: String {
+        let what = lockWait
+            ? "waited more than \(limit.seconds) s for a lock while \(subject) (lock timeout)"
+            : "a statement ran longer than \(limit.seconds) s while \(subject) (statement timeout)"
+        var text = "the access-plan run stopped: it \(what); nothing was changed, the run was rolled back"
+        if !blocking.isEmpty {
+            text += "\nblocked by " + blocking.map(\.description).joined(separator: "\nblocked by ")
+        }
+        return text
+    }
+}
+
+extension Duration {
+    /// Whole seconds, or a decimal for less (`0.5`).
+    fileprivate var seconds: String {
+        let milliseconds = wholeMilliseconds
+        return milliseconds % 1000 == 0 ? String(milliseconds / 1000) : String(Double(milliseconds) / 1000)
+    }
+}
