@@ -9,38 +9,56 @@
 /// let rows = try connection.query("select * from \(identifier: table) where owner = \(userID)")
 /// ```
 public struct SQL: Sendable, Equatable, CustomStringConvertible, ExpressibleByStringInterpolation {
+    /// Text and bound values, in order, as built: placeholders are numbered only when
+    /// the text is read, so joining fragments never rewrites any text (a literal such
+    /// as `'costs $1'` stays as written).
+    enum Piece: Sendable, Equatable {
+        case text(String)
+        case value(String?)
+    }
+
+    private var pieces: [Piece]
+
     /// The text, with `$1`, `$2`, ... where values are bound.
-    public private(set) var text: String
+    public var text: String {
+        var number = 0
+        return pieces.reduce(into: "") { text, piece in
+            switch piece {
+            case .text(let part): text += part
+            case .value:
+                number += 1
+                text += "$\(number)"
+            }
+        }
+    }
+
     /// The bound values in placeholder order, as PostgreSQL's text format; `nil` is NULL.
-    public private(set) var bindings: [String?]
+    public var bindings: [String?] {
+        pieces.compactMap { piece in
+            if case .value(let value) = piece { return .some(value) }
+            return nil
+        }
+    }
 
     public init(stringLiteral value: String) {
-        text = value
-        bindings = []
+        pieces = [.text(value)]
     }
 
     public init(stringInterpolation: StringInterpolation) {
-        text = stringInterpolation.text
-        bindings = stringInterpolation.bindings
+        pieces = stringInterpolation.pieces
     }
 
     /// Trusted SQL text with no parameters (the caller vouches for it).
     public init(raw text: String) {
-        self.text = text
-        bindings = []
+        pieces = [.text(text)]
     }
 
     /// The text only (values are shown as their placeholders, so nothing bound leaks).
     public var description: String { text }
 
-    /// Appends another fragment, renumbering its placeholders.
+    /// Appends another fragment (its values are bound after ours).
     public mutating func append(_ other: SQL) {
-        var interpolation = StringInterpolation(literalCapacity: 0, interpolationCount: 0)
-        interpolation.text = text
-        interpolation.bindings = bindings
-        interpolation.appendInterpolation(other)
-        text = interpolation.text
-        bindings = interpolation.bindings
+        pieces += other.pieces
     }
 
     /// Fragments joined with a separator.
@@ -54,19 +72,19 @@ public struct SQL: Sendable, Equatable, CustomStringConvertible, ExpressibleBySt
     }
 
     public struct StringInterpolation: StringInterpolationProtocol {
-        var text = ""
-        var bindings: [String?] = []
+        var pieces: [Piece]
 
         public init(literalCapacity: Int, interpolationCount: Int) {
-            text.reserveCapacity(literalCapacity + interpolationCount * 3)
+            var pieces: [Piece] = []
+            pieces.reserveCapacity(2 * interpolationCount + 1)
+            self.pieces = pieces
         }
 
-        public mutating func appendLiteral(_ literal: String) { text += literal }
+        public mutating func appendLiteral(_ literal: String) { pieces.append(.text(literal)) }
 
         /// A value bound as a parameter (`nil` binds NULL).
         public mutating func appendInterpolation(_ value: (some SQLBindable)?) {
-            bindings.append(value?.sqlText)
-            text += "$\(bindings.count)"
+            pieces.append(.value(value?.sqlText))
         }
 
         /// A text array bound as one parameter (cast it in SQL, e.g. `\(array: names)::text[]`).
@@ -76,55 +94,27 @@ public struct SQL: Sendable, Equatable, CustomStringConvertible, ExpressibleBySt
 
         /// An identifier, double-quoted (`"my table"`, embedded quotes doubled).
         public mutating func appendInterpolation(identifier: String) {
-            text += SQL.quoteIdentifier(identifier)
+            pieces.append(.text(SQL.quoteIdentifier(identifier)))
         }
 
         /// A schema-qualified name, each part quoted.
         public mutating func appendInterpolation(identifier schema: String, _ name: String) {
-            text += SQL.quoteIdentifier(schema) + "." + SQL.quoteIdentifier(name)
+            pieces.append(.text(SQL.quoteIdentifier(schema) + "." + SQL.quoteIdentifier(name)))
         }
 
         /// A string literal quoted into the text, for the few statements that take no
         /// parameters (`SET`, `CREATE DATABASE ... OWNER`, utility commands).
         public mutating func appendInterpolation(literal: String) {
-            text += SQL.quoteLiteral(literal)
+            pieces.append(.text(SQL.quoteLiteral(literal)))
         }
 
-        /// Another SQL fragment, its placeholders renumbered after ours.
+        /// Another SQL fragment: its values are bound after ours.
         public mutating func appendInterpolation(_ fragment: SQL) {
-            text += fragment.bindings.isEmpty
-                ? fragment.text : Self.renumber(fragment.text, offset: bindings.count)
-            bindings += fragment.bindings
+            pieces += fragment.pieces
         }
 
         /// Trusted SQL text, inserted as it is.
-        public mutating func appendInterpolation(raw: String) { text += raw }
-
-        /// Shifts `$n` placeholders by `offset`. Fragments are made by this type, so
-        /// every `$digits` outside quotes is one of its placeholders.
-        private static func renumber(_ text: String, offset: Int) -> String {
-            var out = ""
-            var scalars = text.unicodeScalars.makeIterator()
-            var pendingDollar = false
-            var digits = ""
-            func flush() {
-                if pendingDollar {
-                    out += digits.isEmpty ? "$" : "$\(Int(digits)! + offset)"
-                }
-                pendingDollar = false
-                digits = ""
-            }
-            while let scalar = scalars.next() {
-                if pendingDollar, ("0"..."9").contains(scalar) {
-                    digits.unicodeScalars.append(scalar)
-                    continue
-                }
-                flush()
-                if scalar == "$" { pendingDollar = true } else { out.unicodeScalars.append(scalar) }
-            }
-            flush()
-            return out
-        }
+        public mutating func appendInterpolation(raw: String) { pieces.append(.text(raw)) }
     }
 
     /// Quotes an identifier as PostgreSQL's `quote_ident` would, always.

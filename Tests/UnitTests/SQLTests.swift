@@ -20,6 +20,16 @@ import TestSupport
         #expect(joined.text == "a = $1 and b = $2 or c = $3")
     }
 
+    /// Issue 19: values sit beside the text as structure; appending a fragment never
+    /// rewrites a literal that looks like a placeholder.
+    @Test func appendingNeverRewritesALiteral() {
+        var sql: SQL = "select \(1) as n"
+        sql.append(SQL(raw: ", 'costs $1' as label, $q$ $2 $q$ as other where true"))
+        sql.append(" and m = \(2)")
+        #expect(sql.text == "select $1 as n, 'costs $1' as label, $q$ $2 $q$ as other where true and m = $2")
+        #expect(sql.bindings == ["1", "2"])
+    }
+
     @Test func literalsAndArrays() {
         #expect(SQL.quoteLiteral("it's") == "'it''s'")
         #expect(SQL.quoteLiteral(#"a\b"#) == #" E'a\\b'"#)
