@@ -25,7 +25,7 @@ struct NewCommand: ParsableCommand {
 
     func run() throws {
         try ErrorReporter.run {
-            print(try MigrationTemplate.create(name: name, folder: migrations.folder))
+            print(try MigrationTemplate.create(name: name, folder: migrations.layout().migrationsDirectory.relativePath))
         }
     }
 }

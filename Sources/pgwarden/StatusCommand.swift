@@ -32,7 +32,7 @@ struct StatusCommand: ParsableCommand {
 
     func run() throws {
         try ErrorReporter.run {
-            let migrator = try Migrator.open(folder: migrations.folder, settings: database.settings())
+            let migrator = try migrations.openMigrator(database)
             let report = try migrator.status()
             print(format == .json ? try report.json() : report.text(advice: ErrorHint.statusAdvice))
             switch report.outcome {

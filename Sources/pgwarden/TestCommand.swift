@@ -24,6 +24,7 @@ struct TestCommand: ParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
+    @OptionGroup var project: ProjectOptions
     @OptionGroup var plan: PlanOptions
 
     @Option(help: "Report format: text (a matrix), junit, tap, json, github (annotations; the matrix also goes to $GITHUB_STEP_SUMMARY when set) or markdown.")
@@ -36,7 +37,8 @@ struct TestCommand: ParsableCommand {
 
     func run() throws {
         try ErrorReporter.run {
-            let plan = try AccessPlanParser.load(path: self.plan.file)
+            let planFile = try project.layout(plan: self.plan.file, allGiven: self.plan.file != nil).planFile
+            let plan = try AccessPlanParser.load(path: planFile.relativePath)
             let connection = try Connection(database.settings())
             let report = try AccessPlanRunner(connection: connection, plan: plan).run()
             try ReportPrinter(format: format, output: output, plan: plan).print(report)
