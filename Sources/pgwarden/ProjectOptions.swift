@@ -15,15 +15,17 @@ struct ProjectOptions: ParsableArguments {
     var directory: String?
 
     /// The project's layout with the flags a user gave applied (flags win). Prints one
-    /// line naming the layout and its folders to standard error, unless every path the
-    /// command uses was given by a flag (then nothing was found, and standard output
-    /// stays the command's own).
+    /// line naming the layout and its folders to standard error (standard output stays
+    /// the command's own) when a layout was found: a Supabase CLI project whose paths
+    /// are not all given by flags, or any project named by --project. pgwarden's own
+    /// layout at the working directory prints nothing new, so its output and its
+    /// one-line errors stay as they were.
     func layout(migrations: String? = nil, seeds: String? = nil, plan: String? = nil,
                 allGiven: Bool = false) throws -> ProjectLayout
     {
         let discovered = try ProjectLayout.discover(in: URL(fileURLWithPath: directory ?? "."))
         let layout = discovered.overriding(migrations: migrations, seeds: seeds, plan: plan)
-        if !allGiven || directory != nil {
+        if (layout.kind == .supabase && !allGiven) || directory != nil {
             Terminal.note(layout.summary)
             layout.notes.forEach(Terminal.note)
         }

@@ -43,7 +43,8 @@ public struct ProjectLayout: Sendable {
         let manager = FileManager.default
         guard manager.fileExists(atPath: configPath) || manager.fileExists(atPath: join(supabase, "migrations")) else {
             return ProjectLayout(
-                kind: .pgwarden, root: root, migrationsDirectory: url(join(base, "migrations")),
+                // `./migrations` as pgwarden has always named it in messages.
+                kind: .pgwarden, root: root, migrationsDirectory: url(base == "." ? "./migrations" : join(base, "migrations")),
                 seeds: .folder(url(join(base, "seeds"))), testsDirectory: url(join(base, "tests")),
                 planFile: url(join(base, "access-plan.yml")), supabaseConfig: nil)
         }
