@@ -73,6 +73,9 @@ import TestSupport
             create table if not exists supabase_migrations.schema_migrations (version text not null primary key);
             alter table supabase_migrations.schema_migrations add column if not exists statements text[];
             alter table supabase_migrations.schema_migrations add column if not exists name text;
+            -- columns newer CLI versions add; pgwarden leaves them to their defaults
+            alter table supabase_migrations.schema_migrations add column if not exists created_by text;
+            alter table supabase_migrations.schema_migrations add column if not exists idempotency_key text;
             """)
         for file in files {
             let text = try String(contentsOfFile: "\(Self.fixture)/supabase/migrations/\(file)", encoding: .utf8)
@@ -101,6 +104,28 @@ import TestSupport
         #expect(try db.query("select string_agg(version, ',') from pgwarden.schema_migrations").scalar == "20240701000000")
         #expect(try db.query("select count(*) from supabase_migrations.schema_migrations").scalar == "4")
         #expect(try run(["status"], project).status == 0)
+    }
+
+    @Test func aRollbackIsRecordedInBothHistoriesAndADisagreementIsExplained() throws {
+        let root = try copy()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try Data("-- migrate:up\ncreate table public.course (id int);\n-- migrate:down\ndrop table public.course;\n".utf8)
+            .write(to: URL(fileURLWithPath: "\(root)/supabase/migrations/20250101000000_course.sql"))
+        let (_, project) = try TestCluster.newTwinDatabase("rollback")
+        let db = try Connection(project)
+        #expect(try run(["up"], project, in: root).status == 0)
+        let cliVersions = "select string_agg(version, ',' order by version) from supabase_migrations.schema_migrations"
+        #expect(try db.query(cliVersions).scalar?.hasSuffix(",20250101000000") == true)
+        let down = try run(["down"], project, in: root)
+        #expect(down.status == 0, "\(down.all)")
+        #expect(try db.query(cliVersions).scalar?.contains("20250101000000") == false)
+        #expect(try db.query("select to_regclass('public.course') is null").scalar == "t")
+        // A version pgwarden applied that the CLI's table lacks is named, not re-run.
+        try db.query("delete from supabase_migrations.schema_migrations where version = '20240701000000'")
+        let status = try run(["status"], project, in: root)
+        #expect(status.status == 2, "\(status.all)")  // only 20250101000000 is pending
+        #expect(status.standardOutput.contains(
+            "applied by pgwarden but not in supabase_migrations.schema_migrations: `supabase migration list` does not show it"))
     }
 
     @Test func aMalformedConfigIsOneLineAndChangesNothing() throws {
