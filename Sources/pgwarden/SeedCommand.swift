@@ -23,7 +23,11 @@ struct SeedCommand: ParsableCommand {
             }
             _ = try source.files()
             let connection = try Connection(database.settings())
-            let applied = try source.apply(on: connection) ?? []
+            guard let applied = try source.apply(on: connection) else {
+                print(source == .disabled ? "seeding is disabled in supabase/config.toml; nothing applied"
+                                          : "no seed file matches [db.seed] sql_paths; nothing applied")
+                return
+            }
             print("seeded \(applied.count) file\(applied.count == 1 ? "" : "s") from \(source.shown)")
         }
     }

@@ -154,6 +154,29 @@ import TestSupport
         #expect(dev.standardOutput.contains("seed: applied 2 files from supabase/seeds/01_golfers.sql"))
     }
 
+    @Test func devRefusesBadMigrationsBeforeStartingAServer() throws {
+        let root = try copy()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try Data(Self.tinyPlan.utf8).write(to: URL(fileURLWithPath: "\(root)/supabase/access-plan.yml"))
+        try Data("-- migrate:upp\ncreate table x (id int);\n".utf8)
+            .write(to: URL(fileURLWithPath: "\(root)/supabase/migrations/20250101000000_typo.sql"))
+        let dev = try PgwardenCLI.run(["dev"], directory: root)
+        #expect(dev.status == 65, "\(dev.all)")
+        #expect(dev.standardError.contains("supabase/migrations/20250101000000_typo.sql:1"), "\(dev.all)")
+        #expect(!dev.standardOutput.contains("server:"), "\(dev.all)")
+    }
+
+    @Test func seedWithoutSeedFilesIsNoError() throws {
+        let root = try copy()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try FileManager.default.removeItem(atPath: "\(root)/supabase/seeds")
+        let (_, project) = try TestCluster.newTwinDatabase("noseed")
+        let seed = try run(["seed"], project, in: root)
+        #expect(seed.status == 0, "\(seed.all)")
+        #expect(seed.standardOutput == "no seed file matches [db.seed] sql_paths; nothing applied\n")
+        #expect(seed.standardError.contains("[db.seed] ./seeds/*.sql: no file matches; skipped"))
+    }
+
     static let tinyPlan = """
         schemas: [public]
         personas:
