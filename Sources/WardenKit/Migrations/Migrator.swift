@@ -287,7 +287,8 @@ package final class Migrator {
     }
 
     private func warnIfModified(_ step: DownStep) {
-        if step.file.checksum != step.record.checksum {
+        // A version the Supabase CLI applied has no checksum to compare.
+        if step.record.origin != .supabaseCLI && step.file.checksum != step.record.checksum {
             observer(.warning("\(step.file.path) was modified after it was applied; rolling back with its current down section"))
         }
     }

@@ -41,13 +41,17 @@ public enum SeedSource: Sendable, Equatable {
         }
     }
 
-    /// For messages: `seeds` (a folder), `supabase/seed.sql` (one file), `3 files`, `disabled`.
+    /// For messages: `seeds` (a folder), `supabase/seed.sql` (one or two files named),
+    /// `3 files (first ... last)`, `disabled in config.toml`.
     public var shown: String {
         switch self {
         case .folder(let folder): return folder.relativePath
         case .files(let files):
             if files.isEmpty { return "none" }
-            return files.count == 1 ? files[0].relativePath : files.map(\.relativePath).joined(separator: ", ")
+            if files.count > 2 {
+                return "\(files.count) files (\(files[0].relativePath) ... \(files[files.count - 1].relativePath))"
+            }
+            return files.map(\.relativePath).joined(separator: ", ")
         case .disabled: return "disabled in config.toml"
         }
     }
