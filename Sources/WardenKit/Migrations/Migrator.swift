@@ -95,7 +95,9 @@ package final class Migrator {
         }
     }
 
-    /// Applies pending migrations in version order, up to and including `target`.
+    /// Applies pending migrations in the folder's order, up to and including `target`.
+    /// A pending migration that comes before an applied one is applied after them, with
+    /// a warning (history is never reordered).
     package func up(to target: MigrationVersion? = nil, allowDrift: Bool = false, dryRun: Bool = false,
                    lockTimeout: Duration? = .seconds(60)) throws -> MigrationRun
     {
@@ -108,6 +110,9 @@ package final class Migrator {
         return try locked(lockTimeout) {
             let pending = try plan()
             warnAboutDrift(allowDrift: allowDrift)
+            if !pending.isEmpty, let outOfOrder = MigrationOrderNotes.outOfOrderPending(directory, records: try history.records()) {
+                observer(.warning(outOfOrder))
+            }
             var run = MigrationRun(command: "up", dryRun: false)
             if !pending.isEmpty { try history.ensureTable() }
             for file in pending {

@@ -55,3 +55,34 @@ import TestSupport
         }
     }
 }
+
+/// The migrator in a file-name-ordered folder, against the in-memory history.
+@Suite struct MigratorOrderTests {
+    func file(_ name: String, _ sql: String) throws -> MigrationFile {
+        try MigrationDirectory.parse(fileName: name, text: sql)
+    }
+
+    @Test func upRunsInFileNameOrderAndDownUndoesTheLastFirst() throws {
+        let files = try [
+            file("202406201411_add_col.sql", "-- migrate:up\nalter table g add c int;\n-- migrate:down\nalter table g drop c;\n"),
+            file("20230104160241_init.sql", "-- migrate:up\ncreate table g ();\n-- migrate:down\ndrop table g;\n"),
+        ]
+        let history = InMemoryHistory()
+        let migrator = Migrator(directory: MigrationDirectory(path: "m", files: files), history: history, session: history)
+        #expect(try migrator.up().steps.map(\.version) == ["20230104160241", "202406201411"])
+        #expect(try migrator.down(.steps(1)).steps.map(\.version) == ["202406201411"])
+        #expect(try migrator.up(to: MigrationVersion("202406201411")).steps.map(\.version) == ["202406201411"])
+        #expect(try migrator.down(.to(#require(MigrationVersion("20230104160241")))).steps.map(\.version) == ["202406201411"])
+    }
+
+    @Test func aPendingFileBeforeAnAppliedOneIsAppliedWithAWarning() throws {
+        let files = try [file("20240101000000_a.sql", "select 1;"), file("20240102000000_b.sql", "select 2;")]
+        let history = InMemoryHistory()
+        history.rows = [MigrationRecord(version: "20240102000000", name: "b", checksum: files[1].checksum)]
+        let migrator = Migrator(directory: MigrationDirectory(path: "m", files: files), history: history, session: history)
+        var warnings: [String] = []
+        migrator.observer = { event in if case .warning(let text) = event { warnings.append(text) } }
+        #expect(try migrator.up().steps.map(\.version) == ["20240101000000"])
+        #expect(warnings.contains { $0.hasPrefix("out of order: 20240101000000_a.sql is pending") })
+    }
+}
