@@ -177,6 +177,26 @@ import TestSupport
         #expect(seed.standardError.contains("[db.seed] ./seeds/*.sql: no file matches; skipped"))
     }
 
+    @Test func aFailingSeedFileRollsBackEverySeedFile() throws {
+        let root = try copy()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try Data("insert into public.score (golfer_id, strokes) values (1, -3);\n".utf8)
+            .write(to: URL(fileURLWithPath: "\(root)/supabase/seeds/02_scores.sql"))
+        let (_, project) = try TestCluster.newTwinDatabase("badseed")
+        #expect(try run(["up"], project, in: root).status == 0)
+        let seed = try run(["seed"], project, in: root)
+        #expect(seed.status == 1, "\(seed.all)")
+        #expect(seed.standardError.contains("pgwarden: supabase/seeds/02_scores.sql: ERROR: "), "\(seed.all)")
+        #expect(seed.standardError.contains("(all seed files rolled back)"), "\(seed.all)")
+        #expect(try Connection(project).query("select count(*) from public.golfer").scalar == "0")
+        // A seed file that would end the transaction is refused before anything runs.
+        try Data("commit;\n".utf8).write(to: URL(fileURLWithPath: "\(root)/supabase/seeds/02_scores.sql"))
+        let sealed = try run(["seed"], project, in: root)
+        #expect(sealed.status == 65, "\(sealed.all)")
+        #expect(sealed.standardError.contains("supabase/seeds/02_scores.sql:1: "), "\(sealed.all)")
+        #expect(try Connection(project).query("select count(*) from public.golfer").scalar == "0")
+    }
+
     static let tinyPlan = """
         schemas: [public]
         personas:
