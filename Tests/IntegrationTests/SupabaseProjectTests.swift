@@ -106,6 +106,14 @@ import TestSupport
         #expect(try run(["status"], project).status == 0)
     }
 
+    @Test func projectNamesTheFolderFromElsewhere() throws {
+        let (_, project) = try TestCluster.newTwinDatabase("elsewhere")
+        let up = try run(["up", "--project", Self.fixture], project, in: NSTemporaryDirectory())
+        #expect(up.status == 0, "\(up.all)")
+        #expect(up.standardError.hasPrefix("layout: Supabase CLI project (migrations \(Self.fixture)/supabase/migrations"))
+        #expect(try Connection(project).query("select count(*) from supabase_migrations.schema_migrations").scalar == "4")
+    }
+
     @Test func aRollbackIsRecordedInBothHistoriesAndADisagreementIsExplained() throws {
         let root = try copy()
         defer { try? FileManager.default.removeItem(atPath: root) }

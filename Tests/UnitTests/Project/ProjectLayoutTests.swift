@@ -94,6 +94,16 @@ import TestSupport
         }
     }
 
+    @Test func aFlagThatIsNoBooleanNamesItsKey() throws {
+        #expect(throws: ProjectLayoutError.configValue(file: "c.toml", key: "db.seed.enabled", expected: "true or false")) {
+            try SupabaseConfig.parse("[db.seed]\nenabled = \"yes\"\n", file: "c.toml")
+        }
+        #expect(throws: ProjectLayoutError.configValue(file: "c.toml", key: "auth.hook", expected: "a table")) {
+            try SupabaseConfig.parse("[auth]\nhook = 1\n", file: "c.toml")
+        }
+        #expect(try SupabaseConfig.parse("", file: "c.toml") == SupabaseConfig())
+    }
+
     @Test func flagsWinOverTheLayout() throws {
         let root = try make(["access-plan.yml": "x"], folders: ["supabase/migrations"])
         let layout = try ProjectLayout.discover(in: URL(fileURLWithPath: root.path))
