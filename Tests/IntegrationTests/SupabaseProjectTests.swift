@@ -53,6 +53,10 @@ import TestSupport
             ["202406201411", "add_golfer_invalid_col", "1"], ["20240701000000", "scores", "3"],
         ])
 
+        #expect(try db.query(
+            "select statements[3] from supabase_migrations.schema_migrations where version = '20230104160241'").scalar
+            == "create policy \"golfers read golfers\" on public.golfer for select to authenticated using (true);")
+
         let after = try run(["status", "--format", "json"], project)
         #expect(after.status == 0, "\(after.all)")
         #expect(after.standardOutput.hasPrefix("{"))  // the layout line stays on standard error

@@ -76,9 +76,8 @@ package final class SharedMigrationHistory: MigrationHistory {
     private func recordInSupabaseHistory(_ record: MigrationRecord) throws {
         guard recordsInSupabaseHistory else { return }
         let file = record.parsedVersion.flatMap { version in files.first { $0.version == version } }
-        let statements = file.map { file in
-            file.up.runnableStatementIndices.map { file.up.statements[$0].text }
-        } ?? []
+        // Every statement of the file, as the CLI records what it parsed (BEGIN/COMMIT included).
+        let statements = file?.up.statements.map(\.text) ?? []
         try supabase.ensureTable()
         try supabase.insert(version: record.version, name: file?.name ?? record.name, statements: statements)
     }
