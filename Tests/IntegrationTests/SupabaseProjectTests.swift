@@ -118,6 +118,16 @@ import TestSupport
         #expect(try Connection(project).query("select count(*) from supabase_migrations.schema_migrations").scalar == "4")
     }
 
+    @Test func newWritesAnEmptyUpOnlyFileInASupabaseProject() throws {
+        let root = try copy()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let created = try PgwardenCLI.run(["new", "add handicap"], directory: root)
+        #expect(created.status == 0, "\(created.all)")
+        let path = created.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(path.hasPrefix("supabase/migrations/") && path.hasSuffix("_add_handicap.sql"), "\(path)")
+        #expect(try String(contentsOfFile: "\(root)/\(path)", encoding: .utf8) == "")
+    }
+
     @Test func aRollbackIsRecordedInBothHistoriesAndADisagreementIsExplained() throws {
         let root = try copy()
         defer { try? FileManager.default.removeItem(atPath: root) }
