@@ -22,7 +22,8 @@ struct StatusCommand: ParsableCommand {
             --format json prints {"migrations": [{"version", "name", "state", \
             "applied_at", "applied_by", "duration_ms", "file", "error", and "history" when the \
             two histories of a Supabase project disagree}], "summary": {...}, \
-            "skipped": [paths of .sql files whose names are not migrations']}.
+            "skipped": [paths of .sql files whose names are not migrations'], "order_notes": \
+            [the order lines]}.
 
             Exit status: 0 every migration is applied; 2 some are pending; 3 some are \
             modified, missing or failed; 65 bad migration files; 69 server unreachable.

@@ -60,6 +60,8 @@ import TestSupport
         let after = try run(["status", "--format", "json"], project)
         #expect(after.status == 0, "\(after.all)")
         #expect(after.standardOutput.hasPrefix("{"))  // the layout line stays on standard error
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(after.standardOutput.utf8)) as? [String: Any])
+        #expect((document["order_notes"] as? [String])?.first?.hasPrefix("order: file-name order") == true)
 
         let seed = try run(["seed"], project)
         #expect(seed.status == 0, "\(seed.all)")

@@ -189,13 +189,18 @@ public struct MigrationStatusReport: Sendable {
             let migrations: [MigrationStatusEntry]
             let summary: [String: Int]
             let skipped: [String]
+            let orderNotes: [String]
+
+            enum CodingKeys: String, CodingKey {
+                case migrations, summary, skipped, orderNotes = "order_notes"
+            }
         }
         let states: [MigrationState] = [.applied, .pending, .modified, .missing, .failed]
         var summary = Dictionary(uniqueKeysWithValues: states.map { ($0.rawValue, count($0)) })
         summary["total"] = entries.count
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let data = try encoder.encode(Document(migrations: entries, summary: summary, skipped: skipped))
+        let data = try encoder.encode(Document(migrations: entries, summary: summary, skipped: skipped, orderNotes: orderNotes))
         return String(decoding: data, as: UTF8.self)
     }
 }
