@@ -21,11 +21,10 @@ package struct ProjectJob {
     }
 
     /// Bootstrap, migrate up, seed, then prove the access plan. Every input file (the
-    /// migrations and the plan) is read and checked before the database is touched.
+    /// migrations, the seed files and the plan) is read and checked before the database
+    /// is touched.
     package func provisionAndProve() throws -> AccessPlanReport {
-        let plan = try project.accessPlan()
-        _ = try project.migrations()
-        _ = try project.seedFiles()
+        let plan = try Self.checkInputs(of: project)
         log(Self.describe(try SupabaseCompat.bootstrap(Connection(bootstrapSettings ?? settings))))
         // Connect as the project's role only now: on the twin, bootstrap creates it.
         let migrator = try Migrator.open(project: project, settings: settings)
@@ -49,10 +48,12 @@ package struct ProjectJob {
     /// Reads and checks every input `provisionAndProve` needs (the plan, the
     /// migrations, the seed files) without touching any database: a run that would
     /// refuse its input fails here, before a server is started.
-    package static func checkInputs(of project: Project) throws {
-        _ = try project.accessPlan()
+    @discardableResult
+    package static func checkInputs(of project: Project) throws -> AccessPlan {
+        let plan = try project.accessPlan()
         _ = try project.migrations()
         _ = try project.seedFiles()
+        return plan
     }
 
     private func seed(_ connection: Connection) throws {
