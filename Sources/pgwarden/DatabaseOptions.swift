@@ -17,13 +17,26 @@ struct DatabaseOptions: ParsableArguments {
     }
 }
 
-/// `--migrations DIR`: the folder of migration files.
+/// `--migrations DIR`: the folder of migration files, and `--project DIR`.
 struct MigrationsOptions: ParsableArguments {
+    @OptionGroup var project: ProjectOptions
+
     @Option(
         name: .customLong("migrations"),
-        help: ArgumentHelp("The folder of <version>_<name>.sql migration files.", valueName: "DIR"),
+        help: ArgumentHelp(
+            "The folder of <version>_<name>.sql migration files (default: migrations, or supabase/migrations "
+                + "in a Supabase project).",
+            valueName: "DIR"),
         completion: .directory)
-    var folder = "./migrations"
+    var folder: String?
+
+    /// The project's layout with --migrations applied (prints the layout line).
+    func layout() throws -> ProjectLayout { try project.layout(migrations: folder, allGiven: folder != nil) }
+
+    /// Opens the migrator on the layout's migrations folder (read and checked first).
+    func openMigrator(_ database: DatabaseOptions) throws -> Migrator {
+        try Migrator.open(project: layout().project, settings: database.settings())
+    }
 }
 
 /// `--lock-timeout SECONDS`: how long to wait for another run's migration lock.

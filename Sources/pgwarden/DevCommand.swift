@@ -34,6 +34,12 @@ struct DevCommand: ParsableCommand {
         try ErrorReporter.run {
             let clock = ContinuousClock()
             let began = clock.now
+            let layout = try migrations.project.layout(
+                migrations: migrations.folder, seeds: seeds.folder, plan: plan.file,
+                allGiven: migrations.folder != nil && seeds.folder != nil && plan.file != nil)
+            // Every input is read and checked before a server starts: a run that will
+            // refuse its input starts nothing.
+            try ProjectJob.checkInputs(of: layout.project)
             let cluster = try LocalCluster.start()
             let token = InterruptHandler.shared.onInterrupt { cluster.stop() }
             defer {
@@ -45,15 +51,13 @@ struct DevCommand: ParsableCommand {
             // As on Supabase: bootstrap as the superuser, everything else as postgres.
             var job = ProjectJob(
                 settings: cluster.settings(user: cluster.projectUser),
-                project: Project(
-                    migrations: URL(fileURLWithPath: migrations.folder), seeds: URL(fileURLWithPath: seeds.folder),
-                    plan: URL(fileURLWithPath: plan.file))) { print($0) }
+                project: layout.project) { print($0) }
             job.bootstrapSettings = cluster.settings()
             let progress = MigrationProgress.standard()
             job.onMigrationEvent = progress.handle
             let report = try job.provisionAndProve()
             print("")
-            try ReportPrinter(format: format, output: nil, plan: try AccessPlanParser.load(path: plan.file)).print(report)
+            try ReportPrinter(format: format, output: nil, plan: try AccessPlanParser.load(path: layout.planFile.relativePath)).print(report)
             print("dev: done in \((clock.now - began).wholeMilliseconds) ms")
             if keep {
                 print("server kept running; connect with:")

@@ -9,7 +9,7 @@ enum MigrationCommandRunner {
                     _ body: (Migrator) throws -> MigrationRun) throws
     {
         try ErrorReporter.run {
-            let migrator = try Migrator.open(folder: migrations.folder, settings: database.settings())
+            let migrator = try migrations.openMigrator(database)
             lock.configure(migrator)
             let progress = MigrationProgress.standard()
             migrator.observer = progress.handle

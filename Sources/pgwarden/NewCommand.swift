@@ -9,7 +9,9 @@ struct NewCommand: ParsableCommand {
         discussion: """
             Prints the new file's path. The name is lowercased and every run of other \
             characters becomes one underscore ("Add listing index" -> add_listing_index). \
-            The folder is created when missing.
+            The folder is created when missing. In a Supabase CLI project the file is \
+            empty and has no sections, as `supabase migration new` writes it (the Supabase \
+            CLI runs a whole file, down section included).
             """)
 
     @OptionGroup var migrations: MigrationsOptions
@@ -25,7 +27,9 @@ struct NewCommand: ParsableCommand {
 
     func run() throws {
         try ErrorReporter.run {
-            print(try MigrationTemplate.create(name: name, folder: migrations.folder))
+            let layout = try migrations.layout()
+            print(try MigrationTemplate.create(
+                name: name, folder: layout.migrationsDirectory.relativePath, upOnly: layout.kind == .supabase))
         }
     }
 }

@@ -28,11 +28,9 @@ struct ResetCommand: ParsableCommand {
 
     func run() throws {
         try ErrorReporter.run {
-            var job = ProjectJob(
-                settings: try database.settings(),
-                project: Project(
-                    migrations: URL(fileURLWithPath: migrations.folder), seeds: URL(fileURLWithPath: seeds.folder),
-                    plan: URL(fileURLWithPath: "access-plan.yml"))) { print($0) }  // reset reads no plan
+            let layout = try migrations.project.layout(
+                migrations: migrations.folder, seeds: seeds.folder, allGiven: migrations.folder != nil && seeds.folder != nil)
+            var job = ProjectJob(settings: try database.settings(), project: layout.project) { print($0) }
             let progress = MigrationProgress.standard()
             job.onMigrationEvent = progress.handle
             try job.reset()

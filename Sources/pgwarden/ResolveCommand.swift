@@ -39,7 +39,7 @@ struct ResolveCommand: ParsableCommand {
 
     func run() throws {
         try ErrorReporter.run {
-            let migrator = try Migrator.open(folder: migrations.folder, settings: database.settings())
+            let migrator = try migrations.openMigrator(database)
             switch resolution {
             case .applied:
                 try migrator.resolve(version, as: .applied, lockTimeout: lock.lockTimeout)

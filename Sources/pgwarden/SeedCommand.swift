@@ -7,18 +7,28 @@ import WardenKit
 struct SeedCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "seed",
-        abstract: "Apply the seed files (seeds/*.sql) in name order, in one transaction."
+        abstract: "Apply the seed files (seeds/*.sql in name order, or a Supabase project's [db.seed] files) in one transaction."
     )
 
     @OptionGroup var database: DatabaseOptions
 
+    @OptionGroup var project: ProjectOptions
     @OptionGroup var seeds: SeedsOptions
 
     func run() throws {
         try ErrorReporter.run {
+            let source = try project.layout(seeds: seeds.folder, allGiven: seeds.folder != nil).seeds
+            if case .folder(let folder) = source {
+                _ = try Seeder(folder: folder).files()  // a seeds folder must exist (as before)
+            }
+            _ = try source.files()
             let connection = try Connection(database.settings())
-            let applied = try Seeder(folder: URL(fileURLWithPath: seeds.folder)).apply(connection)
-            print("seeded \(applied.count) file\(applied.count == 1 ? "" : "s") from \(seeds.folder)")
+            guard let applied = try source.apply(on: connection) else {
+                print(source == .disabled ? "seeding is disabled in supabase/config.toml; nothing applied"
+                                          : "no seed file matches [db.seed] sql_paths; nothing applied")
+                return
+            }
+            print("seeded \(applied.count) file\(applied.count == 1 ? "" : "s") from \(source.shown)")
         }
     }
 }

@@ -14,11 +14,16 @@ struct StatusCommand: ParsableCommand {
             States: applied; pending (not applied yet); modified (applied, but its up \
             section changed since); missing (applied, but its file is gone); failed (ran \
             without a transaction and did not finish: check it, then `pgwarden resolve`). \
-            Reads only; takes no lock.
+            A version only the Supabase CLI recorded (supabase_migrations.schema_migrations) \
+            is applied, with a note and no checksum. Lines after the summary say where \
+            file-name order differs from numeric order and which pending files come before \
+            applied ones. Reads only; takes no lock.
 
             --format json prints {"migrations": [{"version", "name", "state", \
-            "applied_at", "applied_by", "duration_ms", "file", "error"}], "summary": {...}, \
-            "skipped": [paths of .sql files whose names are not migrations']}.
+            "applied_at", "applied_by", "duration_ms", "file", "error", and "history" when the \
+            two histories of a Supabase project disagree}], "summary": {...}, \
+            "skipped": [paths of .sql files whose names are not migrations'], "order_notes": \
+            [the order lines]}.
 
             Exit status: 0 every migration is applied; 2 some are pending; 3 some are \
             modified, missing or failed; 65 bad migration files; 69 server unreachable.
@@ -32,7 +37,7 @@ struct StatusCommand: ParsableCommand {
 
     func run() throws {
         try ErrorReporter.run {
-            let migrator = try Migrator.open(folder: migrations.folder, settings: database.settings())
+            let migrator = try migrations.openMigrator(database)
             let report = try migrator.status()
             print(format == .json ? try report.json() : report.text(advice: ErrorHint.statusAdvice))
             switch report.outcome {

@@ -15,4 +15,10 @@ enum Terminal {
     static func lineBufferStandardOutput() {
         setvbuf(stdout, nil, _IOLBF, 0)
     }
+
+    /// Writes one line to standard error (facts about the run, kept out of machine output).
+    static func note(_ line: String) {
+        fflush(stdout)
+        fputs(line + "\n", stderr)
+    }
 }

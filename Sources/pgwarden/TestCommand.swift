@@ -26,6 +26,7 @@ struct TestCommand: ParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
+    @OptionGroup var project: ProjectOptions
     @OptionGroup var plan: PlanOptions
 
     @OptionGroup var limits: PlanLimitOptions
@@ -40,7 +41,8 @@ struct TestCommand: ParsableCommand {
 
     func run() throws {
         try ErrorReporter.run {
-            let plan = try AccessPlanParser.load(path: self.plan.file)
+            let planFile = try project.layout(plan: self.plan.file, allGiven: self.plan.file != nil).planFile
+            let plan = try AccessPlanParser.load(path: planFile.relativePath)
             let connection = try Connection(database.settings())
             var runner = AccessPlanRunner(connection: connection, plan: plan)
             runner.limits = limits.limits

@@ -5,10 +5,12 @@ import WardenKit
 struct UpCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "up",
-        abstract: "Apply pending migrations in version order.",
+        abstract: "Apply pending migrations in the folder's order (file names; numbers for golang-migrate pairs).",
         discussion: """
             Each migration runs in a transaction together with its history row \
-            (pgwarden.schema_migrations): it is applied completely or not at all. A section \
+            (pgwarden.schema_migrations): it is applied completely or not at all. Versions \
+            the Supabase CLI recorded in supabase_migrations.schema_migrations count as \
+            applied; in a Supabase CLI project, what `up` applies is recorded there too. A section \
             marked `-- migrate:up transaction:false` runs one statement at a time instead; \
             if it fails part-way, `status` shows it as failed until `pgwarden resolve`.
 

@@ -14,15 +14,24 @@ public struct Migrations: Sendable {
     /// The folder the files were read from.
     public let directory: URL
     let loaded: MigrationDirectory
+    /// True for a Supabase CLI project: what runs is also recorded in
+    /// `supabase_migrations.schema_migrations`.
+    public let supabaseHistory: Bool
 
     /// Reads and validates every file (bad input throws `MigrationInputError`, before
-    /// any database is touched).
-    public init(directory: URL) throws {
+    /// any database is touched). Versions the Supabase CLI recorded count as applied on
+    /// any database; with `supabaseHistory`, every migration applied or rolled back is
+    /// recorded there too, as the Supabase CLI records it.
+    public init(directory: URL, supabaseHistory: Bool = false) throws {
         self.directory = directory
+        self.supabaseHistory = supabaseHistory
         loaded = try MigrationDirectory.load(directory.relativePath)  // as given: messages name it so
     }
 
-    /// The migration files, in version order.
+    /// How the folder orders its files (file names, or numbers for golang-migrate pairs).
+    public var order: MigrationOrder { loaded.order }
+
+    /// The migration files, in the order they apply.
     public var files: [MigrationFile] { loaded.files }
 
     /// Every version's state on this database (changes nothing).
@@ -58,7 +67,7 @@ public struct Migrations: Sendable {
                 kind: .client, message: "migrations commit one by one: run them on a connection outside a transaction",
                 sqlState: .activeSQLTransaction)
         }
-        let migrator = Migrator(directory: loaded, connection: connection)
+        let migrator = Migrator(directory: loaded, connection: connection, supabaseHistory: supabaseHistory)
         migrator.observer = observer
         migrator.ddlLockTimeout = options.ddlLockTimeout
         migrator.lockRetries = options.lockRetries

@@ -1,48 +1,57 @@
 import Foundation
 
-/// A pgwarden project folder: `migrations/`, `seeds/` and `access-plan.yml` (each
-/// may be moved elsewhere).
+/// A pgwarden project: its migrations folder, seed files and access plan (each may be
+/// moved elsewhere). `ProjectLayout.discover(in:)` finds them in a project folder,
+/// Supabase CLI projects included.
 ///
 /// ```swift
-/// let project = Project(directory: root)
+/// let project = try ProjectLayout.discover(in: root).project
 /// try project.provision(on: connection)          // bootstrap, up, seed
 /// let report = try project.accessPlan().prove(on: connection)
 /// ```
 public struct Project: Sendable {
     public var migrationsDirectory: URL
-    public var seedsDirectory: URL
+    /// The seed files: a folder of `*.sql`, or a list (a Supabase project's `[db.seed]`).
+    public var seeds: SeedSource
     public var planFile: URL
+    /// True for a Supabase CLI project: migrations are also recorded in
+    /// `supabase_migrations.schema_migrations`, as the Supabase CLI records them.
+    public var supabaseHistory: Bool
 
-    /// A project with the usual layout under `directory`.
+    /// A project with pgwarden's own layout under `directory` (`migrations/`, `seeds/`,
+    /// `access-plan.yml`); `ProjectLayout.discover(in:)` also finds Supabase projects.
     public init(directory: URL) {
         migrationsDirectory = directory.appendingPathComponent("migrations", isDirectory: true)
-        seedsDirectory = directory.appendingPathComponent("seeds", isDirectory: true)
+        seeds = .folder(directory.appendingPathComponent("seeds", isDirectory: true))
         planFile = directory.appendingPathComponent("access-plan.yml")
+        supabaseHistory = false
     }
 
+    /// A project from a migrations folder, a seeds folder and a plan file.
     public init(migrations: URL, seeds: URL, plan: URL) {
+        self.init(migrations: migrations, seeds: .folder(seeds), plan: plan)
+    }
+
+    public init(migrations: URL, seeds: SeedSource, plan: URL, supabaseHistory: Bool = false) {
         migrationsDirectory = migrations
-        seedsDirectory = seeds
+        self.seeds = seeds
         planFile = plan
+        self.supabaseHistory = supabaseHistory
     }
 
     /// The migrations, read and checked.
-    public func migrations() throws -> Migrations { try Migrations(directory: migrationsDirectory) }
+    public func migrations() throws -> Migrations {
+        try Migrations(directory: migrationsDirectory, supabaseHistory: supabaseHistory)
+    }
 
     /// The access plan, read and checked.
     public func accessPlan() throws -> AccessPlan { try AccessPlan(contentsOf: planFile) }
 
-    /// The seed files in the order they apply (empty when there is no seeds folder).
-    public func seedFiles() throws -> [URL] {
-        hasSeeds ? try Seeder(folder: seedsDirectory).files() : []
-    }
+    /// The seed files in the order they apply (empty when there are none).
+    public func seedFiles() throws -> [URL] { try seeds.files() }
 
-    /// Applies the seed files in one transaction; nil when there is no seeds folder.
-    package func applySeeds(on connection: Connection) throws -> [URL]? {
-        hasSeeds ? try Seeder(folder: seedsDirectory).apply(connection) : nil
-    }
-
-    private var hasSeeds: Bool { FileManager.default.fileExists(atPath: seedsDirectory.path) }
+    /// Applies the seed files in one transaction; nil when there are none.
+    package func applySeeds(on connection: Connection) throws -> [URL]? { try seeds.apply(on: connection) }
 
     /// Makes the database ready: the Supabase twin where it is missing, every pending
     /// migration, then the seeds (in one transaction). Every file is read and checked

@@ -10,19 +10,26 @@ import Foundation
 /// files), or golang-migrate pairs `<version>_<name>.up.sql` + `.down.sql`; never both
 /// in one folder. `.sql` files whose names are no migration's are skipped and listed
 /// in `skipped` (the Supabase CLI skips them too). Other files and subfolders are ignored.
+///
+/// Migrations apply in the order the folder's own tool uses (`MigrationOrder`): file-name
+/// order for single files (the Supabase CLI and dbmate sort file names), numeric order of
+/// the version for golang-migrate pairs.
 package struct MigrationDirectory: Sendable {
     /// The folder as the user gave it.
     package let path: String
-    /// The migrations, in version order.
+    /// The migrations, in the order they apply (`order`).
     package let files: [MigrationFile]
     /// `.sql` files skipped because their names are not migrations' (paths as shown).
     package let skipped: [String]
+    /// How this folder's own tool orders it.
+    package let order: MigrationOrder
 
-    /// A folder's migrations, already loaded (sorted here by version).
-    package init(path: String, files: [MigrationFile], skipped: [String] = []) {
+    /// A folder's migrations, already loaded (sorted here in `order`).
+    package init(path: String, files: [MigrationFile], skipped: [String] = [], order: MigrationOrder = .fileName) {
         self.path = path
-        self.files = files.sorted { $0.version < $1.version }
+        self.files = order.sorted(files)
         self.skipped = skipped
+        self.order = order
     }
 
     /// Loads and validates every migration in `path`.
@@ -68,7 +75,8 @@ package struct MigrationDirectory: Sendable {
             }
             files.append(try readPair(folder: path, up: up, down: pair.down))
         }
-        return MigrationDirectory(path: path, files: files, skipped: skipped)
+        let order: MigrationOrder = pairNames.isEmpty ? .fileName : .numeric
+        return MigrationDirectory(path: path, files: files, skipped: skipped, order: order)
     }
 
     /// Splits `<digits>_<name>.sql` into its version and name; nil when it does not match.

@@ -1,5 +1,18 @@
 import WardenPostgres
 
+/// Which history a row was read from.
+package enum MigrationRecordOrigin: Equatable, Sendable {
+    /// pgwarden's own history (`pgwarden.schema_migrations`). `inSupabaseHistory` is
+    /// false when a Supabase project's `supabase_migrations.schema_migrations` lacks the
+    /// version (nil: that history is not kept for this project).
+    case pgwarden(inSupabaseHistory: Bool?)
+    /// Only in `supabase_migrations.schema_migrations`: applied by the Supabase CLI
+    /// (`supabase db push`, `migration up`); pgwarden adopts it as applied, with no checksum.
+    case supabaseCLI
+
+    package static let pgwarden = MigrationRecordOrigin.pgwarden(inSupabaseHistory: nil)
+}
+
 /// One row of the migration history.
 package struct MigrationRecord: Equatable, Sendable {
     /// `applied`: the migration is in effect. `failed`: a `transaction:false` section
@@ -24,6 +37,8 @@ package struct MigrationRecord: Equatable, Sendable {
     package var state: State
     /// For a failed migration: what happened and where.
     package var error: String?
+    /// Which history the row comes from.
+    package var origin: MigrationRecordOrigin = .pgwarden
 
     package init(version: String, name: String, checksum: String, appliedAt: String? = nil, appliedBy: String? = nil,
                 durationMs: Int = 0, state: State = .applied, error: String? = nil)

@@ -27,7 +27,10 @@ package enum MigrationParser {
         let source = SourceText(text)
         let (up, down) = try findMarkers(source, file: file)
         guard let up else {
-            return Sections(up: try wholeFile(text, source: source, file: file, direction: .up), down: nil)
+            // No markers: the Supabase CLI's up-only layout, where an empty or
+            // comment-only file (a placeholder) is an empty migration, applied and recorded.
+            return Sections(
+                up: try wholeFile(text, source: source, file: file, direction: .up, emptyAllowed: true), down: nil)
         }
         try checkPreamble(source, before: up, file: file)
         let upEnd = down.map { source.offset(ofLine: $0.line) } ?? source.count
@@ -48,7 +51,7 @@ package enum MigrationParser {
     /// `.down.sql` file, or a Supabase/dbmate-less up-only file); markers are refused
     /// in golang-migrate files (`markersForbidden`).
     package static func wholeFile(_ text: String, source: SourceText? = nil, file: String, direction: MigrationDirection,
-                                 markersForbidden: Bool = false) throws -> MigrationSection
+                                 markersForbidden: Bool = false, emptyAllowed: Bool = false) throws -> MigrationSection
     {
         let source = source ?? SourceText(text)
         if markersForbidden, let marker = firstMarkerLine(source) {
@@ -57,7 +60,7 @@ package enum MigrationParser {
         var whole = MigrationSection(
             sql: text, startLine: 1, startOffset: 0, markerLine: nil, options: MigrationOptions(), path: file)
         guard !whole.isEmpty else {
-            if direction == .down { return whole }
+            if direction == .down || emptyAllowed { return whole }
             throw MigrationInputError.emptyUpSection(file: file, line: 1)
         }
         whole.droppedStatements = try TransactionControlCheck.droppedStatements(whole, source: source, direction: direction)

@@ -17,7 +17,7 @@ package struct DownStep: Sendable {
 /// Decides what `up`, `down` and `redo` would do, from the files and the history
 /// alone, and refuses (throwing, before anything runs) when they must not run.
 package enum MigrationPlanner {
-    /// Pending migrations in version order, up to and including `target`.
+    /// Pending migrations in the folder's order (`files` come in it), up to and including `target`.
     ///
     /// Refuses while a migration is marked failed, and while an applied migration was
     /// modified or is missing (unless `allowDrift`). `target` must be a file's version.
@@ -31,12 +31,13 @@ package enum MigrationPlanner {
             throw MigrationInputError.unknownVersion(version: target.text, folder: folder)
         }
         let applied = Set(records.compactMap(\.parsedVersion))
+        let sequence = MigrationSequence(files)
         return files.filter { file in
-            !applied.contains(file.version) && target.map { file.version <= $0 } != false
+            !applied.contains(file.version) && target.map { sequence.precedesOrIs(file.version, $0) } != false
         }
     }
 
-    /// Applied migrations to roll back, newest first.
+    /// Applied migrations to roll back, newest first (last in the folder's order first).
     ///
     /// Refuses, changing nothing, while a migration is marked failed, or when any
     /// migration in range has no file or no down section.
@@ -44,9 +45,10 @@ package enum MigrationPlanner {
                             folder: String) throws -> [DownStep]
     {
         try checkFailures(MigrationStatusEntry.entries(files: files, records: records))
+        let sequence = MigrationSequence(files)
         let applied = records.compactMap { record in
             record.state == .applied ? record.parsedVersion.map { ($0, record) } : nil
-        }.sorted { $0.0 > $1.0 }.map(\.1)
+        }.sorted { sequence.precedes($1.0, $0.0) }.map(\.1)
         let selected: [MigrationRecord]
         switch target {
         case .steps(let count):
@@ -56,7 +58,7 @@ package enum MigrationPlanner {
         case .to(let version):
             let known = files.contains { $0.version == version } || records.contains { $0.parsedVersion == version }
             guard known else { throw MigrationInputError.unknownVersion(version: version.text, folder: folder) }
-            selected = applied.filter { record in record.parsedVersion.map { $0 > version } ?? false }
+            selected = applied.filter { record in record.parsedVersion.map { sequence.precedes(version, $0) } ?? false }
         }
         return try selected.map { record in try downStep(record, files: files) }
     }

@@ -28,9 +28,12 @@ public struct MigrationStatusEntry: Sendable, Encodable {
     public let file: String?
     /// For a failed migration: what the history says happened.
     public let error: String?
+    /// Where the two histories of a Supabase project disagree, or that the Supabase CLI
+    /// applied it (nil otherwise).
+    public var history: String? = nil
 
     enum CodingKeys: String, CodingKey {
-        case version, name, state, file, error
+        case version, name, state, file, error, history
         case appliedAt = "applied_at", appliedBy = "applied_by", durationMs = "duration_ms"
     }
 
@@ -45,10 +48,13 @@ public struct MigrationStatusEntry: Sendable, Encodable {
         try container.encode(durationMs, forKey: .durationMs)
         try container.encode(file, forKey: .file)
         try container.encode(error, forKey: .error)
+        try container.encodeIfPresent(history, forKey: .history)
     }
 
-    /// Every migration's state: each file and each history row, in version order.
+    /// Every migration's state: each file and each history row, in the folder's order
+    /// (`files` come in it; a row without a file goes where its version falls).
     package static func entries(files: [MigrationFile], records: [MigrationRecord]) -> [MigrationStatusEntry] {
+        let sequence = MigrationSequence(files)
         let filesByVersion = Dictionary(files.map { ($0.version, $0) }, uniquingKeysWith: { first, _ in first })
         var entries: [(MigrationVersion?, MigrationStatusEntry)] = []
         var recorded = Set<MigrationVersion>()
@@ -64,7 +70,7 @@ public struct MigrationStatusEntry: Sendable, Encodable {
         }
         return entries.sorted { lhs, rhs in
             switch (lhs.0, rhs.0) {
-            case let (left?, right?): return left < right
+            case let (left?, right?): return sequence.precedes(left, right)
             case (nil, _?): return true
             case (_?, nil): return false
             case (nil, nil): return lhs.1.version < rhs.1.version
@@ -76,6 +82,8 @@ public struct MigrationStatusEntry: Sendable, Encodable {
         let state: MigrationState
         if record.state == .failed {
             state = .failed
+        } else if record.origin == .supabaseCLI {
+            state = file == nil ? .missing : .applied  // no checksum to compare until pgwarden applies it
         } else if let file {
             state = file.checksum == record.checksum ? .applied : .modified
         } else {
@@ -83,7 +91,19 @@ public struct MigrationStatusEntry: Sendable, Encodable {
         }
         return MigrationStatusEntry(
             version: record.version, name: file?.name ?? record.name, state: state, appliedAt: record.appliedAt,
-            appliedBy: record.appliedBy, durationMs: record.durationMs, file: file?.path, error: record.error)
+            appliedBy: record.appliedBy, durationMs: record.durationMs, file: file?.path, error: record.error,
+            history: historyNote(record))
+    }
+
+    static func historyNote(_ record: MigrationRecord) -> String? {
+        switch record.origin {
+        case .supabaseCLI:
+            return "applied by the Supabase CLI (in supabase_migrations.schema_migrations only); no checksum yet"
+        case .pgwarden(inSupabaseHistory: false):
+            return "applied by pgwarden but not in supabase_migrations.schema_migrations: `supabase migration list` "
+                + "does not show it"
+        case .pgwarden: return nil
+        }
     }
 }
 
@@ -98,9 +118,14 @@ public struct MigrationStatusReport: Sendable {
     /// `.sql` files skipped because their names are not migrations' (paths as shown).
     public let skipped: [String]
 
-    public init(entries: [MigrationStatusEntry], skipped: [String] = []) {
+    /// Lines about order: where the folder's order differs from numeric order, and
+    /// pending migrations that come before applied ones (`MigrationOrderNotes`).
+    public var orderNotes: [String]
+
+    public init(entries: [MigrationStatusEntry], skipped: [String] = [], orderNotes: [String] = []) {
         self.entries = entries
         self.skipped = skipped
+        self.orderNotes = orderNotes
     }
 
     /// Drift (modified, missing, failed) wins over pending.
@@ -139,10 +164,11 @@ public struct MigrationStatusReport: Sendable {
         var lines = [render(header)]
         for (entry, row) in zip(entries, rows) {
             lines.append(render(row))
-            let notes = [note(for: entry), advice(entry)].compactMap { $0 }
+            let notes = [note(for: entry), entry.history, advice(entry)].compactMap { $0 }
             if !notes.isEmpty { lines.append("    " + notes.joined(separator: "; ")) }
         }
         lines.append(summary)
+        lines += orderNotes
         lines += skipped.map { "skipped \($0): not a migration file name (<version>_<name>.sql)" }
         return lines.joined(separator: "\n")
     }
@@ -163,13 +189,18 @@ public struct MigrationStatusReport: Sendable {
             let migrations: [MigrationStatusEntry]
             let summary: [String: Int]
             let skipped: [String]
+            let orderNotes: [String]
+
+            enum CodingKeys: String, CodingKey {
+                case migrations, summary, skipped, orderNotes = "order_notes"
+            }
         }
         let states: [MigrationState] = [.applied, .pending, .modified, .missing, .failed]
         var summary = Dictionary(uniqueKeysWithValues: states.map { ($0.rawValue, count($0)) })
         summary["total"] = entries.count
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let data = try encoder.encode(Document(migrations: entries, summary: summary, skipped: skipped))
+        let data = try encoder.encode(Document(migrations: entries, summary: summary, skipped: skipped, orderNotes: orderNotes))
         return String(decoding: data, as: UTF8.self)
     }
 }

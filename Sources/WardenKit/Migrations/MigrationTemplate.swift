@@ -41,8 +41,11 @@ package enum MigrationTemplate {
 
     /// Creates `<folder>/<UTC timestamp>_<name>.sql` (and the folder when missing);
     /// returns its path. A version already used in the folder moves one second on.
+    /// `upOnly` (a Supabase CLI project) writes an empty file, as `supabase migration new`
+    /// does: the Supabase CLI runs a whole file, so a `-- migrate:down` section there would
+    /// run right after the up section.
     @discardableResult
-    package static func create(name: String, folder: String, now: Date = Date()) throws -> String {
+    package static func create(name: String, folder: String, upOnly: Bool = false, now: Date = Date()) throws -> String {
         guard let cleanName = fileName(for: name) else { throw MigrationInputError.invalidMigrationName(name: name) }
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -59,7 +62,7 @@ package enum MigrationTemplate {
         let fileName = "\(version(at: moment))_\(cleanName).sql"
         let path = (folder as NSString).appendingPathComponent(fileName)
         let shown = MigrationDirectory.displayPath(folder: folder, file: fileName)
-        try write(text, to: path, shown: shown)
+        try write(upOnly ? "" : text, to: path, shown: shown)
         return shown
     }
 

@@ -44,29 +44,48 @@ package final class Migrator {
         self.session = session
     }
 
-    /// A migrator on one PostgreSQL connection (history and session share it).
-    package convenience init(directory: MigrationDirectory, connection: Connection) {
+    /// A migrator on one PostgreSQL connection (history and session share it). The
+    /// history is shared with the Supabase CLI's (`SharedMigrationHistory`): versions it
+    /// recorded count as applied; with `supabaseHistory`, pgwarden records there too.
+    package convenience init(directory: MigrationDirectory, connection: Connection, supabaseHistory: Bool = false) {
         self.init(
-            directory: directory, history: PostgresMigrationHistory(connection: connection),
+            directory: directory, history: Self.history(directory, connection, supabaseHistory),
             session: PostgresMigrationSession(connection: connection))
+    }
+
+    static func history(_ directory: MigrationDirectory, _ connection: Connection, _ supabaseHistory: Bool)
+        -> MigrationHistory
+    {
+        SharedMigrationHistory(
+            own: PostgresMigrationHistory(connection: connection), connection: connection, files: directory.files,
+            recordsInSupabaseHistory: supabaseHistory)
     }
 
     /// Loads and validates the folder first (bad input changes nothing and needs no
     /// server), then connects.
-    package static func open(folder: String, settings: ConnectionSettings) throws -> Migrator {
+    package static func open(folder: String, settings: ConnectionSettings, supabaseHistory: Bool = false) throws
+        -> Migrator
+    {
         let directory = try MigrationDirectory.load(folder)
         let session = try PostgresMigrationSession.connect(settings)
         let migrator = Migrator(
-            directory: directory, history: PostgresMigrationHistory(connection: session.connection), session: session)
+            directory: directory, history: history(directory, session.connection, supabaseHistory), session: session)
         session.connection.onNotice { [weak migrator] notice in migrator?.serverNotice(notice) }
         return migrator
     }
 
+    /// A project's migrator (its folder; the Supabase CLI's history for a Supabase project).
+    package static func open(project: Project, settings: ConnectionSettings) throws -> Migrator {
+        try open(folder: project.migrationsDirectory.relativePath, settings: settings,
+                 supabaseHistory: project.supabaseHistory)
+    }
+
     /// Every migration's state (reads the history; takes no lock, changes nothing).
     package func status() throws -> MigrationStatusReport {
-        MigrationStatusReport(
-            entries: MigrationStatusEntry.entries(files: files, records: try history.records()),
-            skipped: directory.skipped)
+        let records = try history.records()
+        return MigrationStatusReport(
+            entries: MigrationStatusEntry.entries(files: files, records: records),
+            skipped: directory.skipped, orderNotes: MigrationOrderNotes.lines(directory, records: records))
     }
 
     /// Warns about each `.sql` file skipped because its name is not a migration's.
@@ -76,7 +95,9 @@ package final class Migrator {
         }
     }
 
-    /// Applies pending migrations in version order, up to and including `target`.
+    /// Applies pending migrations in the folder's order, up to and including `target`.
+    /// A pending migration that comes before an applied one is applied after them, with
+    /// a warning (history is never reordered).
     package func up(to target: MigrationVersion? = nil, allowDrift: Bool = false, dryRun: Bool = false,
                    lockTimeout: Duration? = .seconds(60)) throws -> MigrationRun
     {
@@ -89,6 +110,9 @@ package final class Migrator {
         return try locked(lockTimeout) {
             let pending = try plan()
             warnAboutDrift(allowDrift: allowDrift)
+            if !pending.isEmpty, let outOfOrder = MigrationOrderNotes.outOfOrderPending(directory, records: try history.records()) {
+                observer(.warning(outOfOrder))
+            }
             var run = MigrationRun(command: "up", dryRun: false)
             if !pending.isEmpty { try history.ensureTable() }
             for file in pending {
@@ -268,7 +292,8 @@ package final class Migrator {
     }
 
     private func warnIfModified(_ step: DownStep) {
-        if step.file.checksum != step.record.checksum {
+        // A version the Supabase CLI applied has no checksum to compare.
+        if step.record.origin != .supabaseCLI && step.file.checksum != step.record.checksum {
             observer(.warning("\(step.file.path) was modified after it was applied; rolling back with its current down section"))
         }
     }

@@ -21,13 +21,13 @@ package struct ProjectJob {
     }
 
     /// Bootstrap, migrate up, seed, then prove the access plan. Every input file (the
-    /// migrations and the plan) is read and checked before the database is touched.
+    /// migrations, the seed files and the plan) is read and checked before the database
+    /// is touched.
     package func provisionAndProve() throws -> AccessPlanReport {
-        let plan = try project.accessPlan()
-        _ = try project.migrations()
+        let plan = try Self.checkInputs(of: project)
         log(Self.describe(try SupabaseCompat.bootstrap(Connection(bootstrapSettings ?? settings))))
         // Connect as the project's role only now: on the twin, bootstrap creates it.
-        let migrator = try Migrator.open(folder: project.migrationsDirectory.relativePath, settings: settings)
+        let migrator = try Migrator.open(project: project, settings: settings)
         let connection = try Connection(settings)
         migrator.observer = onMigrationEvent
         log(try migrator.up().summary)
@@ -38,20 +38,35 @@ package struct ProjectJob {
 
     /// Rolls every migration back, applies them all again, and seeds: a clean slate.
     package func reset() throws {
-        let migrator = try Migrator.open(folder: project.migrationsDirectory.relativePath, settings: settings)
+        let migrator = try Migrator.open(project: project, settings: settings)
         migrator.observer = onMigrationEvent
         log(try migrator.down(.all).summary)
         log(try migrator.up().summary)
         try seed(try Connection(settings))
     }
 
+    /// Reads and checks every input `provisionAndProve` needs (the plan, the
+    /// migrations, the seed files) without touching any database: a run that would
+    /// refuse its input fails here, before a server is started.
+    @discardableResult
+    package static func checkInputs(of project: Project) throws -> AccessPlan {
+        let plan = try project.accessPlan()
+        _ = try project.migrations()
+        _ = try project.seedFiles()
+        return plan
+    }
+
     private func seed(_ connection: Connection) throws {
-        let folder = project.seedsDirectory.relativePath
+        let source = project.seeds
         guard let files = try project.applySeeds(on: connection) else {
-            log("seed: no \(folder) folder; skipped")
+            switch source {
+            case .folder(let folder): log("seed: no \(folder.relativePath) folder; skipped")
+            case .files: log("seed: no seed file; skipped")
+            case .disabled: log("seed: disabled in config.toml; skipped")
+            }
             return
         }
-        log("seed: applied \(files.count) file\(files.count == 1 ? "" : "s") from \(folder)")
+        log("seed: applied \(files.count) file\(files.count == 1 ? "" : "s") from \(source.shown)")
     }
 
     /// `role anon`, `role postgres`, `table auth.users` -> "2 roles, 1 table"; a single

@@ -33,7 +33,8 @@ final class TemporaryFolder {
         }
     }
 
-    @Test func loadsSqlFilesInNumericOrderAndIgnoresOthers() throws {
+    /// Single files apply in file-name order, as the Supabase CLI and dbmate apply them.
+    @Test func loadsSqlFilesInFileNameOrderAndIgnoresOthers() throws {
         let folder = try TemporaryFolder()
         try folder.write("10_second.sql", "select 2;")
         try folder.write("9_first.sql", "-- migrate:up\nselect 1;\n-- migrate:down\nselect 0;")
@@ -41,8 +42,9 @@ final class TemporaryFolder {
         try folder.write("notes.txt", "")
         try FileManager.default.createDirectory(atPath: folder.path + "/old.sql", withIntermediateDirectories: true)
         let directory = try MigrationDirectory.load(folder.path)
-        #expect(directory.files.map(\.fileName) == ["9_first.sql", "10_second.sql"])
-        #expect(directory.files.first?.path == "\(folder.path)/9_first.sql")
+        #expect(directory.files.map(\.fileName) == ["10_second.sql", "9_first.sql"])
+        #expect(directory.order == .fileName)
+        #expect(directory.files.first?.path == "\(folder.path)/10_second.sql")
     }
 
     @Test func skipsSqlFilesWhoseNamesAreNotMigrations() throws {

@@ -1,0 +1,120 @@
+import Foundation
+import TOMLKit
+
+/// What pgwarden reads from a Supabase CLI project's `supabase/config.toml`: the seed
+/// settings (`[db.seed]`) and the custom access token hook
+/// (`[auth.hook.custom_access_token]`). Keys pgwarden does not use are ignored, as the
+/// Supabase CLI ignores keys it does not know. Parsed with TOMLKit.
+public struct SupabaseConfig: Sendable, Equatable {
+    /// `[db.seed]`: which seed files `supabase db reset` applies.
+    public struct Seed: Sendable, Equatable {
+        /// `enabled` (default true).
+        public var enabled: Bool
+        /// `sql_paths`, as written: paths or globs relative to the `supabase/` folder
+        /// (default `["./seed.sql"]`).
+        public var sqlPaths: [String]
+
+        public init(enabled: Bool = true, sqlPaths: [String] = ["./seed.sql"]) {
+            self.enabled = enabled
+            self.sqlPaths = sqlPaths
+        }
+    }
+
+    /// `[auth.hook.custom_access_token]`: a Postgres function that edits the claims of
+    /// every access token the project's auth server issues.
+    public struct AccessTokenHook: Sendable, Equatable {
+        public var enabled: Bool
+        /// e.g. `pg-functions://postgres/public/custom_access_token_hook`.
+        public var uri: String?
+
+        public init(enabled: Bool, uri: String?) {
+            self.enabled = enabled
+            self.uri = uri
+        }
+    }
+
+    public var seed: Seed
+    /// nil when config.toml has no `[auth.hook.custom_access_token]` table.
+    public var customAccessTokenHook: AccessTokenHook?
+
+    public init(seed: Seed = Seed(), customAccessTokenHook: AccessTokenHook? = nil) {
+        self.seed = seed
+        self.customAccessTokenHook = customAccessTokenHook
+    }
+
+    /// Reads and parses `file`; a malformed file or a value of the wrong type is a
+    /// `ProjectLayoutError` naming the file (and the line, when TOMLKit gives it).
+    public static func load(_ file: URL, shownAs shown: String? = nil) throws -> SupabaseConfig {
+        let shown = shown ?? file.relativePath
+        guard let data = FileManager.default.contents(atPath: file.path) else {
+            throw ProjectLayoutError.unreadable(file: shown)
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ProjectLayoutError.malformedConfig(file: shown, line: nil, message: "not valid UTF-8")
+        }
+        return try parse(text, file: shown)
+    }
+
+    /// Parses config.toml's text; `file` names it in errors.
+    public static func parse(_ text: String, file: String) throws -> SupabaseConfig {
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            throw ProjectLayoutError.malformedConfig(
+                file: file, line: error.source.begin.line, message: error.description)
+        }
+        let reader = ConfigReader(file: file)
+        var config = SupabaseConfig()
+        if let seed = try reader.table(table, "db", "seed") {
+            config.seed.enabled = try reader.bool(seed, "enabled", key: "db.seed.enabled") ?? true
+            config.seed.sqlPaths = try reader.strings(seed, "sql_paths", key: "db.seed.sql_paths") ?? ["./seed.sql"]
+        }
+        if let hook = try reader.table(table, "auth", "hook", "custom_access_token") {
+            config.customAccessTokenHook = AccessTokenHook(
+                enabled: try reader.bool(hook, "enabled", key: "auth.hook.custom_access_token.enabled") ?? false,
+                uri: try reader.string(hook, "uri", key: "auth.hook.custom_access_token.uri"))
+        }
+        return config
+    }
+}
+
+/// Typed look-ups in a parsed TOML table; a value of the wrong type is an error naming its key.
+private struct ConfigReader {
+    let file: String
+
+    func table(_ root: TOMLTable, _ path: String...) throws -> TOMLTable? {
+        var current = root
+        for (index, key) in path.enumerated() {
+            guard let value = current[key] else { return nil }
+            guard let next = value.table else {
+                throw ProjectLayoutError.configValue(
+                    file: file, key: path[...index].joined(separator: "."), expected: "a table")
+            }
+            current = next
+        }
+        return current
+    }
+
+    func bool(_ table: TOMLTable, _ name: String, key: String) throws -> Bool? {
+        guard let value = table[name] else { return nil }
+        guard let bool = value.bool else { throw ProjectLayoutError.configValue(file: file, key: key, expected: "true or false") }
+        return bool
+    }
+
+    func string(_ table: TOMLTable, _ name: String, key: String) throws -> String? {
+        guard let value = table[name] else { return nil }
+        guard let string = value.string else { throw ProjectLayoutError.configValue(file: file, key: key, expected: "a string") }
+        return string
+    }
+
+    func strings(_ table: TOMLTable, _ name: String, key: String) throws -> [String]? {
+        guard let value = table[name] else { return nil }
+        let wrong = ProjectLayoutError.configValue(file: file, key: key, expected: "an array of strings")
+        guard let array = value.array else { throw wrong }
+        return try array.map { element in
+            guard let string = element.string else { throw wrong }
+            return string
+        }
+    }
+}

@@ -1,0 +1,2 @@
+-- This version was applied on the hosted project from the dashboard; the file
+-- stays as a placeholder so the local history lines up with the remote one.

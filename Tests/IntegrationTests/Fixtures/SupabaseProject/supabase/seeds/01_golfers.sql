@@ -1,0 +1,1 @@
+insert into public.golfer (name, invalid) values ('Ada', false), ('Grace', false);
