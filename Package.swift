@@ -13,6 +13,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // The C layer: libpq's header, found through pkg-config.
@@ -30,6 +31,7 @@ let package = Package(
                 "WardenPostgres",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
             ],
             resources: [
                 // The Supabase twin's SQL (docs/supabase-twin.md).

@@ -36,10 +36,16 @@ package struct AccessPlanRunner {
             for (index, statement) in plan.setup.enumerated() {
                 try runSetup(statement, seal: seal, origin: "setup entry \(index + 1)")
             }
+            let issued = try PersonaTokenIssuer(
+                connection: connection, plan: plan, userIDs: userIDs, adminRoleSetting: seal.roleSetting).issue()
+            try seal.verify(after: "signing in the personas")
+            // A persona whose sign-in failed has no token, so nothing to probe as it.
+            var signedIn = plan
+            signedIn.personas = plan.personas.filter { issued.requests[$0.name] != nil }
             let context = ProbeContext(
-                connection: connection, plan: plan, userIDs: userIDs, seal: seal,
+                connection: connection, plan: signedIn, requests: issued.requests, seal: seal,
                 impersonation: Impersonation(connection: connection, seal: seal))
-            var results: [ProbeResult] = []
+            var results: [ProbeResult] = issued.failures
             for relation in resolved.relations {
                 results += try RelationProber(context: context, plan: relation.plan, relation: relation.catalog).run()
                 try seal.verify(after: "probing \(relation.plan.qualifiedName) (its owner or sample SQL)")
@@ -91,12 +97,14 @@ package struct AccessPlanRunner {
 struct ProbeContext {
     let connection: Connection
     let plan: AccessPlan
-    let userIDs: [String: String]
+    /// Persona name -> what PostgREST would set for its requests.
+    let requests: [String: PersonaRequest]
     let seal: RunSeal
     let impersonation: Impersonation
 
-    func claims(_ persona: Persona) -> String {
-        Impersonation.claims(for: persona, userID: userIDs[persona.name])
+    /// The persona's request settings (every persona in `plan` has one).
+    func request(_ persona: Persona) -> PersonaRequest {
+        requests[persona.name] ?? .nobody
     }
 
     /// Another signed-in persona than `persona` (for "another user's row").
