@@ -29,4 +29,11 @@ enum ImpersonatedRoleSettings {
         }
         return settings
     }
+
+    /// The settings a request runs with: PostgREST connects as `authenticator`, whose
+    /// own settings (on Supabase `statement_timeout` and `lock_timeout` 8s) hold for the
+    /// session, and the impersonated role's override them for the transaction.
+    static func merged(connection: [(name: String, value: String)], role: [(name: String, value: String)]) -> [(name: String, value: String)] {
+        connection.filter { setting in !role.contains { $0.name == setting.name } } + role
+    }
 }

@@ -22,7 +22,7 @@ struct PersonaTokenIssuer {
 
     func issue() throws -> Issued {
         let now = Int(try connection.query("select extract(epoch from now())::bigint::text" as SQL).scalar ?? "") ?? Int(Date().timeIntervalSince1970)
-        let settings = try ImpersonatedRoleSettings.read(connection, roles: Array(Set(plan.personas.map(\.role))))
+        let settings = try ImpersonatedRoleSettings.read(connection, roles: Array(Set(plan.personas.map(\.role) + ["authenticator"])))
         let tables = try PersonaSignIn.Tables.read(connection)
         let anonKey = JWTSigner.sign(claimsJSON: JSONText.encode(AuthClaims.apiKey(role: "anon", issuedAt: now)))
         var issued = Issued()
@@ -46,7 +46,7 @@ struct PersonaTokenIssuer {
             issued.requests[persona.name] = PersonaRequest(
                 role: persona.role, claimsJSON: claimsJSON,
                 headersJSON: Self.headers(token: token, apiKey: apiKey, schema: plan.schemas.first ?? "public"),
-                roleSettings: settings[persona.role] ?? [])
+                roleSettings: ImpersonatedRoleSettings.merged(connection: settings["authenticator"] ?? [], role: settings[persona.role] ?? []))
         }
         return issued
     }
