@@ -124,4 +124,18 @@ import Testing
         #expect(parts[0] == "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9")
         #expect(!token.contains("=") && !token.contains("+") && !token.contains("/"))
     }
+
+    /// PostgREST v13.0.7 (src/PostgREST/Query.hs): one `select set_config(...)` with the
+    /// role's settings before the role, then the claims, method, path, headers, cookies.
+    @Test func aProbeSetsEverythingInOneStatementInPostgRESTsOrder() {
+        let request = PersonaRequest(
+            role: "anon", claimsJSON: #"{"role":"anon"}"#, headersJSON: #"{"apikey":"k"}"#,
+            roleSettings: [("statement_timeout", "3s")]).routed("POST", "/todos")
+        let sql = PersonaRequest.select(request.roleSwitch + request.requestSettings)
+        #expect(sql.text.hasPrefix("select set_config($1, $2, true), set_config('role', $3, true), set_config('request.jwt.claims', $4, true)"))
+        #expect(sql.bindings == ["statement_timeout", "3s", "anon", #"{"role":"anon"}"#, "POST", "/todos", #"{"apikey":"k"}"#, "{}"])
+        #expect(!sql.text.contains(";"))
+        #expect(ImpersonatedRoleSettings.merged(
+            connection: [("statement_timeout", "8s"), ("lock_timeout", "8s")], role: [("statement_timeout", "3s")]).map(\.value) == ["8s", "3s"])
+    }
 }
