@@ -45,7 +45,7 @@ package struct AccessPlanRunner {
             let context = ProbeContext(
                 connection: connection, plan: signedIn, requests: issued.requests, seal: seal,
                 impersonation: Impersonation(connection: connection, seal: seal))
-            var results: [ProbeResult] = issued.failures
+            var results: [ProbeResult] = issued.failures + unprovenResults(resolved, failed: issued.failures.compactMap(\.persona))
             for relation in resolved.relations {
                 results += try RelationProber(context: context, plan: relation.plan, relation: relation.catalog).run()
                 try seal.verify(after: "probing \(relation.plan.qualifiedName) (its owner or sample SQL)")
@@ -74,6 +74,19 @@ package struct AccessPlanRunner {
             try seal.run(sql, origin: "the plan's \(origin)")
         } catch let error as PGError {
             throw AccessPlanError(file: plan.source, line: nil, message: "the plan's \(origin) failed: \(error)")
+        }
+    }
+
+    /// The cells of personas whose sign-in failed: not probed, so not proven.
+    private func unprovenResults(_ resolved: PlanCatalogCheck.Resolved, failed personas: [String]) -> [ProbeResult] {
+        let subjects = resolved.relations.map { ($0.plan.qualifiedName, ProbeResult.SubjectKind.relation) }
+            + resolved.functions.map { ($0.signature, ProbeResult.SubjectKind.function) }
+        return personas.flatMap { persona in
+            subjects.map { subject, kind in
+                ProbeResult(
+                    subjectKind: kind, subject: subject, persona: persona, operation: nil, probe: "probed",
+                    expected: "the persona signs in", observed: "not probed: the persona's sign-in failed", passed: false)
+            }
         }
     }
 

@@ -70,6 +70,9 @@ import TestSupport
         #expect(run.status == 1, "\(run.all)")
         #expect(run.all.contains("banned users may not sign in"), "\(run.all)")
         #expect(run.all.contains("sign-in"), "\(run.all)")
+        // Its cells were not probed, so none of them shows as proven.
+        #expect(run.standardOutput.split(separator: "\n").contains { $0.hasPrefix("public.news") && $0.trimmingCharacters(in: .whitespaces).hasSuffix("S··· ✗") }, "\(run.all)")
+        #expect(run.all.contains("banned · public.vault · probed"), "\(run.all)")
     }
 
     @Test func aHookResponseWithoutRequiredClaimsFailsTheSignIn() throws {
