@@ -61,6 +61,18 @@ import TestSupport
         #expect(run.all.contains("expected admin"), "\(run.all)")
     }
 
+    @Test func aPlanMayNameTheHookItself() throws {
+        let (url, _) = try Self.database()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("claims-planhook-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("access-plan.yml")
+        let plan = try String(contentsOf: Self.fixture.appendingPathComponent("access-plan.yml"), encoding: .utf8)
+        try ("access_token_hook: public.custom_access_token_hook\n" + plan).write(to: file, atomically: true, encoding: .utf8)
+        let run = try PgwardenCLI.run(["test", "--database-url", url, "--plan", file.path])
+        #expect(run.status == 0, "\(run.all)")
+        #expect(run.standardOutput.contains("✓ check: the hook's claim reaches the token (as boss)"), "\(run.all)")
+    }
+
     @Test func aHookErrorFailsThatPersonasSignInWithTheHooksMessage() throws {
         let (url, _) = try Self.database()
         let plan = try Self.copy { $0.replacingOccurrences(
