@@ -47,7 +47,8 @@ struct PlanDraftCommand: ParsableCommand {
             }
             let connection = try Connection(database.settings())
             let draft = try PlanDrafter(
-                connection: connection, schemas: schema.isEmpty ? ["public"] : schema, userMetadata: userMetadata)
+                connection: connection, schemas: schema.isEmpty ? ["public"] : schema, userMetadata: userMetadata,
+                accessTokenHook: try AccessTokenHook.configured(nearPlan: output ?? "access-plan.yml"))
                 .draft(source: output.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "access-plan.yml")
             let summary = "plan draft: \(draft.plan.relations.count) relations, \(draft.plan.functions.count) functions, "
                 + "\(draft.dangers) cells marked DANGER; "

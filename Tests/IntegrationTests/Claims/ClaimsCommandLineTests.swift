@@ -120,4 +120,41 @@ import TestSupport
         #expect(run.standardError.contains("mfa"), "\(run.all)")
         #expect(try admin.query("select count(*) from auth.users").scalar == "0")
     }
+
+    /// `plan draft` signs its personas in through the same hook (config.toml next to
+    /// --output), so it observes what `pgwarden test` will: here a table only a token
+    /// the hook stamped may read.
+    @Test func planDraftCallsTheConfiguredHook() throws {
+        let (url, admin) = try Self.database()
+        try admin.execute("""
+            create table public.hooked (id int primary key);
+            alter table public.hooked enable row level security;
+            create policy "Tokens the hook made." on public.hooked for select to authenticated
+              using ((select auth.jwt() ->> 'hook_ran_as') = 'supabase_auth_admin');
+            grant select on public.hooked to authenticated;
+            insert into public.hooked values (1);
+            -- The hook outside the exposed schema here: plan draft's function signatures
+            -- with named arguments are being fixed elsewhere.
+            create schema private;
+            grant usage on schema private to supabase_auth_admin;
+            alter function public.custom_access_token_hook(jsonb) set schema private;
+            """)
+        let folder = URL(fileURLWithPath: try Self.copy { $0 }).deletingLastPathComponent()
+        let config = folder.appendingPathComponent("supabase/config.toml")
+        try String(contentsOf: config, encoding: .utf8)
+            .replacingOccurrences(of: "postgres/public/custom_access_token_hook", with: "postgres/private/custom_access_token_hook")
+            .write(to: config, atomically: true, encoding: .utf8)
+        let file = folder.appendingPathComponent("drafted.yml").path
+        let drafted = try PgwardenCLI.run(["plan", "draft", "--database-url", url, "--output", file])
+        #expect(drafted.status == 0, "\(drafted.all)")
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        let block = text.components(separatedBy: "\n  hooked:").dropFirst().first ?? ""
+        let cells = block.split(separator: "\n").prefix(8).map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(cells.contains("ava: read") && cells.contains("ben: read"), "\(text)")
+        // The drafted cells hold under `pgwarden test`, which calls the hook too (the other
+        // tables are empty, so the draft leaves their writes unproven: NOTEs, not this test's).
+        let tested = try PgwardenCLI.run(["test", "--database-url", url, "--plan", file])
+        let row = tested.standardOutput.split(separator: "\n").first { $0.hasPrefix("public.hooked") }
+        #expect(row.map { $0.trimmingCharacters(in: .whitespaces).hasSuffix("···· ✓   S··· ✓   S··· ✓   SIUD ✓") } == true, "\(tested.all)")
+    }
 }

@@ -15,13 +15,20 @@ package struct PlanDrafter {
     /// Signed-in persona name -> its `raw_user_meta_data` (JSON object text), for a
     /// sign-up trigger that requires some (e.g. a `handle`).
     let userMetadata: [String: String]
+    /// The project's custom access token hook, called at the personas' sign-in as
+    /// `pgwarden test` will call it (from the config.toml next to the plan).
+    let accessTokenHook: AccessTokenHook?
 
     /// - Parameter connection: an admin connection, as for `AccessPlanRunner`.
     /// - Parameter userMetadata: user metadata for the signed-in personas: a JSON object
     ///   for both, or `ava=<object>` / `ben=<object>` for one (the later entry wins).
-    package init(connection: Connection, schemas: [String] = ["public"], userMetadata: [String] = []) throws {
+    /// - Parameter accessTokenHook: the hook `pgwarden test` will call (see
+    ///   `AccessTokenHook.configured(nearPlan:)`), so that the draft observes the same tokens.
+    package init(connection: Connection, schemas: [String] = ["public"], userMetadata: [String] = [],
+                 accessTokenHook: AccessTokenHook? = nil) throws {
         self.connection = connection
         self.schemas = schemas
+        self.accessTokenHook = accessTokenHook
         self.userMetadata = try Self.metadata(userMetadata)
     }
 
@@ -69,7 +76,7 @@ package struct PlanDrafter {
                     access: [:], line: 0)
             },
             functions: exposed.functions.map { FunctionPlan(signature: $0.signature, execute: [:], line: 0) },
-            checks: [])
+            checks: [], accessTokenHook: accessTokenHook)
         plan.setup = exposed.relations.filter(\.isTable).compactMap { relation in
             ownership.setupRows(
                 table: relation.qualifiedName,
