@@ -33,13 +33,22 @@ struct PlanDraftCommand: ParsableCommand {
     @Option(help: ArgumentHelp("An exposed schema (repeat for more; default public).", valueName: "SCHEMA"))
     var schema: [String] = []
 
+    @Option(
+        name: .customLong("user-metadata"),
+        help: ArgumentHelp(
+            "User metadata (raw_user_meta_data) for the drafted signed-in personas, for a sign-up trigger that needs some: a JSON object for both, or ava=JSON / ben=JSON for one (repeatable).",
+            valueName: "JSON"))
+    var userMetadata: [String] = []
+
     func run() throws {
         try ErrorReporter.run {
             if let output, FileManager.default.fileExists(atPath: output) {
                 throw ProjectInitError(path: output, reason: .exists)
             }
             let connection = try Connection(database.settings())
-            let draft = try PlanDrafter(connection: connection, schemas: schema.isEmpty ? ["public"] : schema)
+            let draft = try PlanDrafter(
+                connection: connection, schemas: schema.isEmpty ? ["public"] : schema, userMetadata: userMetadata,
+                accessTokenHook: try AccessTokenHook.configured(nearPlan: output ?? "access-plan.yml"))
                 .draft(source: output.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "access-plan.yml")
             let summary = "plan draft: \(draft.plan.relations.count) relations, \(draft.plan.functions.count) functions, "
                 + "\(draft.dangers) cells marked DANGER; "

@@ -9,8 +9,10 @@ struct TestCommand: ParsableCommand {
         commandName: "test",
         abstract: "Prove the access plan: act as each persona and check what it sees and changes.",
         discussion: """
-            Creates the plan's users (by inserting into auth.users), acts as each persona as \
-            PostgREST does (set local role, request.jwt.claims), runs every probe in its own \
+            Creates the plan's users (by inserting into auth.users), signs them in (auth.sessions, \
+            the auth server's claims, the project's custom access token hook), acts as each persona \
+            as PostgREST does (role settings, set local role, request.jwt.claims and the other \
+            request settings), runs every probe in its own \
             savepoint and rolls everything back: no row is left changed. Sequences may advance, \
             as for any rolled-back insert. Exit status 1 when any cell fails, 0 when all hold, \
             65 when the plan file itself is wrong, 73 when the --output file cannot be written \

@@ -30,8 +30,14 @@ import TestSupport
 
     @Test func anonymousClaimsSayIsAnonymousWithAnEmptyEmail() throws {
         let plan = try parse("  guest: { role: authenticated, anonymous: true }\n  pat: { role: authenticated, email: p@example.com }\n")
-        let guest = Impersonation.claims(for: plan.personas[0], userID: "11111111-1111-4111-8111-111111111111")
-        let pat = Impersonation.claims(for: plan.personas[1], userID: "22222222-2222-4222-8222-222222222222")
+        let signIn = { (id: String) in
+            AuthClaims.SignIn(userID: id, sessionID: "33333333-3333-4333-8333-333333333333", issuedAt: 1_800_000_000,
+                              methods: [("password", 1_799_999_999)])
+        }
+        let guest = JSONText.encode(AuthClaims.signedIn(
+            plan.personas[0], user: try #require(plan.personas[0].user), signIn("11111111-1111-4111-8111-111111111111")))
+        let pat = JSONText.encode(AuthClaims.signedIn(
+            plan.personas[1], user: try #require(plan.personas[1].user), signIn("22222222-2222-4222-8222-222222222222")))
         let guestClaims = try #require(try JSONSerialization.jsonObject(with: Data(guest.utf8)) as? [String: Any])
         let patClaims = try #require(try JSONSerialization.jsonObject(with: Data(pat.utf8)) as? [String: Any])
         #expect(guestClaims["is_anonymous"] as? Bool == true)

@@ -13,6 +13,9 @@ public struct AccessPlan: Sendable {
     public var checks: [CustomCheck]
     /// The line of `schemas:` in the plan file (nil when the plan relies on the default, `public`).
     public var schemasLine: Int? = nil
+    /// The custom access token hook the auth server calls at sign-in (from the plan's
+    /// `access_token_hook`, or `[auth.hook.custom_access_token]` of `supabase/config.toml`).
+    public var accessTokenHook: AccessTokenHook?
 
     public func persona(named name: String) -> Persona? { personas.first { $0.name == name } }
 }
@@ -25,6 +28,22 @@ public struct Persona: Sendable, Equatable {
     /// For signed-in personas: the account created in `auth.users` for the run.
     public var user: PlanUser?
     public var line: Int
+    /// How the persona's token was issued: MFA level, sign-in method, expiry, extra claims.
+    public var token: TokenOptions = TokenOptions()
+}
+
+/// What a plan may vary about a persona's token (docs/access-plan-claims.md).
+public struct TokenOptions: Sendable, Equatable {
+    /// `aal1`, or `aal2` (signed in with a second factor: an `amr` entry `totp`).
+    public var aal: String = "aal1"
+    /// The `amr` method of the sign-in (`password`, `otp`, `oauth`, ...); nil: from the provider.
+    public var signInMethod: String?
+    /// The token's `exp` lies in the past.
+    public var expired: Bool = false
+    /// Claims merged over the issued ones (after the hook), as JSON object text.
+    public var extraClaimsJSON: String?
+
+    public init() {}
 }
 
 /// An account created for the run by inserting into `auth.users` (so the project's

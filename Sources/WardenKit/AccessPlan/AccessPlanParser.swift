@@ -24,7 +24,11 @@ package struct AccessPlanParser {
         guard let text = String(data: data, encoding: .utf8) else {
             throw AccessPlanError(file: path, line: nil, message: "the plan file is not valid UTF-8")
         }
-        return try AccessPlanParser(file: path).parse(text)
+        var plan = try AccessPlanParser(file: path).parse(text)
+        if plan.accessTokenHook == nil {
+            plan.accessTokenHook = try SupabaseAuthHookConfig.customAccessTokenHook(near: path)
+        }
+        return plan
     }
 
     /// Parses plan text.
@@ -40,7 +44,7 @@ package struct AccessPlanParser {
         }
         try budget.checkTree(root)
         let top = try reader.mapping(root, "the plan")
-        try reader.checkKeys(top, allowed: ["schemas", "personas", "setup", "relations", "functions", "checks"], in: "the plan")
+        try reader.checkKeys(top, allowed: ["schemas", "personas", "setup", "relations", "functions", "checks", "access_token_hook"], in: "the plan")
         let value = { (key: String) in top.first { $0.key == key }?.value }
 
         let schemas = try value("schemas").map { try reader.strings($0, "schemas") } ?? ["public"]
@@ -58,7 +62,18 @@ package struct AccessPlanParser {
             relations: try value("relations").map { try parseRelations($0, context) } ?? [],
             functions: try value("functions").map { try parseFunctions($0, context) } ?? [],
             checks: try value("checks").map { try parseChecks($0, context) } ?? [],
-            schemasLine: value("schemas").flatMap { reader.line($0) })
+            schemasLine: value("schemas").flatMap { reader.line($0) },
+            accessTokenHook: try value("access_token_hook").map { try accessTokenHook($0) })
+    }
+
+    /// `access_token_hook: schema.function` (the function the auth server would call).
+    private func accessTokenHook(_ node: Node) throws -> AccessTokenHook {
+        let text = try reader.string(node, "access_token_hook")
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty }) else {
+            throw reader.fail(node, "access_token_hook must name a function as schema.function, e.g. public.custom_access_token_hook")
+        }
+        return AccessTokenHook(schema: parts[0], function: parts[1], origin: "\(reader.file):\(reader.line(node) ?? 0)")
     }
 
     struct Context {
@@ -90,12 +105,14 @@ package struct AccessPlanParser {
         var personas: [Persona] = []
         for entry in try reader.mapping(node, "personas") {
             let fields = try reader.mapping(entry.value, "persona '\(entry.key)'")
-            try reader.checkKeys(fields, allowed: ["role"] + PlanUserReader.keys, in: "persona '\(entry.key)'")
+            try reader.checkKeys(fields, allowed: ["role"] + PlanUserReader.keys + TokenOptionsReader.keys, in: "persona '\(entry.key)'")
             let field = { (key: String) in fields.first { $0.key == key }?.value }
             guard let roleNode = field("role") else { throw reader.fail(entry.keyNode, "persona '\(entry.key)' needs a role") }
             let role = try reader.string(roleNode, "role")
             let user = try PlanUserReader(reader: reader).user(persona: entry.key, role: role, keyNode: entry.keyNode, field: field)
-            personas.append(Persona(name: entry.key, role: role, user: user, line: reader.line(entry.keyNode) ?? 0))
+            var persona = Persona(name: entry.key, role: role, user: user, line: reader.line(entry.keyNode) ?? 0)
+            persona.token = try TokenOptionsReader(reader: reader).options(persona: entry.key, hasUser: user != nil, field: field)
+            personas.append(persona)
         }
         guard !personas.isEmpty else { throw reader.fail(node, "the plan needs at least one persona") }
         return personas

@@ -61,10 +61,16 @@ package struct AccessPlanRunner {
                 subject = "running the plan's setup entry \(index + 1)"
                 try runSetup(statement, seal: seal, origin: "setup entry \(index + 1)")
             }
+            let issued = try PersonaTokenIssuer(
+                connection: connection, plan: plan, userIDs: userIDs, adminRoleSetting: seal.roleSetting).issue()
+            try seal.verify(after: "signing in the personas")
+            // A persona whose sign-in failed has no token, so nothing to probe as it.
+            var signedIn = plan
+            signedIn.personas = plan.personas.filter { issued.requests[$0.name] != nil }
             let context = ProbeContext(
-                connection: connection, plan: plan, userIDs: userIDs, seal: seal,
+                connection: connection, plan: signedIn, requests: issued.requests, seal: seal,
                 impersonation: Impersonation(connection: connection, seal: seal))
-            var results: [ProbeResult] = []
+            var results: [ProbeResult] = issued.failures + unprovenResults(resolved, failed: issued.failures.compactMap(\.persona))
             for relation in resolved.relations {
                 subject = "probing \(relation.plan.qualifiedName)"
                 results += try RelationProber(context: context, plan: relation.plan, relation: relation.catalog).run()
@@ -103,6 +109,19 @@ package struct AccessPlanRunner {
         }
     }
 
+    /// The cells of personas whose sign-in failed: not probed, so not proven.
+    private func unprovenResults(_ resolved: PlanCatalogCheck.Resolved, failed personas: [String]) -> [ProbeResult] {
+        let subjects = resolved.relations.map { ($0.plan.qualifiedName, ProbeResult.SubjectKind.relation) }
+            + resolved.functions.map { ($0.signature, ProbeResult.SubjectKind.function) }
+        return personas.flatMap { persona in
+            subjects.map { subject, kind in
+                ProbeResult(
+                    subjectKind: kind, subject: subject, persona: persona, operation: nil, probe: "probed",
+                    expected: "the persona signs in", observed: "not probed: the persona's sign-in failed", passed: false)
+            }
+        }
+    }
+
     /// Deny by default: anything exposed that the plan does not mention fails.
     private func unplannedResults(_ resolved: PlanCatalogCheck.Resolved) -> [ProbeResult] {
         resolved.unplannedRelations.map {
@@ -123,14 +142,14 @@ package struct AccessPlanRunner {
 struct ProbeContext {
     let connection: Connection
     let plan: AccessPlan
-    /// How long the run may wait for a lock, and how long one statement may take.
-    package var limits = AccessPlanLimits()
-    let userIDs: [String: String]
+    /// Persona name -> what PostgREST would set for its requests.
+    let requests: [String: PersonaRequest]
     let seal: RunSeal
     let impersonation: Impersonation
 
-    func claims(_ persona: Persona) -> String {
-        Impersonation.claims(for: persona, userID: userIDs[persona.name])
+    /// The persona's request settings (every persona in `plan` has one).
+    func request(_ persona: Persona) -> PersonaRequest {
+        requests[persona.name] ?? .nobody
     }
 
     /// Another signed-in persona than `persona` (for "another user's row").

@@ -8,12 +8,12 @@ struct CheckProber {
 
     func run(_ check: CustomCheck) throws -> ProbeResult {
         guard let persona = context.plan.persona(named: check.persona) else {
-            return verdict(check, expected: "persona \(check.persona)", problems: ["unknown persona"])
+            return verdict(check, expected: "persona \(check.persona)", problems: ["persona \(check.persona) has no token (its sign-in failed)"])
         }
         let connection = context.connection
         let seal = context.seal
         return try connection.rolledBackSavepoint {
-            try context.impersonation.setClaims(context.claims(persona))
+            try context.impersonation.setClaims(context.request(persona))
             if let before = check.before {
                 do {
                     try seal.run(before, origin: "the 'before' SQL of check '\(check.name)'")
@@ -23,7 +23,7 @@ struct CheckProber {
             }
             // The persona, never the admin, runs the check's SQL: the seal verifies
             // current_user is the persona's role after every statement.
-            try context.impersonation.become(persona.role)
+            try context.impersonation.become(context.request(persona))
             let outcome: Result<QueryResult, PGError>
             do {
                 let results = try seal.run(check.sql, as: persona.role, origin: "the SQL of check '\(check.name)'")

@@ -10,7 +10,7 @@ struct FunctionProber {
         for function in functions {
             for persona in context.plan.personas {
                 let expected = function.plan.execute[persona.name] ?? false
-                let allowed = try context.impersonation.probe(role: persona.role, claims: context.claims(persona)) {
+                let allowed = try context.impersonation.probe(context.request(persona).routed("POST", "/rpc/\(function.plan.signature.prefix { $0 != "(" }.split(separator: ".").last ?? "")")) {
                     try context.connection.query("select has_function_privilege($1::oid, 'execute')", [function.oid]).scalar
                 }
                 let observed = allowed == "t"

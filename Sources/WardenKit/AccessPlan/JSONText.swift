@@ -19,4 +19,9 @@ enum JSONText {
     static func decode(_ text: String) -> Any {
         (try? JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed)) ?? [String: Any]()
     }
+
+    /// The object `text` holds, or nil when it is not a JSON object (for user input).
+    static func object(_ text: String) -> [String: Any]? {
+        (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any]
+    }
 }

@@ -19,7 +19,7 @@ struct PlanAccountCreator {
             guard let user = persona.user else { continue }
             let id = UUID().uuidString.lowercased()
             do {
-                try insertUser(id: id, user)
+                try signUp(id: id, user, persona: persona)
                 if !user.isAnonymous {
                     let columns = try identityColumns ?? readIdentityColumns()
                     identityColumns = columns
@@ -34,6 +34,22 @@ struct PlanAccountCreator {
             ids[persona.name] = id
         }
         return ids
+    }
+
+    /// Inserts the user in a savepoint, so that when the project's sign-up trigger
+    /// refuses it, the error can say which trigger and what it raised.
+    private func signUp(id: String, _ user: PlanUser, persona: Persona) throws {
+        do {
+            try connection.savepoint { try insertUser(id: id, user) }
+        } catch let error as PGError {
+            guard let trigger = try SignUpTriggers.culprit(of: error, on: connection) else { throw error }
+            let who = user.isAnonymous ? "an anonymous user" : user.email
+            throw AccessPlanError(
+                file: plan.source, line: persona.line > 0 ? persona.line : nil,
+                message: "creating the user of persona '\(persona.name)' (\(who)) failed in \(trigger) on auth.users: "
+                    + "\(error.message)\(error.detail.map { " (\($0))" } ?? ""); its raw_user_meta_data was \(user.metadataJSON) "
+                    + "(a plan gives it with the persona's metadata: {...}; plan draft with --user-metadata)")
+        }
     }
 
     private func insertUser(id: String, _ user: PlanUser) throws {

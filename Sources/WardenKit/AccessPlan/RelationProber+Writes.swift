@@ -25,7 +25,7 @@ extension RelationProber {
     /// The ctid of a row the persona owns (true), does not own (false), or any (nil).
     private func targetRow(ownedBy persona: Persona, owned: Bool?) throws -> String? {
         return try context.connection.rolledBackSavepoint {
-            try context.impersonation.setClaims(context.claims(persona))
+            try context.impersonation.setClaims(context.request(persona))
             var condition: SQL = ""
             if let owned, let owner = plan.owner {
                 condition = owned ? " where (\(raw: owner))" : " where not coalesce((\(raw: owner)), false)"
@@ -47,7 +47,7 @@ extension RelationProber {
             let column = relation.assignableColumns.first ?? relation.columns.first ?? "id"
             sql = "update \(table) set \(identifier: column) = \(identifier: column) where ctid = \(row)::tid"
         }
-        let outcome = try context.impersonation.probe(role: persona.role, claims: context.claims(persona)) {
+        let outcome = try context.impersonation.probe(context.request(persona).routed(operation == .delete ? "DELETE" : "PATCH", "/\(plan.name)")) {
             try ProbeOutcome.of { try context.connection.query(sql) }
         }
         return verdict(persona, operation, label, expectAllowed: expectAllowed, scope: scope, outcome: outcome)
@@ -80,7 +80,7 @@ extension RelationProber {
         let assignments = SQL.joined(
             changed.map { "\(identifier: plan.sample[$0].column) = \(theirs[$0])" }, separator: ", ")
         let sql: SQL = "update \(table) set \(assignments) where ctid = \(row)::tid"
-        let outcome = try context.impersonation.probe(role: persona.role, claims: context.claims(persona)) {
+        let outcome = try context.impersonation.probe(context.request(persona).routed("PATCH", "/\(plan.name)")) {
             try ProbeOutcome.of { try context.connection.query(sql) }
         }
         return verdict(persona, .update, label, expectAllowed: expectAllowed, scope: scope, outcome: outcome)

@@ -50,16 +50,16 @@ struct RelationProber {
     }
 
     private func probeSelect(_ persona: Persona, _ scope: Scope) throws -> ProbeResult {
-        let claims = context.claims(persona)
+        let request = context.request(persona).routed("GET", "/\(plan.name)")
         let truth = try context.connection.rolledBackSavepoint { () -> (all: [String?], own: [String?]?) in
-            try context.impersonation.setClaims(claims)
+            try context.impersonation.setClaims(request)
             let all = try context.connection.query(digestSQL(where: nil)).rows.first ?? []
             let own = try plan.owner.map { try context.connection.query(digestSQL(where: $0)).rows.first ?? [] }
             return (all, own)
         }
         let seen: [String?]?
         do {
-            seen = try context.impersonation.probe(role: persona.role, claims: claims) {
+            seen = try context.impersonation.probe(request) {
                 try context.connection.query(digestSQL(where: nil)).rows.first
             }
         } catch let error as PGError where error.sqlState == .insufficientPrivilege {
@@ -122,7 +122,7 @@ struct RelationProber {
             let columns = SQL.joined(plan.sample.map { "\(identifier: $0.column)" }, separator: ", ")
             let bound = SQL.joined(values.map { "\($0)" }, separator: ", ")
             let outcome = try context.impersonation.probe(
-                role: persona.role, claims: context.claims(persona),
+                context.request(persona).routed("POST", "/\(plan.name)"),
                 adminFirst: plan.beforeInsert.map { ($0, "the before_insert SQL of \(plan.qualifiedName)") }
             ) {
                 try ProbeOutcome.of {
@@ -136,7 +136,7 @@ struct RelationProber {
     /// The sample's values as the given persona would write them (their `auth.uid()`).
     func sampleValues(as owner: Persona?) throws -> [String?] {
         try context.connection.rolledBackSavepoint {
-            try context.impersonation.setClaims(owner.map(context.claims) ?? #"{"role":"anon"}"#)
+            try context.impersonation.setClaims(owner.map { context.request($0) } ?? .nobody)
             let list = SQL.joined(plan.sample.map { "(\(raw: $0.expression))::text" }, separator: ", ")
             return try context.connection.query("select \(list)" as SQL).rows.first ?? []
         }

@@ -16,11 +16,16 @@ struct PlanDraftWriter {
             "",
             "schemas: [\(plan.schemas.map(Self.key).joined(separator: ", "))]",
             "",
+            "# Each persona gets the token Supabase would issue it (docs/access-plan-claims.md).",
+            "# A signed-in persona may also say: metadata: {...} (raw_user_meta_data, for the",
+            "# sign-up trigger), provider: github, aal: aal2 (signed in with MFA), sign_in: otp,",
+            "# expired: true (exp in the past), claims: {...} (merged over the token's claims).",
             "personas:",
         ]
         for persona in plan.personas {
             let email = persona.user.map { ", email: \($0.email)" } ?? ""
-            lines.append("  \(persona.name): { role: \(persona.role)\(email) }")
+            let metadata = persona.user.flatMap { $0.metadataJSON == "{}" ? nil : ", metadata: \($0.metadataJSON)" } ?? ""
+            lines.append("  \(persona.name): { role: \(persona.role)\(email)\(metadata) }")
         }
         if !plan.setup.isEmpty {
             lines += ["", "# Rows for the signed-in personas, so that own and other users' rows can be probed.", "setup:"]

@@ -12,11 +12,50 @@ import WardenPostgres
 package struct PlanDrafter {
     let connection: Connection
     let schemas: [String]
+    /// Signed-in persona name -> its `raw_user_meta_data` (JSON object text), for a
+    /// sign-up trigger that requires some (e.g. a `handle`).
+    let userMetadata: [String: String]
+    /// The project's custom access token hook, called at the personas' sign-in as
+    /// `pgwarden test` will call it (from the config.toml next to the plan).
+    let accessTokenHook: AccessTokenHook?
 
     /// - Parameter connection: an admin connection, as for `AccessPlanRunner`.
-    package init(connection: Connection, schemas: [String] = ["public"]) {
+    /// - Parameter userMetadata: user metadata for the signed-in personas: a JSON object
+    ///   for both, or `ava=<object>` / `ben=<object>` for one (the later entry wins).
+    /// - Parameter accessTokenHook: the hook `pgwarden test` will call (see
+    ///   `AccessTokenHook.configured(nearPlan:)`), so that the draft observes the same tokens.
+    package init(connection: Connection, schemas: [String] = ["public"], userMetadata: [String] = [],
+                 accessTokenHook: AccessTokenHook? = nil) throws {
         self.connection = connection
         self.schemas = schemas
+        self.accessTokenHook = accessTokenHook
+        self.userMetadata = try Self.metadata(userMetadata)
+    }
+
+    /// Reads the metadata entries; anything but a JSON object (after `name=`) is an error.
+    static func metadata(_ entries: [String]) throws -> [String: String] {
+        var byPersona: [String: String] = [:]
+        for entry in entries {
+            var targets = names
+            var json = entry
+            if let equals = entry.firstIndex(of: "="), !entry.hasPrefix("{") {
+                let name = String(entry[..<equals])
+                guard names.contains(name) else {
+                    throw AccessPlanError(
+                        file: "--user-metadata", line: nil,
+                        message: "'\(name)' is not a drafted signed-in persona (\(names.joined(separator: ", ")))")
+                }
+                targets = [name]
+                json = String(entry[entry.index(after: equals)...])
+            }
+            guard let object = JSONText.object(json) else {
+                throw AccessPlanError(
+                    file: "--user-metadata", line: nil,
+                    message: "'\(entry)' is not a JSON object such as {\"handle\": \"ava\"} (or ava={...} for one persona)")
+            }
+            for name in targets { byPersona[name] = JSONText.encode(object) }
+        }
+        return byPersona
     }
 
     static let emails = ["ava.draft@example.com", "ben.draft@example.com"]
@@ -25,7 +64,7 @@ package struct PlanDrafter {
         let exposed = try ExposedCatalog.read(connection, schemas: schemas)
         let catalog = try DraftCatalog.read(connection, schemas: schemas)
         let ownership = DraftOwnership(catalog: catalog)
-        let personas = Self.personas()
+        let personas = Self.personas(metadata: userMetadata)
         var plan = AccessPlan(
             source: source, schemas: schemas, personas: personas, setup: [],
             relations: exposed.relations.map { relation in
@@ -37,7 +76,7 @@ package struct PlanDrafter {
                     access: [:], line: 0)
             },
             functions: exposed.functions.map { FunctionPlan(signature: $0.signature, execute: [:], line: 0) },
-            checks: [])
+            checks: [], accessTokenHook: accessTokenHook)
         plan.setup = exposed.relations.filter(\.isTable).compactMap { relation in
             ownership.setupRows(
                 table: relation.qualifiedName,
@@ -87,14 +126,18 @@ package struct PlanDrafter {
         return nil
     }
 
-    static func personas() -> [Persona] {
-        let user = { (email: String) in
-            PlanUser(email: email, metadataJSON: "{}", appMetadataJSON: #"{"provider":"email","providers":["email"]}"#)
+    /// The drafted signed-in personas' names, in the order of `emails`.
+    static let names = ["ava", "ben"]
+
+    static func personas(metadata: [String: String] = [:]) -> [Persona] {
+        let user = { (index: Int) in
+            PlanUser(email: emails[index], metadataJSON: metadata[names[index]] ?? "{}",
+                     appMetadataJSON: #"{"provider":"email","providers":["email"]}"#)
         }
         return [
             Persona(name: "anon", role: "anon", user: nil, line: 0),
-            Persona(name: "ava", role: "authenticated", user: user(emails[0]), line: 0),
-            Persona(name: "ben", role: "authenticated", user: user(emails[1]), line: 0),
+            Persona(name: names[0], role: "authenticated", user: user(0), line: 0),
+            Persona(name: names[1], role: "authenticated", user: user(1), line: 0),
             Persona(name: "service", role: "service_role", user: nil, line: 0),
         ]
     }

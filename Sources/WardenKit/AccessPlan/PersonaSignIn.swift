@@ -1,0 +1,69 @@
+import Foundation
+import WardenPostgres
+
+/// Signs a persona's user in as Supabase Auth does (`IssueRefreshToken`,
+/// `internal/tokens/service.go` of v2.196.0): an `auth.sessions` row (aal1, or aal2
+/// with the verified TOTP factor it was raised by), its `auth.mfa_amr_claims` (one
+/// per method), and `auth.users.last_sign_in_at`. Where the database lacks those
+/// tables, the session id is still issued, with no row behind it.
+struct PersonaSignIn {
+    let connection: Connection
+
+    /// Which of Supabase Auth's session tables the database has.
+    struct Tables {
+        var sessions = false, amrClaims = false, factors = false, lastSignIn = false
+
+        static func read(_ connection: Connection) throws -> Tables {
+            let row = try connection.query(
+                """
+                select to_regclass('auth.sessions') is not null, to_regclass('auth.mfa_amr_claims') is not null,
+                       to_regclass('auth.mfa_factors') is not null,
+                       exists (select from pg_catalog.pg_attribute where attrelid = to_regclass('auth.users')
+                               and attname = 'last_sign_in_at' and not attisdropped)
+                """ as SQL).rows.first ?? []
+            let flag = { (index: Int) in index < row.count && row[index] == "t" }
+            return Tables(sessions: flag(0), amrClaims: flag(1), factors: flag(2), lastSignIn: flag(3))
+        }
+    }
+
+    /// Records the sign-in and returns what the token is made of. `now` is the
+    /// database's clock (seconds); an expired persona signed in a lifetime ago.
+    func signIn(_ persona: Persona, user: PlanUser, userID: String, now: Int, tables: Tables) throws -> AuthClaims.SignIn {
+        let issuedAt = persona.token.expired ? now - AuthClaims.lifetime - 60 : now
+        var methods = [(method: AuthClaims.signInMethod(persona, user: user), at: issuedAt - 1)]
+        if persona.token.aal == "aal2" { methods.insert(("totp", issuedAt), at: 0) }
+        let sessionID = UUID().uuidString.lowercased()
+        guard tables.sessions else {
+            return AuthClaims.SignIn(userID: userID, sessionID: sessionID, issuedAt: issuedAt, methods: methods)
+        }
+        var factorID: String?
+        if persona.token.aal == "aal2", tables.factors {
+            factorID = UUID().uuidString.lowercased()
+            try connection.query(
+                """
+                insert into auth.mfa_factors (id, user_id, friendly_name, factor_type, status, created_at, updated_at)
+                values ($1, $2, 'pgwarden totp', 'totp', 'verified', to_timestamp($3::float8), to_timestamp($3::float8))
+                """, [factorID, userID, String(issuedAt - 86_400)])
+        }
+        try connection.query(
+            """
+            insert into auth.sessions (id, user_id, created_at, updated_at, aal, factor_id)
+            values ($1, $2, to_timestamp($3::float8), to_timestamp($4::float8), $5, $6)
+            """, [sessionID, userID, String(issuedAt - 1), String(issuedAt), persona.token.aal, factorID])
+        if tables.amrClaims {
+            for entry in methods {
+                try connection.query(
+                    """
+                    insert into auth.mfa_amr_claims (id, session_id, created_at, updated_at, authentication_method)
+                    values ($1, $2, to_timestamp($3::float8), to_timestamp($3::float8), $4)
+                    """, [UUID().uuidString.lowercased(), sessionID, String(entry.at), entry.method])
+            }
+        }
+        guard tables.lastSignIn else {
+            return AuthClaims.SignIn(userID: userID, sessionID: sessionID, issuedAt: issuedAt, methods: methods)
+        }
+        try connection.query(
+            "update auth.users set last_sign_in_at = to_timestamp($2::float8) where id = $1", [userID, String(issuedAt - 1)])
+        return AuthClaims.SignIn(userID: userID, sessionID: sessionID, issuedAt: issuedAt, methods: methods)
+    }
+}

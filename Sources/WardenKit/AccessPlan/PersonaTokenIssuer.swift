@@ -1,0 +1,95 @@
+import Foundation
+import WardenPostgres
+
+/// Issues every persona's token and request, after the plan's setup, as a Supabase
+/// stack would: signed-in personas sign in (`PersonaSignIn`), get the auth server's
+/// claims, passed through the project's custom access token hook when there is one;
+/// anon and service_role get their API key's claims. The plan's `expired` and
+/// `claims` options apply last; the token is signed (HS256, the local stack's secret)
+/// and sent as supabase-js sends it (`request.headers`).
+struct PersonaTokenIssuer {
+    let connection: Connection
+    let plan: AccessPlan
+    let userIDs: [String: String]
+    let adminRoleSetting: String
+
+    struct Issued {
+        /// Persona name -> its request (personas whose sign-in failed are absent).
+        var requests: [String: PersonaRequest] = [:]
+        /// A failed result for each persona whose sign-in the hook refused.
+        var failures: [ProbeResult] = []
+    }
+
+    func issue() throws -> Issued {
+        let now = Int(try connection.query("select extract(epoch from now())::bigint::text" as SQL).scalar ?? "") ?? Int(Date().timeIntervalSince1970)
+        let settings = try ImpersonatedRoleSettings.read(connection, roles: Array(Set(plan.personas.map(\.role) + ["authenticator"])))
+        let tables = try PersonaSignIn.Tables.read(connection)
+        let anonKey = JWTSigner.sign(claimsJSON: JSONText.encode(AuthClaims.apiKey(role: "anon", issuedAt: now)))
+        var issued = Issued()
+        for persona in plan.personas {
+            var claims: [String: Any]
+            if let user = persona.user, let userID = userIDs[persona.name] {
+                do {
+                    claims = try signedInClaims(persona, user: user, userID: userID, now: now, tables: tables)
+                } catch AccessTokenHookCall.Failure.rejected(let message) {
+                    issued.failures.append(failure(persona, message))
+                    continue
+                }
+            } else {
+                claims = AuthClaims.apiKey(role: persona.role, issuedAt: now)
+                if persona.token.expired { claims = AuthClaims.shiftedForExpiry(claims, by: AuthClaims.apiKeyLifetime + 60) }
+            }
+            claims = AuthClaims.merged(claims, extraJSON: persona.token.extraClaimsJSON)
+            let claimsJSON = JSONText.encode(claims)
+            let token = JWTSigner.sign(claimsJSON: claimsJSON)
+            let apiKey = persona.role == "service_role" ? token : (persona.user == nil ? token : anonKey)
+            issued.requests[persona.name] = PersonaRequest(
+                role: persona.role, claimsJSON: claimsJSON,
+                headersJSON: Self.headers(token: token, apiKey: apiKey, schema: plan.schemas.first ?? "public"),
+                roleSettings: ImpersonatedRoleSettings.merged(connection: settings["authenticator"] ?? [], role: settings[persona.role] ?? []))
+        }
+        return issued
+    }
+
+    private func signedInClaims(_ persona: Persona, user: PlanUser, userID: String, now: Int,
+                                tables: PersonaSignIn.Tables) throws -> [String: Any] {
+        let signIn: AuthClaims.SignIn
+        do {
+            signIn = try PersonaSignIn(connection: connection).signIn(persona, user: user, userID: userID, now: now, tables: tables)
+        } catch let error as PGError {
+            throw AccessPlanError(
+                file: plan.source, line: persona.line,
+                message: "signing in the user of persona '\(persona.name)' failed: \(error.message)")
+        }
+        let claims = AuthClaims.signedIn(persona, user: user, signIn)
+        guard let hook = plan.accessTokenHook else { return claims }
+        let call = AccessTokenHookCall(connection: connection, hook: hook, adminRoleSetting: adminRoleSetting)
+        do {
+            return try call.call(userID: userID, claims: claims, authenticationMethod: signIn.methods.first?.method ?? "password")
+        } catch AccessTokenHookCall.Failure.cannotBecomeAuthAdmin(let message) {
+            throw AccessPlanError(
+                file: hook.origin, line: nil,
+                message: "the custom access token hook \(hook.qualifiedName) runs as \(AccessTokenHookCall.authRole), which the connecting user cannot become (\(message)); connect as a superuser or a member of \(AccessTokenHookCall.authRole)")
+        }
+    }
+
+    private func failure(_ persona: Persona, _ message: String) -> ProbeResult {
+        ProbeResult(
+            subjectKind: .check, subject: "sign-in", persona: persona.name, operation: nil,
+            probe: "custom access token hook \(plan.accessTokenHook?.qualifiedName ?? "")",
+            expected: "a token (the hook returns claims)", observed: "sign-in fails: \(message)", passed: false)
+    }
+
+    /// The headers supabase-js v2 sends to PostgREST (lower-cased, as PostgREST stores
+    /// them): `apikey`, `authorization: Bearer <token>`, `x-client-info`, and the
+    /// schema profile header.
+    static func headers(token: String, apiKey: String, schema: String) -> String {
+        JSONText.encode([
+            "accept": "application/json",
+            "accept-profile": schema,
+            "apikey": apiKey,
+            "authorization": "Bearer \(token)",
+            "x-client-info": "supabase-js-node/2",
+        ])
+    }
+}

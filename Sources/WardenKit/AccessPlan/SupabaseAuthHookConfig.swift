@@ -1,0 +1,62 @@
+import Foundation
+import TOMLKit
+
+/// Reads `[auth.hook.custom_access_token]` of a Supabase CLI project's
+/// `supabase/config.toml` (`enabled = true`, `uri = "pg-functions://postgres/<schema>/<function>"`).
+/// HTTP hooks (`http://`, `https://` URIs) call a server pgwarden cannot reach locally,
+/// and are refused with a message saying so. (General config.toml support lives
+/// elsewhere; this reads only the hook.)
+enum SupabaseAuthHookConfig {
+    /// The config file for a plan at `planPath`: `<plan's folder>/supabase/config.toml`,
+    /// or `<plan's folder>/config.toml` when the plan lies in the `supabase` folder.
+    static func file(near planPath: String) -> URL? {
+        let folder = URL(fileURLWithPath: planPath).deletingLastPathComponent()
+        let candidates = [
+            folder.appendingPathComponent("supabase/config.toml"),
+            folder.lastPathComponent == "supabase" ? folder.appendingPathComponent("config.toml") : nil,
+        ].compactMap { $0 }
+        return candidates.first { FileManager.default.fileExists(atPath: $0.path) }
+    }
+
+    /// The enabled custom access token hook, or nil when none is configured.
+    static func customAccessTokenHook(near planPath: String) throws -> AccessTokenHook? {
+        guard let url = file(near: planPath) else { return nil }
+        guard let text = try? String(contentsOf: url, encoding: .utf8) else {
+            throw AccessPlanError(file: url.path, line: nil, message: "cannot read the file (missing, unreadable or not UTF-8)")
+        }
+        return try customAccessTokenHook(toml: text, file: url.path)
+    }
+
+    static func customAccessTokenHook(toml text: String, file: String) throws -> AccessTokenHook? {
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            throw AccessPlanError(file: file, line: Int(error.source.begin.line), message: "invalid TOML: \(error.description)")
+        }
+        guard let hook = table["auth"]?.table?["hook"]?.table?["custom_access_token"]?.table else { return nil }
+        guard hook["enabled"]?.bool == true else { return nil }
+        guard let uri = hook["uri"]?.string else {
+            throw AccessPlanError(file: file, line: nil, message: "[auth.hook.custom_access_token] is enabled but has no uri")
+        }
+        return try parse(uri: uri, file: file)
+    }
+
+    /// `pg-functions://postgres/<schema>/<function>`, as Supabase Auth splits it
+    /// (`internal/conf/configuration.go`, PopulateExtensibilityPoint).
+    static func parse(uri: String, file: String) throws -> AccessTokenHook {
+        let prefix = "pg-functions://"
+        if uri.hasPrefix("http://") || uri.hasPrefix("https://") {
+            throw AccessPlanError(
+                file: file, line: nil,
+                message: "the custom access token hook \(uri) is an HTTP hook, out of reach locally: pgwarden can call only pg-functions:// hooks")
+        }
+        let parts = uri.hasPrefix(prefix) ? uri.dropFirst(prefix.count).split(separator: "/").map(String.init) : []
+        guard parts.count == 3 else {
+            throw AccessPlanError(
+                file: file, line: nil,
+                message: "the custom access token hook uri '\(uri)' is not pg-functions://<database>/<schema>/<function>")
+        }
+        return AccessTokenHook(schema: parts[1], function: parts[2], origin: "\(file) [auth.hook.custom_access_token]")
+    }
+}

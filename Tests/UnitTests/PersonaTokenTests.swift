@@ -1,0 +1,141 @@
+import Foundation
+import Testing
+@testable import WardenKit
+
+/// Persona token options (aal, sign_in, expired, claims), the claims Supabase Auth
+/// v2.196.0 issues (internal/tokens/service.go, GenerateAccessToken), and how a custom
+/// access token hook's response is read (internal/hooks/v0hooks, hookserrors).
+@Suite struct PersonaTokenTests {
+    private func parse(_ personas: String) throws -> AccessPlan {
+        try AccessPlanParser(file: "plan.yml").parse("personas:\n" + personas)
+    }
+
+    private func mistake(_ text: String) -> AccessPlanError? {
+        do {
+            _ = try AccessPlanParser(file: "plan.yml").parse(text)
+            return nil
+        } catch {
+            return error as? AccessPlanError
+        }
+    }
+
+    private func claims(_ persona: Persona, methods: [(String, Int)] = [("password", 99)]) throws -> [String: Any] {
+        let signIn = AuthClaims.SignIn(userID: "u", sessionID: "s", issuedAt: 100, methods: methods.map { (method: $0.0, at: $0.1) })
+        return AuthClaims.signedIn(persona, user: try #require(persona.user), signIn)
+    }
+
+    @Test func signedInClaimsAreTheAuthServersFourteen() throws {
+        let plan = try parse("  ava: { role: authenticated, email: ava@example.com }\n")
+        let claims = try claims(plan.personas[0])
+        #expect(Set(claims.keys) == ["iss", "sub", "aud", "exp", "iat", "email", "phone", "app_metadata", "user_metadata",
+                                     "role", "aal", "amr", "session_id", "is_anonymous"])
+        #expect(claims["exp"] as? Int == 100 + 3600)
+        #expect(claims["iat"] as? Int == 100)
+        #expect(claims["aal"] as? String == "aal1")
+        #expect(claims["aud"] as? String == "authenticated")
+        #expect(claims["phone"] as? String == "")
+        #expect(claims["iss"] as? String == "http://127.0.0.1:54321/auth/v1")
+        let amr = try #require(claims["amr"] as? [[String: Any]])
+        #expect(amr.count == 1 && amr[0]["method"] as? String == "password" && amr[0]["timestamp"] as? Int == 99)
+    }
+
+    @Test func optionsAreRead() throws {
+        let plan = try parse("""
+              mia: { role: authenticated, email: mia@example.com, aal: aal2, sign_in: otp, expired: true, claims: { user_role: admin } }
+              anon: { role: anon, claims: { ref: abcdefghijklmnopqrst } }
+
+            """)
+        let token = plan.personas[0].token
+        #expect(token.aal == "aal2")
+        #expect(token.signInMethod == "otp")
+        #expect(token.expired)
+        #expect(token.extraClaimsJSON == #"{"user_role":"admin"}"#)
+        #expect(plan.personas[1].token.extraClaimsJSON == #"{"ref":"abcdefghijklmnopqrst"}"#)
+        #expect(AuthClaims.signInMethod(plan.personas[0], user: try #require(plan.personas[0].user)) == "otp")
+    }
+
+    @Test func badOptionsAreErrorsWithTheirLine() {
+        let aal = mistake("personas:\n  ava: { role: authenticated, email: a@example.com }\n  mia:\n    role: authenticated\n    email: m@example.com\n    aal: aal3\n")
+        #expect(aal?.line == 6 && aal?.message.contains("aal1 or aal2") == true)
+        let anonAAL = mistake("personas:\n  anon:\n    role: anon\n    aal: aal2\n")
+        #expect(anonAAL?.line == 4 && anonAAL?.message.contains("no account") == true)
+        let method = mistake("personas:\n  ava:\n    role: authenticated\n    email: a@example.com\n    sign_in: fax\n")
+        #expect(method?.line == 5 && method?.message.contains("sign_in") == true)
+        let expired = mistake("personas:\n  ava:\n    role: authenticated\n    email: a@example.com\n    expired: yes please\n")
+        #expect(expired?.line == 5)
+        let extra = mistake("personas:\n  ava:\n    role: authenticated\n    email: a@example.com\n    claims: [a]\n")
+        #expect(extra?.line == 5 && extra?.message.contains("mapping") == true)
+        let unknown = mistake("personas:\n  ava:\n    role: authenticated\n    email: a@example.com\n    mfa: true\n")
+        #expect(unknown?.line == 5)
+        let hook = mistake("access_token_hook: nodot\npersonas:\n  anon: { role: anon }\n")
+        #expect(hook?.line == 1 && hook?.message.contains("schema.function") == true)
+    }
+
+    @Test func apiKeyClaimsAndExpiryAndMerging() {
+        let key = AuthClaims.apiKey(role: "anon", issuedAt: 1000)
+        #expect(key["iss"] as? String == "supabase" && key["role"] as? String == "anon")
+        #expect(key["exp"] as? Int == 1000 + AuthClaims.apiKeyLifetime)
+        let expired = AuthClaims.shiftedForExpiry(["iat": 5000, "exp": 8600], by: 3660)
+        #expect(expired["exp"] as? Int == 4940 && expired["iat"] as? Int == 1340)
+        let merged = AuthClaims.merged(["role": "authenticated", "aal": "aal1"], extraJSON: #"{"aal":"aal2","user_role":"admin"}"#)
+        #expect(merged["aal"] as? String == "aal2" && merged["user_role"] as? String == "admin")
+    }
+
+    @Test func hookResponsesAreReadAsTheAuthServerReadsThem() throws {
+        let full = #"{"claims":{"aud":"authenticated","exp":1,"iat":0,"sub":"u","email":"","phone":"","role":"authenticated","aal":"aal1","session_id":"s","is_anonymous":false,"user_role":"admin"}}"#
+        #expect(try AccessTokenHookCall.claims(in: full)["user_role"] as? String == "admin")
+        #expect(rejection(#"{"error":{"http_code":403,"message":"no admins on Sundays"}}"#)?.contains("no admins on Sundays") == true)
+        #expect(rejection(#"{"nothing":1}"#) == "output claims field is missing")
+        #expect(rejection(#"{"claims":"x"}"#)?.contains("not a JSON object") == true)
+        #expect(rejection(#"{"claims":{"role":"authenticated"}}"#)?.contains("aud is required") == true)
+        #expect(rejection(nil) != nil)
+    }
+
+    private func rejection(_ response: String?) -> String? {
+        do {
+            _ = try AccessTokenHookCall.claims(in: response)
+            return nil
+        } catch AccessTokenHookCall.Failure.rejected(let message) {
+            return message
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    @Test func configTomlHookIsReadAndHTTPHooksAreRefused() throws {
+        let toml = """
+            [auth.hook.custom_access_token]
+            enabled = true
+            uri = "pg-functions://postgres/public/custom_access_token_hook"
+            """
+        let hook = try #require(try SupabaseAuthHookConfig.customAccessTokenHook(toml: toml, file: "config.toml"))
+        #expect(hook.schema == "public" && hook.function == "custom_access_token_hook")
+        #expect(try SupabaseAuthHookConfig.customAccessTokenHook(toml: toml.replacingOccurrences(of: "true", with: "false"), file: "c") == nil)
+        #expect(throws: AccessPlanError.self) {
+            try SupabaseAuthHookConfig.customAccessTokenHook(toml: toml.replacingOccurrences(of: "pg-functions://postgres", with: "https://example.com"), file: "c")
+        }
+        #expect(throws: AccessPlanError.self) { try SupabaseAuthHookConfig.customAccessTokenHook(toml: "[auth\nx=", file: "c") }
+    }
+
+    @Test func tokensAreHS256WithTheLocalSecret() {
+        let token = JWTSigner.sign(claimsJSON: #"{"role":"anon"}"#)
+        let parts = token.split(separator: ".")
+        #expect(parts.count == 3)
+        #expect(parts[0] == "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9")
+        #expect(!token.contains("=") && !token.contains("+") && !token.contains("/"))
+    }
+
+    /// PostgREST v13.0.7 (src/PostgREST/Query.hs): one `select set_config(...)` with the
+    /// role's settings before the role, then the claims, method, path, headers, cookies.
+    @Test func aProbeSetsEverythingInOneStatementInPostgRESTsOrder() {
+        let request = PersonaRequest(
+            role: "anon", claimsJSON: #"{"role":"anon"}"#, headersJSON: #"{"apikey":"k"}"#,
+            roleSettings: [("statement_timeout", "3s")]).routed("POST", "/todos")
+        let sql = PersonaRequest.select(request.roleSwitch + request.requestSettings)
+        #expect(sql.text.hasPrefix("select set_config($1, $2, true), set_config('role', $3, true), set_config('request.jwt.claims', $4, true)"))
+        #expect(sql.bindings == ["statement_timeout", "3s", "anon", #"{"role":"anon"}"#, "POST", "/todos", #"{"apikey":"k"}"#, "{}"])
+        #expect(!sql.text.contains(";"))
+        #expect(ImpersonatedRoleSettings.merged(
+            connection: [("statement_timeout", "8s"), ("lock_timeout", "8s")], role: [("statement_timeout", "3s")]).map(\.value) == ["8s", "3s"])
+    }
+}
