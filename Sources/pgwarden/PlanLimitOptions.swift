@@ -10,7 +10,7 @@ struct PlanLimitOptions: ParsableArguments {
             "Seconds any statement of the run waits for a lock another session holds (a migration, VACUUM FULL, "
                 + "LOCK TABLE); then the run is rolled back, naming the blocking session (exit 75).",
             valueName: "SECONDS"))
-    var lockTimeout = 5.0
+    var lockTimeout = 10.0
 
     @Option(
         name: .customLong("plan-statement-timeout"),

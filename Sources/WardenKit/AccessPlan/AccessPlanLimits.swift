@@ -1,3 +1,4 @@
+import Foundation
 import WardenPostgres
 
 /// How long an access-plan run may wait, so that `test` never hangs behind another
@@ -10,8 +11,9 @@ public struct AccessPlanLimits: Sendable, Equatable {
     /// role's own, shorter timeout still applies to its probes, as PostgREST applies it.
     public var statementTimeout: Duration
 
-    /// Defaults: a 5 s lock wait, a 30 s statement.
-    public init(lockTimeout: Duration = .seconds(5), statementTimeout: Duration = .seconds(30)) {
+    /// Defaults: a 10 s lock wait (above Supabase's 8 s `lock_timeout` for API roles, which
+    /// probes keep), a 30 s statement.
+    public init(lockTimeout: Duration = .seconds(10), statementTimeout: Duration = .seconds(30)) {
         self.lockTimeout = lockTimeout
         self.statementTimeout = statementTimeout
     }
@@ -23,6 +25,36 @@ public struct AccessPlanLimits: Sendable, Equatable {
             select set_config('lock_timeout', \(String(max(1, lockTimeout.wholeMilliseconds)))::text, true),
                    set_config('statement_timeout', \(String(max(1, statementTimeout.wholeMilliseconds)))::text, true)
             """)
+    }
+
+    /// A persona role's own settings (PostgREST applies them per request), with
+    /// `statement_timeout` and `lock_timeout` no longer than these limits: a role's
+    /// shorter timeout holds, a longer one (or 0, none) is cut to the run's.
+    func capped(_ settings: [(name: String, value: String)]) -> [(name: String, value: String)] {
+        settings.map { setting in
+            let limit: Duration
+            switch setting.name {
+            case "statement_timeout": limit = statementTimeout
+            case "lock_timeout": limit = lockTimeout
+            default: return setting
+            }
+            let cap = max(1, limit.wholeMilliseconds)
+            guard let milliseconds = Self.milliseconds(setting.value), milliseconds > 0, milliseconds <= cap else {
+                return (setting.name, String(cap))
+            }
+            return setting
+        }
+    }
+
+    /// A time setting's value in milliseconds (`8s`, `500`, `2min`), as PostgreSQL
+    /// reads it (no unit: milliseconds); nil when it is not one.
+    static func milliseconds(_ value: String) -> Int? {
+        let text = value.trimmingCharacters(in: .whitespaces).lowercased()
+        let number = text.prefix { $0.isNumber || $0 == "." }
+        guard let amount = Double(number) else { return nil }
+        let unit = text.dropFirst(number.count).trimmingCharacters(in: .whitespaces)
+        let factor: Double? = ["": 1, "us": 0.001, "ms": 1, "s": 1000, "min": 60_000, "h": 3_600_000, "d": 86_400_000][unit]
+        return factor.map { Int((amount * $0).rounded()) }
     }
 
     /// Whether an error is one of these limits running out (not an access decision).

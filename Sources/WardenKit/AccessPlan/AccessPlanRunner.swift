@@ -68,7 +68,12 @@ package struct AccessPlanRunner {
             var signedIn = plan
             signedIn.personas = plan.personas.filter { issued.requests[$0.name] != nil }
             let context = ProbeContext(
-                connection: connection, plan: signedIn, requests: issued.requests, seal: seal,
+                connection: connection, plan: signedIn,
+                requests: issued.requests.mapValues { request in
+                    var capped = request
+                    capped.roleSettings = limits.capped(request.roleSettings)
+                    return capped
+                }, seal: seal,
                 impersonation: Impersonation(connection: connection, seal: seal))
             var results: [ProbeResult] = issued.failures + unprovenResults(resolved, failed: issued.failures.compactMap(\.persona))
             for relation in resolved.relations {

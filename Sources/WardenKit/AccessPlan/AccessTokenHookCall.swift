@@ -38,10 +38,12 @@ struct AccessTokenHookCall {
                 } catch let error as PGError {
                     throw Failure.cannotBecomeAuthAdmin(Self.describe(error))
                 }
+                // The run's own limit comes back after the call (a released savepoint keeps SET LOCAL).
+                let previous = try connection.query("select current_setting('statement_timeout')").scalar ?? "0"
                 try connection.query("set local statement_timeout to '2000'")
                 let value = try connection.query(
                     "select \(identifier: hook.schema, hook.function)(\(JSONText.encode(event))::jsonb)::text" as SQL).scalar
-                try connection.query("set local statement_timeout to default")
+                try connection.query("select set_config('statement_timeout', \(previous), true)" as SQL)
                 try connection.query("select set_config('role', \(adminRoleSetting), true)" as SQL)
                 return value
             }

@@ -21,7 +21,7 @@ import TestSupport
         let connection = try ElectricRide.database()
         let cluster = try TestCluster.cluster
         let url = cluster.url(database: connection.settings.parameters["dbname"] ?? "", user: cluster.projectUser)
-        let before = try DatabaseDigest.of(connection)
+        let before = try DatabaseDigest.ofDatabase(connection)
         #expect(try connection.query("select count(*) from public.saved").scalar == "7")
         let setup = "  - |\n" + Self.smuggler.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n") + "\n"
         let text = try String(contentsOfFile: ElectricRide.planPath, encoding: .utf8)
@@ -32,7 +32,7 @@ import TestSupport
             ["test", "--database-url", url, "--plan", plan.path], environment: PgwardenCLI.cleanEnvironment())
         #expect(result.status == 65, "\(result.all)")
         #expect(result.standardError.contains("'commit' (COMMIT) is not allowed here"), "\(result.all)")
-        #expect(try DatabaseDigest.of(connection) == before)
+        #expect(try DatabaseDigest.ofDatabase(connection) == before)
         #expect(try connection.query("select count(*) from public.saved").scalar == "7")
     }
 
@@ -57,12 +57,12 @@ import TestSupport
         let folder = try MigrationFolder([
             "01_seed.sql": "insert into public.saved values (3);\n" + Self.smuggler + ";\n"
         ])
-        let before = try DatabaseDigest.of(database.connection)
+        let before = try DatabaseDigest.ofDatabase(database.connection)
         let result = try PgwardenCLI.run(
             ["seed", "--database-url", try database.url, "--seeds", folder.path], environment: PgwardenCLI.cleanEnvironment())
         #expect(result.status == 65, "\(result.all)")
         #expect(result.standardError.contains("01_seed.sql:3: 'commit' (COMMIT) is not allowed here"), "\(result.all)")
-        #expect(try DatabaseDigest.of(database.connection) == before)
+        #expect(try DatabaseDigest.ofDatabase(database.connection) == before)
     }
 
     @Test func aBeginAtomicBodyWithCaseInParenthesesApplies() throws {
