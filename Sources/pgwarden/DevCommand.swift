@@ -11,7 +11,7 @@ struct DevCommand: ParsableCommand {
             Starts a throwaway server (data in a temporary directory, Unix socket only), \
             makes it a twin of a Supabase project (as supabase_admin, its only superuser), then, \
             as postgres (not a superuser, as on Supabase), applies the migrations, loads the seeds, \
-            proves the access plan and prints its matrix, then stops the server and deletes \
+            proves the access plan and prints its matrix, runs the pgTAP tests (--tests), then stops the server and deletes \
             everything (also on Ctrl-C). With --keep the server stays up, and its URL is \
             printed, until you press Ctrl-C. Exit status as for `pgwarden test`.
             """
@@ -20,6 +20,7 @@ struct DevCommand: ParsableCommand {
     @OptionGroup var migrations: MigrationsOptions
     @OptionGroup var seeds: SeedsOptions
     @OptionGroup var plan: PlanOptions
+    @OptionGroup var tests: TestsOptions
 
     @Option(help: "Report format, as for `pgwarden test`: text, junit, tap, json, github or markdown.")
     var format: TestCommand.Format = .text
@@ -34,6 +35,9 @@ struct DevCommand: ParsableCommand {
         try ErrorReporter.run {
             let clock = ContinuousClock()
             let began = clock.now
+            // The test files and the plan are read and checked before a server starts.
+            let suite = try tests.suite()
+            let accessPlan = TestsOptions.runsPlan(plan, suite: suite) ? try AccessPlanParser.load(path: plan.file) : nil
             let cluster = try LocalCluster.start()
             let token = InterruptHandler.shared.onInterrupt { cluster.stop() }
             defer {
@@ -51,9 +55,12 @@ struct DevCommand: ParsableCommand {
             job.bootstrapSettings = cluster.settings()
             let progress = MigrationProgress.standard()
             job.onMigrationEvent = progress.handle
-            let report = try job.provisionAndProve()
+            let report = try accessPlan == nil ? nil : job.provisionAndProve()
+            if accessPlan == nil { _ = try job.provision() }
+            let suites = try suite?.run(on: Connection(cluster.settings(user: cluster.projectUser))) ?? []
+            let run = TestRunReport(accessPlan: report, plan: accessPlan, suites: suites)
             print("")
-            try ReportPrinter(format: format, output: nil, plan: try AccessPlanParser.load(path: plan.file)).print(report)
+            try ReportPrinter(format: format, output: nil, plan: accessPlan).print(run)
             print("dev: done in \((clock.now - began).wholeMilliseconds) ms")
             if keep {
                 print("server kept running; connect with:")
@@ -62,7 +69,7 @@ struct DevCommand: ParsableCommand {
                 print("press Ctrl-C to stop it and delete its data")
                 while cluster.isRunning { sleep(1) }
             }
-            if !report.passed { throw ExitStatus.failure }
+            if !run.passed { throw ExitStatus.failure }
         }
     }
 }

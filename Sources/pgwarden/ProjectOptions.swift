@@ -12,8 +12,10 @@ struct SeedsOptions: ParsableArguments {
 
 /// `--plan FILE`: the access-plan file.
 struct PlanOptions: ParsableArguments {
+    static let defaultFile = "access-plan.yml"
+
     @Option(
         name: .customLong("plan"), help: ArgumentHelp("The access-plan file.", valueName: "FILE"),
         completion: .file(extensions: ["yml", "yaml"]))
-    var file = "access-plan.yml"
+    var file = PlanOptions.defaultFile
 }
