@@ -34,11 +34,11 @@ extension TestRunReport {
     static func junitSuite(_ suite: TestSuiteResult) -> [String] {
         let skipped = suite.cases.filter { $0.status == .skipped || $0.status == .todo }.count
         var lines = [
-            "  <testsuite name=\"\(xml(suite.file))\" tests=\"\(suite.cases.count)\" failures=\"\(suite.failures.count)\" "
+            "  <testsuite name=\"\(Self.xml(suite.file))\" tests=\"\(suite.cases.count)\" failures=\"\(suite.failures.count)\" "
                 + "errors=\"0\" skipped=\"\(skipped)\" time=\"\(String(format: "%.3f", suite.duration.inSeconds))\">"
         ]
         for testCase in suite.cases {
-            var open = "    <testcase classname=\"\(xml(suite.file))\" name=\"\(xml(testCase.name))\" file=\"\(xml(suite.file))\""
+            var open = "    <testcase classname=\"\(Self.xml(suite.file))\" name=\"\(Self.xml(testCase.name))\" file=\"\(Self.xml(suite.file))\""
             if let line = testCase.line { open += " line=\"\(line)\"" }
             switch testCase.status {
             case .passed:
@@ -46,10 +46,10 @@ extension TestRunReport {
             case .failed:
                 let message = "\(suite.file): \(testCase.name)"
                 lines.append(open + ">")
-                lines.append("      <failure message=\"\(xml(message))\">\(xml(testCase.diagnostics.joined(separator: "\n")))</failure>")
+                lines.append("      <failure message=\"\(Self.xml(message))\">\(Self.xml(testCase.diagnostics.joined(separator: "\n")))</failure>")
                 lines.append("    </testcase>")
             case .skipped, .todo:
-                lines += [open + ">", "      <skipped message=\"\(xml(directive(testCase) ?? ""))\"/>", "    </testcase>"]
+                lines += [open + ">", "      <skipped message=\"\(Self.xml(directive(testCase) ?? ""))\"/>", "    </testcase>"]
             }
         }
         lines.append("  </testsuite>")
@@ -73,10 +73,10 @@ extension TestRunReport {
                 if let directive = Self.directive(testCase) { line += " # \(directive)" }
                 body.append(line)
                 if testCase.status == .failed {
-                    body += ["  ---", "  file: \(yamlScalar(suite.file))"]
+                    body += ["  ---", "  file: \(Self.yamlScalar(suite.file))"]
                     if let where_ = testCase.line { body.append("  line: \(where_)") }
                     if !testCase.diagnostics.isEmpty {
-                        body.append("  diagnostics: \(yamlScalar(testCase.diagnostics.joined(separator: "\n")))")
+                        body.append("  diagnostics: \(Self.yamlScalar(testCase.diagnostics.joined(separator: "\n")))")
                     }
                     body.append("  ...")
                 }
