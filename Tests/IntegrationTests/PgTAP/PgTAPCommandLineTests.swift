@@ -125,6 +125,24 @@ import TestSupport
         ])
     }
 
+    @Test func devRunsThePlanAndTheSuiteOrTheSuiteAlone() throws {
+        let both = try PgwardenCLI.run(["dev", "--tests", Self.fixture.path], directory: PackagePaths.root.path)
+        #expect(both.status == 0, "\(both.all)")
+        #expect(both.standardOutput.contains("259 probes, 259 passed, 0 failed"))
+        #expect(both.standardOutput.contains("pgTAP: 3 files, 13 assertions, 11 passed, 0 failed, 2 skipped or todo"))
+        // A project with migrations, seeds and supabase/tests but no plan: pgTAP decides.
+        let root = try project(["zz_failing_test.sql": Self.failingFile])
+        defer { try? FileManager.default.removeItem(at: root) }
+        for folder in ["migrations", "seeds"] {
+            try FileManager.default.copyItem(
+                at: PackagePaths.root.appendingPathComponent(folder), to: root.appendingPathComponent(folder))
+        }
+        let alone = try PgwardenCLI.run(["dev"], directory: root.path)
+        #expect(alone.status == 1, "\(alone.all)")
+        #expect(alone.standardOutput.contains("✗ supabase/tests/zz_failing_test.sql:4: 2 - there are minus one makes"))
+        #expect(!alone.standardOutput.contains("probes"))
+    }
+
     @Test func aMissingTestsFolderIsBadInput() throws {
         let result = try PgwardenCLI.run(
             ["test", "--database-url", "postgres://127.0.0.1:1/none", "--tests", "/no/such/tests"])
