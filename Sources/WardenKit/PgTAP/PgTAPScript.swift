@@ -5,8 +5,9 @@
 /// are never sent. Whatever the file does, pgwarden rolls the whole file back.
 ///
 /// Refused, with the file and line: a `COMMIT`/`ROLLBACK` with no `BEGIN` before it, a
-/// `BEGIN` inside a `BEGIN` block, two-phase commit, and `COPY ... FROM STDIN` (no
-/// data can follow a statement that pgwarden sends on its own).
+/// `BEGIN` inside a `BEGIN` block, two-phase commit, `COPY ... FROM STDIN` (no data can
+/// follow a statement that pgwarden sends on its own), and psql meta-commands other
+/// than those that only change psql's output (`PsqlMetaCommands`).
 package struct PgTAPScript: Sendable {
     /// How a block ends.
     package enum Ending: Sendable, Equatable {
@@ -37,6 +38,7 @@ package struct PgTAPScript: Sendable {
     /// the line of a statement it cannot run.
     package init(file: String, text: String) throws {
         self.file = file
+        let text = try PsqlMetaCommands.strip(text, file: file)
         let source = SourceText(text)
         var blocks: [Block] = []
         var open: Block?

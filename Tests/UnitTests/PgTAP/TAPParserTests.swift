@@ -88,6 +88,23 @@ import Testing
         }
     }
 
+    @Test func harmlessPsqlMetaCommandsAreSkippedAndOthersRefused() throws {
+        let script = try PgTAPScript(
+            file: "t.sql", text: "\\set ON_ERROR_STOP 1\n\\pset format unaligned\nbegin;\nselect 'a\\b';\nrollback;\n")
+        #expect(script.blocks.count == 1)
+        #expect(script.blocks[0].statements.map(\.text) == ["select 'a\\b';"])
+        #expect(script.blocks[0].statements.map(\.line) == [4])
+        #expect(throws: PgTAPError.refused(
+            file: "t.sql", line: 2,
+            reason: "'\\i helpers.sql' is a psql meta-command that pgwarden does not run (it sends SQL only)")
+        ) {
+            try PgTAPScript(file: "t.sql", text: "select 1;\n\\i helpers.sql\nselect 2;\n")
+        }
+        #expect(throws: PgTAPError.self) {
+            try PgTAPScript(file: "t.sql", text: "\\set user_id 42\nselect :user_id;\n")
+        }
+    }
+
     @Test func theSuiteFindsSQLAndPgFilesRecursivelyInNameOrder() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("suite-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
