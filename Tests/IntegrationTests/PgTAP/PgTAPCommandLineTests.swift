@@ -143,6 +143,27 @@ import TestSupport
         #expect(!alone.standardOutput.contains("probes"))
     }
 
+    @Test func onPlainPostgresPgTAPIsCreatedForTheRunOnlyAndTestsFolderIsFound() throws {
+        let settings = try TestCluster.newDatabase("plaintap")
+        let connection = try Connection(settings)
+        try connection.execute("create table public.thing (id int primary key, name text not null)")
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("plaintap-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("tests"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        try """
+            select plan(2);
+            select has_table('thing');
+            select col_not_null('thing', 'name', 'a thing has a name');
+            select * from finish();
+            """.write(to: root.appendingPathComponent("tests/thing.sql"), atomically: true, encoding: .utf8)
+        let cluster = try TestCluster.cluster
+        let url = cluster.url(database: settings.parameters["dbname"] ?? "")
+        let result = try PgwardenCLI.run(["test", "--database-url", url, "--format", "tap"], directory: root.path)
+        #expect(result.status == 0, "\(result.all)")
+        #expect(result.standardOutput.contains("ok 2 - tests/thing.sql · 2 - a thing has a name"))
+        #expect(try connection.query("select count(*) from pg_extension where extname = 'pgtap'").scalar == "0")
+    }
+
     @Test func aMissingTestsFolderIsBadInput() throws {
         let result = try PgwardenCLI.run(
             ["test", "--database-url", "postgres://127.0.0.1:1/none", "--tests", "/no/such/tests"])
