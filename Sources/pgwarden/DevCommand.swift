@@ -11,7 +11,7 @@ struct DevCommand: ParsableCommand {
             Starts a throwaway server (data in a temporary directory, Unix socket only), \
             makes it a twin of a Supabase project (as supabase_admin, its only superuser), then, \
             as postgres (not a superuser, as on Supabase), applies the migrations, loads the seeds, \
-            proves the access plan and prints its matrix, then stops the server and deletes \
+            proves the access plan and prints its matrix, runs the pgTAP tests (--tests), then stops the server and deletes \
             everything (also on Ctrl-C). With --keep the server stays up, and its URL is \
             printed, until you press Ctrl-C. Exit status as for `pgwarden test`.
             """
@@ -20,6 +20,7 @@ struct DevCommand: ParsableCommand {
     @OptionGroup var migrations: MigrationsOptions
     @OptionGroup var seeds: SeedsOptions
     @OptionGroup var plan: PlanOptions
+    @OptionGroup var tests: TestsOptions
 
     @Option(help: "Report format, as for `pgwarden test`: text, junit, tap, json, github or markdown.")
     var format: TestCommand.Format = .text
@@ -37,9 +38,11 @@ struct DevCommand: ParsableCommand {
             let layout = try migrations.project.layout(
                 migrations: migrations.folder, seeds: seeds.folder, plan: plan.file,
                 allGiven: migrations.folder != nil && seeds.folder != nil && plan.file != nil)
-            // Every input is read and checked before a server starts: a run that will
-            // refuse its input starts nothing.
-            try ProjectJob.checkInputs(of: layout.project)
+            // Every input (migrations, seeds, test files, the plan) is read and checked
+            // before a server starts: a run that will refuse its input starts nothing.
+            let suite = try tests.suite(in: layout)
+            let runsPlan = TestsOptions.runsPlan(layout.planFile, named: plan.file != nil, suite: suite)
+            let accessPlan = try ProjectJob.checkInputs(of: layout.project, withPlan: runsPlan)
             let cluster = try LocalCluster.start()
             let token = InterruptHandler.shared.onInterrupt { cluster.stop() }
             defer {
@@ -55,9 +58,12 @@ struct DevCommand: ParsableCommand {
             job.bootstrapSettings = cluster.settings()
             let progress = MigrationProgress.standard()
             job.onMigrationEvent = progress.handle
-            let report = try job.provisionAndProve()
+            let report = try accessPlan == nil ? nil : job.provisionAndProve()
+            if accessPlan == nil { _ = try job.provision() }
+            let suites = try suite?.run(on: Connection(cluster.settings(user: cluster.projectUser))) ?? []
+            let run = TestRunReport(accessPlan: report, plan: accessPlan, suites: suites)
             print("")
-            try ReportPrinter(format: format, output: nil, plan: try AccessPlanParser.load(path: layout.planFile.relativePath)).print(report)
+            try ReportPrinter(format: format, output: nil, plan: accessPlan).print(run)
             print("dev: done in \((clock.now - began).wholeMilliseconds) ms")
             if keep {
                 print("server kept running; connect with:")
@@ -66,7 +72,7 @@ struct DevCommand: ParsableCommand {
                 print("press Ctrl-C to stop it and delete its data")
                 while cluster.isRunning { sleep(1) }
             }
-            if !report.passed { throw ExitStatus.failure }
+            if !run.passed { throw ExitStatus.failure }
         }
     }
 }

@@ -50,6 +50,11 @@ enum ErrorReporter {
         case is ProvisioningError: return ExitStatus.unavailable
         case is AccessPlanError: return ExitStatus.badInput
         case is ProjectLayoutError: return ExitStatus.badInput
+        case let error as PgTAPError:
+            switch error {
+            case .notInstalled, .cannotCreate: return ExitStatus.unavailable
+            default: return error.isBadInput ? ExitStatus.badInput : ExitStatus.failure
+            }
         case let error as ProjectInitError: return error.reason == .exists ? ExitStatus.badInput : ExitStatus.failure
         case is ReportOutputError: return ExitStatus.cannotCreate
         case let error as SeedError: return error.underlying == nil ? ExitStatus.badInput : ExitStatus.failure

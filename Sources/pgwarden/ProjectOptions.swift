@@ -46,6 +46,8 @@ struct SeedsOptions: ParsableArguments {
 
 /// `--plan FILE`: the access-plan file.
 struct PlanOptions: ParsableArguments {
+    static let defaultFile = "access-plan.yml"
+
     @Option(
         name: .customLong("plan"),
         help: ArgumentHelp(

@@ -3,22 +3,26 @@ import Foundation
 import WardenPostgres
 import WardenKit
 
-/// `pgwarden test`: prove the access plan.
+/// `pgwarden test`: prove the access plan and run the pgTAP suite.
 struct TestCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "test",
-        abstract: "Prove the access plan: act as each persona and check what it sees and changes.",
+        abstract: "Prove the access plan (act as each persona and check what it sees and changes) and run the pgTAP tests.",
         discussion: """
             Creates the plan's users (by inserting into auth.users), signs them in (auth.sessions, \
             the auth server's claims, the project's custom access token hook), acts as each persona \
             as PostgREST does (role settings, set local role, request.jwt.claims and the other \
             request settings), runs every probe in its own \
             savepoint and rolls everything back: no row is left changed. Sequences may advance, \
-            as for any rolled-back insert. Exit status 1 when any cell fails, 0 when all hold, \
-            65 when the plan file itself is wrong, 73 when the --output file cannot be written \
-            (the matrix is still shown), 75 when the run waited longer than --plan-lock-timeout for \
-            a lock (the blocking session is named) or a statement ran longer than \
-            --plan-statement-timeout; then everything is rolled back.
+            as for any rolled-back insert. \
+            pgTAP files (--tests, default supabase/tests) run as `supabase test db` runs them, \
+            each in a transaction that is rolled back; their assertions join the report. \
+            With test files and no access-plan.yml, the tests alone decide the exit status. \
+            Exit status 1 when any cell or assertion fails, 0 when all hold, \
+            65 when the plan file or a test file itself is wrong, 69 when the server has no pgTAP, \
+            73 when the --output file cannot be written (the matrix is still shown), 75 when the run \
+            waited longer than --plan-lock-timeout for a lock (the blocking session is named) or a \
+            statement ran longer than --plan-statement-timeout; then everything is rolled back.
             """
     )
 
@@ -32,6 +36,7 @@ struct TestCommand: ParsableCommand {
     @OptionGroup var plan: PlanOptions
 
     @OptionGroup var limits: PlanLimitOptions
+    @OptionGroup var tests: TestsOptions
 
     @Option(help: "Report format: text (a matrix), junit, tap, json, github (annotations; the matrix also goes to $GITHUB_STEP_SUMMARY when set) or markdown.")
     var format: Format = .text
@@ -43,14 +48,18 @@ struct TestCommand: ParsableCommand {
 
     func run() throws {
         try ErrorReporter.run {
-            let planFile = try project.layout(plan: self.plan.file, allGiven: self.plan.file != nil).planFile
-            let plan = try AccessPlanParser.load(path: planFile.relativePath)
+            let layout = try project.layout(plan: self.plan.file, allGiven: self.plan.file != nil)
+            let suite = try tests.suite(in: layout)
+            let plan = TestsOptions.runsPlan(layout.planFile, named: self.plan.file != nil, suite: suite)
+                ? try AccessPlanParser.load(path: layout.planFile.relativePath) : nil
             let connection = try Connection(database.settings())
-            var runner = AccessPlanRunner(connection: connection, plan: plan)
-            runner.limits = limits.limits
-            let report = try runner.run()
-            try ReportPrinter(format: format, output: output, plan: plan).print(report)
-            if !report.passed { throw ExitStatus.failure }
+            var runner = plan.map { AccessPlanRunner(connection: connection, plan: $0) }
+            runner?.limits = limits.limits
+            let report = try runner?.run()
+            let suites = try suite?.run(on: connection) ?? []
+            let run = TestRunReport(accessPlan: report, plan: plan, suites: suites)
+            try ReportPrinter(format: format, output: output, plan: plan).print(run)
+            if !run.passed { throw ExitStatus.failure }
         }
     }
 }
@@ -64,23 +73,29 @@ struct ReportPrinter {
     var plan: AccessPlan?
 
     func print(_ report: AccessPlanReport) throws {
+        try print(TestRunReport(accessPlan: report, plan: plan, suites: []))
+    }
+
+    /// The access plan's report and the pgTAP suites' together (either may be absent).
+    func print(_ run: TestRunReport) throws {
         let text: String
+        let screen = run.text()
         switch format {
-        case .text: text = MatrixReport(report).render()
-        case .markdown: text = MarkdownReport(report).render()
+        case .text: text = screen
+        case .markdown: text = run.markdown()
         case .github:
-            let annotations = plan.map { GitHubAnnotations(report, plan: $0).render() } ?? ""
-            text = MatrixReport(report).render() + (annotations.isEmpty ? "" : "\n" + annotations)
-            try appendStepSummary(MarkdownReport(report).render())
-        case .junit: text = MachineReports.junit(report)
-        case .tap: text = MachineReports.tap(report)
-        case .json: text = try MachineReports.json(report)
+            let annotations = run.githubAnnotations()
+            text = screen + (annotations.isEmpty ? "" : "\n" + annotations)
+            try appendStepSummary(run.markdown())
+        case .junit: text = run.junit()
+        case .tap: text = run.tap()
+        case .json: text = try run.json()
         }
         guard let output else {
             Swift.print(text)
             return
         }
-        Swift.print(MatrixReport(report).render())
+        Swift.print(screen)
         try Self.save(text + "\n", to: output)
     }
 

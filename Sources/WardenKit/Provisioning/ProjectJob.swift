@@ -24,7 +24,17 @@ package struct ProjectJob {
     /// migrations, the seed files and the plan) is read and checked before the database
     /// is touched.
     package func provisionAndProve() throws -> AccessPlanReport {
-        let plan = try Self.checkInputs(of: project)
+        let plan = try project.accessPlan()
+        let connection = try provision()
+        return try AccessPlanRunner(connection: connection, plan: plan).run()
+    }
+
+    /// Bootstrap, migrate up and seed (the migrations and seed files read and checked
+    /// first); returns a connection as the project's role (`settings`), for the plan
+    /// and the tests.
+    package func provision() throws -> Connection {
+        _ = try project.migrations()
+        _ = try project.seedFiles()
         log(Self.describe(try SupabaseCompat.bootstrap(Connection(bootstrapSettings ?? settings))))
         // Connect as the project's role only now: on the twin, bootstrap creates it.
         let migrator = try Migrator.open(project: project, settings: settings)
@@ -33,7 +43,7 @@ package struct ProjectJob {
         log(try migrator.up().summary)
         log(try migrator.status().summary)
         try seed(connection)
-        return try AccessPlanRunner(connection: connection, plan: plan).run()
+        return connection
     }
 
     /// Rolls every migration back, applies them all again, and seeds: a clean slate.
@@ -45,12 +55,12 @@ package struct ProjectJob {
         try seed(try Connection(settings))
     }
 
-    /// Reads and checks every input `provisionAndProve` needs (the plan, the
-    /// migrations, the seed files) without touching any database: a run that would
-    /// refuse its input fails here, before a server is started.
+    /// Reads and checks every input `provisionAndProve` needs (the plan, unless
+    /// `withPlan` is false; the migrations, the seed files) without touching any
+    /// database: a run that would refuse its input fails here, before a server is started.
     @discardableResult
-    package static func checkInputs(of project: Project) throws -> AccessPlan {
-        let plan = try project.accessPlan()
+    package static func checkInputs(of project: Project, withPlan: Bool = true) throws -> AccessPlan? {
+        let plan = withPlan ? try project.accessPlan() : nil
         _ = try project.migrations()
         _ = try project.seedFiles()
         return plan

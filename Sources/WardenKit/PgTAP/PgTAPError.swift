@@ -1,0 +1,42 @@
+/// Why a pgTAP suite cannot run at all (as opposed to a test that fails): bad input
+/// (exit 65) or a server that lacks pgTAP.
+public enum PgTAPError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The tests folder does not exist or cannot be read.
+    case folder(path: String, reason: String)
+    /// A test file cannot be read, or is not UTF-8.
+    case unreadable(file: String, reason: String)
+    /// A statement pgwarden will not run, with where it is.
+    case refused(file: String, line: Int, reason: String)
+    /// The server has no pgTAP to install: which Debian package provides it.
+    case notInstalled(package: String)
+    /// pgTAP is available but the role may not create it.
+    case cannotCreate(role: String, message: String)
+    /// A file ended pgwarden's transaction or savepoint (it must never happen: every
+    /// statement is checked before it is sent).
+    case sealBroken(file: String, line: Int, what: String)
+
+    public var description: String {
+        switch self {
+        case .folder(let path, let reason): return "\(path): cannot read the tests folder (\(reason))"
+        case .unreadable(let file, let reason): return "\(file): cannot read the test file (\(reason))"
+        case .refused(let file, let line, let reason):
+            return "\(file):\(line): \(reason); pgwarden runs each test file inside its own transaction and rolls it back"
+        case .notInstalled(let package):
+            return "this server has no pgTAP, which the test files need: install it on the server "
+                + "(Debian/Ubuntu: apt-get install \(package))"
+        case .cannotCreate(let role, let message):
+            return "pgTAP is not installed in this database and \(role) may not create it (\(message)): "
+                + "run `create extension pgtap with schema extensions` once as a superuser"
+        case .sealBroken(let file, let line, let what):
+            return "\(file):\(line): \(what); the run was stopped and rolled back"
+        }
+    }
+
+    /// True for mistakes in the test files or folder (exit 65).
+    public var isBadInput: Bool {
+        switch self {
+        case .folder, .unreadable, .refused: return true
+        case .notInstalled, .cannotCreate, .sealBroken: return false
+        }
+    }
+}

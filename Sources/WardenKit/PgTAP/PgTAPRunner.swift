@@ -1,0 +1,92 @@
+import WardenPostgres
+
+/// Runs a pgTAP suite the way `supabase test db` does, on a connection as the project
+/// role (`postgres` on Supabase and the twin), and reads the TAP itself.
+///
+/// The whole run is one transaction that is rolled back (so even `create extension
+/// pgtap`, when pgTAP was missing, leaves nothing), and each file runs in a savepoint
+/// of it that is rolled back: no file sees another's changes and nothing is ever
+/// committed. Each statement is sent on its own, as the extended protocol's one
+/// statement (the server refuses a second one), after `PgTAPScript` has taken out
+/// the file's own BEGIN/COMMIT/ROLLBACK; after each, the connection must still be in
+/// the run's transaction. A SQL error stops its file (as `psql -v ON_ERROR_STOP=1`
+/// under pg_prove does) and fails it, naming the line; the next file still runs.
+package struct PgTAPRunner {
+    let connection: Connection
+    let scripts: [PgTAPScript]
+
+    package init(connection: Connection, scripts: [PgTAPScript]) {
+        self.connection = connection
+        self.scripts = scripts
+    }
+
+    /// One result per file, in order.
+    package func run() throws -> [TestSuiteResult] {
+        try connection.rolledBack {
+            try PgTAPExtension(connection: connection).ensure()
+            return try scripts.map { try run($0).suite }
+        }
+    }
+
+    private func run(_ script: PgTAPScript) throws -> PgTAPFileOutcome {
+        var outcome = PgTAPFileOutcome(file: script.file)
+        let began = ContinuousClock.now
+        var current: PgTAPScript.Statement?
+        do {
+            try connection.rolledBackSavepoint {
+                for block in script.blocks {
+                    try run(block, script: script, outcome: &outcome, current: &current)
+                }
+            }
+        } catch let error as PGError where current != nil {
+            outcome.stop = .init(line: Self.line(of: error, in: current!), message: Self.message(error))
+        } catch let error as TransactionError where current != nil {
+            // The file's own ROLLBACK TO/RELEASE removed pgwarden's savepoint: the file
+            // fails; the run's transaction is still rolled back at the end.
+            outcome.stop = .init(line: current!.line, message: "\(error)")
+            guard connection.transactionStatus != .idle else { throw error }
+        }
+        outcome.duration = ContinuousClock.now - began
+        return outcome
+    }
+
+    private func run(_ block: PgTAPScript.Block, script: PgTAPScript, outcome: inout PgTAPFileOutcome,
+                     current: inout PgTAPScript.Statement?) throws
+    {
+        func statements() throws {
+            for statement in block.statements {
+                current = statement
+                let result = try connection.query(statement.text)
+                guard connection.transactionStatus == .inTransaction || connection.transactionStatus == .failed else {
+                    throw PgTAPError.sealBroken(
+                        file: script.file, line: statement.line, what: "the statement ended pgwarden's transaction")
+                }
+                for row in result.rows {
+                    outcome.tap.read(row.map { $0 ?? "" }.joined(separator: "|"), line: statement.line)
+                }
+            }
+        }
+        switch block.ending {
+        case .none: try statements()
+        case .rollback: try connection.rolledBackSavepoint { try statements() }
+        case .commit: try connection.savepoint { try statements() }
+        }
+    }
+
+    /// The file line the error points at: the statement's line, moved down by the line
+    /// breaks before the server's error position in it.
+    static func line(of error: PGError, in statement: PgTAPScript.Statement) -> Int {
+        guard let position = error.position, position > 1 else { return statement.line }
+        let before = statement.text.unicodeScalars.prefix(position - 1)
+        return statement.line + before.reduce(0) { $0 + ($1 == "\n" ? 1 : 0) }
+    }
+
+    /// SQLSTATE and message, with detail and hint when the server gave them.
+    static func message(_ error: PGError) -> String {
+        var text = error.message
+        if let state = error.sqlState { text = "\(state.rawValue): " + text }
+        if let detail = error.detail { text += " (detail: \(detail))" }
+        if let hint = error.hint { text += " (hint: \(hint))" }
+        return text
+    }
+}

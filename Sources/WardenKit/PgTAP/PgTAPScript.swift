@@ -1,0 +1,80 @@
+/// A pgTAP test file cut into what pgwarden sends: its statements, one at a time, in
+/// blocks. A file's own top-level `BEGIN ... ROLLBACK` (or `COMMIT`) becomes a block
+/// that pgwarden runs in a savepoint of its own transaction and rolls back (or
+/// releases), as psql would end it; the `BEGIN`, `COMMIT` and `ROLLBACK` themselves
+/// are never sent. Whatever the file does, pgwarden rolls the whole file back.
+///
+/// Refused, with the file and line: a `COMMIT`/`ROLLBACK` with no `BEGIN` before it, a
+/// `BEGIN` inside a `BEGIN` block, two-phase commit, `COPY ... FROM STDIN` (no data can
+/// follow a statement that pgwarden sends on its own), and psql meta-commands other
+/// than those that only change psql's output (`PsqlMetaCommands`).
+package struct PgTAPScript: Sendable {
+    /// How a block ends.
+    package enum Ending: Sendable, Equatable {
+        /// Statements outside any BEGIN: they run directly in the file's transaction.
+        case none
+        /// BEGIN ... ROLLBACK, or a BEGIN the file never ends (psql rolls it back).
+        case rollback
+        /// BEGIN ... COMMIT: kept in the file's transaction (which is rolled back later).
+        case commit
+    }
+
+    /// Statements that run together, and how they end.
+    package struct Block: Sendable {
+        package var ending: Ending
+        package var statements: [Statement] = []
+    }
+
+    /// One statement and the file line it starts on.
+    package struct Statement: Sendable {
+        package var text: String
+        package var line: Int
+    }
+
+    package let file: String
+    package let blocks: [Block]
+
+    /// Cuts `text` (the file `file`) into blocks; throws `PgTAPError.refused` naming
+    /// the line of a statement it cannot run.
+    package init(file: String, text: String) throws {
+        self.file = file
+        let text = try PsqlMetaCommands.strip(text, file: file)
+        let source = SourceText(text)
+        var blocks: [Block] = []
+        var open: Block?
+        var loose = Block(ending: .none)
+        for statement in StatementSplitter.split(text) {
+            let line = source.location(ofOffset: statement.range.lowerBound).line
+            func refuse(_ why: String) -> PgTAPError {
+                .refused(file: file, line: line, reason: "'\(statement.keywords.prefix(3).joined(separator: " "))' \(why)")
+            }
+            switch statement.kind {
+            case .begin:
+                guard open == nil else { throw refuse("opens a transaction inside another one (BEGIN inside BEGIN)") }
+                if !loose.statements.isEmpty { blocks.append(loose) }
+                loose = Block(ending: .none)
+                open = Block(ending: .rollback)
+            case .commit, .rollback:
+                guard var block = open else {
+                    throw refuse("ends a transaction the file never began (no BEGIN before it)")
+                }
+                block.ending = statement.kind == .commit ? .commit : .rollback
+                blocks.append(block)
+                open = nil
+            case .twoPhase:
+                throw refuse("is two-phase commit, which a test run never does")
+            case .copyFromStdin:
+                throw refuse("reads data that follows it in the file (COPY FROM STDIN); use INSERT in tests")
+            default:
+                let piece = Statement(text: statement.text, line: line)
+                if open != nil { open?.statements.append(piece) } else { loose.statements.append(piece) }
+            }
+        }
+        if let open { blocks.append(open) }
+        if !loose.statements.isEmpty { blocks.append(loose) }
+        self.blocks = blocks
+    }
+
+    /// How many statements pgwarden sends for the file.
+    package var statementCount: Int { blocks.reduce(0) { $0 + $1.statements.count } }
+}

@@ -1,0 +1,173 @@
+import Foundation
+import Testing
+import WardenKit
+import TestSupport
+
+/// pgTAP suites in `pgwarden test`, as a Supabase user meets them: a project folder
+/// with `supabase/tests` (found without flags), run through the real executable
+/// against Electric Ride on a twin, as `postgres`.
+@Suite struct PgTAPCommandLineTests {
+    private static let fixture = PackagePaths.root.appendingPathComponent("Tests/IntegrationTests/Fixtures/PgTAP/tests")
+
+    /// A project folder holding a copy of the fixture suite as `supabase/tests`, plus
+    /// `extra` files (relative path -> text); no access plan.
+    private func project(_ extra: [String: String] = [:]) throws -> URL {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("pgtap-\(UUID().uuidString)")
+        let tests = root.appendingPathComponent("supabase/tests")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("supabase"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Self.fixture, to: tests)
+        for (name, text) in extra {
+            try text.write(to: tests.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
+        return root
+    }
+
+    private func electricRide() throws -> (url: String, connection: Connection) {
+        let connection = try ElectricRide.database()
+        let cluster = try TestCluster.cluster
+        return (cluster.url(database: connection.settings.parameters["dbname"] ?? "", user: cluster.projectUser), connection)
+    }
+
+    /// No BEGIN, and a write: the digests before and after show it rolled back.
+    private static let failingFile = """
+        select plan(2);
+        insert into public.make (brand_name) values ('Left behind?');
+        select ok(true, 'the first check holds');
+        select is((select count(*)::int from public.make), -1, 'there are minus one makes');
+        select * from finish();
+
+        """
+
+    @Test func thePassingSuiteIsFoundRunsEveryFileAndChangesNothing() throws {
+        let (url, connection) = try electricRide()
+        let root = try project()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let before = try DatabaseDigest.of(connection)
+        let result = try PgwardenCLI.run(["test", "--database-url", url], directory: root.path)
+        #expect(result.status == 0, "\(result.all)")
+        #expect(result.standardOutput.contains("pgTAP: 3 files, 13 assertions, 11 passed, 0 failed, 2 skipped or todo"))
+        let order = ["✓ supabase/tests/01_schema_test.sql", "✓ supabase/tests/02_anon_test.sql",
+                     "✓ supabase/tests/rls/10_signed_in_test.pg"]
+        let positions = order.compactMap { result.standardOutput.range(of: $0)?.lowerBound }
+        #expect(positions.count == 3 && positions == positions.sorted(), "\(result.standardOutput)")
+        #expect(result.standardOutput.contains("? 6 - brand names are unique per country # TODO"))
+        #expect(!result.standardOutput.contains("probes"))  // no plan: pgTAP alone
+        #expect(try DatabaseDigest.of(connection) == before)
+        #expect(try connection.query("select count(*) from pg_extension where extname = 'pgtap'").scalar == "0")
+    }
+
+    @Test func aFailingAssertionFailsTheRunAndIsNamedInTextAndJUnit() throws {
+        let (url, connection) = try electricRide()
+        let root = try project(["zz_failing_test.sql": Self.failingFile])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let before = try DatabaseDigest.of(connection)
+        let text = try PgwardenCLI.run(["test", "--database-url", url], directory: root.path)
+        #expect(text.status == 1, "\(text.all)")
+        #expect(text.standardOutput.contains("✗ supabase/tests/zz_failing_test.sql:4: 2 - there are minus one makes"))
+        #expect(text.standardOutput.contains("pgTAP: 4 files, 15 assertions, 12 passed, 1 failed"))
+        let junitFile = root.appendingPathComponent("report.xml")
+        let junit = try PgwardenCLI.run(
+            ["test", "--database-url", url, "--format", "junit", "--output", junitFile.path], directory: root.path)
+        #expect(junit.status == 1)
+        let xml = try String(contentsOf: junitFile, encoding: .utf8)
+        #expect(xml.contains(#"<testsuite name="supabase/tests/zz_failing_test.sql" tests="2" failures="1""#))
+        #expect(xml.contains(#"<testcase classname="supabase/tests/zz_failing_test.sql" name="2 - there are minus one makes" file="supabase/tests/zz_failing_test.sql" line="4">"#))
+        #expect(xml.contains("<failure message=\"supabase/tests/zz_failing_test.sql: 2 - there are minus one makes\">"))
+        #expect(xml.components(separatedBy: "<testcase ").count - 1 == 15)
+        #expect(try DatabaseDigest.of(connection) == before)
+    }
+
+    @Test func aSQLErrorFailsItsFileAtItsLineAndTheNextFileStillRuns() throws {
+        let (url, _) = try electricRide()
+        let broken = "select plan(2);\nselect ok(true, 'before the error');\nselect *\n  from no_such_table;\n"
+        let root = try project(["00_broken_test.sql": broken])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let result = try PgwardenCLI.run(["test", "--database-url", url, "--format", "github"], directory: root.path)
+        #expect(result.status == 1, "\(result.all)")
+        #expect(result.standardOutput.contains(
+            "✗ supabase/tests/00_broken_test.sql:4: SQL error at line 4: 42P01: relation \"no_such_table\" does not exist"))
+        #expect(result.standardOutput.contains("::error file=supabase/tests/00_broken_test.sql,line=4,title=pgTAP%3A SQL error"))
+        #expect(result.standardOutput.contains("✓ supabase/tests/rls/10_signed_in_test.pg"))
+    }
+
+    @Test func transactionControlInTheWrongPlaceIsRefusedBeforeAnythingRuns() throws {
+        let (url, connection) = try electricRide()
+        let root = try project([
+            "05_commit_test.sql": "select plan(1);\ninsert into public.colour (name) values ('Kept?');\ncommit;\nselect pass('x');\n"
+        ])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let result = try PgwardenCLI.run(["test", "--database-url", url], directory: root.path)
+        #expect(result.status == 65, "\(result.all)")
+        #expect(result.standardError.hasPrefix(
+            "pgwarden: supabase/tests/05_commit_test.sql:3: 'commit' ends a transaction the file never began"))
+        #expect(result.standardOutput.isEmpty)
+        #expect(try connection.query("select count(*) from public.colour where name = 'Kept?'").scalar == "0")
+    }
+
+    @Test func theAccessPlanAndTheSuiteReportTogether() throws {
+        let (url, _) = try electricRide()
+        let root = try project(["zz_failing_test.sql": Self.failingFile])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let json = root.appendingPathComponent("report.json")
+        let result = try PgwardenCLI.run(
+            ["test", "--database-url", url, "--plan", ElectricRide.planPath, "--tests", "supabase/tests",
+             "--format", "json", "--output", json.path], directory: root.path)
+        #expect(result.status == 1, "\(result.all)")
+        #expect(result.standardOutput.contains("259 probes, 259 passed, 0 failed"))
+        #expect(result.standardOutput.contains("pgTAP: 4 files, 15 assertions, 12 passed, 1 failed"))
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any])
+        #expect(document["passed"] as? Bool == false)
+        #expect((document["results"] as? [Any])?.count == 259)
+        let files = try #require(document["pgtap"] as? [[String: Any]])
+        #expect(files.map { $0["file"] as? String } == [
+            "supabase/tests/01_schema_test.sql", "supabase/tests/02_anon_test.sql",
+            "supabase/tests/rls/10_signed_in_test.pg", "supabase/tests/zz_failing_test.sql",
+        ])
+    }
+
+    @Test func devRunsThePlanAndTheSuiteOrTheSuiteAlone() throws {
+        let both = try PgwardenCLI.run(["dev", "--tests", Self.fixture.path], directory: PackagePaths.root.path)
+        #expect(both.status == 0, "\(both.all)")
+        #expect(both.standardOutput.contains("259 probes, 259 passed, 0 failed"))
+        #expect(both.standardOutput.contains("pgTAP: 3 files, 13 assertions, 11 passed, 0 failed, 2 skipped or todo"))
+        // A project with migrations, seeds and supabase/tests but no plan: pgTAP decides.
+        let root = try project(["zz_failing_test.sql": Self.failingFile])
+        defer { try? FileManager.default.removeItem(at: root) }
+        for folder in ["migrations", "seeds"] {
+            try FileManager.default.copyItem(
+                at: PackagePaths.root.appendingPathComponent(folder), to: root.appendingPathComponent(folder))
+        }
+        let alone = try PgwardenCLI.run(["dev"], directory: root.path)
+        #expect(alone.status == 1, "\(alone.all)")
+        #expect(alone.standardOutput.contains("✗ supabase/tests/zz_failing_test.sql:4: 2 - there are minus one makes"))
+        #expect(!alone.standardOutput.contains("probes"))
+    }
+
+    @Test func onPlainPostgresPgTAPIsCreatedForTheRunOnlyAndTestsFolderIsFound() throws {
+        let settings = try TestCluster.newDatabase("plaintap")
+        let connection = try Connection(settings)
+        try connection.execute("create table public.thing (id int primary key, name text not null)")
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("plaintap-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("tests"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        try """
+            select plan(2);
+            select has_table('thing');
+            select col_not_null('thing', 'name', 'a thing has a name');
+            select * from finish();
+            """.write(to: root.appendingPathComponent("tests/thing.sql"), atomically: true, encoding: .utf8)
+        let cluster = try TestCluster.cluster
+        let url = cluster.url(database: settings.parameters["dbname"] ?? "")
+        let result = try PgwardenCLI.run(["test", "--database-url", url, "--format", "tap"], directory: root.path)
+        #expect(result.status == 0, "\(result.all)")
+        #expect(result.standardOutput.contains("ok 2 - tests/thing.sql · 2 - a thing has a name"))
+        #expect(try connection.query("select count(*) from pg_extension where extname = 'pgtap'").scalar == "0")
+    }
+
+    @Test func aMissingTestsFolderIsBadInput() throws {
+        let result = try PgwardenCLI.run(
+            ["test", "--database-url", "postgres://127.0.0.1:1/none", "--tests", "/no/such/tests"])
+        #expect(result.status == 65, "\(result.all)")
+        #expect(result.standardError == "pgwarden: /no/such/tests: cannot read the tests folder (no such folder)\n")
+    }
+}

@@ -1,0 +1,267 @@
+#!/usr/bin/env bash
+# pgTAP suite benchmark: the same folder of pgTAP files run by `pg_prove --ext .pg
+# --ext .sql -r DIR` (what `supabase test db` runs) and by `pgwarden test --tests
+# DIR` (no access plan: pgTAP alone), side by side in one run, on ONE ephemeral
+# PostgreSQL server holding Electric Ride, migrated and seeded. Each side runs WARMUP
+# untimed and RUNS timed times, alternating; every run must pass.
+#
+# The suite: bench/pgtap/electric_ride.sql (196 assertions, its own BEGIN/ROLLBACK and
+# savepoints) and the integration tests' fixture suite
+# (Tests/IntegrationTests/Fixtures/PgTAP/tests: 3 files, 13 assertions, one in a
+# subfolder with the .pg extension, a TODO and a SKIP).
+#
+# Prints, per tool: files, assertions, median wall time and the ratio to pg_prove;
+# then whether the target holds (pgwarden at least as fast as pg_prove).
+#
+# Environment:
+#   RUNS      timed runs per tool (default 5); figures are medians
+#   WARMUP    untimed runs per tool first (default 1)
+#   PGWARDEN  pgwarden binary to use; otherwise `swift build -c release` builds one
+#   SCRATCH   --scratch-path for that build (default: swift's own .build)
+#   STRICT=1  exit 1 when the target is missed (default: report only)
+#
+# Installs when missing (apt-get): postgresql-<major>-pgtap and
+# libtap-parser-sourcehandler-pgtap-perl (pg_prove). Leaves no server and no temp dir.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+RUNS="${RUNS:-5}"
+WARMUP="${WARMUP:-1}"
+STRICT="${STRICT:-0}"
+[[ "$RUNS" =~ ^[1-9][0-9]*$ ]] || { echo "bench: RUNS must be a positive integer" >&2; exit 64; }
+[[ "$WARMUP" =~ ^[0-9]+$ ]] || { echo "bench: WARMUP must be a non-negative integer" >&2; exit 64; }
+
+say() { printf 'bench: %s\n' "$*" >&2; }
+die() { printf 'bench: error: %s\n' "$*" >&2; exit 1; }
+as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+
+# ---------------------------------------------------------------- cleanup
+
+WORK=""
+DEV_PID=""
+SERVER_DIR=""
+# pgwarden dev stops its server and deletes its directory on SIGTERM. Should any
+# of it survive (once, in our trials, part of a data directory did), finish the
+# job: stop that server's postmaster, if still running, and remove the directory.
+remove_server_leftovers() {
+    case "$SERVER_DIR" in "${TMPDIR:-/tmp}"/pgwarden-* | /tmp/pgwarden-*) ;; *) return 0 ;; esac
+    [ -d "$SERVER_DIR" ] || return 0
+    local pid
+    pid="$(head -n 1 "$SERVER_DIR/data/postmaster.pid" 2>/dev/null || true)"
+    if [[ "$pid" =~ ^[0-9]+$ ]] && [ "$(ps -o comm= -p "$pid" 2>/dev/null)" = "postgres" ]; then
+        kill -QUIT "$pid" 2>/dev/null || true
+        for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    fi
+    rm -rf "$SERVER_DIR"
+}
+cleanup() {
+    local status=$?
+    trap - EXIT INT TERM
+    if [ -n "$DEV_PID" ] && kill -0 "$DEV_PID" 2>/dev/null; then
+        kill -TERM "$DEV_PID" 2>/dev/null || true
+        wait "$DEV_PID" 2>/dev/null || true
+    fi
+    remove_server_leftovers
+    if [ -n "$WORK" ]; then rm -rf "$WORK"; fi
+    exit "$status"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# ---------------------------------------------------------------- tools
+
+pg_bindir() {
+    if [ -n "${PGWARDEN_PG_BINDIR:-}" ]; then echo "$PGWARDEN_PG_BINDIR"; return; fi
+    if command -v pg_config >/dev/null 2>&1; then
+        local dir; dir="$(pg_config --bindir)"
+        if [ -x "$dir/initdb" ]; then echo "$dir"; return; fi
+    fi
+    local dir
+    dir="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)"
+    [ -n "$dir" ] && [ -x "$dir/postgres" ] || die "PostgreSQL server programs not found (apt-get install postgresql)"
+    echo "$dir"
+}
+
+BINDIR="$(pg_bindir)"
+PG_MAJOR="$("$BINDIR/postgres" --version | sed -E 's/.* ([0-9]+)(\.[0-9]+)?.*/\1/')"
+SHAREDIR="$("$BINDIR/pg_config" --sharedir 2>/dev/null || echo "/usr/share/postgresql/$PG_MAJOR")"
+
+missing=()
+[ -f "$SHAREDIR/extension/pgtap.control" ] || missing+=("postgresql-$PG_MAJOR-pgtap")
+command -v pg_prove >/dev/null 2>&1 || missing+=("libtap-parser-sourcehandler-pgtap-perl")
+command -v psql >/dev/null 2>&1 || missing+=("postgresql-client")
+if [ "${#missing[@]}" -gt 0 ]; then
+    say "installing (apt) ${missing[*]}"
+    as_root apt-get update -q >&2
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" >&2
+fi
+command -v pg_prove >/dev/null 2>&1 || die "pg_prove not found after installing it"
+
+if [ -n "${PGWARDEN:-}" ]; then
+    [ -x "$PGWARDEN" ] || die "PGWARDEN=$PGWARDEN is not an executable"
+else
+    # SwiftPM keeps its build locks (and some empty TemporaryDirectory.* folders)
+    # in TMPDIR; that is the toolchain's doing and shared with other builds.
+    scratch=()
+    if [ -n "${SCRATCH:-}" ]; then scratch=(--scratch-path "$SCRATCH"); fi
+    say "building pgwarden (release)"
+    swift build -c release --product pgwarden "${scratch[@]}" >&2
+    PGWARDEN="${SCRATCH:-.build}/release/pgwarden"
+    [ -x "$PGWARDEN" ] || die "no pgwarden binary at $PGWARDEN after the build"
+fi
+has_subcommand() { "$PGWARDEN" --help 2>/dev/null | grep -Eq "^[[:space:]]+$1([[:space:]]|$)"; }
+
+# ---------------------------------------------------------------- server
+
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/pgwarden-bench-pgtap.XXXXXX")"
+say "starting one ephemeral PostgreSQL server (pgwarden dev --keep)"
+"$PGWARDEN" dev --keep >"$WORK/dev.out" 2>&1 &
+DEV_PID=$!
+ADMIN_URL=""
+for _ in $(seq 1 600); do
+    # The superuser's URL (dev's "URL:" line is postgres's, not a superuser; pgTAP
+    # and bootstrap need one).
+    ADMIN_URL="$(sed -n 's/^superuser URL (as supabase_admin): //p' "$WORK/dev.out")"
+    [ -n "$ADMIN_URL" ] && break
+    kill -0 "$DEV_PID" 2>/dev/null || { cat "$WORK/dev.out" >&2; die "pgwarden dev exited"; }
+    sleep 0.1
+done
+[ -n "$ADMIN_URL" ] || { cat "$WORK/dev.out" >&2; die "no server URL from pgwarden dev after 60 s"; }
+SERVER_VERSION="$(sed -n 's/ ready in .*//p' "$WORK/dev.out")"
+
+# postgresql://supabase_admin@/postgres?host=/tmp/pgwarden-XXXX&port=5432 -> its parts,
+# for pg_prove (which connects through libpq's PG* environment).
+query_param() { printf '%s\n' "$ADMIN_URL" | sed -n "s/.*[?&]$1=\([^&]*\).*/\1/p"; }
+PGHOST="$(query_param host)"
+PGPORT="$(query_param port)"
+PGUSER="$(printf '%s\n' "$ADMIN_URL" | sed -n 's|^postgresql://\([^@:/]*\).*|\1|p')"
+PGDATABASE="electric_ride"
+export PGHOST PGPORT PGUSER PGDATABASE
+[ -n "$PGHOST" ] && [ -n "$PGPORT" ] && [ -n "$PGUSER" ] || die "cannot read host, port and user from $ADMIN_URL"
+SERVER_DIR="$PGHOST"  # pgwarden dev keeps data, socket and log in one temporary directory
+DB_URL="postgresql://$PGUSER@/$PGDATABASE?host=$PGHOST&port=$PGPORT"
+
+psql_admin() { psql -X -q -v ON_ERROR_STOP=1 "$@"; }
+
+# ---------------------------------------------------------------- database
+
+say "preparing database $PGDATABASE: bootstrap, migrations, seeds, pgTAP"
+psql_admin -d "$ADMIN_URL" -c "create database $PGDATABASE" >/dev/null
+"$PGWARDEN" bootstrap --database-url "$DB_URL" >&2
+
+if has_subcommand up; then
+    "$PGWARDEN" up --database-url "$DB_URL" >&2
+else
+    # The up section of each migration: after `-- migrate:up`, before
+    # `-- migrate:down` (a file without markers is all up), one transaction each.
+    for file in migrations/*.sql; do
+        awk '
+            /^-- migrate:up([[:space:]]|$)/   { marked = 1; up = 1; next }
+            /^-- migrate:down([[:space:]]|$)/ { marked = 1; up = 0; next }
+            { lines[++n] = $0; keep[n] = up }
+            END { for (i = 1; i <= n; i++) if (!marked || keep[i]) print lines[i] }
+        ' "$file" | psql_admin -1 -d "$DB_URL" -f - >/dev/null \
+            || die "migration $file failed"
+    done
+fi
+
+if has_subcommand seed; then
+    "$PGWARDEN" seed --database-url "$DB_URL" >&2
+else
+    cat seeds/*.sql | psql_admin -1 -d "$DB_URL" -f - >/dev/null || die "seeds failed"
+fi
+
+# pgTAP where Supabase keeps it: in the `extensions` schema, usable by the API roles.
+psql_admin -d "$DB_URL" >/dev/null <<'SQL'
+create schema if not exists extensions;
+grant usage on schema extensions to anon, authenticated, service_role;
+create extension if not exists pgtap with schema extensions;
+SQL
+
+# ---------------------------------------------------------------- the suite
+
+SUITE="$WORK/suite"
+mkdir -p "$SUITE"
+cp bench/pgtap/electric_ride.sql "$SUITE/"
+cp -R Tests/IntegrationTests/Fixtures/PgTAP/tests/. "$SUITE/"
+PGWARDEN_ABS="$(cd "$(dirname "$PGWARDEN")" && pwd)/$(basename "$PGWARDEN")"
+FILES="$(find "$SUITE" -type f \( -name '*.sql' -o -name '*.pg' \) | wc -l)"
+
+# ---------------------------------------------------------------- runs
+
+now_us() { local t="${EPOCHREALTIME//[.,]/}"; echo "$((10#$t))"; }
+
+PGW_TESTS=""
+TAP_TESTS=""
+T_PGW=(); T_TAP=()
+
+run_pgwarden() {  # $1 = timed (1) or not (0)
+    local start end status=0
+    # From an empty folder: no access-plan.yml there, so pgTAP alone decides.
+    start="$(now_us)"
+    (cd "$WORK" && "$PGWARDEN_ABS" test --database-url "$DB_URL" --tests "$SUITE" --format tap) \
+        >"$WORK/pgwarden.tap" 2>"$WORK/pgwarden.err" || status=$?
+    end="$(now_us)"
+    if [ "$status" -ne 0 ]; then
+        cat "$WORK/pgwarden.err" >&2
+        grep -A4 '^not ok' "$WORK/pgwarden.tap" >&2 || true
+        die "pgwarden test failed (exit $status)"
+    fi
+    PGW_TESTS="$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$WORK/pgwarden.tap")"
+    [ -n "$PGW_TESTS" ] && [ "$PGW_TESTS" -gt 0 ] || die "pgwarden test ran no assertions"
+    if [ "$1" -eq 1 ]; then T_PGW+=("$((end - start))"); fi
+}
+
+run_pg_prove() {
+    local start end status=0
+    start="$(now_us)"
+    pg_prove --ext .pg --ext .sql -r "$SUITE" >"$WORK/pg_prove.out" 2>&1 || status=$?
+    end="$(now_us)"
+    if [ "$status" -ne 0 ] || ! grep -q '^Result: PASS' "$WORK/pg_prove.out"; then
+        cat "$WORK/pg_prove.out" >&2
+        die "pg_prove failed (exit $status)"
+    fi
+    TAP_TESTS="$(sed -n 's/.*Tests=\([0-9]*\).*/\1/p' "$WORK/pg_prove.out")"
+    [ -n "$TAP_TESTS" ] && [ "$TAP_TESTS" -gt 0 ] || die "pg_prove ran no tests"
+    if [ "$1" -eq 1 ]; then T_TAP+=("$((end - start))"); fi
+}
+
+say "pgwarden $("$PGWARDEN" --version 2>/dev/null || echo '?'), $(pg_prove --version 2>/dev/null | head -n 1), $SERVER_VERSION"
+say "$FILES files; $WARMUP warm-up and $RUNS timed run(s) per tool, alternating"
+for ((i = 1; i <= WARMUP + RUNS; i++)); do
+    timed=$((i > WARMUP ? 1 : 0))
+    run_pgwarden "$timed"
+    run_pg_prove "$timed"
+done
+
+# ---------------------------------------------------------------- report
+
+median_us() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END {
+    if (NR % 2) print v[(NR + 1) / 2]; else print int((v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
+min_us() { printf '%s\n' "$@" | sort -n | head -n 1; }
+max_us() { printf '%s\n' "$@" | sort -n | tail -n 1; }
+
+pgw="$(median_us "${T_PGW[@]}")"
+tap="$(median_us "${T_TAP[@]}")"
+awk -v runs="$RUNS" -v warm="$WARMUP" -v files="$FILES" \
+    -v pgw="$pgw" -v pgw_lo="$(min_us "${T_PGW[@]}")" -v pgw_hi="$(max_us "${T_PGW[@]}")" -v pgw_n="$PGW_TESTS" \
+    -v tap="$tap" -v tap_lo="$(min_us "${T_TAP[@]}")" -v tap_hi="$(max_us "${T_TAP[@]}")" -v tap_n="$TAP_TESTS" '
+function row(name, n, us, lo, hi) {
+    printf "%-40s %6d %6d %11.1f %15s %10.2fx\n", name, files, n, us / 1000,
+        sprintf("%.0f-%.0f", lo / 1000, hi / 1000), tap / us
+}
+BEGIN {
+    printf "\npgTAP suite: median of %d timed run(s) per tool (after %d warm-up), one server, one database\n\n", runs, warm
+    printf "%-40s %6s %6s %11s %15s %11s\n", "tool", "files", "tests", "median ms", "range ms", "vs pg_prove"
+    row("pgwarden test --tests DIR (wall)", pgw_n, pgw, pgw_lo, pgw_hi)
+    row("pg_prove --ext .pg --ext .sql -r DIR", tap_n, tap, tap_lo, tap_hi)
+    printf "\n\"vs pg_prove\" = pg_prove median / this tool'"'"'s median (above 1: faster)\n"
+}'
+faster=$((pgw <= tap ? 1 : 0))
+echo
+printf 'target: at least as fast as pg_prove .... %s (%d ms vs pg_prove %d ms)\n' \
+    "$([ "$faster" -eq 1 ] && echo holds || echo MISSED)" "$((pgw / 1000))" "$((tap / 1000))"
+[ "$PGW_TESTS" = "$TAP_TESTS" ] || say "note: pgwarden counted $PGW_TESTS assertions, pg_prove $TAP_TESTS"
+if [ "$STRICT" = "1" ] && [ "$faster" -eq 0 ]; then exit 1; fi
+exit 0
