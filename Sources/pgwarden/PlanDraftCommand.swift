@@ -40,7 +40,7 @@ struct PlanDraftCommand: ParsableCommand {
             }
             let connection = try Connection(database.settings())
             let draft = try PlanDrafter(connection: connection, schemas: schema.isEmpty ? ["public"] : schema)
-                .draft(source: output.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "access-plan.yml")
+                .draft()
             let summary = "plan draft: \(draft.plan.relations.count) relations, \(draft.plan.functions.count) functions, "
                 + "\(draft.dangers) cells marked DANGER; "
                 + (draft.verified ? "pgwarden test passes with it" : "some cells could not be stated (see NOTE)")

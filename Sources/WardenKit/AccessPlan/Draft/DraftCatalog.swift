@@ -81,7 +81,7 @@ struct DraftCatalog {
         }
         let definerRows = try connection.query(
             """
-            select format('%I.%I(%s)', n.nspname, p.proname, pg_get_function_identity_arguments(p.oid))
+            select \(ExposedCatalog.signatureSQL)
             from pg_proc p join pg_namespace n on n.oid = p.pronamespace
             where n.nspname = any($1::text[]) and p.prosecdef
             """, [schemaArray]).rows

@@ -99,9 +99,11 @@ struct DraftOwnership {
     /// Admin SQL giving each signed-in persona a row of `table` (so own and other
     /// users' rows exist to probe): the sample with auth.uid()/auth.email() as each
     /// persona's. A row that cannot be made is skipped with a notice.
+    /// A table no one owns gets one row from its sample when it is empty, so that
+    /// update and delete probes have a row to try.
     func setupRows(table: String, quotedTable: String, emails: [String]) -> String? {
-        guard ownerRule(of: table) != nil else { return nil }
         let sample = self.sample(of: table)
+        guard ownerRule(of: table) != nil else { return sample.isEmpty ? nil : unownedRow(table, quotedTable, sample) }
         let columns = sample.map { Self.sqlName($0.column) }.joined(separator: ", ")
         let values = sample.map {
             $0.expression.replacingOccurrences(of: "auth.uid()", with: "u.id").replacingOccurrences(of: "auth.email()", with: "u.email")
@@ -111,6 +113,20 @@ struct DraftOwnership {
             do $draft$ begin
               insert into \(quotedTable) (\(columns))
               select \(values) from auth.users u where u.email in (\(list))
+              on conflict do nothing;
+            exception when others then
+              raise notice 'plan draft: no rows for \(table.replacingOccurrences(of: "'", with: "''")): %', sqlerrm;
+            end $draft$
+            """
+    }
+
+    private func unownedRow(_ table: String, _ quotedTable: String, _ sample: [(column: String, expression: String)]) -> String {
+        let columns = sample.map { Self.sqlName($0.column) }.joined(separator: ", ")
+        let values = sample.map(\.expression).joined(separator: ", ")
+        return """
+            do $draft$ begin
+              insert into \(quotedTable) (\(columns))
+              select \(values) where not exists (select 1 from \(quotedTable))
               on conflict do nothing;
             exception when others then
               raise notice 'plan draft: no rows for \(table.replacingOccurrences(of: "'", with: "''")): %', sqlerrm;

@@ -21,7 +21,7 @@ package struct PlanDrafter {
 
     static let emails = ["ava.draft@example.com", "ben.draft@example.com"]
 
-    package func draft(source: String = "access-plan.yml") throws -> PlanDraft {
+    package func draft(source: String = "the drafted plan") throws -> PlanDraft {
         let exposed = try ExposedCatalog.read(connection, schemas: schemas)
         let catalog = try DraftCatalog.read(connection, schemas: schemas)
         let ownership = DraftOwnership(catalog: catalog)
@@ -73,8 +73,7 @@ package struct PlanDrafter {
     /// valid condition on the view's own columns (tried in a rolled-back transaction).
     private func viewOwner(_ view: ExposedCatalog.Relation, _ catalog: DraftCatalog, _ ownership: DraftOwnership) -> String? {
         let quoted = "\(DraftOwnership.sqlName(view.schema)).\(DraftOwnership.sqlName(view.name))"
-        for source in catalog.viewSources[view.qualifiedName] ?? [] {
-            guard let rule = ownership.ownerRule(of: source) else { continue }
+        for rule in ownerRules(readBy: view.qualifiedName, catalog, ownership) {
             do {
                 try connection.execute("begin")
                 defer { _ = try? connection.execute("rollback") }
@@ -85,6 +84,16 @@ package struct PlanDrafter {
             }
         }
         return nil
+    }
+
+    /// The owner rules of the tables a view reads, also through views it reads
+    /// (views on views), nearest first.
+    private func ownerRules(readBy view: String, _ catalog: DraftCatalog, _ ownership: DraftOwnership, depth: Int = 0) -> [String] {
+        guard depth < 8 else { return [] }
+        return (catalog.viewSources[view] ?? []).flatMap { source -> [String] in
+            if let rule = ownership.ownerRule(of: source) { return [rule] }
+            return ownerRules(readBy: source, catalog, ownership, depth: depth + 1)
+        }
     }
 
     static func personas() -> [Persona] {
