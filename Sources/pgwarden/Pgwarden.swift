@@ -23,7 +23,7 @@ struct Pgwarden: ParsableCommand {
         subcommands: [
             DevCommand.self, BootstrapCommand.self, NewCommand.self, StatusCommand.self, UpCommand.self,
             DownCommand.self, RedoCommand.self, ResolveCommand.self, SeedCommand.self, ResetCommand.self,
-            TestCommand.self, InitCommand.self, PlanCommand.self,
+            TestCommand.self, InitCommand.self, PlanCommand.self, LintCommand.self,
         ]
     )
 

@@ -1,0 +1,45 @@
+import Foundation
+import WardenPostgres
+
+/// Finds what Supabase's advisor would flag about access (`LintRule`), from the
+/// catalog, and proves each access finding's consequence as a persona in a run that
+/// is rolled back (nothing stays). With an access plan, findings whose consequence the
+/// plan declares are marked intended; with a migrations folder, each finding names
+/// the file and line that created its object, when a search finds it.
+public struct Linter {
+    let connection: Connection
+    let schemas: [String]
+
+    /// - Parameters:
+    ///   - connection: an admin connection, as for proving a plan (on Supabase, `postgres`).
+    ///   - schemas: the schemas the API exposes.
+    public init(connection: Connection, schemas: [String] = ["public"]) {
+        self.connection = connection
+        self.schemas = schemas
+    }
+
+    /// Reads the findings, proves their consequences, and judges them by `plan`.
+    public func run(plan: AccessPlan? = nil, migrations: URL? = nil) throws -> LintReport {
+        let started = ContinuousClock.now
+        let found = try LintCatalog(connection: connection, schemas: schemas).read()
+        let draftCatalog = try DraftCatalog.read(connection, schemas: schemas)
+        var findings = try ConsequenceProber(connection: connection, schemas: schemas, draftCatalog: draftCatalog).prove(found)
+        if let plan { findings = findings.map { LintIntent(plan: plan).judged($0) } }
+        if let migrations {
+            let locator = try MigrationObjectLocator(folder: migrations)
+            findings = findings.map { var finding = $0; finding.location = locator.location(of: finding); return finding }
+        }
+        return LintReport(findings: findings, duration: ContinuousClock.now - started)
+    }
+}
+
+/// The findings of a lint run.
+public struct LintReport: Sendable {
+    public var findings: [LintFinding]
+    public var duration: Duration
+
+    /// Findings that are dangers (`LintFinding.isDanger`).
+    public var dangers: [LintFinding] { findings.filter(\.isDanger) }
+    /// True when no finding is a danger (the exit status of `pgwarden lint`).
+    public var passed: Bool { dangers.isEmpty }
+}

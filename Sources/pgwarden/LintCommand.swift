@@ -1,0 +1,82 @@
+import ArgumentParser
+import Foundation
+import WardenKit
+
+/// `pgwarden lint`: Supabase advisor's access findings, each with its proven consequence.
+struct LintCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lint",
+        abstract: "Find what Supabase's Security Advisor would flag, and prove what each finding lets a persona do.",
+        discussion: """
+            Reads the catalog for the access findings of Supabase's advisor (splinter: \
+            security_definer_view, anon_security_definer_function_executable, \
+            rls_disabled_in_public, rls_policy_always_true, ...; docs/lint.md), then acts as \
+            anon and signed-in users, inside a transaction that is rolled back, to show what \
+            each finding lets them do: rows read through a definer view, rows a definer \
+            function changed, rows written as another user. Nothing is left changed. \
+            With --plan (default access-plan.yml, when it exists), a finding whose \
+            consequence the plan declares is "intended". Findings name the migration file \
+            and line that created the object (found by searching --migrations). \
+            Exit status 1 when a finding is a danger (a proven consequence the plan does not \
+            declare, or an unprobed ERROR-level security finding), 0 otherwise; 65 bad plan \
+            file; 69 server unreachable; 73 the --output file cannot be written.
+            """)
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text, json, junit, github, markdown
+    }
+
+    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var migrations: MigrationsOptions
+
+    @Option(help: ArgumentHelp("The access-plan file (used when it exists).", valueName: "FILE"),
+            completion: .file(extensions: ["yml", "yaml"]))
+    var plan = "access-plan.yml"
+
+    @Option(help: ArgumentHelp("An exposed schema (repeat for more; default: the plan's, else public).", valueName: "SCHEMA"))
+    var schema: [String] = []
+
+    @Option(help: "Report format: text, json, junit, github (annotations on migration lines) or markdown.")
+    var format: Format = .text
+
+    @Option(help: ArgumentHelp("Write the report (in --format) to this file; the terminal gets the text.", valueName: "FILE"),
+            completion: .file())
+    var output: String?
+
+    func run() throws {
+        try ErrorReporter.run {
+            let accessPlan = FileManager.default.fileExists(atPath: plan) ? try AccessPlanParser.load(path: plan) : nil
+            let schemas = !schema.isEmpty ? schema : accessPlan?.schemas ?? ["public"]
+            let connection = try Connection(database.settings())
+            var isDirectory: ObjCBool = false
+            let folder = FileManager.default.fileExists(atPath: migrations.folder, isDirectory: &isDirectory) && isDirectory.boolValue
+                ? URL(fileURLWithPath: migrations.folder) : nil
+            let report = try Linter(connection: connection, schemas: schemas).run(plan: accessPlan, migrations: folder)
+            try LintPrinter(format: format, output: output).print(report)
+            if !report.passed { throw ExitStatus.failure }
+        }
+    }
+}
+
+/// Prints a lint report as `ReportPrinter` prints a plan's.
+struct LintPrinter {
+    let format: LintCommand.Format
+    let output: String?
+
+    func print(_ report: LintReport) throws {
+        let text: String
+        switch format {
+        case .text: text = LintReportFormats.text(report)
+        case .json: text = try LintReportFormats.json(report)
+        case .junit: text = LintReportFormats.junit(report)
+        case .markdown: text = LintReportFormats.markdown(report)
+        case .github: text = LintReportFormats.text(report) + "\n" + LintReportFormats.github(report)
+        }
+        guard let output else {
+            Swift.print(text)
+            return
+        }
+        Swift.print(LintReportFormats.text(report))
+        try ReportPrinter.save(text + "\n", to: output)
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+import WardenKit
+import TestSupport
+
+/// `pgwarden lint` on a fixture with every access finding of Supabase's advisor:
+/// each finding is found, its consequence proven (or shown harmless) as a persona,
+/// and nothing of the run stays.
+@Suite struct LintFindingsTests {
+    static let folder = PackagePaths.root.appendingPathComponent("Tests/IntegrationTests/Fixtures/LintFindings/migrations")
+
+    /// The fixture on a fresh twin, plus a foreign table (creating one needs a superuser).
+    static func database() throws -> (admin: Connection, project: Connection, url: String) {
+        let (adminSettings, projectSettings) = try TestCluster.newTwinDatabase("lint")
+        _ = try Migrator.open(folder: folder.path, settings: projectSettings).up()
+        let admin = try Connection(adminSettings)
+        try admin.execute(
+            """
+            create extension file_fdw;
+            create server lines foreign data wrapper file_fdw;
+            create foreign table public.remote_lines (line text) server lines options (program 'printf "a\\nb\\n"');
+            grant select on public.remote_lines to anon, authenticated;
+            """)
+        let url = try TestCluster.cluster.url(database: projectSettings.parameters["dbname"] ?? "", user: "postgres")
+        return (admin, try Connection(projectSettings), url)
+    }
+
+    private func finding(_ report: LintReport, _ rule: LintRule, _ subject: String) throws -> LintFinding {
+        try #require(report.findings.first { $0.rule == rule && $0.subject == subject }, "\(rule.rawValue) \(subject)")
+    }
+
+    @Test func findsEveryRuleAndProvesItsConsequenceLeavingNothing() throws {
+        let (admin, project, _) = try Self.database()
+        let before = try DatabaseDigest.of(admin)
+        let report = try Linter(connection: project).run(migrations: Self.folder)
+        #expect(try DatabaseDigest.of(admin) == before)
+        #expect(Set(report.findings.map(\.rule)) == Set(LintRule.allCases))
+
+        let open = try finding(report, .rlsDisabledInPublic, "public.notes_open")
+        #expect(open.isDanger)
+        #expect(open.consequence?.evidence.first == "anon reads 1 row of public.notes_open; may insert, update, delete every row (no row-level security applies)")
+        #expect(open.location?.line == 6)
+        #expect(try finding(report, .policyExistsRLSDisabled, "public.drafts").isDanger)
+        let vault = try finding(report, .rlsEnabledNoPolicy, "public.vault_items")
+        #expect(!vault.isDanger && vault.status == "info")
+
+        let view = try finding(report, .securityDefinerView, "public.all_posts")
+        #expect(view.consequence?.verdict == .proven)
+        #expect(view.consequence?.evidence.first == "anon reads 2 rows of public.all_posts; directly, of public.posts: 0 rows")
+        #expect(view.isDanger)
+        let emails = try finding(report, .authUsersExposed, "public.user_emails")
+        #expect(emails.consequence?.evidence.first?.hasPrefix("anon reads 2 rows of public.user_emails") == true)
+        #expect(try finding(report, .materializedViewInAPI, "public.post_totals").consequence?.evidence.first
+            == "anon reads 1 row of public.post_totals")
+        #expect(try finding(report, .foreignTableInAPI, "public.remote_lines").consequence?.evidence.first
+            == "anon reads 2 rows of public.remote_lines")
+
+        let remove = try finding(report, .anonSecurityDefinerFunctionExecutable, "public.remove_note(integer)")
+        #expect(remove.consequence?.evidence == ["anon called public.remove_note(1): succeeded, deleted 1 row of public.notes_open"])
+        #expect(remove.isDanger)
+        #expect(remove.location?.line == 46)
+        let signedIn = try finding(report, .authenticatedSecurityDefinerFunctionExecutable, "public.remove_note(integer)")
+        #expect(signedIn.consequence?.evidence == ["ava called public.remove_note(1): succeeded, deleted 1 row of public.notes_open"])
+        let whoami = try finding(report, .anonSecurityDefinerFunctionExecutable, "public.whoami()")
+        #expect(whoami.consequence?.verdict == .harmless)
+        #expect(whoami.consequence?.evidence == ["anon called public.whoami(): succeeded, changed nothing"])
+        #expect(!whoami.isDanger)
+        #expect(report.findings.contains { $0.rule == .functionSearchPathMutable && $0.subject == "public.remove_note(integer)" })
+        #expect(!report.findings.contains { $0.rule == .functionSearchPathMutable && $0.subject == "public.whoami()" })
+
+        let always = try finding(report, .rlsPolicyAlwaysTrue, "public.posts")
+        #expect(always.consequence?.evidence == [
+            "ava inserted a row of public.posts owned by ben",
+            "ava updated 1 row of public.posts owned by another user",
+            "ava deleted 1 row of public.posts owned by another user",
+        ])
+        #expect(always.isDanger)
+        #expect(try finding(report, .rlsReferencesUserMetadata, "public.teams").isDanger)
+        #expect(try !finding(report, .authRLSInitplan, "public.posts").isDanger)
+        // (select auth.jwt() -> ...) runs once, as an initplan: not flagged.
+        #expect(!report.findings.contains { $0.rule == .authRLSInitplan && $0.subject == "public.teams" })
+        #expect(try finding(report, .multiplePermissivePolicies, "public.posts").location?.line == 26)
+        #expect(try !finding(report, .multiplePermissivePolicies, "public.posts").isDanger)
+        #expect(try finding(report, .extensionInPublic, "hstore").rule.level == .warn)
+    }
+
+    @Test func planDeclaringAConsequenceMakesItIntended() throws {
+        let connection = try ElectricRide.database()
+        let plan = try AccessPlanParser.load(path: ElectricRide.planPath)
+        let report = try Linter(connection: connection).run(plan: plan, migrations: ElectricRide.migrations)
+        let view = try finding(report, .securityDefinerView, "public.count_of_vehicles_by_brand")
+        #expect(view.consequence?.verdict == .proven)
+        #expect(view.intended && !view.isDanger && view.status == "intended")
+        #expect(view.location?.file.hasSuffix(".sql") == true)
+        let unjudged = try Linter(connection: connection).run(migrations: ElectricRide.migrations)
+        #expect(try finding(unjudged, .securityDefinerView, "public.count_of_vehicles_by_brand").isDanger)
+    }
+
+    @Test func commandReportsDangersInEveryFormatAndExitsOne() throws {
+        let (_, _, url) = try Self.database()
+        let github = try PgwardenCLI.run(["lint", "--database-url", url, "--migrations", Self.folder.path, "--format", "github"])
+        #expect(github.status == 1, "\(github.all)")
+        #expect(github.standardOutput.contains("DANGER anon_security_definer_function_executable public.remove_note(integer)"))
+        #expect(github.standardOutput.contains("probe: anon called public.remove_note(1): succeeded, deleted 1 row of public.notes_open"))
+        #expect(github.standardOutput.contains(
+            "::error file=\(Self.folder.path)/20260201000000_findings.sql,line=46,title=anon_security_definer_function_executable%3A public.remove_note(integer)::"))
+        let json = try PgwardenCLI.run(["lint", "--database-url", url, "--format", "json"])
+        #expect(json.status == 1)
+        let document = try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any]
+        #expect((document?["passed"] as? Bool) == false)
+        #expect(((document?["findings"] as? [Any])?.count ?? 0) > 15)
+        let junit = try PgwardenCLI.run(["lint", "--database-url", url, "--format", "junit"])
+        #expect(junit.standardOutput.contains(#"<testcase classname="security_definer_view" name="public.all_posts">"#))
+        let markdown = try PgwardenCLI.run(["lint", "--database-url", url, "--format", "markdown"])
+        #expect(markdown.standardOutput.contains("| danger | [`rls_policy_always_true`]"))
+    }
+}
