@@ -13,7 +13,8 @@ struct DevCommand: ParsableCommand {
             as postgres (not a superuser, as on Supabase), applies the migrations, loads the seeds, \
             proves the access plan and prints its matrix, then stops the server and deletes \
             everything (also on Ctrl-C). With --keep the server stays up, and its URL is \
-            printed, until you press Ctrl-C. Exit status as for `pgwarden test`.
+            printed, until you press Ctrl-C. Exit status as for `pgwarden test`. Without a plan \
+            file, shows the access as observed, its dangers and how to start a plan (exit status 0).
             """
     )
 
@@ -51,9 +52,17 @@ struct DevCommand: ParsableCommand {
             job.bootstrapSettings = cluster.settings()
             let progress = MigrationProgress.standard()
             job.onMigrationEvent = progress.handle
-            let report = try job.provisionAndProve()
-            print("")
-            try ReportPrinter(format: format, output: nil, plan: try AccessPlanParser.load(path: plan.file)).print(report)
+            var passed = true
+            if FileManager.default.fileExists(atPath: plan.file) {
+                let report = try job.provisionAndProve()
+                print("")
+                try ReportPrinter(format: format, output: nil, plan: try AccessPlanParser.load(path: plan.file)).print(report)
+                passed = report.passed
+            } else {
+                let observed = try PlanDrafter(connection: try job.provision()).draft()
+                print("")
+                _ = try ObservedAccessPrinter(format: format, output: nil, planFile: plan.file).print(observed)
+            }
             print("dev: done in \((clock.now - began).wholeMilliseconds) ms")
             if keep {
                 print("server kept running; connect with:")
@@ -62,7 +71,7 @@ struct DevCommand: ParsableCommand {
                 print("press Ctrl-C to stop it and delete its data")
                 while cluster.isRunning { sleep(1) }
             }
-            if !report.passed { throw ExitStatus.failure }
+            if !passed { throw ExitStatus.failure }
         }
     }
 }

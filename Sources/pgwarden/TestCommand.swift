@@ -14,7 +14,13 @@ struct TestCommand: ParsableCommand {
             savepoint and rolls everything back: no row is left changed. Sequences may advance, \
             as for any rolled-back insert. Exit status 1 when any cell fails, 0 when all hold, \
             65 when the plan file itself is wrong, 73 when the --output file cannot be written \
-            (the matrix is still shown).
+            (the matrix is still shown). With --strict, also 1 when `pgwarden lint` finds a \
+            danger the plan does not declare.
+
+            Without a plan file (none at --plan), shows the access as observed (what \
+            `pgwarden plan draft` sees: every exposed table, view and function for anon, two \
+            signed-in users and service_role), marks the dangers, and says how to start a plan; \
+            that is not an error: exit status 0 (with --strict, 1 when there is a danger).
             """
     )
 
@@ -34,14 +40,51 @@ struct TestCommand: ParsableCommand {
         completion: .file())
     var output: String?
 
+    @Flag(help: "Also fail (exit 1) when `pgwarden lint` finds a danger the plan does not declare.")
+    var strict = false
+
     func run() throws {
         try ErrorReporter.run {
+            guard FileManager.default.fileExists(atPath: self.plan.file) else {
+                let connection = try Connection(database.settings())
+                let observed = try PlanDrafter(connection: connection).draft()
+                let passed = try ObservedAccessPrinter(format: format, output: output, planFile: self.plan.file).print(observed)
+                if strict && !passed { throw ExitStatus.failure }
+                return
+            }
             let plan = try AccessPlanParser.load(path: self.plan.file)
             let connection = try Connection(database.settings())
             let report = try AccessPlanRunner(connection: connection, plan: plan).run()
             try ReportPrinter(format: format, output: output, plan: plan).print(report)
-            if !report.passed { throw ExitStatus.failure }
+            var passed = report.passed
+            if strict {
+                let lint = try Linter(connection: connection, schemas: plan.schemas).run(plan: plan)
+                print(LintReportFormats.text(lint))
+                passed = passed && lint.passed
+            }
+            if !passed { throw ExitStatus.failure }
         }
+    }
+}
+
+/// Prints the access observed when there is no plan: the matrix in `format` (the
+/// dangers and the next step go to standard output with text, else to standard error,
+/// so a JSON or XML report stays parseable). Returns false when a danger was found.
+struct ObservedAccessPrinter {
+    let format: TestCommand.Format
+    let output: String?
+    let planFile: String
+
+    func print(_ draft: PlanDraft) throws -> Bool {
+        let observed = ObservedAccessReport(draft, planFile: planFile)
+        if format == .text && output == nil {
+            Swift.print(observed.render())
+        } else {
+            let notes = ([observed.heading] + observed.dangerLines + [observed.nextStep]).joined(separator: "\n")
+            FileHandle.standardError.write(Data((notes + "\n").utf8))
+            try ReportPrinter(format: format, output: output, plan: nil).print(draft.report)
+        }
+        return observed.dangerLines.isEmpty
     }
 }
 

@@ -24,6 +24,12 @@ package struct ProjectJob {
     /// migrations and the plan) is read and checked before the database is touched.
     package func provisionAndProve() throws -> AccessPlanReport {
         let plan = try project.accessPlan()
+        return try AccessPlanRunner(connection: try provision(), plan: plan).run()
+    }
+
+    /// Bootstrap, migrate up and seed (the migrations are read and checked first);
+    /// returns a connection as the project's role, for proving or observing access.
+    package func provision() throws -> Connection {
         _ = try project.migrations()
         log(Self.describe(try SupabaseCompat.bootstrap(Connection(bootstrapSettings ?? settings))))
         // Connect as the project's role only now: on the twin, bootstrap creates it.
@@ -33,7 +39,7 @@ package struct ProjectJob {
         log(try migrator.up().summary)
         log(try migrator.status().summary)
         try seed(connection)
-        return try AccessPlanRunner(connection: connection, plan: plan).run()
+        return connection
     }
 
     /// Rolls every migration back, applies them all again, and seeds: a clean slate.

@@ -105,8 +105,10 @@ struct DraftOwnership {
         let sample = self.sample(of: table)
         guard ownerRule(of: table) != nil else { return sample.isEmpty ? nil : unownedRow(table, quotedTable, sample) }
         let columns = sample.map { Self.sqlName($0.column) }.joined(separator: ", ")
+        // A number (often the primary key) differs per user, so both rows fit.
         let values = sample.map {
-            $0.expression.replacingOccurrences(of: "auth.uid()", with: "u.id").replacingOccurrences(of: "auth.email()", with: "u.email")
+            $0.expression == "1" ? "(select count(*) from \(quotedTable)) + row_number() over (order by u.email)"
+                : $0.expression.replacingOccurrences(of: "auth.uid()", with: "u.id").replacingOccurrences(of: "auth.email()", with: "u.email")
         }.joined(separator: ", ")
         let list = emails.map(Self.literal).joined(separator: ", ")
         return """

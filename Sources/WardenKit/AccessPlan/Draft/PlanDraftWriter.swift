@@ -7,12 +7,20 @@ struct PlanDraftWriter {
     /// Subject -> persona -> notes.
     let notes: [String: [String: [String]]]
     let securityDefiner: Set<String>
+    /// `pgwarden lint`'s dangers, written as DANGER comments at the top.
+    var findings: [LintFinding] = []
 
     func render() -> String {
         var lines = [
             "# A starting access plan, drafted by `pgwarden plan draft` from the database as it is:",
             "# every cell below is what the database allowed, not what it should allow.",
             "# Review each one (search for DANGER and NOTE), then prove it with `pgwarden test`.",
+        ]
+        for finding in findings {
+            lines.append("# DANGER (\(finding.rule.rawValue)) \(finding.subject): \(finding.detail)")
+            lines += (finding.consequence?.evidence ?? []).map { "#   \($0)" }
+        }
+        lines += [
             "",
             "schemas: [\(plan.schemas.map(Self.key).joined(separator: ", "))]",
             "",

@@ -65,8 +65,11 @@ package struct PlanDrafter {
             notes[failure.subject, default: [:]][failure.persona ?? "-", default: []]
                 .append("\(failure.probe): expected \(failure.expected); observed \(failure.observed)")
         }
-        let writer = PlanDraftWriter(plan: plan, notes: notes, securityDefiner: catalog.securityDefiner)
-        return PlanDraft(yaml: writer.render(), plan: plan, dangers: writer.dangers().count, verified: check.passed)
+        let findings = try Linter(connection: connection, schemas: schemas).run()
+        let writer = PlanDraftWriter(plan: plan, notes: notes, securityDefiner: catalog.securityDefiner, findings: findings.dangers)
+        return PlanDraft(
+            yaml: writer.render(), plan: plan, dangers: writer.dangers().count, verified: check.passed,
+            report: check, dangerCells: writer.dangers(), findings: findings)
     }
 
     /// A view's owner rule: the first owner rule of a table it reads that is also a
@@ -117,4 +120,10 @@ package struct PlanDraft: Sendable {
     package var dangers: Int
     /// True when the drafted cells held on a second run (what `pgwarden test` would say).
     package var verified: Bool
+    /// That second run: the access matrix as observed.
+    package var report: AccessPlanReport
+    /// Every cell marked DANGER, as `subject · persona: why`.
+    package var dangerCells: [String]
+    /// What `pgwarden lint` finds, each finding's consequence proven.
+    package var findings: LintReport
 }
