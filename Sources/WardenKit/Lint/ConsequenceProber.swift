@@ -64,6 +64,9 @@ struct ConsequenceProber {
         case .rlsPolicyAlwaysTrue:
             return try AlwaysTruePolicyProbe(
                 context: context, finding: finding, ownership: DraftOwnership(catalog: draftCatalog)).run()
+        case .rlsReferencesUserMetadata:
+            return try UserMetadataPolicyProbe(
+                context: context, finding: finding, expressions: draftCatalog.policyExpressions[finding.subject] ?? []).run()
         default:
             return nil
         }

@@ -58,7 +58,7 @@ import TestSupport
         let remove = try finding(report, .anonSecurityDefinerFunctionExecutable, "public.remove_note(integer)")
         #expect(remove.consequence?.evidence == ["anon called public.remove_note(1): succeeded, deleted 1 row of public.notes_open"])
         #expect(remove.isDanger)
-        #expect(remove.location?.line == 46)
+        #expect(remove.location?.line == 47)
         let signedIn = try finding(report, .authenticatedSecurityDefinerFunctionExecutable, "public.remove_note(integer)")
         #expect(signedIn.consequence?.evidence == ["ava called public.remove_note(1): succeeded, deleted 1 row of public.notes_open"])
         let whoami = try finding(report, .anonSecurityDefinerFunctionExecutable, "public.whoami()")
@@ -75,7 +75,12 @@ import TestSupport
             "ava deleted 1 row of public.posts owned by another user",
         ])
         #expect(always.isDanger)
-        #expect(try finding(report, .rlsReferencesUserMetadata, "public.teams").isDanger)
+        let metadata = try finding(report, .rlsReferencesUserMetadata, "public.teams")
+        #expect(metadata.isDanger)
+        #expect(metadata.consequence?.evidence == [
+            "ava reads 0 rows of public.teams with her own user_metadata",
+            #"ava, after setting her own user_metadata to {"team":"red"}, reads 1 row of public.teams"#,
+        ])
         #expect(try !finding(report, .authRLSInitplan, "public.posts").isDanger)
         // (select auth.jwt() -> ...) runs once, as an initplan: not flagged.
         #expect(!report.findings.contains { $0.rule == .authRLSInitplan && $0.subject == "public.teams" })
@@ -103,7 +108,7 @@ import TestSupport
         #expect(github.standardOutput.contains("DANGER anon_security_definer_function_executable public.remove_note(integer)"))
         #expect(github.standardOutput.contains("probe: anon called public.remove_note(1): succeeded, deleted 1 row of public.notes_open"))
         #expect(github.standardOutput.contains(
-            "::error file=\(Self.folder.path)/20260201000000_findings.sql,line=46,title=anon_security_definer_function_executable%3A public.remove_note(integer)::"))
+            "::error file=\(Self.folder.path)/20260201000000_findings.sql,line=47,title=anon_security_definer_function_executable%3A public.remove_note(integer)::"))
         let json = try PgwardenCLI.run(["lint", "--database-url", url, "--format", "json"])
         #expect(json.status == 1)
         let document = try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any]

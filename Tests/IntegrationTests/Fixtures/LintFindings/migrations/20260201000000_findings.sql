@@ -31,6 +31,7 @@ create table public.teams (id int primary key, name text not null);
 alter table public.teams enable row level security;
 create policy "members read" on public.teams for select to authenticated
   using (name = (select auth.jwt() -> 'user_metadata' ->> 'team'));
+insert into public.teams values (1, 'red');
 
 -- security_definer_view: anon reads posts through it; directly, none.
 create view public.all_posts as select id, body from public.posts;
