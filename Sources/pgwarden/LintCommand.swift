@@ -36,7 +36,7 @@ struct LintCommand: ParsableCommand {
     @Option(help: ArgumentHelp("An exposed schema (repeat for more; default: the plan's, else public).", valueName: "SCHEMA"))
     var schema: [String] = []
 
-    @Option(help: "Report format: text, json, junit, github (annotations on migration lines) or markdown.")
+    @Option(help: "Report format: text, json, junit, github (annotations on migration lines; the Markdown table also goes to $GITHUB_STEP_SUMMARY when set) or markdown.")
     var format: Format = .text
 
     @Option(help: ArgumentHelp("Write the report (in --format) to this file; the terminal gets the text.", valueName: "FILE"),
@@ -70,7 +70,9 @@ struct LintPrinter {
         case .json: text = try LintReportFormats.json(report)
         case .junit: text = LintReportFormats.junit(report)
         case .markdown: text = LintReportFormats.markdown(report)
-        case .github: text = LintReportFormats.text(report) + "\n" + LintReportFormats.github(report)
+        case .github:
+            text = LintReportFormats.text(report) + "\n" + LintReportFormats.github(report)
+            try ReportPrinter.appendStepSummary(LintReportFormats.markdown(report))
         }
         guard let output else {
             Swift.print(text)

@@ -104,7 +104,7 @@ struct ReportPrinter {
         case .github:
             let annotations = plan.map { GitHubAnnotations(report, plan: $0).render() } ?? ""
             text = MatrixReport(report).render() + (annotations.isEmpty ? "" : "\n" + annotations)
-            try appendStepSummary(MarkdownReport(report).render())
+            try Self.appendStepSummary(MarkdownReport(report).render())
         case .junit: text = MachineReports.junit(report)
         case .tap: text = MachineReports.tap(report)
         case .json: text = try MachineReports.json(report)
@@ -133,7 +133,7 @@ struct ReportPrinter {
     }
 
     /// Appends to the file GitHub Actions names in GITHUB_STEP_SUMMARY, when set.
-    private func appendStepSummary(_ markdown: String) throws {
+    static func appendStepSummary(_ markdown: String) throws {
         guard let path = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !path.isEmpty else { return }
         if !FileManager.default.fileExists(atPath: path) { FileManager.default.createFile(atPath: path, contents: nil) }
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))

@@ -103,12 +103,17 @@ import TestSupport
 
     @Test func commandReportsDangersInEveryFormatAndExitsOne() throws {
         let (_, _, url) = try Self.database()
-        let github = try PgwardenCLI.run(["lint", "--database-url", url, "--migrations", Self.folder.path, "--format", "github"])
+        let summary = FileManager.default.temporaryDirectory.appendingPathComponent("summary-\(UUID().uuidString).md")
+        defer { try? FileManager.default.removeItem(at: summary) }
+        let github = try PgwardenCLI.run(
+            ["lint", "--database-url", url, "--migrations", Self.folder.path, "--format", "github"],
+            environment: PgwardenCLI.cleanEnvironment(["GITHUB_STEP_SUMMARY": summary.path]))
         #expect(github.status == 1, "\(github.all)")
         #expect(github.standardOutput.contains("DANGER anon_security_definer_function_executable public.remove_note(integer)"))
         #expect(github.standardOutput.contains("probe: anon called public.remove_note(1): succeeded, deleted 1 row of public.notes_open"))
         #expect(github.standardOutput.contains(
             "::error file=\(Self.folder.path)/20260201000000_findings.sql,line=47,title=anon_security_definer_function_executable%3A public.remove_note(integer)::"))
+        #expect(try String(contentsOf: summary, encoding: .utf8).contains("| danger | [`anon_security_definer_function_executable`]"))
         let json = try PgwardenCLI.run(["lint", "--database-url", url, "--format", "json"])
         #expect(json.status == 1)
         let document = try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any]
