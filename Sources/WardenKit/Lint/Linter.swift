@@ -21,6 +21,7 @@ public struct Linter {
     /// Reads the findings, proves their consequences, and judges them by `plan`.
     public func run(plan: AccessPlan? = nil, migrations: URL? = nil) throws -> LintReport {
         let started = ContinuousClock.now
+        if let plan { try check(plan) }
         let found = try LintCatalog(connection: connection, schemas: schemas).read()
         let draftCatalog = try DraftCatalog.read(connection, schemas: schemas)
         var findings = try ConsequenceProber(connection: connection, schemas: schemas, draftCatalog: draftCatalog).prove(found)
@@ -30,6 +31,15 @@ public struct Linter {
             findings = findings.map { var finding = $0; finding.location = locator.location(of: finding); return finding }
         }
         return LintReport(findings: findings, duration: ContinuousClock.now - started)
+    }
+
+    /// A plan is checked against the catalog as `pgwarden test` checks it (roles,
+    /// relations, functions), before anything runs: a plan test would refuse is bad input.
+    private func check(_ plan: AccessPlan) throws {
+        try connection.rolledBack {
+            let catalog = try ExposedCatalog.read(connection, schemas: plan.schemas, roles: plan.personas.map(\.role))
+            _ = try PlanCatalogCheck(plan: plan, catalog: catalog, connection: connection).resolve()
+        }
     }
 }
 

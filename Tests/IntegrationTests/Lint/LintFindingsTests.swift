@@ -103,25 +103,41 @@ import TestSupport
 
     @Test func commandReportsDangersInEveryFormatAndExitsOne() throws {
         let (_, _, url) = try Self.database()
+        // A folder without access-plan.yml or migrations/ (the package root has Electric Ride's).
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("lint-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: empty) }
         let summary = FileManager.default.temporaryDirectory.appendingPathComponent("summary-\(UUID().uuidString).md")
         defer { try? FileManager.default.removeItem(at: summary) }
         let github = try PgwardenCLI.run(
             ["lint", "--database-url", url, "--migrations", Self.folder.path, "--format", "github"],
-            environment: PgwardenCLI.cleanEnvironment(["GITHUB_STEP_SUMMARY": summary.path]))
+            environment: PgwardenCLI.cleanEnvironment(["GITHUB_STEP_SUMMARY": summary.path]), directory: empty.path)
         #expect(github.status == 1, "\(github.all)")
         #expect(github.standardOutput.contains("DANGER anon_security_definer_function_executable public.remove_note(integer)"))
         #expect(github.standardOutput.contains("probe: anon called public.remove_note(1): succeeded, deleted 1 row of public.notes_open"))
         #expect(github.standardOutput.contains(
             "::error file=\(Self.folder.path)/20260201000000_findings.sql,line=47,title=anon_security_definer_function_executable%3A public.remove_note(integer)::"))
         #expect(try String(contentsOf: summary, encoding: .utf8).contains("| danger | [`anon_security_definer_function_executable`]"))
-        let json = try PgwardenCLI.run(["lint", "--database-url", url, "--format", "json"])
+        let json = try PgwardenCLI.run(["lint", "--database-url", url, "--format", "json"], directory: empty.path)
         #expect(json.status == 1)
         let document = try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any]
         #expect((document?["passed"] as? Bool) == false)
         #expect(((document?["findings"] as? [Any])?.count ?? 0) > 15)
-        let junit = try PgwardenCLI.run(["lint", "--database-url", url, "--format", "junit"])
+        let junit = try PgwardenCLI.run(["lint", "--database-url", url, "--format", "junit"], directory: empty.path)
         #expect(junit.standardOutput.contains(#"<testcase classname="security_definer_view" name="public.all_posts">"#))
-        let markdown = try PgwardenCLI.run(["lint", "--database-url", url, "--format", "markdown"])
+        let markdown = try PgwardenCLI.run(["lint", "--database-url", url, "--format", "markdown"], directory: empty.path)
         #expect(markdown.standardOutput.contains("| danger | [`rls_policy_always_true`]"))
+    }
+
+    @Test func badPlanFileIsBadInputAndChangesNothing() throws {
+        let (admin, _, url) = try Self.database()
+        let before = try DatabaseDigest.of(admin)
+        let plan = FileManager.default.temporaryDirectory.appendingPathComponent("bad-plan-\(UUID().uuidString).yml")
+        defer { try? FileManager.default.removeItem(at: plan) }
+        try "schemas: [public]\npersonas:\n  anon: { role: nobody_here }\n".write(to: plan, atomically: true, encoding: .utf8)
+        let result = try PgwardenCLI.run(["lint", "--database-url", url, "--plan", plan.path])
+        #expect(result.status == 65, "\(result.all)")
+        #expect(result.standardError.contains(plan.path))
+        #expect(try DatabaseDigest.of(admin) == before)
     }
 }
