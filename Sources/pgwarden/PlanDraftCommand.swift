@@ -42,7 +42,7 @@ struct PlanDraftCommand: ParsableCommand {
             let draft = try PlanDrafter(connection: connection, schemas: schema.isEmpty ? ["public"] : schema)
                 .draft()
             let summary = "plan draft: \(draft.plan.relations.count) relations, \(draft.plan.functions.count) functions, "
-                + "\(draft.dangers) cells marked DANGER; "
+                + "\(draft.dangers) cells marked DANGER, \(draft.findings.dangers.count) lint dangers (pgwarden lint); "
                 + (draft.verified ? "pgwarden test passes with it" : "some cells could not be stated (see NOTE)")
             if let output {
                 try draft.yaml.write(toFile: output, atomically: true, encoding: .utf8)

@@ -59,7 +59,12 @@ struct TestCommand: ParsableCommand {
             var passed = report.passed
             if strict {
                 let lint = try Linter(connection: connection, schemas: plan.schemas).run(plan: plan)
-                print(LintReportFormats.text(lint))
+                // On standard error when standard output carries a machine format.
+                if format == .text || output != nil {
+                    print(LintReportFormats.text(lint))
+                } else {
+                    FileHandle.standardError.write(Data((LintReportFormats.text(lint) + "\n").utf8))
+                }
                 passed = passed && lint.passed
             }
             if !passed { throw ExitStatus.failure }

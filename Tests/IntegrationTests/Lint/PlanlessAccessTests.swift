@@ -61,6 +61,11 @@ import TestSupport
         #expect(result.status == 0, "\(result.all)")
         #expect(result.standardOutput.contains("INTENDED security_definer_view public.count_of_vehicles_by_brand"))
         #expect(result.standardOutput.contains("lint: 2 findings, 0 dangers, 2 intended by the access plan"))
+        // With a machine format, standard output stays that format; lint's text goes to standard error.
+        let json = try PgwardenCLI.run(["test", "--database-url", url, "--plan", ElectricRide.planPath, "--strict", "--format", "json"])
+        #expect(json.status == 0, "\(json.all)")
+        #expect(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) is [String: Any])
+        #expect(json.standardError.contains("INTENDED security_definer_view public.count_of_vehicles_by_brand"))
     }
 
     @Test func devWithoutAPlanIsNotAnErrorAndShowsTheDangers() throws {
