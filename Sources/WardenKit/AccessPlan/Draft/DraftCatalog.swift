@@ -30,6 +30,13 @@ struct DraftCatalog {
     /// View -> the tables and views its query reads.
     var viewSources: [String: [String]] = [:]
 
+    /// Table -> its first column referencing `auth.users (id)`.
+    var userColumns: [String: String] {
+        columns.compactMapValues { columns in
+            columns.first { $0.reference?.table == "auth.users" && $0.reference?.column == "id" }?.name
+        }
+    }
+
     static func read(_ connection: Connection, schemas: [String]) throws -> DraftCatalog {
         var catalog = DraftCatalog()
         let schemaArray = PostgresArray.literal(schemas)

@@ -9,6 +9,9 @@ struct PlanDraftWriter {
     let securityDefiner: Set<String>
     /// `pgwarden lint`'s dangers, written as DANGER comments at the top.
     var findings: [LintFinding] = []
+    /// Table -> its column referencing `auth.users` (a user column), for tables whose
+    /// policies name no owner: reading every row there reads every user's rows.
+    var userColumns: [String: String] = [:]
 
     func render() -> String {
         var lines = [
@@ -91,6 +94,9 @@ struct PlanDraftWriter {
         let othersWritten = writes.filter { access.scope(of: $0) == .all }.map(\.rawValue)
         var reasons: [String] = []
         if relation.owner != nil && access.select == .all { reasons.append("sees other users' rows") }
+        if relation.owner == nil && access.select == .all, let column = userColumns[relation.qualifiedName] {
+            reasons.append("sees every user's rows (user column \(column))")
+        }
         if !othersWritten.isEmpty {
             reasons.append("may \(othersWritten.joined(separator: ", ")) \(relation.owner != nil ? "other users' rows" : "every row")")
         }

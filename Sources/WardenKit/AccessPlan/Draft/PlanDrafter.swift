@@ -66,7 +66,8 @@ package struct PlanDrafter {
                 .append("\(failure.probe): expected \(failure.expected); observed \(failure.observed)")
         }
         let findings = try Linter(connection: connection, schemas: schemas).run()
-        let writer = PlanDraftWriter(plan: plan, notes: notes, securityDefiner: catalog.securityDefiner, findings: findings.dangers)
+        var writer = PlanDraftWriter(plan: plan, notes: notes, securityDefiner: catalog.securityDefiner, findings: findings.dangers)
+        writer.userColumns = catalog.userColumns
         return PlanDraft(
             yaml: writer.render(), plan: plan, dangers: writer.dangers().count, verified: check.passed,
             report: check, dangerCells: writer.dangers(), findings: findings)
