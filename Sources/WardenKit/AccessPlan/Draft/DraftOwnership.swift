@@ -103,7 +103,9 @@ struct DraftOwnership {
     /// update and delete probes have a row to try.
     func setupRows(table: String, quotedTable: String, emails: [String]) -> String? {
         let sample = self.sample(of: table)
-        guard ownerRule(of: table) != nil else { return sample.isEmpty ? nil : unownedRow(table, quotedTable, sample) }
+        guard ownerRule(of: table) != nil else {
+            return sample.isEmpty ? nil : unownedRow(table, quotedTable, sample, userEmail: emails.first ?? "")
+        }
         let columns = sample.map { Self.sqlName($0.column) }.joined(separator: ", ")
         // A number (often the primary key) differs per user, so both rows fit.
         let values = sample.map {
@@ -122,9 +124,17 @@ struct DraftOwnership {
             """
     }
 
-    private func unownedRow(_ table: String, _ quotedTable: String, _ sample: [(column: String, expression: String)]) -> String {
-        let columns = sample.map { Self.sqlName($0.column) }.joined(separator: ", ")
-        let values = sample.map(\.expression).joined(separator: ", ")
+    /// (A user column gets the first persona's id: the admin has no auth.uid().)
+    private func unownedRow(_ table: String, _ quotedTable: String, _ sample: [(column: String, expression: String)],
+                            userEmail: String) -> String {
+        let user = "(select u.id from auth.users u where u.email = \(Self.literal(userEmail)))"
+        // User columns whose default is auth.uid() would be NULL for the admin.
+        let userColumns = (catalog.columns[table] ?? []).filter { column in
+            column.reference?.table == "auth.users" && !sample.contains { $0.column == column.name }
+        }
+        let row = sample + userColumns.map { ($0.name, "auth.uid()") }
+        let columns = row.map { Self.sqlName($0.column) }.joined(separator: ", ")
+        let values = row.map { $0.expression.replacingOccurrences(of: "auth.uid()", with: user) }.joined(separator: ", ")
         return """
             do $draft$ begin
               insert into \(quotedTable) (\(columns))
