@@ -13,7 +13,9 @@ struct LintCommand: ParsableCommand {
             rls_disabled_in_public, rls_policy_always_true, ...; docs/lint.md), then acts as \
             anon and signed-in users, inside a transaction that is rolled back, to show what \
             each finding lets them do: rows read through a definer view, rows a definer \
-            function changed, rows written as another user. Nothing is left changed. \
+            function changed, rows written as another user. Nothing is left changed; what a \
+            rollback cannot undo (a function's dblink or other outside effects, sequences) is \
+            not undone either: on a live database, --no-probes only reads the catalog. \
             With --plan (default access-plan.yml, when it exists), a finding whose \
             consequence the plan declares is "intended". Findings name the migration file \
             and line that created the object (found by searching --migrations). \
@@ -36,6 +38,9 @@ struct LintCommand: ParsableCommand {
     @Option(help: ArgumentHelp("An exposed schema (repeat for more; default: the plan's, else public).", valueName: "SCHEMA"))
     var schema: [String] = []
 
+    @Flag(help: "Only read the catalog: call no function and write nothing, not even in a rolled-back transaction (no consequences are proven).")
+    var noProbes = false
+
     @Option(help: "Report format: text, json, junit, github (annotations on migration lines; the Markdown table also goes to $GITHUB_STEP_SUMMARY when set) or markdown.")
     var format: Format = .text
 
@@ -51,7 +56,8 @@ struct LintCommand: ParsableCommand {
             var isDirectory: ObjCBool = false
             let folder = FileManager.default.fileExists(atPath: migrations.folder, isDirectory: &isDirectory) && isDirectory.boolValue
                 ? URL(fileURLWithPath: migrations.folder) : nil
-            let report = try Linter(connection: connection, schemas: schemas).run(plan: accessPlan, migrations: folder)
+            let report = try Linter(connection: connection, schemas: schemas)
+                .run(plan: accessPlan, migrations: folder, probing: !noProbes)
             try LintPrinter(format: format, output: output).print(report)
             if !report.passed { throw ExitStatus.failure }
         }

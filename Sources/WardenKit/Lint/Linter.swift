@@ -18,13 +18,18 @@ public struct Linter {
         self.schemas = schemas
     }
 
-    /// Reads the findings, proves their consequences, and judges them by `plan`.
-    public func run(plan: AccessPlan? = nil, migrations: URL? = nil) throws -> LintReport {
+    /// Reads the findings, proves their consequences (unless `probing` is false: then
+    /// nothing is called or written, not even in a rolled-back transaction), and judges
+    /// them by `plan`.
+    public func run(plan: AccessPlan? = nil, migrations: URL? = nil, probing: Bool = true) throws -> LintReport {
         let started = ContinuousClock.now
         if let plan { try check(plan) }
         let found = try LintCatalog(connection: connection, schemas: schemas).read()
-        let draftCatalog = try DraftCatalog.read(connection, schemas: schemas)
-        var findings = try ConsequenceProber(connection: connection, schemas: schemas, draftCatalog: draftCatalog).prove(found)
+        var findings = found
+        if probing {
+            let draftCatalog = try DraftCatalog.read(connection, schemas: schemas)
+            findings = try ConsequenceProber(connection: connection, schemas: schemas, draftCatalog: draftCatalog).prove(found)
+        }
         if let plan { findings = findings.map { LintIntent(plan: plan).judged($0) } }
         if let migrations {
             let locator = try MigrationObjectLocator(folder: migrations)

@@ -123,6 +123,12 @@ import TestSupport
         let document = try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any]
         #expect((document?["passed"] as? Bool) == false)
         #expect(((document?["findings"] as? [Any])?.count ?? 0) > 15)
+        let catalogOnly = try PgwardenCLI.run(["lint", "--database-url", url, "--no-probes"], directory: empty.path)
+        #expect(catalogOnly.status == 1, "\(catalogOnly.all)")
+        #expect(catalogOnly.standardOutput.contains("DANGER security_definer_view public.all_posts"))
+        #expect(!catalogOnly.standardOutput.contains("probe:"))
+        // Unprobed WARN findings are not dangers.
+        #expect(catalogOnly.standardOutput.contains("WARN anon_security_definer_function_executable public.remove_note(integer)"))
         let junit = try PgwardenCLI.run(["lint", "--database-url", url, "--format", "junit"], directory: empty.path)
         #expect(junit.standardOutput.contains(#"<testcase classname="security_definer_view" name="public.all_posts">"#))
         let markdown = try PgwardenCLI.run(["lint", "--database-url", url, "--format", "markdown"], directory: empty.path)
