@@ -72,27 +72,6 @@ struct TestCommand: ParsableCommand {
     }
 }
 
-/// Prints the access observed when there is no plan: the matrix in `format` (the
-/// dangers and the next step go to standard output with text, else to standard error,
-/// so a JSON or XML report stays parseable). Returns false when a danger was found.
-struct ObservedAccessPrinter {
-    let format: TestCommand.Format
-    let output: String?
-    let planFile: String
-
-    func print(_ draft: PlanDraft) throws -> Bool {
-        let observed = ObservedAccessReport(draft, planFile: planFile)
-        if format == .text && output == nil {
-            Swift.print(observed.render())
-        } else {
-            let notes = ([observed.heading] + observed.dangerLines + [observed.nextStep]).joined(separator: "\n")
-            FileHandle.standardError.write(Data((notes + "\n").utf8))
-            try ReportPrinter(format: format, output: output, plan: nil).print(draft.report)
-        }
-        return observed.dangerLines.isEmpty
-    }
-}
-
 /// Prints an access-plan report: the matrix on the terminal always; the chosen
 /// format on standard output, or, with `--output`, in that file.
 struct ReportPrinter {
