@@ -4,7 +4,8 @@ import WardenPostgres
 /// (1, 'pgwarden', true, the persona's user id; NULL for other types; defaulted
 /// parameters left out), then, if that fails, with NULL for every argument; counts the
 /// rows it inserted, updated and deleted per table (`pg_stat_xact_user_tables`, read
-/// in the same rolled-back savepoint), and reports the call.
+/// in the same rolled-back savepoint) and the rows with a value it returned, and
+/// reports the call. Proven when it changed rows, or returned data to anon.
 struct FunctionCallProbe {
     let context: ProbeContext
     let finding: LintFinding
@@ -18,6 +19,8 @@ struct FunctionCallProbe {
     func run(as persona: String) throws -> LintConsequence {
         guard let signature = finding.signature else { return LintConsequence(verdict: .notProbed, evidence: []) }
         let parameters = try requiredParameters(signature)
+        let returnsVoid = try context.connection.query(
+            "select (prorettype = 'void'::regtype)::text from pg_proc where oid = to_regprocedure($1)", [signature]).scalar == "true"
         let userID = context.userIDs[persona]
         var attempts = [parameters.map { simpleValue($0, userID: userID) }]
         if parameters.contains(where: { $0.category != "X" }) { attempts.append(parameters.map { _ in nil }) }
@@ -30,15 +33,21 @@ struct FunctionCallProbe {
             let shown = "\(finding.schema).\(finding.name)(\(values.map { $0 ?? "null" }.joined(separator: ", ")))"
             var changes: [String] = []
             let before = try tableChanges()
-            let outcome = try context.asPersona(persona, "select count(*)::text from (select \(call)) as called") {
+            // Rows with a value (a void result or NULL is no data).
+            let counted = returnsVoid ? "0" : "count(result)"
+            let outcome = try context.asPersona(persona, "select \(counted)::text from (select \(call) as result) as called") {
                 changes = Self.describe(before: before, after: try tableChanges())
             }
             switch outcome {
-            case .rows:
-                let what = changes.isEmpty ? "changed nothing" : changes.joined(separator: ", ")
-                evidence.append("\(persona) called \(shown): succeeded, \(what)")
-                return LintConsequence(verdict: changes.isEmpty ? .harmless : .proven, evidence: evidence,
-                                       personas: changes.isEmpty ? [] : [persona])
+            case .rows(let rows):
+                let returned = Int(rows.first?.first.flatMap { $0 } ?? "0") ?? 0
+                let parts = (returned > 0 ? ["returned \(returned) row\(returned == 1 ? "" : "s")"] : [])
+                    + (changes.isEmpty ? ["changed nothing"] : changes)
+                evidence.append("\(persona) called \(shown): succeeded, \(parts.joined(separator: ", "))")
+                // Data handed to anon with the owner's rights is a consequence too.
+                let proven = !changes.isEmpty || (persona == "anon" && returned > 0)
+                return LintConsequence(verdict: proven ? .proven : .harmless, evidence: evidence,
+                                       personas: proven ? [persona] : [])
             case .refused(let error):
                 evidence.append("\(persona) called \(shown): failed, \(PersonaOutcome.describe(error))")
             }

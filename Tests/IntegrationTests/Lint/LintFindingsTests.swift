@@ -65,6 +65,12 @@ import TestSupport
         #expect(whoami.consequence?.verdict == .harmless)
         #expect(whoami.consequence?.evidence == ["anon called public.whoami(): succeeded, changed nothing"])
         #expect(!whoami.isDanger)
+        let emails2 = try finding(report, .anonSecurityDefinerFunctionExecutable, "public.list_emails()")
+        #expect(emails2.consequence?.evidence == ["anon called public.list_emails(): succeeded, returned 2 rows, changed nothing"])
+        #expect(emails2.isDanger)
+        let signedInEmails = try finding(report, .authenticatedSecurityDefinerFunctionExecutable, "public.list_emails()")
+        #expect(signedInEmails.consequence?.evidence == ["ava called public.list_emails(): succeeded, returned 2 rows, changed nothing"])
+        #expect(!signedInEmails.isDanger)
         #expect(report.findings.contains { $0.rule == .functionSearchPathMutable && $0.subject == "public.remove_note(integer)" })
         #expect(!report.findings.contains { $0.rule == .functionSearchPathMutable && $0.subject == "public.whoami()" })
 
