@@ -152,4 +152,16 @@ import TestSupport
         #expect(result.standardError.contains(plan.path))
         #expect(try DatabaseDigest.of(admin) == before)
     }
+
+    @Test func insideACallersTransactionLintKeepsTheCallersWork() throws {
+        let (_, project, _) = try Self.database()
+        try project.execute("begin")
+        try project.execute("insert into public.notes_open values (2, 'mine')")
+        let report = try Linter(connection: project).run()
+        #expect(report.findings.contains { $0.rule == .rlsDisabledInPublic && $0.subject == "public.notes_open" })
+        // The caller's transaction is still open and still holds its row.
+        #expect(try project.query("select count(*)::text from public.notes_open where id = 2").scalar == "1")
+        try project.execute("rollback")
+        #expect(try project.query("select count(*)::text from public.notes_open where id = 2").scalar == "0")
+    }
 }
