@@ -79,9 +79,7 @@ package struct PlanDrafter {
         let quoted = "\(DraftOwnership.sqlName(view.schema)).\(DraftOwnership.sqlName(view.name))"
         for rule in ownerRules(readBy: view.qualifiedName, catalog, ownership) {
             do {
-                try connection.execute("begin")
-                defer { _ = try? connection.execute("rollback") }
-                _ = try connection.query("select 1 from \(quoted) r where (\(rule)) limit 0")
+                try connection.rolledBack { _ = try connection.query("select 1 from \(quoted) r where (\(rule)) limit 0") }
                 return rule
             } catch {
                 continue
