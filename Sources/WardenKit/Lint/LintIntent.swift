@@ -4,6 +4,8 @@
 /// policy lets through. Such a finding is intended, not a danger.
 struct LintIntent {
     let plan: AccessPlan
+    /// The plan's functions by canonical signature (`PlanCatalogCheck` resolved them).
+    var functions: [String: FunctionPlan] = [:]
 
     func judged(_ finding: LintFinding) -> LintFinding {
         guard let consequence = finding.consequence, consequence.verdict == .proven, !consequence.personas.isEmpty else {
@@ -23,7 +25,8 @@ struct LintIntent {
         guard !personas.isEmpty else { return false }
         if let signature = finding.signature {
             let normalized = PlanCatalogCheck.normalized(signature)
-            guard let function = plan.functions.first(where: { PlanCatalogCheck.normalized($0.signature) == normalized }) else { return false }
+            guard let function = functions[signature]
+                ?? plan.functions.first(where: { PlanCatalogCheck.normalized($0.signature) == normalized }) else { return false }
             return personas.contains { function.execute[$0] == true }
         }
         guard let relation = plan.relations.first(where: { $0.schema == finding.schema && $0.name == finding.name }) else {

@@ -23,14 +23,18 @@ public struct Linter {
     /// them by `plan`.
     public func run(plan: AccessPlan? = nil, migrations: URL? = nil, probing: Bool = true) throws -> LintReport {
         let started = ContinuousClock.now
-        if let plan { try check(plan) }
+        // A plan's functions by their canonical signature (however the plan spells them).
+        let plannedFunctions = try plan.map(check) ?? [:]
         let found = try LintCatalog(connection: connection, schemas: schemas).read()
         var findings = found
         if probing {
             let draftCatalog = try DraftCatalog.read(connection, schemas: schemas)
             findings = try ConsequenceProber(connection: connection, schemas: schemas, draftCatalog: draftCatalog).prove(found)
         }
-        if let plan { findings = findings.map { LintIntent(plan: plan).judged($0) } }
+        if let plan {
+            let intent = LintIntent(plan: plan, functions: plannedFunctions)
+            findings = findings.map(intent.judged)
+        }
         if let migrations {
             let locator = try MigrationObjectLocator(folder: migrations)
             findings = findings.map { var finding = $0; finding.location = locator.location(of: finding); return finding }
@@ -40,10 +44,11 @@ public struct Linter {
 
     /// A plan is checked against the catalog as `pgwarden test` checks it (roles,
     /// relations, functions), before anything runs: a plan test would refuse is bad input.
-    private func check(_ plan: AccessPlan) throws {
+    private func check(_ plan: AccessPlan) throws -> [String: FunctionPlan] {
         try connection.rolledBack {
             let catalog = try ExposedCatalog.read(connection, schemas: plan.schemas, roles: plan.personas.map(\.role))
-            _ = try PlanCatalogCheck(plan: plan, catalog: catalog, connection: connection).resolve()
+            let resolved = try PlanCatalogCheck(plan: plan, catalog: catalog, connection: connection).resolve()
+            return Dictionary(resolved.functions.map { ($0.signature, $0.plan) }, uniquingKeysWith: { first, _ in first })
         }
     }
 }

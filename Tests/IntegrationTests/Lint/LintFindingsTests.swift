@@ -164,4 +164,13 @@ import TestSupport
         try project.execute("rollback")
         #expect(try project.query("select count(*)::text from public.notes_open where id = 2").scalar == "0")
     }
+
+    @Test func aPlanNamingParametersStillDeclaresTheFunction() throws {
+        let (_, project, _) = try Self.database()
+        var plan = try PlanDrafter(connection: project).draft().plan
+        let index = try #require(plan.functions.firstIndex { $0.signature == "public.remove_note(integer)" })
+        plan.functions[index].signature = "public.remove_note(note_id integer)"
+        let report = try Linter(connection: project).run(plan: plan)
+        #expect(try finding(report, .anonSecurityDefinerFunctionExecutable, "public.remove_note(integer)").intended)
+    }
 }
