@@ -13,7 +13,8 @@ struct DevCommand: ParsableCommand {
             as postgres (not a superuser, as on Supabase), applies the migrations, loads the seeds, \
             proves the access plan and prints its matrix, runs the pgTAP tests (--tests), then stops the server and deletes \
             everything (also on Ctrl-C). With --keep the server stays up, and its URL is \
-            printed, until you press Ctrl-C. Exit status as for `pgwarden test`.
+            printed, until you press Ctrl-C. Exit status as for `pgwarden test`. Without a plan \
+            file, shows the access as observed, its dangers and how to start a plan (exit status 0).
             """
     )
 
@@ -41,7 +42,7 @@ struct DevCommand: ParsableCommand {
             // Every input (migrations, seeds, test files, the plan) is read and checked
             // before a server starts: a run that will refuse its input starts nothing.
             let suite = try tests.suite(in: layout)
-            let runsPlan = TestsOptions.runsPlan(layout.planFile, named: plan.file != nil, suite: suite)
+            let runsPlan = TestsOptions.hasPlan(layout, named: plan.file != nil)
             let accessPlan = try ProjectJob.checkInputs(of: layout.project, withPlan: runsPlan)
             let cluster = try LocalCluster.start()
             let token = InterruptHandler.shared.onInterrupt { cluster.stop() }
@@ -58,12 +59,24 @@ struct DevCommand: ParsableCommand {
             job.bootstrapSettings = cluster.settings()
             let progress = MigrationProgress.standard()
             job.onMigrationEvent = progress.handle
-            let report = try accessPlan == nil ? nil : job.provisionAndProve()
-            if accessPlan == nil { _ = try job.provision() }
-            let suites = try suite?.run(on: Connection(cluster.settings(user: cluster.projectUser))) ?? []
-            let run = TestRunReport(accessPlan: report, plan: accessPlan, suites: suites)
-            print("")
-            try ReportPrinter(format: format, output: nil, plan: accessPlan).print(run)
+            let suites: [TestSuiteResult]
+            var passed = true
+            if let accessPlan {
+                let report = try job.provisionAndProve()
+                suites = try suite?.run(on: Connection(cluster.settings(user: cluster.projectUser))) ?? []
+                let run = TestRunReport(accessPlan: report, plan: accessPlan, suites: suites)
+                print("")
+                try ReportPrinter(format: format, output: nil, plan: accessPlan).print(run)
+                passed = run.passed
+            } else {
+                let connection = try job.provision()
+                let observed = try PlanDrafter(connection: connection).draft()
+                suites = try suite?.run(on: connection) ?? []
+                print("")
+                _ = try ObservedAccessPrinter(format: format, output: nil, planFile: layout.planFile.relativePath)
+                    .print(observed, suites: suites)
+                passed = suites.allSatisfy(\.passed)
+            }
             print("dev: done in \((clock.now - began).wholeMilliseconds) ms")
             if keep {
                 print("server kept running; connect with:")
@@ -72,7 +85,7 @@ struct DevCommand: ParsableCommand {
                 print("press Ctrl-C to stop it and delete its data")
                 while cluster.isRunning { sleep(1) }
             }
-            if !run.passed { throw ExitStatus.failure }
+            if !passed { throw ExitStatus.failure }
         }
     }
 }

@@ -12,7 +12,7 @@ struct Pgwarden: ParsableCommand {
             Connection: --database-url, else DATABASE_URL, else libpq's PG* environment \
             (PGHOST, PGPORT, PGUSER, PGPASSWORD, PGDATABASE, PGSERVICE, ~/.pgpass).
 
-            Exit status: 0 success; 1 a migration or access-plan check failed; \
+            Exit status: 0 success; 1 a migration or access-plan check failed, or lint (test --strict) found a danger; \
             2 status found pending migrations; 3 history drift (modified, missing or failed \
             migrations); 64 usage error; 65 bad input (migration files, an unknown version, \
             a migration that cannot be rolled back, plan file); 69 server unreachable or \
@@ -23,7 +23,7 @@ struct Pgwarden: ParsableCommand {
         subcommands: [
             DevCommand.self, BootstrapCommand.self, NewCommand.self, StatusCommand.self, UpCommand.self,
             DownCommand.self, RedoCommand.self, ResolveCommand.self, SeedCommand.self, ResetCommand.self,
-            TestCommand.self, InitCommand.self, PlanCommand.self,
+            TestCommand.self, InitCommand.self, PlanCommand.self, LintCommand.self,
         ]
     )
 

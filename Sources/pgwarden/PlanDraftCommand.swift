@@ -49,9 +49,9 @@ struct PlanDraftCommand: ParsableCommand {
             let draft = try PlanDrafter(
                 connection: connection, schemas: schema.isEmpty ? ["public"] : schema, userMetadata: userMetadata,
                 accessTokenHook: try AccessTokenHook.configured(nearPlan: output ?? "access-plan.yml"))
-                .draft(source: output.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "access-plan.yml")
+                .draft()  // messages about it name "the drafted plan", not a file that does not exist yet
             let summary = "plan draft: \(draft.plan.relations.count) relations, \(draft.plan.functions.count) functions, "
-                + "\(draft.dangers) cells marked DANGER; "
+                + "\(draft.dangers) cells marked DANGER, \(draft.findings.dangers.count) lint dangers (pgwarden lint); "
                 + (draft.verified ? "pgwarden test passes with it" : "some cells could not be stated (see NOTE)")
             if let output {
                 try draft.yaml.write(toFile: output, atomically: true, encoding: .utf8)

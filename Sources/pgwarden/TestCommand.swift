@@ -17,12 +17,17 @@ struct TestCommand: ParsableCommand {
             as for any rolled-back insert. \
             pgTAP files (--tests, default supabase/tests) run as `supabase test db` runs them, \
             each in a transaction that is rolled back; their assertions join the report. \
-            With test files and no access-plan.yml, the tests alone decide the exit status. \
-            Exit status 1 when any cell or assertion fails, 0 when all hold, \
+            Exit status 1 when any cell or assertion fails (with --strict, also when `pgwarden lint` \
+            finds a danger the plan does not declare), 0 when all hold, \
             65 when the plan file or a test file itself is wrong, 69 when the server has no pgTAP, \
             73 when the --output file cannot be written (the matrix is still shown), 75 when the run \
             waited longer than --plan-lock-timeout for a lock (the blocking session is named) or a \
             statement ran longer than --plan-statement-timeout; then everything is rolled back.
+
+            Without a plan file, shows the access as observed (what `pgwarden plan draft` sees: \
+            every exposed table, view and function for anon, two signed-in users and \
+            service_role), marks the dangers, and says how to start a plan; that is not an \
+            error: the pgTAP tests, if any, decide the exit status (with --strict, also the dangers).
             """
     )
 
@@ -46,20 +51,43 @@ struct TestCommand: ParsableCommand {
         completion: .file())
     var output: String?
 
+    @Flag(help: "Also fail (exit 1) when `pgwarden lint` finds a danger the plan does not declare.")
+    var strict = false
+
     func run() throws {
         try ErrorReporter.run {
             let layout = try project.layout(plan: self.plan.file, allGiven: self.plan.file != nil)
+            // Every input file is read and checked before anything connects.
             let suite = try tests.suite(in: layout)
-            let plan = TestsOptions.runsPlan(layout.planFile, named: self.plan.file != nil, suite: suite)
-                ? try AccessPlanParser.load(path: layout.planFile.relativePath) : nil
+            let hasPlan = TestsOptions.hasPlan(layout, named: self.plan.file != nil)
+            let plan = hasPlan ? try AccessPlanParser.load(path: layout.planFile.relativePath) : nil
             let connection = try Connection(database.settings())
-            var runner = plan.map { AccessPlanRunner(connection: connection, plan: $0) }
-            runner?.limits = limits.limits
-            let report = try runner?.run()
+            guard let plan else {
+                let observed = try PlanDrafter(connection: connection).draft()
+                let suites = try suite?.run(on: connection) ?? []
+                let printer = ObservedAccessPrinter(format: format, output: output, planFile: layout.planFile.relativePath)
+                let noDanger = try printer.print(observed, suites: suites)
+                if !suites.allSatisfy(\.passed) || (strict && !noDanger) { throw ExitStatus.failure }
+                return
+            }
+            var runner = AccessPlanRunner(connection: connection, plan: plan)
+            runner.limits = limits.limits
+            let report = try runner.run()
             let suites = try suite?.run(on: connection) ?? []
             let run = TestRunReport(accessPlan: report, plan: plan, suites: suites)
             try ReportPrinter(format: format, output: output, plan: plan).print(run)
-            if !run.passed { throw ExitStatus.failure }
+            var passed = run.passed
+            if strict {
+                let lint = try Linter(connection: connection, schemas: plan.schemas).run(plan: plan)
+                // On standard error when standard output carries a machine format.
+                if format == .text || output != nil {
+                    print(LintReportFormats.text(lint))
+                } else {
+                    FileHandle.standardError.write(Data((LintReportFormats.text(lint) + "\n").utf8))
+                }
+                passed = passed && lint.passed
+            }
+            if !passed { throw ExitStatus.failure }
         }
     }
 }
@@ -86,7 +114,7 @@ struct ReportPrinter {
         case .github:
             let annotations = run.githubAnnotations()
             text = screen + (annotations.isEmpty ? "" : "\n" + annotations)
-            try appendStepSummary(run.markdown())
+            try Self.appendStepSummary(run.markdown())
         case .junit: text = run.junit()
         case .tap: text = run.tap()
         case .json: text = try run.json()
@@ -115,7 +143,7 @@ struct ReportPrinter {
     }
 
     /// Appends to the file GitHub Actions names in GITHUB_STEP_SUMMARY, when set.
-    private func appendStepSummary(_ markdown: String) throws {
+    static func appendStepSummary(_ markdown: String) throws {
         guard let path = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !path.isEmpty else { return }
         if !FileManager.default.fileExists(atPath: path) { FileManager.default.createFile(atPath: path, contents: nil) }
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))

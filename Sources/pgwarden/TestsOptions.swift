@@ -20,10 +20,10 @@ struct TestsOptions: ParsableArguments {
         return try PgTAPSuite.discover(in: layout.root.relativePath).map { try PgTAPSuite(folder: $0) }
     }
 
-    /// Whether the access plan runs: always when there is no suite (a missing plan is
-    /// then the error it always was); with a suite, when the plan file exists or was
-    /// named with --plan (a missing default plan then leaves pgTAP alone to decide).
-    static func runsPlan(_ planFile: URL, named: Bool, suite: PgTAPSuite?) -> Bool {
-        suite == nil || named || FileManager.default.fileExists(atPath: planFile.path)
+    /// Whether there is an access plan to prove: one named with --plan (a missing one
+    /// is then an error), or the layout's plan file when it exists. Without one, `test`
+    /// and `dev` show the access as observed.
+    static func hasPlan(_ layout: ProjectLayout, named: Bool) -> Bool {
+        named || FileManager.default.fileExists(atPath: layout.planFile.path)
     }
 }

@@ -74,7 +74,7 @@ package struct AccessPlanRunner {
                     capped.roleSettings = limits.capped(request.roleSettings)
                     return capped
                 }, seal: seal,
-                impersonation: Impersonation(connection: connection, seal: seal))
+                impersonation: Impersonation(connection: connection, seal: seal), userIDs: userIDs)
             var results: [ProbeResult] = issued.failures + unprovenResults(resolved, failed: issued.failures.compactMap(\.persona))
             for relation in resolved.relations {
                 subject = "probing \(relation.plan.qualifiedName)"
@@ -151,10 +151,23 @@ struct ProbeContext {
     let requests: [String: PersonaRequest]
     let seal: RunSeal
     let impersonation: Impersonation
+    /// Persona name -> the id of its account in auth.users (signed-in personas).
+    var userIDs: [String: String] = [:]
 
     /// The persona's request settings (every persona in `plan` has one).
     func request(_ persona: Persona) -> PersonaRequest {
         requests[persona.name] ?? .nobody
+    }
+
+    /// The persona's request with other `user_metadata` in its token, as after the
+    /// user changed their own metadata (Supabase Auth's update-user call).
+    func request(_ persona: Persona, userMetadataJSON: String) -> PersonaRequest {
+        var request = request(persona)
+        if var claims = JSONText.object(request.claimsJSON), let metadata = JSONText.object(userMetadataJSON) {
+            claims["user_metadata"] = metadata
+            request.claimsJSON = JSONText.encode(claims)
+        }
+        return request
     }
 
     /// Another signed-in persona than `persona` (for "another user's row").

@@ -19,9 +19,28 @@ package struct ExposedCatalog: Sendable {
 
     package struct Function: Sendable {
         package var oid: String
-        /// `schema.name(argument types)`.
+        /// `schema.name(argument types)`, as `to_regprocedure` reads it.
         package var signature: String
+        /// `schema.name(argument names and types)`, as `pg_get_function_identity_arguments`
+        /// prints them (how people often write a function's signature).
+        package var namedSignature: String = ""
     }
+
+    /// SQL for a function's signature as `to_regprocedure` reads it, whatever the
+    /// session's search_path: `schema.name(type, ...)` with the input argument types only
+    /// (no parameter names, no OUT parameters; a variadic one as its array type), each
+    /// type schema-qualified unless it is built in. `p` is the pg_proc row, `n` its schema.
+    /// (`pg_get_function_identity_arguments` adds names, which `to_regprocedure` refuses.)
+    static let signatureSQL = """
+        format('%I.%I(%s)', n.nspname, p.proname, coalesce((
+            select string_agg(case when tn.nspname = 'pg_catalog' then format_type(t.oid, null)
+                                   when et.oid is not null then format('%I.%I[]', etn.nspname, et.typname)
+                                   else format('%I.%I', tn.nspname, t.typname) end, ', ' order by arg.position)
+            from unnest(p.proargtypes::oid[]) with ordinality as arg(type, position)
+            join pg_type t on t.oid = arg.type join pg_namespace tn on tn.oid = t.typnamespace
+            left join pg_type et on t.typcategory = 'A' and et.oid = t.typelem and t.typelem <> 0
+            left join pg_namespace etn on etn.oid = et.typnamespace), ''))
+        """
 
     package var relations: [Relation]
     package var functions: [Function]
@@ -57,7 +76,8 @@ package struct ExposedCatalog: Sendable {
         ).rows
         let functionRows = try connection.query(
             """
-            select p.oid::text, format('%I.%I(%s)', n.nspname, p.proname, pg_get_function_identity_arguments(p.oid))
+            select p.oid::text, \(Self.signatureSQL),
+                   format('%I.%I(%s)', n.nspname, p.proname, pg_get_function_identity_arguments(p.oid))
             from pg_proc p join pg_namespace n on n.oid = p.pronamespace
             where n.nspname = any($1::text[]) and p.prokind = 'f'
               and not exists (select 1 from pg_depend d
@@ -71,7 +91,7 @@ package struct ExposedCatalog: Sendable {
                     schema: row[0] ?? "", name: row[1] ?? "", kind: row[2] ?? "",
                     columns: JSONStringArray.decode(row[3]), assignableColumns: JSONStringArray.decode(row[4]))
             },
-            functions: functionRows.map { Function(oid: $0[0] ?? "", signature: $0[1] ?? "") })
+            functions: functionRows.map { Function(oid: $0[0] ?? "", signature: $0[1] ?? "", namedSignature: $0[2] ?? "") })
     }
 }
 

@@ -76,8 +76,9 @@ struct PlanCatalogCheck {
         }
     }
 
+    /// A drafted plan has no lines (0): its message names only the source.
     private func fail(_ line: Int, _ message: String) -> AccessPlanError {
-        AccessPlanError(file: plan.source, line: line, message: message)
+        AccessPlanError(file: plan.source, line: line > 0 ? line : nil, message: message)
     }
 
     private func resolve(_ relation: RelationPlan) throws -> (plan: RelationPlan, catalog: ExposedCatalog.Relation) {
@@ -103,6 +104,12 @@ struct PlanCatalogCheck {
     }
 
     private func resolve(_ function: FunctionPlan) throws -> (plan: FunctionPlan, signature: String, oid: String) {
+        // Written with parameter names (`public.add(a integer, b integer)`), as
+        // pg_get_function_identity_arguments prints it: to_regprocedure refuses names.
+        let spelled = Self.normalized(function.signature)
+        if let found = catalog.functions.first(where: { Self.normalized($0.namedSignature) == spelled || Self.normalized($0.signature) == spelled }) {
+            return (function, found.signature, found.oid)
+        }
         let oid: String?
         do {
             oid = try connection.query("select to_regprocedure($1)::oid::text", [function.signature]).scalar
@@ -113,5 +120,10 @@ struct PlanCatalogCheck {
             throw fail(function.line, "unknown function \(function.signature): no such function in an exposed schema")
         }
         return (function, found.signature, oid)
+    }
+
+    /// A signature without spaces after commas and parentheses, for comparing spellings.
+    static func normalized(_ signature: String) -> String {
+        signature.replacingOccurrences(of: #"\s*([(),])\s*"#, with: "$1", options: .regularExpression)
     }
 }

@@ -71,7 +71,7 @@ import TestSupport
         #expect(draft.verified)
         #expect(draft.yaml.contains("      anon: all  # DANGER: anon (no sign-in) may insert, update, delete"))
         // No policy names an owner, so nothing tells own rows from others': every row.
-        #expect(draft.yaml.contains("      ava: all  # DANGER: a signed-in user may insert, update, delete every row"))
+        #expect(draft.yaml.contains("      ava: all  # DANGER: a signed-in user sees every user's rows (user column user_id) and may insert, update, delete every row"))
         #expect(draft.dangers == 3)
     }
 

@@ -30,6 +30,13 @@ struct DraftCatalog {
     /// View -> the tables and views its query reads.
     var viewSources: [String: [String]] = [:]
 
+    /// Table -> its first column referencing `auth.users (id)`.
+    var userColumns: [String: String] {
+        columns.compactMapValues { columns in
+            columns.first { $0.reference?.table == "auth.users" && $0.reference?.column == "id" }?.name
+        }
+    }
+
     static func read(_ connection: Connection, schemas: [String]) throws -> DraftCatalog {
         var catalog = DraftCatalog()
         let schemaArray = PostgresArray.literal(schemas)
@@ -67,8 +74,16 @@ struct DraftCatalog {
         }
         // With an empty search_path, pg_get_expr schema-qualifies every name (auth.uid(),
         // public.patron), so owner rules read the same whatever the role's search_path.
-        try connection.execute("begin; set local search_path to ''")
-        defer { _ = try? connection.execute("rollback") }
+        // (rolledBack: a savepoint inside a caller's transaction, which stays open.)
+        try connection.rolledBack {
+            try connection.query("select set_config('search_path', '', true)")
+            try catalog.readPolicies(connection, schemaArray)
+        }
+        return catalog
+    }
+
+    /// Policy expressions, security-definer functions and view sources.
+    private mutating func readPolicies(_ connection: Connection, _ schemaArray: String) throws {
         let policyRows = try connection.query(
             """
             select format('%s.%s', n.nspname, c.relname), pg_get_expr(p.polqual, p.polrelid), pg_get_expr(p.polwithcheck, p.polrelid)
@@ -77,15 +92,15 @@ struct DraftCatalog {
             order by p.polname
             """, [schemaArray]).rows
         for row in policyRows {
-            catalog.policyExpressions[row[0] ?? "", default: []] += [row[1], row[2]].compactMap { $0 }
+            policyExpressions[row[0] ?? "", default: []] += [row[1], row[2]].compactMap { $0 }
         }
         let definerRows = try connection.query(
             """
-            select format('%I.%I(%s)', n.nspname, p.proname, pg_get_function_identity_arguments(p.oid))
+            select \(ExposedCatalog.signatureSQL)
             from pg_proc p join pg_namespace n on n.oid = p.pronamespace
             where n.nspname = any($1::text[]) and p.prosecdef
             """, [schemaArray]).rows
-        catalog.securityDefiner = Set(definerRows.compactMap { $0[0] })
+        securityDefiner = Set(definerRows.compactMap { $0[0] })
         let sourceRows = try connection.query(
             """
             select distinct format('%s.%s', vn.nspname, v.relname), format('%s.%s', tn.nspname, t.relname)
@@ -99,7 +114,6 @@ struct DraftCatalog {
             where vn.nspname = any($1::text[]) and v.relkind in ('v', 'm')
             order by 1, 2
             """, [schemaArray]).rows
-        for row in sourceRows { catalog.viewSources[row[0] ?? "", default: []].append(row[1] ?? "") }
-        return catalog
+        for row in sourceRows { viewSources[row[0] ?? "", default: []].append(row[1] ?? "") }
     }
 }

@@ -99,18 +99,46 @@ struct DraftOwnership {
     /// Admin SQL giving each signed-in persona a row of `table` (so own and other
     /// users' rows exist to probe): the sample with auth.uid()/auth.email() as each
     /// persona's. A row that cannot be made is skipped with a notice.
+    /// A table no one owns gets one row from its sample when it is empty, so that
+    /// update and delete probes have a row to try.
     func setupRows(table: String, quotedTable: String, emails: [String]) -> String? {
-        guard ownerRule(of: table) != nil else { return nil }
         let sample = self.sample(of: table)
+        guard ownerRule(of: table) != nil else {
+            return sample.isEmpty ? nil : unownedRow(table, quotedTable, sample, userEmail: emails.first ?? "")
+        }
         let columns = sample.map { Self.sqlName($0.column) }.joined(separator: ", ")
+        // A number (often the primary key) differs per user, so both rows fit.
         let values = sample.map {
-            $0.expression.replacingOccurrences(of: "auth.uid()", with: "u.id").replacingOccurrences(of: "auth.email()", with: "u.email")
+            $0.expression == "1" ? "(select count(*) from \(quotedTable)) + row_number() over (order by u.email)"
+                : $0.expression.replacingOccurrences(of: "auth.uid()", with: "u.id").replacingOccurrences(of: "auth.email()", with: "u.email")
         }.joined(separator: ", ")
         let list = emails.map(Self.literal).joined(separator: ", ")
         return """
             do $draft$ begin
               insert into \(quotedTable) (\(columns))
               select \(values) from auth.users u where u.email in (\(list))
+              on conflict do nothing;
+            exception when others then
+              raise notice 'plan draft: no rows for \(table.replacingOccurrences(of: "'", with: "''")): %', sqlerrm;
+            end $draft$
+            """
+    }
+
+    /// (A user column gets the first persona's id: the admin has no auth.uid().)
+    private func unownedRow(_ table: String, _ quotedTable: String, _ sample: [(column: String, expression: String)],
+                            userEmail: String) -> String {
+        let user = "(select u.id from auth.users u where u.email = \(Self.literal(userEmail)))"
+        // User columns whose default is auth.uid() would be NULL for the admin.
+        let userColumns = (catalog.columns[table] ?? []).filter { column in
+            column.reference?.table == "auth.users" && !sample.contains { $0.column == column.name }
+        }
+        let row = sample + userColumns.map { ($0.name, "auth.uid()") }
+        let columns = row.map { Self.sqlName($0.column) }.joined(separator: ", ")
+        let values = row.map { $0.expression.replacingOccurrences(of: "auth.uid()", with: user) }.joined(separator: ", ")
+        return """
+            do $draft$ begin
+              insert into \(quotedTable) (\(columns))
+              select \(values) where not exists (select 1 from \(quotedTable))
               on conflict do nothing;
             exception when others then
               raise notice 'plan draft: no rows for \(table.replacingOccurrences(of: "'", with: "''")): %', sqlerrm;

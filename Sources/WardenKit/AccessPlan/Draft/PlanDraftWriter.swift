@@ -7,12 +7,23 @@ struct PlanDraftWriter {
     /// Subject -> persona -> notes.
     let notes: [String: [String: [String]]]
     let securityDefiner: Set<String>
+    /// `pgwarden lint`'s dangers, written as DANGER comments at the top.
+    var findings: [LintFinding] = []
+    /// Table -> its column referencing `auth.users` (a user column), for tables whose
+    /// policies name no owner: reading every row there reads every user's rows.
+    var userColumns: [String: String] = [:]
 
     func render() -> String {
         var lines = [
             "# A starting access plan, drafted by `pgwarden plan draft` from the database as it is:",
             "# every cell below is what the database allowed, not what it should allow.",
             "# Review each one (search for DANGER and NOTE), then prove it with `pgwarden test`.",
+        ]
+        for finding in findings {
+            lines.append("# DANGER (\(finding.rule.rawValue)) \(finding.subject): \(finding.detail)")
+            lines += (finding.consequence?.evidence ?? []).map { "#   \($0)" }
+        }
+        lines += [
             "",
             "schemas: [\(plan.schemas.map(Self.key).joined(separator: ", "))]",
             "",
@@ -88,6 +99,9 @@ struct PlanDraftWriter {
         let othersWritten = writes.filter { access.scope(of: $0) == .all }.map(\.rawValue)
         var reasons: [String] = []
         if relation.owner != nil && access.select == .all { reasons.append("sees other users' rows") }
+        if relation.owner == nil && access.select == .all, let column = userColumns[relation.qualifiedName] {
+            reasons.append("sees every user's rows (user column \(column))")
+        }
         if !othersWritten.isEmpty {
             reasons.append("may \(othersWritten.joined(separator: ", ")) \(relation.owner != nil ? "other users' rows" : "every row")")
         }

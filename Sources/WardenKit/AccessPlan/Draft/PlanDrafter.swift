@@ -60,7 +60,7 @@ package struct PlanDrafter {
 
     static let emails = ["ava.draft@example.com", "ben.draft@example.com"]
 
-    package func draft(source: String = "access-plan.yml") throws -> PlanDraft {
+    package func draft(source: String = "the drafted plan") throws -> PlanDraft {
         let exposed = try ExposedCatalog.read(connection, schemas: schemas)
         let catalog = try DraftCatalog.read(connection, schemas: schemas)
         let ownership = DraftOwnership(catalog: catalog)
@@ -104,26 +104,37 @@ package struct PlanDrafter {
             notes[failure.subject, default: [:]][failure.persona ?? "-", default: []]
                 .append("\(failure.probe): expected \(failure.expected); observed \(failure.observed)")
         }
-        let writer = PlanDraftWriter(plan: plan, notes: notes, securityDefiner: catalog.securityDefiner)
-        return PlanDraft(yaml: writer.render(), plan: plan, dangers: writer.dangers().count, verified: check.passed)
+        let findings = try Linter(connection: connection, schemas: schemas).run()
+        var writer = PlanDraftWriter(plan: plan, notes: notes, securityDefiner: catalog.securityDefiner, findings: findings.dangers)
+        writer.userColumns = catalog.userColumns
+        return PlanDraft(
+            yaml: writer.render(), plan: plan, dangers: writer.dangers().count, verified: check.passed,
+            report: check, dangerCells: writer.dangers(), findings: findings)
     }
 
     /// A view's owner rule: the first owner rule of a table it reads that is also a
     /// valid condition on the view's own columns (tried in a rolled-back transaction).
     private func viewOwner(_ view: ExposedCatalog.Relation, _ catalog: DraftCatalog, _ ownership: DraftOwnership) -> String? {
         let quoted = "\(DraftOwnership.sqlName(view.schema)).\(DraftOwnership.sqlName(view.name))"
-        for source in catalog.viewSources[view.qualifiedName] ?? [] {
-            guard let rule = ownership.ownerRule(of: source) else { continue }
+        for rule in ownerRules(readBy: view.qualifiedName, catalog, ownership) {
             do {
-                try connection.execute("begin")
-                defer { _ = try? connection.execute("rollback") }
-                _ = try connection.query("select 1 from \(quoted) r where (\(rule)) limit 0")
+                try connection.rolledBack { _ = try connection.query("select 1 from \(quoted) r where (\(rule)) limit 0") }
                 return rule
             } catch {
                 continue
             }
         }
         return nil
+    }
+
+    /// The owner rules of the tables a view reads, also through views it reads
+    /// (views on views), nearest first.
+    private func ownerRules(readBy view: String, _ catalog: DraftCatalog, _ ownership: DraftOwnership, depth: Int = 0) -> [String] {
+        guard depth < 8 else { return [] }
+        return (catalog.viewSources[view] ?? []).flatMap { source -> [String] in
+            if let rule = ownership.ownerRule(of: source) { return [rule] }
+            return ownerRules(readBy: source, catalog, ownership, depth: depth + 1)
+        }
     }
 
     /// The drafted signed-in personas' names, in the order of `emails`.
@@ -151,4 +162,10 @@ package struct PlanDraft: Sendable {
     package var dangers: Int
     /// True when the drafted cells held on a second run (what `pgwarden test` would say).
     package var verified: Bool
+    /// That second run: the access matrix as observed.
+    package var report: AccessPlanReport
+    /// Every cell marked DANGER, as `subject · persona: why`.
+    package var dangerCells: [String]
+    /// What `pgwarden lint` finds, each finding's consequence proven.
+    package var findings: LintReport
 }

@@ -1,0 +1,54 @@
+import WardenPostgres
+
+/// What a write policy that is always true lets a signed-in user (ava) do to rows of
+/// another user (ben): insert a row as ben, update or delete ben's rows. Without an
+/// owner column, every row is "another user's".
+struct AlwaysTruePolicyProbe {
+    let context: ProbeContext
+    let finding: LintFinding
+    let ownership: DraftOwnership
+
+    func run() throws -> LintConsequence {
+        let table = finding.subject
+        let quoted = ConsequenceProber.quoted(finding)
+        let owner = ownership.ownerColumn(of: table).map(DraftOwnership.sqlName)
+        let others = owner.map { "\($0) is distinct from auth.uid()" } ?? "true"
+        let whose = owner == nil ? "" : " owned by another user"
+        var evidence: [String] = []
+        var proven = false
+        if let ben = context.userIDs["ben"] {
+            let sample = ownership.sample(of: table)
+            if !sample.isEmpty {
+                let columns = sample.map { DraftOwnership.sqlName($0.column) }.joined(separator: ", ")
+                let values = sample.map { $0.expression.replacingOccurrences(of: "auth.uid()", with: "'\(ben)'::uuid") }
+                let sql = "insert into \(quoted) (\(columns)) values (\(values.joined(separator: ", ")))"
+                switch try context.asPersona("ava", sql) {
+                case .rows:
+                    proven = true
+                    evidence.append("ava inserted a row of \(table)\(owner == nil ? "" : " owned by ben")")
+                case .refused(let error):
+                    evidence.append("ava's insert into \(table)\(owner == nil ? "" : " as ben"): refused (\(PersonaOutcome.describe(error)))")
+                }
+            }
+        }
+        for (verb, sql) in [
+            ("updated", "with changed as (update \(quoted) set \(owner ?? firstColumn()) = \(owner ?? firstColumn()) where \(others) returning 1) select count(*)::text from changed"),
+            ("deleted", "with changed as (delete from \(quoted) where \(others) returning 1) select count(*)::text from changed"),
+        ] {
+            switch try context.asPersona("ava", sql) {
+            case .rows(let rows):
+                let count = Int(rows.first?.first.flatMap { $0 } ?? "0") ?? 0
+                if count > 0 { proven = true }
+                evidence.append("ava \(verb) \(count) row\(count == 1 ? "" : "s") of \(table)\(whose)")
+            case .refused(let error):
+                evidence.append("ava's \(verb == "updated" ? "update" : "delete") of \(table): refused (\(PersonaOutcome.describe(error)))")
+            }
+        }
+        return LintConsequence(verdict: proven ? .proven : .harmless, evidence: evidence, personas: proven ? ["ava"] : [])
+    }
+
+    /// A column an update can set to itself.
+    private func firstColumn() -> String {
+        DraftOwnership.sqlName(ownership.catalog.columns[finding.subject]?.first?.name ?? "ctid")
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import WardenPostgres
+
+/// Proves what access findings let a persona do, the way `pgwarden test` proves a
+/// plan: in one transaction that is rolled back, the draft's personas (anon, two
+/// signed-in users ava and ben, service_role) get accounts (`PlanAccountCreator`),
+/// each probe acts as a persona exactly as PostgREST would (`Impersonation`) in a
+/// savepoint of its own that is rolled back, so a failing probe does not end the run
+/// and nothing stays.
+struct ConsequenceProber {
+    let connection: Connection
+    let schemas: [String]
+    /// Read before the run (it opens a transaction of its own).
+    let draftCatalog: DraftCatalog
+
+    /// The findings, each probed one given its consequence.
+    func prove(_ findings: [LintFinding]) throws -> [LintFinding] {
+        let plan = AccessPlan(
+            source: "pgwarden lint", schemas: schemas, personas: PlanDrafter.personas(), setup: [],
+            relations: [], functions: [], checks: [])
+        return try connection.rolledBack {
+            let seal = try RunSeal.capture(connection, source: plan.source)
+            let userIDs = try PlanAccountCreator(connection: connection, plan: plan).createAccounts()
+            let issued = try PersonaTokenIssuer(
+                connection: connection, plan: plan, userIDs: userIDs, adminRoleSetting: seal.roleSetting).issue()
+            let context = ProbeContext(
+                connection: connection, plan: plan, requests: issued.requests, seal: seal,
+                impersonation: Impersonation(connection: connection, seal: seal), userIDs: userIDs)
+            try addOwnedRows(for: findings)
+            var proven: [LintFinding] = []
+            for var finding in findings {
+                finding.consequence = try consequence(of: finding, context)
+                try seal.verify(after: "probing \(finding.rule.rawValue) on \(finding.subject)")
+                proven.append(finding)
+            }
+            return proven
+        }
+    }
+
+    /// Rows of ava and ben in the tables whose policies are probed (as `plan draft` does).
+    private func addOwnedRows(for findings: [LintFinding]) throws {
+        let ownership = DraftOwnership(catalog: draftCatalog)
+        let tables = Set(findings.filter { $0.rule == .rlsPolicyAlwaysTrue }.map(\.subject))
+        for table in tables.sorted() {
+            guard let finding = findings.first(where: { $0.subject == table }),
+                  let sql = ownership.setupRows(table: table, quotedTable: Self.quoted(finding), emails: PlanDrafter.emails)
+            else { continue }
+            try connection.savepoint { try connection.execute(sql) }
+        }
+    }
+
+    static func quoted(_ finding: LintFinding) -> String {
+        SQL.quoteIdentifier(finding.schema) + "." + SQL.quoteIdentifier(finding.name)
+    }
+
+    private func consequence(of finding: LintFinding, _ context: ProbeContext) throws -> LintConsequence? {
+        switch finding.rule {
+        case .securityDefinerView, .authUsersExposed, .materializedViewInAPI, .foreignTableInAPI:
+            return try RelationReadProbe(context: context, finding: finding).run()
+        case .rlsDisabledInPublic, .policyExistsRLSDisabled:
+            return try RelationReadProbe(context: context, finding: finding).run(withWrites: true)
+        case .anonSecurityDefinerFunctionExecutable:
+            return try FunctionCallProbe(context: context, finding: finding).run(as: "anon")
+        case .authenticatedSecurityDefinerFunctionExecutable:
+            return try FunctionCallProbe(context: context, finding: finding).run(as: "ava")
+        case .rlsPolicyAlwaysTrue:
+            return try AlwaysTruePolicyProbe(
+                context: context, finding: finding, ownership: DraftOwnership(catalog: draftCatalog)).run()
+        case .rlsReferencesUserMetadata:
+            return try UserMetadataPolicyProbe(
+                context: context, finding: finding, expressions: draftCatalog.policyExpressions[finding.subject] ?? []).run()
+        default:
+            return nil
+        }
+    }
+}
+
+/// The outcome of one statement run as a persona in a rolled-back savepoint.
+enum PersonaOutcome {
+    case rows([[String?]])
+    case refused(PGError)
+
+    /// `42501 permission denied for table t`.
+    static func describe(_ error: PGError) -> String {
+        "\(error.sqlState?.rawValue ?? "error") \(error.message)"
+    }
+}
+
+extension ProbeContext {
+    /// Runs `sql` as `personaName` in a rolled-back savepoint; `after` runs as the
+    /// admin, still inside it (to count what changed).
+    func asPersona(_ personaName: String, _ sql: String, parameters: [String?] = [],
+                   after: (() throws -> Void)? = nil) throws -> PersonaOutcome {
+        guard let persona = plan.persona(named: personaName) else { return .rows([]) }
+        do {
+            return try impersonation.probe(request(persona)) {
+                try connection.query("select set_config('statement_timeout', '5s', true)")
+                let rows = try connection.query(sql, parameters).rows
+                try impersonation.becomeAdmin()
+                try after?()
+                return .rows(rows)
+            }
+        } catch let error as PGError where error.kind == .server {
+            return .refused(error)
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import WardenPostgres
+
+/// Calls an exposed security-definer function as a persona, with simple arguments
+/// (1, 'pgwarden', true, the persona's user id; NULL for other types; defaulted
+/// parameters left out), then, if that fails, with NULL for every argument; counts the
+/// rows it inserted, updated and deleted per table (`pg_stat_xact_user_tables`, read
+/// in the same rolled-back savepoint) and the rows with a value it returned, and
+/// reports the call. Proven when it changed rows, or returned data to anon.
+struct FunctionCallProbe {
+    let context: ProbeContext
+    let finding: LintFinding
+
+    struct Parameter {
+        var type: String
+        var category: String
+        var isVariadic: Bool
+    }
+
+    func run(as persona: String) throws -> LintConsequence {
+        guard let signature = finding.signature else { return LintConsequence(verdict: .notProbed, evidence: []) }
+        let parameters = try requiredParameters(signature)
+        let returnsVoid = try context.connection.query(
+            "select (prorettype = 'void'::regtype)::text from pg_proc where oid = to_regprocedure($1)", [signature]).scalar == "true"
+        let userID = context.userIDs[persona]
+        var attempts = [parameters.map { simpleValue($0, userID: userID) }]
+        if parameters.contains(where: { $0.category != "X" }) { attempts.append(parameters.map { _ in nil }) }
+        var evidence: [String] = []
+        for values in attempts {
+            let arguments = zip(parameters, values).map { parameter, value in
+                (parameter.isVariadic ? "variadic " : "") + (value ?? "null") + "::" + parameter.type
+            }
+            let call = "\(finding.signature.map(Self.name) ?? "")(\(arguments.joined(separator: ", ")))"
+            let shown = "\(finding.schema).\(finding.name)(\(values.map { $0 ?? "null" }.joined(separator: ", ")))"
+            var changes: [String] = []
+            let before = try tableChanges()
+            // Rows with a value (a void result or NULL is no data).
+            let counted = returnsVoid ? "0" : "count(result)"
+            let outcome = try context.asPersona(persona, "select \(counted)::text from (select \(call) as result) as called") {
+                changes = Self.describe(before: before, after: try tableChanges())
+            }
+            switch outcome {
+            case .rows(let rows):
+                let returned = Int(rows.first?.first.flatMap { $0 } ?? "0") ?? 0
+                let parts = (returned > 0 ? ["returned \(returned) row\(returned == 1 ? "" : "s")"] : [])
+                    + (changes.isEmpty ? ["changed nothing"] : changes)
+                evidence.append("\(persona) called \(shown): succeeded, \(parts.joined(separator: ", "))")
+                // Data handed to anon with the owner's rights is a consequence too.
+                let proven = !changes.isEmpty || (persona == "anon" && returned > 0)
+                return LintConsequence(verdict: proven ? .proven : .harmless, evidence: evidence,
+                                       personas: proven ? [persona] : [])
+            case .refused(let error):
+                evidence.append("\(persona) called \(shown): failed, \(PersonaOutcome.describe(error))")
+            }
+        }
+        return LintConsequence(verdict: .harmless, evidence: evidence)
+    }
+
+    /// `schema.name` of a signature, as written in it (quoted where needed).
+    static func name(_ signature: String) -> String {
+        String(signature[..<(signature.firstIndex(of: "(") ?? signature.endIndex)])
+    }
+
+    /// The input parameters a call must give (those with defaults left out).
+    private func requiredParameters(_ signature: String) throws -> [Parameter] {
+        let rows = try context.connection.query(
+            """
+            select format_type(a.type, null), t.typcategory::text,
+                   (p.provariadic <> 0 and a.position = p.pronargs)::text
+            from pg_proc p
+            cross join lateral unnest(p.proargtypes::oid[]) with ordinality as a(type, position)
+            join pg_type t on t.oid = a.type
+            where p.oid = to_regprocedure($1) and a.position <= p.pronargs - p.pronargdefaults
+            order by a.position
+            """, [signature]).rows
+        return rows.map { Parameter(type: $0[0] ?? "text", category: $0[1] ?? "", isVariadic: $0[2] == "true") }
+    }
+
+    private func simpleValue(_ parameter: Parameter, userID: String?) -> String? {
+        if parameter.isVariadic { return nil }
+        switch (parameter.category, parameter.type) {
+        case ("N", _): return "1"
+        case ("S", _): return "'pgwarden'"
+        case ("B", _): return "true"
+        case (_, "uuid"): return userID.map { "'\($0)'" }
+        default: return nil
+        }
+    }
+
+    /// Table -> rows inserted, updated, deleted so far in this transaction.
+    private func tableChanges() throws -> [String: [Int]] {
+        var changes: [String: [Int]] = [:]
+        for row in try context.connection.query(
+            """
+            select format('%s.%s', schemaname, relname), n_tup_ins::text, n_tup_upd::text, n_tup_del::text
+            from pg_stat_xact_user_tables where n_tup_ins + n_tup_upd + n_tup_del > 0
+            """).rows {
+            changes[row[0] ?? ""] = [row[1], row[2], row[3]].map { Int($0 ?? "") ?? 0 }
+        }
+        return changes
+    }
+
+    /// "deleted 1 row of public.t", one per table and kind of change.
+    static func describe(before: [String: [Int]], after: [String: [Int]]) -> [String] {
+        var lines: [String] = []
+        for table in after.keys.sorted() {
+            let now = after[table] ?? [0, 0, 0], then = before[table] ?? [0, 0, 0]
+            for (index, verb) in ["inserted", "updated", "deleted"].enumerated() where now[index] > then[index] {
+                let count = now[index] - then[index]
+                lines.append("\(verb) \(count) row\(count == 1 ? "" : "s") of \(table)")
+            }
+        }
+        return lines
+    }
+}

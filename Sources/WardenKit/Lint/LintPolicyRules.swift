@@ -1,0 +1,90 @@
+import Foundation
+
+/// The rules read from a policy's expressions (as `pg_get_expr` prints them with an
+/// empty search_path, so functions are schema-qualified): always true, reading
+/// user_metadata from the JWT, and auth functions evaluated per row.
+struct LintPolicyRules {
+    struct Policy {
+        var schema: String
+        var table: String
+        var name: String
+        /// pg_policy.polcmd: r select, a insert, w update, d delete, * all.
+        var command: String
+        var permissive: Bool
+        /// The policy applies to public, anon or authenticated.
+        var forAPIRoles: Bool
+        var roles: String
+        var using: String?
+        var check: String?
+
+        var commandName: String {
+            ["r": "select", "a": "insert", "w": "update", "d": "delete"][command] ?? "all"
+        }
+    }
+
+    let policies: [Policy]
+
+    func findings() throws -> [LintFinding] {
+        policies.flatMap { policy -> [LintFinding] in
+            var found: [LintFinding] = []
+            func finding(_ rule: LintRule, _ detail: String) -> LintFinding {
+                LintFinding(rule: rule, kind: .table, schema: policy.schema, name: policy.table,
+                            detail: "policy \"\(policy.name)\" on \(policy.schema).\(policy.table) (\(policy.commandName), to \(policy.roles)) " + detail)
+            }
+            if let clauses = alwaysTrue(policy) {
+                found.append(finding(.rlsPolicyAlwaysTrue, "lets every row through: \(clauses) always true"))
+            }
+            if [policy.using, policy.check].contains(where: { $0.map(Self.readsUserMetadata) ?? false }) {
+                found.append(finding(.rlsReferencesUserMetadata,
+                    "reads user_metadata from the JWT, which signed-in users may change themselves"))
+            }
+            if [policy.using, policy.check].contains(where: { $0.map(Self.evaluatesPerRow) ?? false }) {
+                found.append(finding(.authRLSInitplan,
+                    "calls auth.<function>() or current_setting() for every row; wrap it as (select auth.uid())"))
+            }
+            return found
+        }
+    }
+
+    private static func isTrue(_ expression: String?) -> Bool {
+        guard let expression else { return false }
+        let compact = expression.lowercased().filter { !$0.isWhitespace }
+        return ["true", "(true)", "1=1", "(1=1)"].contains(compact)
+    }
+
+    /// Which clause of a permissive write policy for the API roles is always true
+    /// (select policies with `true` are usually on purpose, as splinter also holds).
+    private func alwaysTrue(_ policy: Policy) -> String? {
+        guard policy.permissive, policy.forAPIRoles else { return nil }
+        let writesRows = ["w", "d", "*"].contains(policy.command)
+        let using = writesRows && (Self.isTrue(policy.using) || policy.using == nil)
+        let check = Self.isTrue(policy.check)
+            || (policy.check == nil && policy.command == "a")
+            || (policy.check == nil && ["w", "*"].contains(policy.command) && Self.isTrue(policy.using))
+        switch (using, check) {
+        case (true, true): return "USING and WITH CHECK are"
+        case (true, false): return "USING is"
+        case (false, true): return "WITH CHECK is"
+        default: return nil
+        }
+    }
+
+    private static let userMetadata = try! NSRegularExpression(
+        pattern: #"(auth\.jwt\(\)|current_setting\([^)]*request\.jwt\.claim)[\s\S]*user_metadata"#, options: [.caseInsensitive])
+
+    static func readsUserMetadata(_ expression: String) -> Bool {
+        userMetadata.firstMatch(in: expression, range: NSRange(expression.startIndex..., in: expression)) != nil
+    }
+
+    private static let perRowCall = try! NSRegularExpression(
+        pattern: #"(auth\.(uid|jwt|role|email)\(\)|current_setting\()"#, options: [.caseInsensitive])
+    private static let wrappedCall = try! NSRegularExpression(
+        pattern: #"select\s+[(\s]*(auth\.(uid|jwt|role|email)\(\)|current_setting\()"#, options: [.caseInsensitive])
+
+    /// A call not wrapped in a scalar subquery (`( SELECT auth.uid() AS uid)`), which
+    /// the planner runs once as an initplan instead of once per row.
+    static func evaluatesPerRow(_ expression: String) -> Bool {
+        let range = NSRange(expression.startIndex..., in: expression)
+        return perRowCall.numberOfMatches(in: expression, range: range) > wrappedCall.numberOfMatches(in: expression, range: range)
+    }
+}

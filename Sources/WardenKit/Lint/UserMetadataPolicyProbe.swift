@@ -1,0 +1,79 @@
+import Foundation
+import WardenPostgres
+
+/// What a policy reading `user_metadata` lets a signed-in user do by setting their own
+/// metadata (any user may, through Supabase Auth's update-user call): ava reads the
+/// table with her metadata as it is, then with each key the policy reads set to a value
+/// found in the table's text columns. Proven when a forged value shows more rows.
+struct UserMetadataPolicyProbe {
+    let context: ProbeContext
+    let finding: LintFinding
+    /// The policy expressions of the table (pg_get_expr text).
+    let expressions: [String]
+
+    private static let key = try! NSRegularExpression(pattern: #"user_metadata'(?:::text)?\)*\s*->>?\s*'([^']+)'"#)
+
+    func run() throws -> LintConsequence {
+        guard let ava = context.plan.persona(named: "ava"), let user = ava.user, !keys().isEmpty else {
+            return LintConsequence(verdict: .notProbed, evidence: [])
+        }
+        let quoted = ConsequenceProber.quoted(finding)
+        let baseline = try count(quoted, as: ava)
+        var evidence = ["ava reads \(RelationReadProbe.text(String(baseline))) of \(finding.subject) with her own user_metadata"]
+        for key in keys() {
+            for value in try candidateValues() {
+                var forged = ava
+                forged.user = user
+                forged.user?.metadataJSON = JSONText.encode([key: value])
+                let seen = try count(quoted, as: forged)
+                guard seen > baseline else { continue }
+                evidence.append("ava, after setting her own user_metadata to \(forged.user?.metadataJSON ?? ""), reads \(RelationReadProbe.text(String(seen))) of \(finding.subject)")
+                return LintConsequence(verdict: .proven, evidence: evidence, personas: ["ava"])
+            }
+        }
+        evidence.append("no user_metadata value tried (keys \(keys().joined(separator: ", ")), values from the table's text columns) showed more rows")
+        return LintConsequence(verdict: .harmless, evidence: evidence)
+    }
+
+    /// The user_metadata keys the policies read.
+    private func keys() -> [String] {
+        var found: [String] = []
+        for expression in expressions {
+            let range = NSRange(expression.startIndex..., in: expression)
+            for match in Self.key.matches(in: expression, range: range) {
+                if let key = Range(match.range(at: 1), in: expression), !found.contains(String(expression[key])) {
+                    found.append(String(expression[key]))
+                }
+            }
+        }
+        return found
+    }
+
+    /// Up to 5 values of each text column (read as the admin, who sees every row).
+    private func candidateValues() throws -> [String] {
+        let columns = try context.connection.query(
+            """
+            select format('%I', a.attname) from pg_attribute a join pg_type t on t.oid = a.atttypid
+            where a.attrelid = to_regclass($1) and a.attnum > 0 and not a.attisdropped and t.typcategory = 'S'
+            order by a.attnum
+            """, [ConsequenceProber.quoted(finding)]).rows.compactMap { $0[0] }
+        var values: [String] = []
+        for column in columns {
+            values += try context.connection.query(
+                "select distinct \(column)::text from \(ConsequenceProber.quoted(finding)) where \(column) is not null limit 5"
+            ).rows.compactMap { $0[0] }
+        }
+        return values
+    }
+
+    private func count(_ quoted: String, as persona: Persona) throws -> Int {
+        do {
+            return try context.impersonation.probe(
+                context.request(persona, userMetadataJSON: persona.user?.metadataJSON ?? "{}")) {
+                Int(try context.connection.query("select count(*)::text from \(quoted)").scalar ?? "0") ?? 0
+            }
+        } catch let error as PGError where error.kind == .server {
+            return 0
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import ArgumentParser
+import Foundation
+import WardenKit
+
+/// `pgwarden lint`: Supabase advisor's access findings, each with its proven consequence.
+struct LintCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lint",
+        abstract: "Find what Supabase's Security Advisor would flag, and prove what each finding lets a persona do.",
+        discussion: """
+            Reads the catalog for the access findings of Supabase's advisor (splinter: \
+            security_definer_view, anon_security_definer_function_executable, \
+            rls_disabled_in_public, rls_policy_always_true, ...; docs/lint.md), then acts as \
+            anon and signed-in users, inside a transaction that is rolled back, to show what \
+            each finding lets them do: rows read through a definer view, rows a definer \
+            function changed, rows written as another user. Nothing is left changed; what a \
+            rollback cannot undo (a function's dblink or other outside effects, sequences) is \
+            not undone either: on a live database, --no-probes only reads the catalog. \
+            With --plan (default access-plan.yml, when it exists), a finding whose \
+            consequence the plan declares is "intended". Findings name the migration file \
+            and line that created the object (found by searching --migrations). \
+            Exit status 1 when a finding is a danger (a proven consequence the plan does not \
+            declare, or an unprobed ERROR-level security finding), 0 otherwise; 65 bad plan \
+            file; 69 server unreachable; 73 the --output file cannot be written.
+            """)
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text, json, junit, github, markdown
+    }
+
+    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var migrations: MigrationsOptions
+
+    @Option(help: ArgumentHelp(
+                "The access-plan file (used when it exists; default: access-plan.yml, or supabase/access-plan.yml "
+                    + "in a Supabase project).", valueName: "FILE"),
+            completion: .file(extensions: ["yml", "yaml"]))
+    var plan: String?
+
+    @Option(help: ArgumentHelp("An exposed schema (repeat for more; default: the plan's, else public).", valueName: "SCHEMA"))
+    var schema: [String] = []
+
+    @Flag(help: "Only read the catalog: call no function and write nothing, not even in a rolled-back transaction (no consequences are proven).")
+    var noProbes = false
+
+    @Option(help: "Report format: text, json, junit, github (annotations on migration lines; the Markdown table also goes to $GITHUB_STEP_SUMMARY when set) or markdown.")
+    var format: Format = .text
+
+    @Option(help: ArgumentHelp("Write the report (in --format) to this file; the terminal gets the text.", valueName: "FILE"),
+            completion: .file())
+    var output: String?
+
+    func run() throws {
+        try ErrorReporter.run {
+            let layout = try migrations.project.layout(
+                migrations: migrations.folder, plan: plan, allGiven: migrations.folder != nil && plan != nil)
+            let planFile = layout.planFile.relativePath
+            let accessPlan = FileManager.default.fileExists(atPath: planFile) ? try AccessPlanParser.load(path: planFile) : nil
+            let schemas = !schema.isEmpty ? schema : accessPlan?.schemas ?? ["public"]
+            let connection = try Connection(database.settings())
+            var isDirectory: ObjCBool = false
+            let migrationsPath = layout.migrationsDirectory.path
+            let folder = FileManager.default.fileExists(atPath: migrationsPath, isDirectory: &isDirectory) && isDirectory.boolValue
+                ? layout.migrationsDirectory : nil
+            let report = try Linter(connection: connection, schemas: schemas)
+                .run(plan: accessPlan, migrations: folder, probing: !noProbes)
+            try LintPrinter(format: format, output: output).print(report)
+            if !report.passed { throw ExitStatus.failure }
+        }
+    }
+}

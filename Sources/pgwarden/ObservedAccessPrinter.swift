@@ -1,0 +1,26 @@
+import Foundation
+import WardenKit
+
+/// Prints the access observed when there is no plan: the matrix in `format` (the
+/// dangers and the next step go to standard output with text, else to standard error,
+/// so a JSON or XML report stays parseable). Returns false when a danger was found.
+struct ObservedAccessPrinter {
+    let format: TestCommand.Format
+    let output: String?
+    let planFile: String
+
+    /// Prints the observed access and, after it, the pgTAP suites' results (if any).
+    func print(_ draft: PlanDraft, suites: [TestSuiteResult] = []) throws -> Bool {
+        let observed = ObservedAccessReport(draft, planFile: planFile)
+        if format == .text && output == nil {
+            Swift.print(observed.render())
+            if !suites.isEmpty { Swift.print("\n" + TestRunReport(accessPlan: nil, plan: nil, suites: suites).text()) }
+        } else {
+            let notes = ([observed.heading] + observed.dangerLines + [observed.nextStep]).joined(separator: "\n")
+            FileHandle.standardError.write(Data((notes + "\n").utf8))
+            try ReportPrinter(format: format, output: output, plan: nil)
+                .print(TestRunReport(accessPlan: draft.report, plan: nil, suites: suites))
+        }
+        return observed.dangerLines.isEmpty
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+import WardenKit
+import TestSupport
+
+/// The first answer before there is a plan: `test` and `dev` without an access-plan
+/// file show the access as observed, mark the dangers with what the probes showed,
+/// say how to start a plan, and exit 0 (1 under --strict when there is a danger).
+/// With a plan, `test --strict` fails on a danger the plan does not declare.
+@Suite struct PlanlessAccessTests {
+    private func scratchFolder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("planless-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    @Test func testWithoutAPlanShowsTheObservedMatrixAndItsDangers() throws {
+        let (admin, _, url) = try LintFindingsTests.database()
+        let before = try DatabaseDigest.of(admin)
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let plan = folder.appendingPathComponent("access-plan.yml").path
+        let result = try PgwardenCLI.run(["test", "--database-url", url, "--plan", plan])
+        #expect(result.status == 0, "\(result.all)")
+        let out = result.standardOutput
+        #expect(out.contains("no access plan (\(plan)): what the database allows now"))
+        #expect(out.contains("public.notes_open"))
+        #expect(out.contains("DANGER public.notes_open · anon: anon (no sign-in) may insert, update, delete"))
+        #expect(out.contains("DANGER anon_security_definer_function_executable public.remove_note(integer)"))
+        #expect(out.contains("  probe: anon called public.remove_note(1): succeeded, deleted 1 row of public.notes_open"))
+        #expect(out.contains("start a plan from this: pgwarden plan draft --output \(plan)"))
+        #expect(!FileManager.default.fileExists(atPath: plan))
+        let strict = try PgwardenCLI.run(["test", "--database-url", url, "--plan", plan, "--strict"])
+        #expect(strict.status == 1, "\(strict.all)")
+        #expect(try DatabaseDigest.of(admin) == before)
+    }
+
+    @Test func strictTestFailsOnADangerThePlanDoesNotDeclare() throws {
+        let (_, _, url) = try LintFindingsTests.database()
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let plan = folder.appendingPathComponent("access-plan.yml").path
+        let drafted = try PgwardenCLI.run(["plan", "draft", "--database-url", url, "--output", plan])
+        #expect(drafted.status == 0, "\(drafted.all)")
+        let yaml = try String(contentsOfFile: plan, encoding: .utf8)
+        #expect(yaml.contains("# DANGER (anon_security_definer_function_executable) public.remove_note(integer):"))
+        #expect(yaml.contains("#   anon called public.remove_note(1): succeeded, deleted 1 row of public.notes_open"))
+        let plain = try PgwardenCLI.run(["test", "--database-url", url, "--plan", plan])
+        #expect(plain.status == 0, "\(plain.all)")
+        // The draft declares what anon may do; user_metadata in a policy is never declared.
+        let strict = try PgwardenCLI.run(["test", "--database-url", url, "--plan", plan, "--strict"])
+        #expect(strict.status == 1, "\(strict.all)")
+        #expect(strict.standardOutput.contains("DANGER rls_references_user_metadata public.teams"))
+        #expect(strict.standardOutput.contains("INTENDED anon_security_definer_function_executable public.remove_note(integer)"))
+    }
+
+    @Test func strictTestOfElectricRidePassesWithItsDefinerViewIntended() throws {
+        let connection = try ElectricRide.database()
+        let url = try TestCluster.cluster.url(database: connection.settings.parameters["dbname"] ?? "", user: "postgres")
+        let result = try PgwardenCLI.run(["test", "--database-url", url, "--plan", ElectricRide.planPath, "--strict"])
+        #expect(result.status == 0, "\(result.all)")
+        #expect(result.standardOutput.contains("INTENDED security_definer_view public.count_of_vehicles_by_brand"))
+        #expect(result.standardOutput.contains("lint: 2 findings, 0 dangers, 2 intended by the access plan"))
+        // With a machine format, standard output stays that format; lint's text goes to standard error.
+        let json = try PgwardenCLI.run(["test", "--database-url", url, "--plan", ElectricRide.planPath, "--strict", "--format", "json"])
+        #expect(json.status == 0, "\(json.all)")
+        #expect(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) is [String: Any])
+        #expect(json.standardError.contains("INTENDED security_definer_view public.count_of_vehicles_by_brand"))
+    }
+
+    @Test func devWithoutAPlanIsNotAnErrorAndShowsTheDangers() throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try PgwardenCLI.run(
+            ["dev", "--migrations", LintFindingsTests.folder.path], environment: PgwardenCLI.cleanEnvironment(),
+            directory: folder.path)
+        #expect(result.status == 0, "\(result.all)")
+        #expect(!result.all.contains("cannot read the plan file"))
+        #expect(result.standardOutput.contains("no access plan (access-plan.yml)"))
+        #expect(result.standardOutput.contains("DANGER rls_policy_always_true public.posts"))
+        #expect(result.standardOutput.contains("  probe: ava inserted a row of public.posts owned by ben"))
+        #expect(result.standardOutput.contains("start a plan from this: pgwarden plan draft --output access-plan.yml"))
+    }
+}

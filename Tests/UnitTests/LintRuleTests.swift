@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+@testable import WardenKit
+
+/// The parts of `pgwarden lint` that need no server: reading policy expressions,
+/// deciding what is a danger, and finding the migration line that created an object.
+@Suite struct LintRuleTests {
+    private func policy(_ command: String, using: String?, check: String?, roles: Bool = true) -> LintPolicyRules.Policy {
+        LintPolicyRules.Policy(schema: "public", table: "t", name: "p", command: command, permissive: true,
+                               forAPIRoles: roles, roles: "authenticated", using: using, check: check)
+    }
+
+    private func rules(_ policies: LintPolicyRules.Policy...) throws -> [LintRule] {
+        try LintPolicyRules(policies: policies).findings().map(\.rule)
+    }
+
+    @Test func alwaysTrueIsAboutWritesForTheAPIRoles() throws {
+        #expect(try rules(policy("w", using: "true", check: nil)) == [.rlsPolicyAlwaysTrue])
+        #expect(try rules(policy("a", using: nil, check: "(1 = 1)")) == [.rlsPolicyAlwaysTrue])
+        #expect(try rules(policy("a", using: nil, check: nil)) == [.rlsPolicyAlwaysTrue])
+        #expect(try rules(policy("d", using: nil, check: nil)) == [.rlsPolicyAlwaysTrue])
+        // A select policy with true is usually on purpose; a policy for other roles is not the API's.
+        #expect(try rules(policy("r", using: "true", check: nil)).isEmpty)
+        #expect(try rules(policy("w", using: "true", check: nil, roles: false)).isEmpty)
+        #expect(try rules(policy("w", using: "(owner = ( SELECT auth.uid() AS uid))", check: nil)).isEmpty)
+    }
+
+    @Test func authCallsPerRowAndUserMetadata() throws {
+        #expect(try rules(policy("r", using: "(owner = auth.uid())", check: nil)) == [.authRLSInitplan])
+        #expect(try rules(policy("r", using: "(owner = ( SELECT auth.uid() AS uid))", check: nil)).isEmpty)
+        #expect(try rules(policy("r", using: "(team = ( SELECT ((auth.jwt() -> 'user_metadata'::text) ->> 'team'::text)))", check: nil))
+            == [.rlsReferencesUserMetadata])
+        #expect(try rules(policy("r", using: "(team = ((current_setting('request.jwt.claims'::text, true))::jsonb -> 'user_metadata'))", check: nil))
+            == [.rlsReferencesUserMetadata, .authRLSInitplan])
+    }
+
+    @Test func dangerDependsOnProofLevelAndIntent() {
+        var finding = LintFinding(rule: .anonSecurityDefinerFunctionExecutable, kind: .function, schema: "public",
+                                  name: "f", signature: "public.f()", detail: "")
+        #expect(!finding.isDanger)  // WARN, nothing probed
+        finding.consequence = LintConsequence(verdict: .proven, evidence: ["anon called public.f(): succeeded, deleted 1 row of public.t"], personas: ["anon"])
+        #expect(finding.isDanger && finding.status == "danger")
+        finding.intended = true
+        #expect(!finding.isDanger && finding.status == "intended")
+        let view = LintFinding(rule: .securityDefinerView, kind: .view, schema: "public", name: "v", detail: "")
+        #expect(view.isDanger)  // ERROR, nothing probed
+        var harmless = view
+        harmless.consequence = LintConsequence(verdict: .harmless, evidence: [])
+        #expect(!harmless.isDanger && harmless.status == "harmless")
+        let slow = LintFinding(rule: .authRLSInitplan, kind: .table, schema: "public", name: "t", detail: "",
+                               consequence: LintConsequence(verdict: .proven, evidence: []))
+        #expect(!slow.isDanger)
+    }
+
+    @Test func locatesTheMigrationLineThatCreatedAnObject() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("locate-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try """
+            -- objects of one migration
+            create table if not exists "public"."Trip Log" (id int);
+            create or replace function public.wipe(x int) returns void language sql as 'select 1';
+            create policy "p" on public.trips for all using (true);
+            """.write(to: folder.appendingPathComponent("1_a.sql"), atomically: true, encoding: .utf8)
+        let locator = try MigrationObjectLocator(folder: folder)
+        let trip = LintFinding(rule: .rlsDisabledInPublic, kind: .table, schema: "public", name: "Trip Log", detail: "")
+        #expect(locator.location(of: trip)?.line == 2)
+        let wipe = LintFinding(rule: .functionSearchPathMutable, kind: .function, schema: "public", name: "wipe",
+                               signature: "public.wipe(integer)", detail: "")
+        #expect(locator.location(of: wipe)?.line == 3)
+        let policy = LintFinding(rule: .rlsPolicyAlwaysTrue, kind: .table, schema: "public", name: "trips", detail: "")
+        #expect(locator.location(of: policy)?.line == 4)
+        let missing = LintFinding(rule: .rlsDisabledInPublic, kind: .table, schema: "public", name: "wipe", detail: "")
+        #expect(locator.location(of: missing) == nil)
+    }
+}
