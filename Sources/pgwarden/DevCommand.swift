@@ -42,7 +42,7 @@ struct DevCommand: ParsableCommand {
             // Every input (migrations, seeds, test files, the plan) is read and checked
             // before a server starts: a run that will refuse its input starts nothing.
             let suite = try tests.suite(in: layout)
-            let runsPlan = TestsOptions.hasPlan(layout, named: plan.file != nil)
+            let runsPlan = TestsOptions.hasPlan(layout)
             let accessPlan = try ProjectJob.checkInputs(of: layout.project, withPlan: runsPlan)
             let cluster = try LocalCluster.start()
             let token = InterruptHandler.shared.onInterrupt { cluster.stop() }

@@ -18,8 +18,9 @@ struct ObservedAccessPrinter {
         } else {
             let notes = ([observed.heading] + observed.dangerLines + [observed.nextStep]).joined(separator: "\n")
             FileHandle.standardError.write(Data((notes + "\n").utf8))
+            // The tests, when there are any, are the report; else the access as observed.
             try ReportPrinter(format: format, output: output, plan: nil)
-                .print(TestRunReport(accessPlan: draft.report, plan: nil, suites: suites))
+                .print(TestRunReport(accessPlan: suites.isEmpty ? draft.report : nil, plan: nil, suites: suites))
         }
         return observed.dangerLines.isEmpty
     }

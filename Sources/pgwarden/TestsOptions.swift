@@ -20,10 +20,10 @@ struct TestsOptions: ParsableArguments {
         return try PgTAPSuite.discover(in: layout.root.relativePath).map { try PgTAPSuite(folder: $0) }
     }
 
-    /// Whether there is an access plan to prove: one named with --plan (a missing one
-    /// is then an error), or the layout's plan file when it exists. Without one, `test`
-    /// and `dev` show the access as observed.
-    static func hasPlan(_ layout: ProjectLayout, named: Bool) -> Bool {
-        named || FileManager.default.fileExists(atPath: layout.planFile.path)
+    /// Whether there is an access plan to prove: a file at --plan, or at the layout's
+    /// plan path. Without one, `test` and `dev` show the access as observed, under a
+    /// heading that names the path they looked at (so a mistyped --plan is visible).
+    static func hasPlan(_ layout: ProjectLayout) -> Bool {
+        FileManager.default.fileExists(atPath: layout.planFile.path)
     }
 }

@@ -10,13 +10,15 @@ import WardenPostgres
 struct ConsequenceProber {
     let connection: Connection
     let schemas: [String]
+    /// anon, ava, ben and service_role (with the metadata a sign-up trigger may need).
+    let personas: [Persona]
     /// Read before the run (it opens a transaction of its own).
     let draftCatalog: DraftCatalog
 
     /// The findings, each probed one given its consequence.
     func prove(_ findings: [LintFinding]) throws -> [LintFinding] {
         let plan = AccessPlan(
-            source: "pgwarden lint", schemas: schemas, personas: PlanDrafter.personas(), setup: [],
+            source: "pgwarden lint", schemas: schemas, personas: personas, setup: [],
             relations: [], functions: [], checks: [])
         return try connection.rolledBack {
             let seal = try RunSeal.capture(connection, source: plan.source)

@@ -9,6 +9,8 @@ import WardenPostgres
 public struct Linter {
     let connection: Connection
     let schemas: [String]
+    /// Who the probes act as: anon, two signed-in users (ava, ben) and service_role.
+    var personas: [Persona] = PlanDrafter.personas()
 
     /// - Parameters:
     ///   - connection: an admin connection, as for proving a plan (on Supabase, `postgres`).
@@ -29,7 +31,7 @@ public struct Linter {
         var findings = found
         if probing {
             let draftCatalog = try DraftCatalog.read(connection, schemas: schemas)
-            findings = try ConsequenceProber(connection: connection, schemas: schemas, draftCatalog: draftCatalog).prove(found)
+            findings = try ConsequenceProber(connection: connection, schemas: schemas, personas: personas, draftCatalog: draftCatalog).prove(found)
         }
         if let plan {
             let intent = LintIntent(plan: plan, functions: plannedFunctions)

@@ -104,7 +104,9 @@ package struct PlanDrafter {
             notes[failure.subject, default: [:]][failure.persona ?? "-", default: []]
                 .append("\(failure.probe): expected \(failure.expected); observed \(failure.observed)")
         }
-        let findings = try Linter(connection: connection, schemas: schemas).run()
+        var linter = Linter(connection: connection, schemas: schemas)
+        linter.personas = personas
+        let findings = try linter.run()
         var writer = PlanDraftWriter(plan: plan, notes: notes, securityDefiner: catalog.securityDefiner, findings: findings.dangers)
         writer.userColumns = catalog.userColumns
         return PlanDraft(
@@ -139,6 +141,16 @@ package struct PlanDrafter {
 
     /// The drafted signed-in personas' names, in the order of `emails`.
     static let names = ["ava", "ben"]
+
+    /// Whether the database has what a draft acts through: the API roles and `auth.users`
+    /// (a Supabase project, its twin, or plain PostgreSQL after `pgwarden bootstrap`).
+    package static func canObserve(_ connection: Connection) throws -> Bool {
+        try connection.fetchBool(
+            """
+            select to_regrole('anon') is not null and to_regrole('authenticated') is not null
+               and to_regrole('service_role') is not null and to_regclass('auth.users') is not null
+            """)
+    }
 
     static func personas(metadata: [String: String] = [:]) -> [Persona] {
         let user = { (index: Int) in
