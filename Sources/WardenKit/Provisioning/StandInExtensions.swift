@@ -1,0 +1,58 @@
+import Foundation
+
+/// pgwarden's own stand-ins for extensions Supabase offers that the local server
+/// lacks, installed into the ephemeral server's private tree (`PrivateInstallation`)
+/// only where the server has no extension of that name. Each is our own SQL, written
+/// from the extension's documented API; what a stand-in cannot do raises an error
+/// saying it is a local stand-in. docs/supabase-twin.md, "Stand-ins".
+public enum StandInExtensions {
+    /// One stand-in: the extension's name, the version it claims, what its control file
+    /// says, and its install script.
+    struct StandIn {
+        var name: String
+        var comment: String
+        var requires: [String] = []
+        var script: [UInt8]
+    }
+
+    /// The version every stand-in claims, so `pg_extension` shows it is not the real one.
+    static let version = "pgwarden-stand-in"
+
+    static var all: [StandIn] {
+        [
+            StandIn(name: "pg_net", comment: "pgwarden local stand-in for pg_net: requests are recorded, never sent",
+                    script: PackageResources.StandInPgNet_sql),
+            StandIn(name: "http", comment: "pgwarden local stand-in for http: requests are recorded, then refused",
+                    script: PackageResources.StandInHttp_sql),
+            StandIn(name: "pgjwt", comment: "pgwarden local stand-in for pgjwt: HS256/384/512 sign and verify",
+                    requires: ["pgcrypto"], script: PackageResources.StandInPgjwt_sql),
+        ]
+    }
+
+    /// The names of the stand-ins pgwarden has.
+    public static var names: [String] { all.map(\.name) }
+
+    /// Writes every stand-in whose extension the folder does not already have.
+    static func install(into folder: URL) throws {
+        let manager = FileManager.default
+        for standIn in all where !manager.fileExists(atPath: folder.appendingPathComponent("\(standIn.name).control").path) {
+            var control = """
+                # \(standIn.comment)
+                comment = '\(standIn.comment)'
+                default_version = '\(version)'
+                relocatable = false
+                trusted = true
+
+                """
+            if !standIn.requires.isEmpty { control += "requires = '\(standIn.requires.joined(separator: ", "))'\n" }
+            try write(Array(control.utf8), to: folder.appendingPathComponent("\(standIn.name).control"))
+            try write(standIn.script, to: folder.appendingPathComponent("\(standIn.name)--\(version).sql"))
+        }
+    }
+
+    private static func write(_ bytes: [UInt8], to file: URL) throws {
+        guard FileManager.default.createFile(atPath: file.path, contents: Data(bytes)) else {
+            throw ProvisioningError.serverFailed(step: "writing the stand-in \(file.lastPathComponent)", log: "")
+        }
+    }
+}
