@@ -26,7 +26,7 @@ begin
       where a.parname = 'pgrst.' || parameter and e.privilege_type = 'SET'
         and e.grantee = (select oid from pg_catalog.pg_roles where rolname = 'postgres'));
     execute format('grant set on parameter %I to postgres', 'pgrst.' || parameter);
-    perform pg_temp.twin_note('parameter privilege', 'pgrst.' || parameter);
+    perform pg_temp.twin_note('parameter_grant', 'pgrst.' || parameter);
   end loop;
 end
 $twin$;
