@@ -41,7 +41,8 @@ let package = Package(
                 .embedInCode("Provisioning/Twin/TwinPlatform.sql"),
                 // pgwarden's stand-ins for server extensions (ephemeral server only).
                 .embedInCode("Provisioning/StandIns/StandInPgNet.sql"), .embedInCode("Provisioning/StandIns/StandInHttp.sql"),
-                .embedInCode("Provisioning/StandIns/StandInPgjwt.sql"),
+                .embedInCode("Provisioning/StandIns/StandInPgjwt.sql"), .embedInCode("Provisioning/StandIns/StandInSupabaseVault.sql"),
+                .embedInCode("Provisioning/StandIns/StandInPgGraphql.sql"), .embedInCode("Provisioning/StandIns/StandInPgmq.sql"),
             ]
         ),
         // The command-line tool: argument parsing and error reporting only.

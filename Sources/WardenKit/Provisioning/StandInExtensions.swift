@@ -26,6 +26,12 @@ public enum StandInExtensions {
                     script: PackageResources.StandInHttp_sql),
             StandIn(name: "pgjwt", comment: "pgwarden local stand-in for pgjwt: HS256/384/512 sign and verify",
                     requires: ["pgcrypto"], script: PackageResources.StandInPgjwt_sql),
+            StandIn(name: "pgmq", comment: "pgwarden local stand-in for pgmq: queues as tables, from its documented API",
+                    script: PackageResources.StandInPgmq_sql),
+            StandIn(name: "supabase_vault", comment: "pgwarden local stand-in for Supabase Vault: registers the vault bootstrap made (not encrypted)",
+                    script: PackageResources.StandInSupabaseVault_sql),
+            StandIn(name: "pg_graphql", comment: "pgwarden local stand-in for pg_graphql: its resolver says it is not available",
+                    script: PackageResources.StandInPgGraphql_sql),
         ]
     }
 
@@ -38,7 +44,7 @@ public enum StandInExtensions {
         for standIn in all where !manager.fileExists(atPath: folder.appendingPathComponent("\(standIn.name).control").path) {
             var control = """
                 # \(standIn.comment)
-                comment = '\(standIn.comment)'
+                comment = '\(standIn.comment.replacingOccurrences(of: "'", with: "''"))'
                 default_version = '\(version)'
                 relocatable = false
                 trusted = true

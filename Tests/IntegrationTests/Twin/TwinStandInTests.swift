@@ -46,6 +46,38 @@ import TestSupport
             .scalar == #"POST https://example.test/y {"a":1} application/json"#)
     }
 
+    /// pgmq's documented API (pgmq README; Supabase Queues): send, read with a
+    /// visibility timeout, archive, pop, delete, drop.
+    @Test func pgmqQueuesWork() throws {
+        let project = try project()
+        _ = try project.query("create extension pgmq")
+        _ = try project.query("select pgmq.create('jobs')")
+        let first = try #require(try project.query(#"select pgmq.send('jobs', '{"n":1}')::text"#).scalar)
+        _ = try project.query(#"select pgmq.send_batch('jobs', array['{"n":2}', '{"n":3}']::jsonb[])"#)
+        #expect(try project.query("select string_agg(message->>'n', ',' order by msg_id) from pgmq.read('jobs', 30, 2)").scalar == "1,2")
+        #expect(try project.query("select string_agg(message->>'n', ',') from pgmq.read('jobs', 30, 5)").scalar == "3")
+        #expect(try project.query("select pgmq.archive('jobs', $1::bigint)::text", [first]).scalar == "true")
+        #expect(try project.query("select count(*)::text from pgmq.a_jobs").scalar == "1")
+        #expect(try project.query("select string_agg(queue_name, ',') from pgmq.list_queues()").scalar == "jobs")
+        #expect(throws: PGError.self) { try project.query("select pgmq.create('Bad Name')") }
+        #expect(try project.query("select pgmq.drop_queue('jobs')::text").scalar == "true")
+        #expect(try project.query("select to_regclass('pgmq.q_jobs') is null").scalar == "t")
+    }
+
+    /// Schema dumps of hosted projects start with `create extension if not exists
+    /// supabase_vault with schema vault` and `pg_graphql with schema graphql`.
+    @Test func vaultAndGraphqlRegistrationsLetSchemaDumpsApply() throws {
+        let project = try project()
+        try project.execute(
+            """
+            create extension if not exists supabase_vault with schema vault;
+            create extension if not exists pg_graphql with schema graphql;
+            """)
+        #expect(try project.query("select vault.create_secret('x') is not null").scalar == "t")
+        let error = try #require(throws: PGError.self) { try project.query("select graphql.resolve('{ a }')") }
+        #expect(error.message.contains("local stand-in"))
+    }
+
     /// The stand-ins say what they are in pg_extension (their version).
     @Test func standInsAreMarkedInPgExtension() throws {
         let project = try project()
