@@ -1,4 +1,5 @@
 import Foundation
+import WardenPostgres
 
 /// pgwarden's own stand-ins for extensions Supabase offers that the local server
 /// lacks, installed into the ephemeral server's private tree (`PrivateInstallation`)
@@ -37,6 +38,20 @@ public enum StandInExtensions {
 
     /// The names of the stand-ins pgwarden has.
     public static var names: [String] { all.map(\.name) }
+
+    /// The stand-ins installed in the connection's database, by name.
+    public static func installed(_ connection: Connection) throws -> [String] {
+        try connection.query(
+            "select extname::text from pg_catalog.pg_extension where extversion = \(version) order by extname" as SQL
+        ).rows.compactMap { $0.first ?? nil }
+    }
+
+    /// The run report's line naming the stand-ins a database uses; nil when none.
+    package static func reportLine(_ names: [String]) -> String? {
+        guard !names.isEmpty else { return nil }
+        return "stand-ins: \(names.joined(separator: ", ")) are pgwarden's local stand-ins, not the real extensions: "
+            + "what reaches them (HTTP calls, GraphQL, Vault encryption) is not provable locally (docs/supabase-twin.md)"
+    }
 
     /// Writes every stand-in whose extension the folder does not already have.
     static func install(into folder: URL) throws {

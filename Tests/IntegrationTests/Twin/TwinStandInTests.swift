@@ -82,6 +82,10 @@ import TestSupport
     @Test func standInsAreMarkedInPgExtension() throws {
         let project = try project()
         #expect(try project.query("select extversion from pg_extension where extname = 'pg_net'").scalar == "pgwarden-stand-in")
+        _ = try project.query("create extension pgjwt with schema extensions")
+        #expect(try StandInExtensions.installed(project) == ["pg_net", "pgjwt"])
+        #expect(StandInExtensions.reportLine(["pg_net", "pgjwt"])?.hasPrefix("stand-ins: pg_net, pgjwt are pgwarden's local stand-ins") == true)
+        #expect(StandInExtensions.reportLine([]) == nil)
     }
 
     /// An extension with no stand-in: the migration fails naming the extension, the
