@@ -32,6 +32,7 @@ public enum SupabaseCompat {
             ("TwinPolicyGrants.sql", PackageResources.TwinPolicyGrants_sql),
             ("TwinPostgrest.sql", PackageResources.TwinPostgrest_sql), ("TwinVault.sql", PackageResources.TwinVault_sql),
             ("TwinPlatform.sql", PackageResources.TwinPlatform_sql),
+            ("TwinExtensionScripts.sql", PackageResources.TwinExtensionScripts_sql),
         ].map { ($0.0, String(decoding: $0.1, as: UTF8.self)) }
     }
 

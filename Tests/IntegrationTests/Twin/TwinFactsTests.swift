@@ -200,14 +200,15 @@ enum TwinFacts {
                  where extname in ('pg_stat_statements', 'pg_net')
                  """, supabase: "pg_net:extensions,pg_stat_statements:extensions",
                  source: "PG init-scripts/00000000000000-initial-schema.sql; migrations/20240822021428_enable_webhooks_by_default.sql"),
-        TwinFact(fact: "vault.secrets: postgres has select, references, delete, truncate with grant option", sql: """
-                 select string_agg(privilege_type || ':' || is_grantable, ',' order by privilege_type)
-                 from pg_class, aclexplode(relacl) a where oid = 'vault.secrets'::regclass and a.grantee = 'postgres'::regrole
-                 """, supabase: "DELETE:true,REFERENCES:true,SELECT:true,TRUNCATE:true",
-                 source: "hosted projects' pg_dump of vault ACLs; supabase/vault sql/supabase_vault--0.3.0.sql"),
-        TwinFact(fact: "service_role cannot read vault.decrypted_secrets",
-                 sql: "select has_table_privilege('service_role', 'vault.decrypted_secrets', 'select')::text",
-                 supabase: "false", source: "hosted projects' pg_dump of vault ACLs"),
+        TwinFact(fact: "vault.secrets: postgres has select and delete with grant option, service_role without", sql: """
+                 select string_agg(a.grantee::regrole || ':' || privilege_type || ':' || is_grantable, ',' order by a.grantee::regrole::text, privilege_type)
+                 from pg_class, aclexplode(relacl) a where oid = 'vault.secrets'::regclass and a.grantee <> relowner
+                 """, supabase: "postgres:DELETE:true,postgres:SELECT:true,service_role:DELETE:false,service_role:SELECT:false",
+                 source: "PG ansible/files/postgresql_extension_custom_scripts/supabase_vault/after-create.sql"),
+        TwinFact(fact: "anon and authenticated cannot read vault.decrypted_secrets", sql: """
+                 select (has_table_privilege('anon', 'vault.decrypted_secrets', 'select')
+                         or has_table_privilege('authenticated', 'vault.decrypted_secrets', 'select'))::text
+                 """, supabase: "false", source: "PG ansible/files/postgresql_extension_custom_scripts/supabase_vault/after-create.sql"),
         TwinFact(fact: "postgres may set pgrst.db_pre_request (in role settings)",
                  sql: "select has_parameter_privilege('postgres', 'pgrst.db_pre_request', 'set')::text",
                  supabase: "true", source: "Supabase docs: alter role authenticator set pgrst.db_pre_request; PostgREST v12 in-database configuration"),

@@ -17,8 +17,10 @@ import TestSupport
             "select extnamespace::regnamespace::text from pg_extension where extname = 'pg_stat_statements'").scalar == "extensions")
     }
 
-    /// supabase/vault 0.3 API; grants from hosted projects' schema dumps: postgres may
-    /// create, update and read secrets, the API roles may not touch them.
+    /// supabase/vault 0.3 API; grants from Supabase's after-create script
+    /// (PG ansible/files/postgresql_extension_custom_scripts/supabase_vault/after-create.sql):
+    /// postgres and service_role may create, update and read secrets, anon and
+    /// authenticated may not touch them.
     @Test func vaultHasSupabasesAPIAndGrants() throws {
         let (admin, project) = try project()
         let id = try #require(try project.query("select vault.create_secret('s3cr3t', 'stripe_key', 'the key')::text").scalar)
@@ -28,7 +30,8 @@ import TestSupport
         #expect(try admin.query("select obj_description('vault.secrets'::regclass)").scalar?.contains("does not encrypt") == true)
         for role in ["anon", "authenticated", "service_role"] {
             for relation in ["vault.secrets", "vault.decrypted_secrets"] {
-                #expect(try admin.query("select has_table_privilege($1, $2, 'select')::text", [role, relation]).scalar == "false")
+                #expect(try admin.query("select has_table_privilege($1, $2, 'select')::text", [role, relation]).scalar
+                    == (role == "service_role" ? "true" : "false"))
             }
         }
         #expect(throws: PGError.self) { try project.query("insert into vault.secrets (secret) values ('x')") }

@@ -2,9 +2,11 @@
 -- installed on every new project). Same API as supabase/vault 0.3: vault.secrets,
 -- the vault.decrypted_secrets view, vault.create_secret() and vault.update_secret().
 -- THE LOCAL COPY DOES NOT ENCRYPT: `secret` holds the text as given, and
--- `decrypted_secret` repeats it. Grants as on a hosted project (schema dumps of
--- hosted projects: postgres has SELECT, REFERENCES, DELETE, TRUNCATE on both, with
--- grant option; anon, authenticated and service_role nothing); secrets are written
+-- `decrypted_secret` repeats it. Grants as Supabase's after-create script for the
+-- extension (PG ansible/files/postgresql_extension_custom_scripts/supabase_vault/
+-- after-create.sql): postgres has USAGE on the schema, SELECT and DELETE on both
+-- relations and EXECUTE on the two functions, all with grant option; service_role
+-- the same without grant option; anon and authenticated nothing. Secrets are written
 -- through the two functions, which run as their owner, supabase_admin.
 
 do $twin$
@@ -70,11 +72,15 @@ begin
 end
 $twin$;
 
-select pg_temp.twin_grant('schema', 'vault', 'usage', 'postgres', true) where pg_temp.twin_is_new('vault');
-select pg_temp.twin_grant('table', relation, 'select, references, delete, truncate', 'postgres', true)
-from unnest(array['vault.secrets', 'vault.decrypted_secrets']) as relation
+select pg_temp.twin_grant('schema', 'vault', 'usage', grantee, grantee = 'postgres')
+from unnest(array['postgres', 'service_role']) as grantee
+where pg_temp.twin_is_new('vault');
+select pg_temp.twin_grant('table', relation, 'select, delete', grantee, grantee = 'postgres')
+from unnest(array['vault.secrets', 'vault.decrypted_secrets']) as relation,
+     unnest(array['postgres', 'service_role']) as grantee
 where pg_temp.twin_is_new(relation);
-select pg_temp.twin_grant('function', signature, 'execute', 'postgres', true)
+select pg_temp.twin_grant('function', signature, 'execute', grantee, grantee = 'postgres')
 from unnest(array['vault.create_secret(text, text, text, uuid)',
-                  'vault.update_secret(uuid, text, text, text, uuid)']) as signature
+                  'vault.update_secret(uuid, text, text, text, uuid)']) as signature,
+     unnest(array['postgres', 'service_role']) as grantee
 where pg_temp.twin_is_new(signature);
