@@ -23,9 +23,10 @@ import TestSupport
         let (adminSettings, projectSettings) = try TestCluster.newTwinDatabase("privext")
         let admin = try Connection(adminSettings)
         let names = try providable(admin)
-        // The Debian server here has at least these (postgresql-15 and postgresql-15-pgtap;
-        // pg_stat_statements is installed already), and pgwarden's stand-ins.
-        for expected in ["moddatetime", "dblink", "pgtap", "hstore", "earthdistance", "http", "pgjwt"] {
+        // The Debian server here has at least these (postgresql-15, and -pgtap, -hypopg,
+        // -plpgsql-check from .ci/run; pg_stat_statements is installed already), and
+        // pgwarden's stand-ins.
+        for expected in ["moddatetime", "dblink", "pgtap", "hstore", "earthdistance", "hypopg", "plpgsql_check", "http", "pgjwt"] {
             #expect(names.contains(expected), "the server should provide \(expected)")
         }
         let project = try Connection(projectSettings)
