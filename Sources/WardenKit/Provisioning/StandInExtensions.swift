@@ -49,7 +49,8 @@ public enum StandInExtensions {
     /// The run report's line naming the stand-ins a database uses; nil when none.
     package static func reportLine(_ names: [String]) -> String? {
         guard !names.isEmpty else { return nil }
-        return "stand-ins: \(names.joined(separator: ", ")) are pgwarden's local stand-ins, not the real extensions: "
+        let verb = names.count == 1 ? "is a pgwarden local stand-in, not the real extension" : "are pgwarden's local stand-ins, not the real extensions"
+        return "stand-ins: \(names.joined(separator: ", ")) \(verb): "
             + "what reaches them (HTTP calls, GraphQL, Vault encryption) is not provable locally (docs/supabase-twin.md)"
     }
 
