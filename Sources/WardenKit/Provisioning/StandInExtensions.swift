@@ -51,7 +51,7 @@ public enum StandInExtensions {
         guard !names.isEmpty else { return nil }
         let verb = names.count == 1 ? "is a pgwarden local stand-in, not the real extension" : "are pgwarden's local stand-ins, not the real extensions"
         return "stand-ins: \(names.joined(separator: ", ")) \(verb): "
-            + "what reaches them (HTTP calls, GraphQL, Vault encryption) is not provable locally (docs/supabase-twin.md)"
+            + "what reaches \(names.count == 1 ? "it" : "them") (HTTP calls, GraphQL, Vault encryption) is not provable locally (docs/supabase-twin.md)"
     }
 
     /// Writes every stand-in whose extension the folder does not already have.
