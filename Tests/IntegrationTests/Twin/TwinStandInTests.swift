@@ -97,7 +97,7 @@ import TestSupport
             try Migrator.open(folder: folder.path, settings: project).up()
         }
         let text = failure.description
-        #expect(text.contains("1_vectors.sql"))
+        #expect(text.contains("1_vectors.sql:2:"))
         #expect(text.contains("not available on the local twin"))
         #expect(text.contains("--database-url") && text.contains("PGWARDEN_PG_BINDIR"))
         #expect(try Connection(project).query("select count(*)::text from pg_tables where tablename = 'docs'").scalar == "0")
