@@ -98,4 +98,16 @@ import TestSupport
             == "nightly-cleanup 0 3 * * * postgres")
         #expect(try project.query("select cron.unschedule('nightly-cleanup')::text").scalar == "true")
     }
+
+    /// The extensions a new project has may be dropped and created again by postgres,
+    /// as supautils allows on Supabase.
+    @Test func postgresMayDropAndRecreateTheExtensionsANewProjectHas() throws {
+        let (_, projectSettings) = try TestCluster.newTwinDatabase("preinst")
+        let project = try Connection(projectSettings)
+        for name in ["pg_stat_statements", "pg_net"] {
+            #expect(try project.query("select extowner::regrole::text from pg_extension where extname = \(name)" as SQL).scalar == "postgres")
+            _ = try project.query("drop extension \(identifier: name) cascade" as SQL)
+            _ = try project.query("create extension \(identifier: name) with schema extensions" as SQL)
+        }
+    }
 }

@@ -11,7 +11,15 @@ begin
   foreach wanted in array array['pg_stat_statements', 'pg_net'] loop
     continue when exists (select 1 from pg_catalog.pg_extension where extname = wanted)
       or not exists (select 1 from pg_catalog.pg_available_extensions where name = wanted);
-    execute format('create extension %I with schema extensions', wanted);
+    -- As postgres where it may (trusted on pgwarden's server, as supautils lets it on
+    -- Supabase), so postgres may drop it again; else as the bootstrapping superuser.
+    begin
+      set local role postgres;
+      execute format('create extension %I with schema extensions', wanted);
+      reset role;
+    exception when insufficient_privilege then
+      execute format('create extension %I with schema extensions', wanted);
+    end;
     perform pg_temp.twin_note('extension', wanted);
   end loop;
 end
