@@ -110,4 +110,21 @@ import TestSupport
             _ = try project.query("create extension \(identifier: name) with schema extensions" as SQL)
         }
     }
+
+    /// Supabase's after-create scripts (PG ansible/files/postgresql_extension_custom_scripts):
+    /// dblink's dblink_connect_u is supabase_admin's alone; pgmq's objects are postgres's.
+    @Test func afterCreateScriptsRunAsOnSupabase() throws {
+        let (_, projectSettings) = try TestCluster.newTwinDatabase("aftercreate")
+        let project = try Connection(projectSettings)
+        _ = try project.query("create extension dblink with schema extensions")
+        #expect(try project.query(
+            "select bool_or(has_function_privilege('postgres', oid, 'execute'))::text from pg_proc where proname = 'dblink_connect_u'"
+        ).scalar == "false")
+        _ = try project.query("create extension pgmq")
+        #expect(try project.query(
+            "select string_agg(distinct relowner::regrole::text, ',') from pg_class where relnamespace = 'pgmq'::regnamespace and relkind = 'r'"
+        ).scalar == "postgres")
+        #expect(try project.query("select proowner::regrole::text from pg_proc where oid = 'pgmq.send(text, jsonb, integer)'::regprocedure")
+            .scalar == "postgres")
+    }
 }
