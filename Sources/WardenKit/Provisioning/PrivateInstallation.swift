@@ -38,6 +38,17 @@ package struct PrivateInstallation: Sendable {
     /// privileged extensions or stand-ins.
     package static func build(in root: URL, binaries: PostgresBinaries) throws -> PrivateInstallation? {
         guard let layout = layout(of: binaries) else { return nil }
+        do {
+            return try build(in: root, binaries: binaries, layout: layout)
+        } catch let error as ProvisioningError {
+            throw error
+        } catch {
+            throw ProvisioningError.serverFailed(
+                step: "building the server's private installation tree in \(root.path)", log: error.localizedDescription)
+        }
+    }
+
+    private static func build(in root: URL, binaries: PostgresBinaries, layout: Layout) throws -> PrivateInstallation? {
         let prefix = commonFolderPrefix([layout.bindir, layout.sharedir, layout.pkglibdir])
         guard !prefix.isEmpty else { return nil }
         func inTree(_ path: String) -> URL { root.appendingPathComponent(String(path.dropFirst(prefix.count))) }
@@ -106,5 +117,7 @@ package struct PrivateInstallation: Sendable {
         let marked = kept.joined(separator: "\n").trimmingCharacters(in: .newlines)
             + "\n# pgwarden: trusted, as supautils lets postgres create it on Supabase\ntrusted = true\n"
         try marked.write(to: target, atomically: false, encoding: .utf8)
+        // Readable by the server's OS user whatever the umask (it may not be the caller).
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: target.path)
     }
 }

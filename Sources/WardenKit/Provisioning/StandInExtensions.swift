@@ -73,7 +73,7 @@ public enum StandInExtensions {
     }
 
     private static func write(_ bytes: [UInt8], to file: URL) throws {
-        guard FileManager.default.createFile(atPath: file.path, contents: Data(bytes)) else {
+        guard FileManager.default.createFile(atPath: file.path, contents: Data(bytes), attributes: [.posixPermissions: 0o644]) else {
             throw ProvisioningError.serverFailed(step: "writing the stand-in \(file.lastPathComponent)", log: "")
         }
     }
