@@ -59,7 +59,12 @@ import TestSupport
         #expect(try project.query("select pgmq.archive('jobs', $1::bigint)::text", [first]).scalar == "true")
         #expect(try project.query("select count(*)::text from pgmq.a_jobs").scalar == "1")
         #expect(try project.query("select string_agg(queue_name, ',') from pgmq.list_queues()").scalar == "jobs")
+        #expect(try project.query("select pgmq.purge_queue('jobs')::text").scalar == "2")
         #expect(throws: PGError.self) { try project.query("select pgmq.create('Bad Name')") }
+        let partitioned = try #require(throws: PGError.self) { try project.query("select pgmq.create_partitioned('big')") }
+        #expect(partitioned.message.contains("local stand-in"))
+        _ = try project.query("select pgmq.create_unlogged('fast')")
+        #expect(try project.query("select relpersistence::text from pg_class where oid = 'pgmq.q_fast'::regclass").scalar == "u")
         #expect(try project.query("select pgmq.drop_queue('jobs')::text").scalar == "true")
         #expect(try project.query("select to_regclass('pgmq.q_jobs') is null").scalar == "t")
     }

@@ -44,6 +44,27 @@ begin
 end
 $fn$;
 
+create function pgmq.create_unlogged(queue_name text) returns void
+  language plpgsql volatile
+as $fn$
+begin
+  perform pgmq.create(queue_name);
+  execute pg_catalog.format('alter table %s set unlogged', pgmq.pgwarden_table(queue_name, 'q'));
+  update pgmq.meta m set is_unlogged = true where m.queue_name = create_unlogged.queue_name;
+end
+$fn$;
+
+create function pgmq.create_partitioned(queue_name text, partition_interval text default '10000',
+                                        retention_interval text default '100000') returns void
+  language plpgsql volatile
+as $fn$
+begin
+  raise exception 'pgmq is a local stand-in on the pgwarden twin: partitioned queues (pg_partman) are not available; queue "%" was not created', queue_name
+    using errcode = 'feature_not_supported',
+          hint = 'use pgmq.create locally, or run against a server with pgmq and pg_partman (--database-url, e.g. Supabase''s own image)';
+end
+$fn$;
+
 create function pgmq.send_batch(queue_name text, msgs jsonb[], delay integer default 0) returns setof bigint
   language plpgsql volatile
 as $fn$
