@@ -27,4 +27,12 @@ import Testing
         }
         #expect(StandInExtensions.names == ["pg_net", "http", "pgjwt", "pgmq", "supabase_vault", "pg_graphql"])
     }
+
+    /// Off pgwarden's server, a refused privileged extension gets a hint saying why.
+    @Test func aRefusedPrivilegedExtensionIsExplained() {
+        let refused = PGError(kind: .server, message: #"permission denied to create extension "moddatetime""#, sqlState: "42501")
+        #expect(RefusedPrivilegedExtension(refused)?.hint.contains("supautils") == true)
+        let unsafe = PGError(kind: .server, message: #"permission denied to create extension "pageinspect""#, sqlState: "42501")
+        #expect(RefusedPrivilegedExtension(unsafe) == nil)
+    }
 }
