@@ -97,7 +97,7 @@ public struct MigrationSQLFailure: Error, CustomStringConvertible {
             return "this statement cannot run in a transaction: mark the section "
                 + "`-- migrate:\(direction.rawValue) transaction:false` (it then runs one statement at a time)"
         }
-        return MissingExtension(error)?.hint
+        return MissingExtension(error)?.hint ?? RefusedPrivilegedExtension(error)?.hint
     }
 
     static func oneLine(_ text: String) -> String {

@@ -85,7 +85,8 @@ public final class LocalCluster: @unchecked Sendable {
         }
         do {
             try initialize(binaries: binaries, directory: directory, identity: identity)
-            let server = try launch(binaries: binaries, directory: directory, identity: identity)
+            let installation = try PrivateInstallation.build(in: directory.appendingPathComponent("install"), binaries: binaries)
+            let server = try launch(binaries: binaries, installation: installation, directory: directory, identity: identity)
             let cluster = LocalCluster(directory: directory, binaries: binaries, server: server, watchdog: watchdog)
             do {
                 try cluster.waitUntilReady(timeout: timeout)
@@ -212,10 +213,17 @@ public final class LocalCluster: @unchecked Sendable {
         }
     }
 
-    private static func launch(binaries: PostgresBinaries, directory: URL, identity: RunIdentity) throws -> Process {
+    /// Runs the server from its private installation tree when there is one (Supabase's
+    /// extension privileges and pgwarden's stand-ins), else from the system's folders.
+    private static func launch(
+        binaries: PostgresBinaries, installation: PrivateInstallation?, directory: URL, identity: RunIdentity
+    ) throws -> Process {
         var arguments = ["-D", directory.appendingPathComponent("data").path, "-k", directory.path, "-p", "5432"]
         for setting in serverSettings { arguments += ["-c", setting] }
-        let (program, fullArguments) = identity.command(binaries.postgres.path, arguments)
+        if let libraries = installation?.preloadLibraries, !libraries.isEmpty {
+            arguments += ["-c", "shared_preload_libraries=" + libraries.joined(separator: ",")]
+        }
+        let (program, fullArguments) = identity.command((installation?.postgres ?? binaries.postgres).path, arguments)
         let logURL = directory.appendingPathComponent("server.log")
         FileManager.default.createFile(atPath: logURL.path, contents: nil)
         let log = try FileHandle(forWritingTo: logURL)

@@ -40,13 +40,19 @@ package struct MissingExtension: Equatable, Sendable {
         Self.debianPackages[name].map { $0.replacingOccurrences(of: "%@", with: serverMajor ?? "<major>") }
     }
 
-    /// One sentence saying what to do.
+    /// What to do, in one hint: it is not available on the local twin (plain PostgreSQL
+    /// and pgwarden has no stand-in for it, `StandInExtensions`), so run against a
+    /// server that has it, or install it.
     package var hint: String {
+        let elsewhere = "run against a server that has it: --database-url (e.g. Supabase's own image, supabase/postgres), "
+            + "or PGWARDEN_PG_BINDIR to a PostgreSQL build with it installed"
         if let package = debianPackage {
-            return "this server lacks the extension \(name), which Supabase provides: install it on the server "
-                + "(Debian/Ubuntu: apt-get install \(package), from apt.postgresql.org where Debian has none)"
+            return "this server lacks the extension \(name), which Supabase provides: it is not available on the local twin. "
+                + "Install it on the server (Debian/Ubuntu: apt-get install \(package), from apt.postgresql.org where Debian has none), "
+                + "or \(elsewhere)"
         }
         return "this server lacks the extension \(name), which Supabase provides and no Debian package does: "
-            + "build it from its source, or keep the migrations that need it out of local runs"
+            + "it is not available on the local twin. \(elsewhere.prefix(1).uppercased() + elsewhere.dropFirst()), "
+            + "or keep the migrations that need it out of local runs"
     }
 }

@@ -15,12 +15,13 @@ public enum SupabaseCompat {
     public static let roles = [
         "supabase_admin", "postgres", "anon", "authenticated", "service_role", "authenticator",
         "supabase_auth_admin", "supabase_storage_admin", "dashboard_user", "supabase_replication_admin",
-        "supabase_read_only_user",
+        "supabase_read_only_user", "supabase_functions_admin",
     ]
 
     /// The twin's SQL, in the order it runs: helpers, roles, database, auth (schema and
-    /// types, tables, functions), storage,
-    /// and the stand-in for supautils' policy grants.
+    /// types, tables, functions), storage, the stand-in for supautils' policy grants,
+    /// PostgREST's in-database settings, the Vault stand-in, and the platform's other
+    /// schemas (graphql, supabase_functions) and extensions.
     public static var scripts: [(name: String, sql: String)] {
         [
             ("TwinHelpers.sql", PackageResources.TwinHelpers_sql), ("TwinRoles.sql", PackageResources.TwinRoles_sql),
@@ -29,6 +30,9 @@ public enum SupabaseCompat {
             ("TwinAuthFunctions.sql", PackageResources.TwinAuthFunctions_sql),
             ("TwinStorage.sql", PackageResources.TwinStorage_sql),
             ("TwinPolicyGrants.sql", PackageResources.TwinPolicyGrants_sql),
+            ("TwinPostgrest.sql", PackageResources.TwinPostgrest_sql), ("TwinVault.sql", PackageResources.TwinVault_sql),
+            ("TwinPlatform.sql", PackageResources.TwinPlatform_sql),
+            ("TwinExtensionScripts.sql", PackageResources.TwinExtensionScripts_sql),
         ].map { ($0.0, String(decoding: $0.1, as: UTF8.self)) }
     }
 
@@ -51,16 +55,18 @@ public enum SupabaseCompat {
     /// The pieces whose presence makes a database complete, each with its check.
     static let pieces: [(name: String, check: String)] =
         roles.map { ("role \($0)", "exists (select 1 from pg_catalog.pg_roles where rolname = '\($0)')") }
-        + ["auth", "storage", "extensions", "graphql_public"].map { ("schema \($0)", "to_regnamespace('\($0)') is not null") }
+        + ["auth", "storage", "extensions", "graphql_public", "graphql", "vault", "supabase_functions"].map { ("schema \($0)", "to_regnamespace('\($0)') is not null") }
         + [
             "auth.users", "auth.identities", "auth.sessions", "auth.refresh_tokens", "auth.mfa_factors",
             "auth.mfa_challenges", "auth.mfa_amr_claims", "auth.audit_log_entries", "auth.instances",
             "auth.schema_migrations", "auth.flow_state", "auth.one_time_tokens", "auth.sso_providers",
             "auth.sso_domains", "auth.saml_providers", "auth.saml_relay_states", "storage.buckets", "storage.objects",
+            "vault.secrets", "vault.decrypted_secrets", "supabase_functions.hooks",
         ].map { ("table \($0)", "to_regclass('\($0)') is not null") }
         + [
             "auth.uid()", "auth.role()", "auth.email()", "auth.jwt()", "storage.foldername(text)",
             "storage.filename(text)", "storage.extension(text)",
+            "vault.create_secret(text, text, text, uuid)", "supabase_functions.http_request()",
         ].map { ("function \($0)", "to_regprocedure('\($0)') is not null") }
         + ["uuid-ossp", "pgcrypto"].map { ("extension \($0)", "exists (select 1 from pg_catalog.pg_extension where extname = '\($0)')") }
         + [("publication supabase_realtime", "exists (select 1 from pg_catalog.pg_publication where pubname = 'supabase_realtime')")]

@@ -8,7 +8,7 @@ import WardenKit
 /// extensions, publications and event triggers. Privileges are exploded and sorted,
 /// so the order PostgreSQL happens to store them in does not matter.
 enum TwinCatalog {
-    static let schemas = "'public', 'auth', 'storage', 'extensions', 'graphql_public', 'realtime'"
+    static let schemas = "'public', 'auth', 'storage', 'extensions', 'graphql_public', 'realtime', 'graphql', 'vault', 'supabase_functions', 'net'"
 
     static func fingerprint(_ connection: Connection) throws -> [String] {
         try connection.query(

@@ -39,7 +39,7 @@ private func privileges(_ role: String, on table: String) -> String {
 }
 
 enum TwinFacts {
-    static let all: [TwinFact] = roles + settings + database + auth + storage
+    static let all: [TwinFact] = roles + settings + database + auth + storage + platform
 
     static let roles: [TwinFact] = [
         TwinFact(fact: "supabase_admin is the only superuser", sql: "select string_agg(rolname, ',') from pg_roles where rolsuper",
@@ -68,10 +68,10 @@ enum TwinFacts {
         TwinFact(fact: "dashboard_user: nologin, createrole, createdb, replication", sql: attributes("dashboard_user"),
                  supabase: "super=false inherit=true login=false bypassrls=false createrole=true createdb=true replication=true",
                  source: "PG init-scripts/00000000000003-post-setup.sql"),
-        TwinFact(fact: "postgres is a member of the API roles and monitoring roles, not of the auth or storage admins",
+        TwinFact(fact: "postgres is a member of the API roles, monitoring roles and supabase_functions_admin, not of the auth or storage admins",
                  sql: memberships("postgres"),
-                 supabase: "anon,authenticated,pg_monitor,pg_read_all_data,pg_signal_backend,service_role",
-                 source: "PG migrations/20230201083204_grant_auth_roles_to_postgres.sql, 20230306081037, 20240606060239, 20250421084701_revoke_admin_roles_from_postgres.sql"),
+                 supabase: "anon,authenticated,pg_monitor,pg_read_all_data,pg_signal_backend,service_role,supabase_functions_admin",
+                 source: "PG migrations/20230201083204_grant_auth_roles_to_postgres.sql, 20230306081037, 20240606060239, 20250421084701_revoke_admin_roles_from_postgres.sql, 20240822021428_enable_webhooks_by_default.sql"),
         TwinFact(fact: "authenticator may become anon, authenticated, service_role (and postgres)", sql: memberships("authenticator"),
                  supabase: "anon,authenticated,postgres,service_role",
                  source: "PG init-scripts/00000000000000-initial-schema.sql, migrations/20221103090837_revoke_admin.sql; ST 0002-storage-schema.sql"),
@@ -175,6 +175,43 @@ enum TwinFacts {
                  from pg_proc p where pronamespace = 'auth'::regnamespace and proname in ('uid', 'role', 'email', 'jwt')
                  """, supabase: "auth.email() by supabase_auth_admin true,auth.jwt() by supabase_auth_admin true,auth.role() by supabase_auth_admin true,auth.uid() by supabase_auth_admin true",
                  source: "PG migrations/20211124212715_update-auth-owner.sql; AUTH 20220224000811_update_auth_functions.up.sql"),
+    ]
+
+    /// A new project's other schemas and extensions (issue 17).
+    static let platform: [TwinFact] = [
+        TwinFact(fact: "supabase_functions_admin: login, noinherit, createrole", sql: attributes("supabase_functions_admin"),
+                 supabase: "super=false inherit=false login=true bypassrls=false createrole=true createdb=false replication=false",
+                 source: "PG migrations/20240822021428_enable_webhooks_by_default.sql"),
+        TwinFact(fact: "supabase_functions_admin's search_path", sql: setting("supabase_functions_admin"),
+                 supabase: "search_path=supabase_functions", source: "PG migrations/20240822021428_enable_webhooks_by_default.sql"),
+        TwinFact(fact: "supabase_functions.hooks, migrations and http_request() are owned by supabase_functions_admin", sql: """
+                 select string_agg(o, ',' order by o) from (
+                   select oid::regclass::text || ' by ' || relowner::regrole from pg_class
+                   where oid in ('supabase_functions.hooks'::regclass, 'supabase_functions.migrations'::regclass)
+                   union all select 'http_request() by ' || proowner::regrole || ' definer=' || prosecdef
+                   from pg_proc where oid = 'supabase_functions.http_request()'::regprocedure) t(o)
+                 """, supabase: "http_request() by supabase_functions_admin definer=true,supabase_functions.hooks by supabase_functions_admin,supabase_functions.migrations by supabase_functions_admin",
+                 source: "PG migrations/20240822021428_enable_webhooks_by_default.sql"),
+        TwinFact(fact: "anon may execute supabase_functions.http_request()",
+                 sql: "select has_function_privilege('anon', 'supabase_functions.http_request()', 'execute')::text",
+                 supabase: "true", source: "PG migrations/20240822021428_enable_webhooks_by_default.sql"),
+        TwinFact(fact: "pg_stat_statements and pg_net live in extensions", sql: """
+                 select string_agg(extname || ':' || extnamespace::regnamespace, ',' order by extname) from pg_extension
+                 where extname in ('pg_stat_statements', 'pg_net')
+                 """, supabase: "pg_net:extensions,pg_stat_statements:extensions",
+                 source: "PG init-scripts/00000000000000-initial-schema.sql; migrations/20240822021428_enable_webhooks_by_default.sql"),
+        TwinFact(fact: "vault.secrets: postgres has select and delete with grant option, service_role without", sql: """
+                 select string_agg(a.grantee::regrole || ':' || privilege_type || ':' || is_grantable, ',' order by a.grantee::regrole::text, privilege_type)
+                 from pg_class, aclexplode(relacl) a where oid = 'vault.secrets'::regclass and a.grantee <> relowner
+                 """, supabase: "postgres:DELETE:true,postgres:SELECT:true,service_role:DELETE:false,service_role:SELECT:false",
+                 source: "PG ansible/files/postgresql_extension_custom_scripts/supabase_vault/after-create.sql"),
+        TwinFact(fact: "anon and authenticated cannot read vault.decrypted_secrets", sql: """
+                 select (has_table_privilege('anon', 'vault.decrypted_secrets', 'select')
+                         or has_table_privilege('authenticated', 'vault.decrypted_secrets', 'select'))::text
+                 """, supabase: "false", source: "PG ansible/files/postgresql_extension_custom_scripts/supabase_vault/after-create.sql"),
+        TwinFact(fact: "postgres may set pgrst.db_pre_request (in role settings)",
+                 sql: "select has_parameter_privilege('postgres', 'pgrst.db_pre_request', 'set')::text",
+                 supabase: "true", source: "Supabase docs: alter role authenticator set pgrst.db_pre_request; PostgREST v12 in-database configuration"),
     ]
 
     static let storage: [TwinFact] = [

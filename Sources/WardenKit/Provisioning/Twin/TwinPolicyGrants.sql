@@ -38,6 +38,7 @@ begin
     as $fn$
     declare
       target regclass;
+      inside_extension boolean := false;
     begin
       if coalesce(current_setting('pgwarden.policy_grant_active', true), '') <> 'on' then
         return;
@@ -46,13 +47,15 @@ begin
         select pg_catalog.to_regclass(quote_ident(o.address_names[1]) || '.' || quote_ident(o.address_names[2]))
         into target from pg_catalog.pg_event_trigger_dropped_objects() o where o.object_type = 'policy' limit 1;
       else
-        select p.polrelid::regclass into target
+        -- A policy made by an extension's script (pg_cron's on cron.job, when
+        -- postgres creates the extension) is the extension's business: not checked.
+        select p.polrelid::regclass, c.in_extension into target, inside_extension
         from pg_catalog.pg_event_trigger_ddl_commands() c join pg_catalog.pg_policy p on p.oid = c.objid
         where c.object_type = 'policy' limit 1;
         alter role postgres nosuperuser;
         perform pg_catalog.set_config('pgwarden.policy_grant_active', 'off', true);
       end if;
-      if target is not null
+      if target is not null and not inside_extension
          and target::text not in ('auth.audit_log_entries', 'auth.identities', 'auth.refresh_tokens', 'auth.sessions',
                                   'auth.users', 'storage.buckets', 'storage.migrations', 'storage.objects')
          and not pg_catalog.pg_has_role('postgres', (select relowner from pg_catalog.pg_class where oid = target), 'usage')

@@ -21,7 +21,10 @@ begin
       ('supabase_storage_admin',     'login noinherit createrole'),
       ('dashboard_user',             'nologin createdb createrole replication'),
       ('supabase_replication_admin', 'login replication'),
-      ('supabase_read_only_user',    'login bypassrls')
+      ('supabase_read_only_user',    'login bypassrls'),
+      -- Owner of Database Webhooks' supabase_functions schema objects
+      -- (PG migrations/20240822021428_enable_webhooks_by_default.sql).
+      ('supabase_functions_admin',   'login noinherit createrole noreplication')
     ) as wanted(role_name, options)
   loop
     continue when exists (select 1 from pg_catalog.pg_roles where rolname = spec.role_name);
@@ -46,7 +49,7 @@ begin
       ('anon', 'postgres'), ('authenticated', 'postgres'), ('service_role', 'postgres'),
       ('pg_monitor', 'postgres'), ('pg_read_all_data', 'postgres'), ('pg_signal_backend', 'postgres'),
       ('authenticator', 'supabase_storage_admin'), ('postgres', 'authenticator'),
-      ('pg_read_all_data', 'supabase_read_only_user')
+      ('pg_read_all_data', 'supabase_read_only_user'), ('supabase_functions_admin', 'postgres')
     ) as wanted(granted, member)
   loop
     continue when pair.granted = pair.member;
@@ -80,7 +83,8 @@ begin
       ('supabase_admin',         'search_path', '"\$user", public, auth, extensions'),
       ('supabase_auth_admin',    'search_path', 'auth'),
       ('supabase_auth_admin',    'idle_in_transaction_session_timeout', '60000'),
-      ('supabase_storage_admin', 'search_path', 'storage')
+      ('supabase_storage_admin', 'search_path', 'storage'),
+      ('supabase_functions_admin', 'search_path', 'supabase_functions')
     ) as wanted(role_name, name, value)
   loop
     continue when exists (

@@ -1,0 +1,123 @@
+import Foundation
+
+/// A private PostgreSQL installation tree for pgwarden's own ephemeral server, so
+/// that it offers extensions the way Supabase does without touching system folders.
+///
+/// PostgreSQL finds its `share` folder (and so `share/extension`, the control files)
+/// and its library folder relative to the real path of the running `postgres`
+/// binary, using the layout it was built with (`pg_config --bindir --sharedir
+/// --pkglibdir`). The tree repeats that layout under its own root:
+///
+/// - `postgres` itself is a copy (PostgreSQL resolves symlinks to find itself);
+/// - the library folder is a symlink to the system's;
+/// - `share` holds symlinks to the system's entries, except `extension`, a folder of
+///   symlinks in which the control files of Supabase's privileged extensions
+///   (`PrivilegedExtensions`) are copies marked `trusted = true`, so non-superuser
+///   `postgres` with CREATE on the database may create them, and which also holds
+///   pgwarden's stand-ins (`StandInExtensions`) for extensions the server lacks.
+///
+/// Details and sources: docs/supabase-twin.md, "Extensions".
+package struct PrivateInstallation: Sendable {
+    /// The tree's `postgres` binary.
+    package let postgres: URL
+    /// The tree's extension folder.
+    package let extensionFolder: URL
+    /// The libraries to preload (`shared_preload_libraries`) that the server has.
+    package let preloadLibraries: [String]
+
+    /// The system installation's folders, as `pg_config` reports them.
+    struct Layout: Equatable {
+        var bindir: String
+        var sharedir: String
+        var pkglibdir: String
+    }
+
+    /// Builds the tree in `root` (a new folder) for the server in `binaries`, or
+    /// returns nil when the server's layout cannot be read (no `pg_config` beside
+    /// it): the server then runs from the system's folders, without trusted
+    /// privileged extensions or stand-ins.
+    package static func build(in root: URL, binaries: PostgresBinaries) throws -> PrivateInstallation? {
+        guard let layout = layout(of: binaries) else { return nil }
+        do {
+            return try build(in: root, binaries: binaries, layout: layout)
+        } catch let error as ProvisioningError {
+            throw error
+        } catch {
+            throw ProvisioningError.serverFailed(
+                step: "building the server's private installation tree in \(root.path)", log: error.localizedDescription)
+        }
+    }
+
+    private static func build(in root: URL, binaries: PostgresBinaries, layout: Layout) throws -> PrivateInstallation? {
+        let prefix = commonFolderPrefix([layout.bindir, layout.sharedir, layout.pkglibdir])
+        guard !prefix.isEmpty else { return nil }
+        func inTree(_ path: String) -> URL { root.appendingPathComponent(String(path.dropFirst(prefix.count))) }
+        let manager = FileManager.default
+        let bin = inTree(layout.bindir), share = inTree(layout.sharedir), lib = inTree(layout.pkglibdir)
+        for folder in [bin, share, lib.deletingLastPathComponent()] {
+            try manager.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        }
+        let postgres = bin.appendingPathComponent("postgres")
+        try manager.copyItem(at: binaries.postgres.resolvingSymlinksInPath(), to: postgres)
+        try manager.createSymbolicLink(atPath: lib.path, withDestinationPath: layout.pkglibdir)
+        try linkEntries(of: layout.sharedir, into: share, except: ["extension"])
+        let extensions = share.appendingPathComponent("extension")
+        try manager.createDirectory(at: extensions, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o755])
+        let systemExtensions = layout.sharedir + "/extension"
+        let trusted = Set(PrivilegedExtensions.names.map { "\($0).control" })
+        try linkEntries(of: systemExtensions, into: extensions, except: trusted)
+        for name in trusted where manager.fileExists(atPath: "\(systemExtensions)/\(name)") {
+            try writeTrusted(control: "\(systemExtensions)/\(name)", to: extensions.appendingPathComponent(name))
+        }
+        try StandInExtensions.install(into: extensions)
+        let preload = PrivilegedExtensions.preloadedLibraries.filter {
+            manager.fileExists(atPath: "\(layout.pkglibdir)/\($0).so")
+        }
+        return PrivateInstallation(postgres: postgres, extensionFolder: extensions, preloadLibraries: preload)
+    }
+
+    /// Reads the layout from the `pg_config` beside the server programs.
+    static func layout(of binaries: PostgresBinaries) -> Layout? {
+        let pgConfig = binaries.directory.appendingPathComponent("pg_config").path
+        guard FileManager.default.isExecutableFile(atPath: pgConfig),
+            let output = try? ProcessRunner.runBrief(pgConfig, ["--bindir", "--sharedir", "--pkglibdir"]),
+            output.status == 0
+        else { return nil }
+        let lines = output.standardOutput.split(separator: "\n").map(String.init)
+        guard lines.count == 3, lines.allSatisfy({ $0.hasPrefix("/") }) else { return nil }
+        return Layout(bindir: lines[0], sharedir: lines[1], pkglibdir: lines[2])
+    }
+
+    /// The longest folder path (ending in `/`) that starts every path.
+    static func commonFolderPrefix(_ paths: [String]) -> String {
+        guard let first = paths.first else { return "" }
+        var prefix = ""
+        var folder = ""
+        for character in first {
+            folder.append(character)
+            guard character == "/" else { continue }
+            if paths.allSatisfy({ $0.hasPrefix(folder) }) { prefix = folder } else { break }
+        }
+        return prefix
+    }
+
+    private static func linkEntries(of folder: String, into target: URL, except skipped: Set<String>) throws {
+        for entry in try FileManager.default.contentsOfDirectory(atPath: folder) where !skipped.contains(entry) {
+            try FileManager.default.createSymbolicLink(
+                atPath: target.appendingPathComponent(entry).path, withDestinationPath: "\(folder)/\(entry)")
+        }
+    }
+
+    /// Copies a control file, replacing any `trusted` line with `trusted = true`.
+    private static func writeTrusted(control source: String, to target: URL) throws {
+        let text = try String(contentsOfFile: source, encoding: .utf8)
+        let kept = text.split(separator: "\n", omittingEmptySubsequences: false).filter {
+            !$0.trimmingCharacters(in: .whitespaces).hasPrefix("trusted")
+        }
+        let marked = kept.joined(separator: "\n").trimmingCharacters(in: .newlines)
+            + "\n# pgwarden: trusted, as supautils lets postgres create it on Supabase\ntrusted = true\n"
+        try marked.write(to: target, atomically: false, encoding: .utf8)
+        // Readable by the server's OS user whatever the umask (it may not be the caller).
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: target.path)
+    }
+}

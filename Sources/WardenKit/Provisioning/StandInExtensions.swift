@@ -1,0 +1,80 @@
+import Foundation
+import WardenPostgres
+
+/// pgwarden's own stand-ins for extensions Supabase offers that the local server
+/// lacks, installed into the ephemeral server's private tree (`PrivateInstallation`)
+/// only where the server has no extension of that name. Each is our own SQL, written
+/// from the extension's documented API; what a stand-in cannot do raises an error
+/// saying it is a local stand-in. docs/supabase-twin.md, "Stand-ins".
+public enum StandInExtensions {
+    /// One stand-in: the extension's name, the version it claims, what its control file
+    /// says, and its install script.
+    struct StandIn {
+        var name: String
+        var comment: String
+        var requires: [String] = []
+        var script: [UInt8]
+    }
+
+    /// The version every stand-in claims, so `pg_extension` shows it is not the real one.
+    static let version = "pgwarden-stand-in"
+
+    static var all: [StandIn] {
+        [
+            StandIn(name: "pg_net", comment: "pgwarden local stand-in for pg_net: requests are recorded, never sent",
+                    script: PackageResources.StandInPgNet_sql),
+            StandIn(name: "http", comment: "pgwarden local stand-in for http: requests are recorded, then refused",
+                    script: PackageResources.StandInHttp_sql),
+            StandIn(name: "pgjwt", comment: "pgwarden local stand-in for pgjwt: HS256/384/512 sign and verify",
+                    requires: ["pgcrypto"], script: PackageResources.StandInPgjwt_sql),
+            StandIn(name: "pgmq", comment: "pgwarden local stand-in for pgmq: queues as tables, from its documented API",
+                    script: PackageResources.StandInPgmq_sql),
+            StandIn(name: "supabase_vault", comment: "pgwarden local stand-in for Supabase Vault: registers the vault bootstrap made (not encrypted)",
+                    script: PackageResources.StandInSupabaseVault_sql),
+            StandIn(name: "pg_graphql", comment: "pgwarden local stand-in for pg_graphql: its resolver says it is not available",
+                    script: PackageResources.StandInPgGraphql_sql),
+        ]
+    }
+
+    /// The names of the stand-ins pgwarden has.
+    public static var names: [String] { all.map(\.name) }
+
+    /// The stand-ins installed in the connection's database, by name.
+    public static func installed(_ connection: Connection) throws -> [String] {
+        try connection.query(
+            "select extname::text from pg_catalog.pg_extension where extversion = \(version) order by extname" as SQL
+        ).rows.compactMap { $0.first ?? nil }
+    }
+
+    /// The run report's line naming the stand-ins a database uses; nil when none.
+    package static func reportLine(_ names: [String]) -> String? {
+        guard !names.isEmpty else { return nil }
+        let verb = names.count == 1 ? "is a pgwarden local stand-in, not the real extension" : "are pgwarden's local stand-ins, not the real extensions"
+        return "stand-ins: \(names.joined(separator: ", ")) \(verb): "
+            + "what reaches \(names.count == 1 ? "it" : "them") (HTTP calls, GraphQL, Vault encryption) is not provable locally (docs/supabase-twin.md)"
+    }
+
+    /// Writes every stand-in whose extension the folder does not already have.
+    static func install(into folder: URL) throws {
+        let manager = FileManager.default
+        for standIn in all where !manager.fileExists(atPath: folder.appendingPathComponent("\(standIn.name).control").path) {
+            var control = """
+                # \(standIn.comment)
+                comment = '\(standIn.comment.replacingOccurrences(of: "'", with: "''"))'
+                default_version = '\(version)'
+                relocatable = false
+                trusted = true
+
+                """
+            if !standIn.requires.isEmpty { control += "requires = '\(standIn.requires.joined(separator: ", "))'\n" }
+            try write(Array(control.utf8), to: folder.appendingPathComponent("\(standIn.name).control"))
+            try write(standIn.script, to: folder.appendingPathComponent("\(standIn.name)--\(version).sql"))
+        }
+    }
+
+    private static func write(_ bytes: [UInt8], to file: URL) throws {
+        guard FileManager.default.createFile(atPath: file.path, contents: Data(bytes), attributes: [.posixPermissions: 0o644]) else {
+            throw ProvisioningError.serverFailed(step: "writing the stand-in \(file.lastPathComponent)", log: "")
+        }
+    }
+}

@@ -1,0 +1,130 @@
+import Testing
+import WardenKit
+import TestSupport
+
+/// Supabase lets its non-superuser `postgres` create, alter and drop the extensions of
+/// supautils' privileged list (source: supabase/postgres
+/// ansible/files/postgresql_config/supautils.conf.j2, `supautils.privileged_extensions`,
+/// `supautils.privileged_role = 'postgres'`); the twin's ephemeral server does the
+/// same through its private installation tree (docs/supabase-twin.md, "Extensions").
+@Suite struct TwinExtensionTests {
+    /// The privileged extensions this server can provide, and that a fresh twin has not
+    /// installed already.
+    private func providable(_ admin: Connection) throws -> [String] {
+        try admin.query(
+            """
+            select name from pg_available_extensions
+            where name = any($1::text[]) and installed_version is null order by name
+            """, ["{" + PrivilegedExtensions.names.map { "\"\($0)\"" }.joined(separator: ",") + "}"]
+        ).rows.compactMap { $0.first ?? nil }
+    }
+
+    @Test func postgresMayCreateAlterAndDropEveryPrivilegedExtensionTheServerHas() throws {
+        let (adminSettings, projectSettings) = try TestCluster.newTwinDatabase("privext")
+        let admin = try Connection(adminSettings)
+        let names = try providable(admin)
+        // The Debian server here has at least these (postgresql-15, and -pgtap, -hypopg,
+        // -plpgsql-check from .ci/run; pg_stat_statements is installed already), and
+        // pgwarden's stand-ins.
+        for expected in ["moddatetime", "dblink", "pgtap", "hstore", "earthdistance", "hypopg", "plpgsql_check", "http", "pgjwt"] {
+            #expect(names.contains(expected), "the server should provide \(expected)")
+        }
+        let project = try Connection(projectSettings)
+        // pg_cron is created only in cron.database_name's database (pgCronWorks... below).
+        for name in names where name != "pg_cron" {
+            do {
+                try project.query("create extension \(identifier: name) with schema extensions cascade" as SQL)
+                try project.query("alter extension \(identifier: name) update" as SQL)
+                let owner = try project.query(
+                    "select extowner::regrole::text from pg_extension where extname = \(name)" as SQL).rows.first?.first ?? nil
+                #expect(owner == "postgres", "\(name) is owned by \(owner ?? "nobody")")
+                try project.query("drop extension \(identifier: name) cascade" as SQL)
+            } catch {
+                Issue.record("postgres could not create, alter and drop \(name): \(error)")
+            }
+        }
+    }
+
+    /// `pageinspect` is on supautils' full list but "omitted because may be unsafe":
+    /// postgres may not create it, and the attempt changes nothing.
+    @Test func anExtensionOutsideThePrivilegedListStaysSuperuserOnly() throws {
+        let (_, projectSettings) = try TestCluster.newTwinDatabase("unpriv")
+        let project = try Connection(projectSettings)
+        #expect(!PrivilegedExtensions.names.contains("pageinspect"))
+        #expect(throws: PGError.self) { try project.query("create extension pageinspect with schema extensions") }
+        #expect(try project.query("select count(*) from pg_extension where extname = 'pageinspect'").rows.first?.first == "0")
+    }
+
+    /// pg_stat_statements needs `shared_preload_libraries`; on the twin its view is
+    /// readable once created, as on a Supabase project.
+    @Test func pgStatStatementsIsUsableNotOnlyCreatable() throws {
+        let (_, projectSettings) = try TestCluster.newTwinDatabase("pgss")
+        let project = try Connection(projectSettings)
+        _ = try project.query("create extension if not exists pg_stat_statements with schema extensions")
+        let calls = try project.query("select count(*) >= 0 from extensions.pg_stat_statements").rows.first?.first
+        #expect(calls == "t" || calls == "true")
+    }
+
+    /// moddatetime, the most common blocked one in real projects, works as a trigger
+    /// created by postgres.
+    @Test func moddatetimeWorksAsPostgres() throws {
+        let (_, projectSettings) = try TestCluster.newTwinDatabase("moddt")
+        let project = try Connection(projectSettings)
+        try project.execute(
+            """
+            create extension moddatetime with schema extensions;
+            create table public.note (id int primary key, updated_at timestamptz default 'epoch');
+            create trigger touch before update on public.note
+              for each row execute procedure extensions.moddatetime(updated_at);
+            insert into public.note values (1);
+            update public.note set id = 1;
+            """)
+        #expect(try project.query("select updated_at > 'epoch' from public.note").rows.first?.first == "t")
+    }
+
+    /// pg_cron needs `shared_preload_libraries` and runs in one database
+    /// (`cron.database_name`, default `postgres`, which is Supabase's and `pgwarden
+    /// dev`'s). On a server of its own (the shared one's `postgres` database belongs to
+    /// every suite): postgres creates it and schedules a job, as on Supabase.
+    /// Needs postgresql-15-cron (installed by .ci/run).
+    @Test func pgCronWorksForPostgresInThePostgresDatabase() throws {
+        let cluster = try LocalCluster.start()
+        defer { cluster.stop() }
+        _ = try SupabaseCompat.bootstrap(Connection(cluster.settings()))
+        let project = try Connection(cluster.settings(user: cluster.projectUser))
+        _ = try project.query("create extension pg_cron with schema extensions")
+        _ = try project.query("select cron.schedule('nightly-cleanup', '0 3 * * *', 'select 1')")
+        #expect(try project.query("select jobname || ' ' || schedule || ' ' || username from cron.job").scalar
+            == "nightly-cleanup 0 3 * * * postgres")
+        #expect(try project.query("select cron.unschedule('nightly-cleanup')::text").scalar == "true")
+    }
+
+    /// The extensions a new project has may be dropped and created again by postgres,
+    /// as supautils allows on Supabase.
+    @Test func postgresMayDropAndRecreateTheExtensionsANewProjectHas() throws {
+        let (_, projectSettings) = try TestCluster.newTwinDatabase("preinst")
+        let project = try Connection(projectSettings)
+        for name in ["pg_stat_statements", "pg_net"] {
+            #expect(try project.query("select extowner::regrole::text from pg_extension where extname = \(name)" as SQL).scalar == "postgres")
+            _ = try project.query("drop extension \(identifier: name) cascade" as SQL)
+            _ = try project.query("create extension \(identifier: name) with schema extensions" as SQL)
+        }
+    }
+
+    /// Supabase's after-create scripts (PG ansible/files/postgresql_extension_custom_scripts):
+    /// dblink's dblink_connect_u is supabase_admin's alone; pgmq's objects are postgres's.
+    @Test func afterCreateScriptsRunAsOnSupabase() throws {
+        let (_, projectSettings) = try TestCluster.newTwinDatabase("aftercreate")
+        let project = try Connection(projectSettings)
+        _ = try project.query("create extension dblink with schema extensions")
+        #expect(try project.query(
+            "select bool_or(has_function_privilege('postgres', oid, 'execute'))::text from pg_proc where proname = 'dblink_connect_u'"
+        ).scalar == "false")
+        _ = try project.query("create extension pgmq")
+        #expect(try project.query(
+            "select string_agg(distinct relowner::regrole::text, ',') from pg_class where relnamespace = 'pgmq'::regnamespace and relkind = 'r'"
+        ).scalar == "postgres")
+        #expect(try project.query("select proowner::regrole::text from pg_proc where oid = 'pgmq.send(text, jsonb, integer)'::regprocedure")
+            .scalar == "postgres")
+    }
+}

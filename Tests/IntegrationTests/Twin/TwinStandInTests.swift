@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+import WardenKit
+import TestSupport
+
+/// pgwarden's stand-ins for server extensions the local server lacks, on its own
+/// ephemeral server only (docs/supabase-twin.md, "Stand-ins"): they work where they
+/// can, and say they are local stand-ins where they cannot.
+@Suite struct TwinStandInTests {
+    private func project() throws -> Connection {
+        try Connection(TestCluster.newTwinDatabase("standin").project)
+    }
+
+    /// pgjwt's documented API (michelp/pgjwt README): sign(payload, secret) gives the
+    /// HS256 token RFC 7519 readers know (jwt.io's example, checked with Python's hmac);
+    /// verify says whether it is valid.
+    @Test func pgjwtSignsAndVerifiesHS256() throws {
+        let project = try project()
+        _ = try project.query("create extension pgjwt with schema extensions")
+        let token = try project.query(
+            #"select extensions.sign('{"sub":"1234567890","name":"John Doe","iat":1516239022}'::json, 'your-256-bit-secret')"#
+        ).scalar
+        #expect(token == "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ"
+            + ".SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c")
+        #expect(try project.query("select valid::text from extensions.verify($1, 'your-256-bit-secret')", [token]).scalar == "true")
+        #expect(try project.query("select valid::text from extensions.verify($1, 'wrong')", [token]).scalar == "false")
+        #expect(try project.query("select payload->>'name' from extensions.verify($1, 'your-256-bit-secret')", [token]).scalar == "John Doe")
+        let expired = try project.query(#"select extensions.sign('{"exp":1000}'::json, 'k', 'HS512')"#).scalar
+        #expect(try project.query("select valid::text from extensions.verify($1, 'k', 'HS512')", [expired]).scalar == "false")
+        let error = try #require(throws: PGError.self) { try project.query("select extensions.sign('{}'::json, 'k', 'RS256')") }
+        #expect(error.message.contains("local stand-in"))
+    }
+
+    /// http is synchronous: the stand-in records the request, and answers "unknown"
+    /// (a response with every field null, and a warning) rather than inventing one.
+    @Test func httpRecordsTheRequestAndAnswersUnknown() throws {
+        let warnings = WarningBox()
+        let project = try Connection(TestCluster.newTwinDatabase("standin").project) { warnings.add($0.message) }
+        _ = try project.query("create extension http with schema extensions")
+        let response = try project.query(
+            "select (r).status is null and (r).content is null from (select extensions.http_post('https://example.test/y', '{\"a\":1}', 'application/json') as r) t"
+        ).scalar
+        #expect(response == "t" || response == "true")
+        #expect(warnings.all.contains { $0.contains("local stand-in") && $0.contains("https://example.test/y") })
+        #expect(try project.query("select method || ' ' || url || ' ' || body || ' ' || (headers->>'Content-Type') from extensions.http_request_log")
+            .scalar == #"POST https://example.test/y {"a":1} application/json"#)
+    }
+
+    /// pgmq's documented API (pgmq README; Supabase Queues): send, read with a
+    /// visibility timeout, archive, pop, delete, drop.
+    @Test func pgmqQueuesWork() throws {
+        let project = try project()
+        _ = try project.query("create extension pgmq")
+        _ = try project.query("select pgmq.create('jobs')")
+        let first = try #require(try project.query(#"select pgmq.send('jobs', '{"n":1}')::text"#).scalar)
+        _ = try project.query(#"select pgmq.send_batch('jobs', array['{"n":2}', '{"n":3}']::jsonb[])"#)
+        #expect(try project.query("select string_agg(message->>'n', ',' order by msg_id) from pgmq.read('jobs', 30, 2)").scalar == "1,2")
+        #expect(try project.query("select string_agg(message->>'n', ',') from pgmq.read('jobs', 30, 5)").scalar == "3")
+        #expect(try project.query("select pgmq.archive('jobs', $1::bigint)::text", [first]).scalar == "true")
+        #expect(try project.query("select count(*)::text from pgmq.a_jobs").scalar == "1")
+        #expect(try project.query("select string_agg(queue_name, ',') from pgmq.list_queues()").scalar == "jobs")
+        #expect(try project.query("select pgmq.purge_queue('jobs')::text").scalar == "2")
+        #expect(throws: PGError.self) { try project.query("select pgmq.create('Bad Name')") }
+        let partitioned = try #require(throws: PGError.self) { try project.query("select pgmq.create_partitioned('big')") }
+        #expect(partitioned.message.contains("local stand-in"))
+        _ = try project.query("select pgmq.create_unlogged('fast')")
+        #expect(try project.query("select relpersistence::text from pg_class where oid = 'pgmq.q_fast'::regclass").scalar == "u")
+        #expect(try project.query("select pgmq.drop_queue('jobs')::text").scalar == "true")
+        #expect(try project.query("select to_regclass('pgmq.q_jobs') is null").scalar == "t")
+    }
+
+    /// Schema dumps of hosted projects start with `create extension if not exists
+    /// supabase_vault with schema vault` and `pg_graphql with schema graphql`.
+    @Test func vaultAndGraphqlRegistrationsLetSchemaDumpsApply() throws {
+        let project = try project()
+        try project.execute(
+            """
+            create extension if not exists supabase_vault with schema vault;
+            create extension if not exists pg_graphql with schema graphql;
+            """)
+        #expect(try project.query("select vault.create_secret('x') is not null").scalar == "t")
+        let error = try #require(throws: PGError.self) { try project.query("select graphql.resolve('{ a }')") }
+        #expect(error.message.contains("local stand-in"))
+    }
+
+    /// The stand-ins say what they are in pg_extension (their version).
+    @Test func standInsAreMarkedInPgExtension() throws {
+        let project = try project()
+        #expect(try project.query("select extversion from pg_extension where extname = 'pg_net'").scalar == "pgwarden-stand-in")
+        _ = try project.query("create extension pgjwt with schema extensions")
+        #expect(try StandInExtensions.installed(project) == ["pg_net", "pgjwt"])
+        #expect(StandInExtensions.reportLine(["pg_net", "pgjwt"])?.hasPrefix("stand-ins: pg_net, pgjwt are pgwarden's local stand-ins") == true)
+        #expect(StandInExtensions.reportLine([]) == nil)
+    }
+
+    /// An extension with no stand-in: the migration fails naming the extension, the
+    /// file, and what to do; nothing is changed.
+    @Test func anUnavailableExtensionSaysWhatToDo() throws {
+        let folder = try MigrationFolder(["1_vectors.sql": "create table public.docs (id int);\ncreate extension vector with schema extensions;\n"])
+        let project = try TestCluster.newTwinDatabase("novector").project
+        let failure = try #require(throws: MigrationSQLFailure.self) {
+            try Migrator.open(folder: folder.path, settings: project).up()
+        }
+        let text = failure.description
+        #expect(text.contains("1_vectors.sql:2:"))
+        #expect(text.contains("not available on the local twin"))
+        #expect(text.contains("--database-url") && text.contains("PGWARDEN_PG_BINDIR"))
+        #expect(try Connection(project).query("select count(*)::text from pg_tables where tablename = 'docs'").scalar == "0")
+    }
+}
+
+/// Collects the server's notices (thread-safe).
+final class WarningBox: @unchecked Sendable {
+    private var messages: [String] = []
+    private let lock = NSLock()
+    func add(_ message: String) { lock.lock(); messages.append(message); lock.unlock() }
+    var all: [String] { lock.lock(); defer { lock.unlock() }; return messages }
+}
