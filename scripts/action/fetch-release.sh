@@ -3,6 +3,8 @@
 # repository has a release v<VERSION> for this machine, and says whether it did
 # (found=true|false in GITHUB_OUTPUT). VERSION defaults to the action's own
 # version. The tarball is checked against its .sha256 before it is unpacked.
+# RELEASES_URL replaces https://github.com/<repository>/releases/download (tests use
+# a file:// folder holding v<version>/<assets>).
 set -euo pipefail
 here="$(cd "$(dirname "$0")/../.." && pwd)"
 source_version="$("$here/scripts/version.sh")"
@@ -22,8 +24,10 @@ if [ -z "$repository" ] && [[ "$here" =~ /_actions/([^/]+)/([^/]+)/[^/]+$ ]]; th
 fi
 name="pgwarden-$version-linux-$(uname -m)"
 found=false
-if [ -n "$repository" ]; then
-    url="https://github.com/$repository/releases/download/v$version/$name.tar.gz"
+releases="${RELEASES_URL:-}"
+[ -n "$releases" ] || [ -z "$repository" ] || releases="https://github.com/$repository/releases/download"
+if [ -n "$releases" ]; then
+    url="$releases/v$version/$name.tar.gz"
     dir="$RUNNER_TEMP/pgwarden-release"
     mkdir -p "$dir"
     echo "pgwarden action: looking for $url"
