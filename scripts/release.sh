@@ -38,6 +38,8 @@ if grep -Eiq 'swift|foundation|dispatch|blocksruntime|icu' <<<"$needed"; then
 fi
 # The newest glibc symbol version the binary uses: the oldest glibc it runs on.
 glibc="$(objdump -T "$binary" | grep -o 'GLIBC_[0-9.]*' | sed 's/GLIBC_//' | sort -uV | tail -1)"
+# Likewise for libstdc++ (the Swift runtime's C++ parts need it).
+glibcxx="$(objdump -T "$binary" | grep -o 'GLIBCXX_[0-9.]*' | sort -uV | tail -1)"
 
 stage="$(mktemp -d)"
 trap 'rm -rf "$stage"' EXIT
@@ -53,7 +55,8 @@ Provision, migrate and prove the access plan of a PostgreSQL or Supabase databas
 The Swift runtime and Foundation are linked into \`pgwarden\`; no Swift is needed.
 It needs:
 
-- glibc $glibc or newer (Debian 12, Ubuntu 24.04);
+- glibc $glibc or newer and a libstdc++ with $glibcxx (Ubuntu 22.04 and Debian 12
+  have both; older systems do not);
 - libpq: \`apt-get install libpq5\`;
 - for \`pgwarden dev\` (a throwaway local server): the PostgreSQL server programs,
   \`apt-get install postgresql\` (found under /usr/lib/postgresql/<major>/bin).
