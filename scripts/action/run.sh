@@ -20,15 +20,18 @@ prefix=""
 project="${project%/}"
 [ "$project" = "." ] || [ -z "$project" ] || prefix="${project#./}/"
 
+if [ "$command" = test ]; then
+    # The URL stays in the environment (DATABASE_URL), off the command line; the
+    # input wins over a DATABASE_URL the job already sets.
+    [ -z "${PGWARDEN_DATABASE_URL:-}" ] || export DATABASE_URL="$PGWARDEN_DATABASE_URL"
+    [ -n "${DATABASE_URL:-}" ] || fail "command test needs the database-url input (a secret)"
+fi
+
 pgwarden --version
 case "$command" in
     dev)
         exec pgwarden dev --format "$format" \
             --migrations "${prefix}migrations" --seeds "${prefix}seeds" --plan "${prefix}access-plan.yml" ;;
     test)
-        # The URL stays in the environment (DATABASE_URL), off the command line; the
-        # input wins over a DATABASE_URL the job already sets.
-        [ -z "${PGWARDEN_DATABASE_URL:-}" ] || export DATABASE_URL="$PGWARDEN_DATABASE_URL"
-        [ -n "${DATABASE_URL:-}" ] || fail "command test needs the database-url input (a secret)"
         exec pgwarden test --format "$format" --plan "${prefix}access-plan.yml" ;;
 esac
