@@ -2,7 +2,8 @@
 # action.yml: runs `pgwarden dev` or `pgwarden test` on the project folder, from
 # the workspace root so that annotations name files as the repository does.
 # Inputs come as environment variables (never spliced into the script):
-# COMMAND, FORMAT, PROJECT, PGWARDEN_DATABASE_URL.
+# COMMAND, FORMAT, PROJECT, PGWARDEN_DATABASE_URL. With CHECK_ONLY=1 it only checks
+# them (the action's first step, so a wrong input fails before anything is installed).
 set -euo pipefail
 fail() { echo "::error title=pgwarden action::$*" >&2; exit 64; }
 
@@ -26,6 +27,8 @@ if [ "$command" = test ]; then
     [ -z "${PGWARDEN_DATABASE_URL:-}" ] || export DATABASE_URL="$PGWARDEN_DATABASE_URL"
     [ -n "${DATABASE_URL:-}" ] || fail "command test needs the database-url input (a secret)"
 fi
+
+[ "${CHECK_ONLY:-0}" != 1 ] || exit 0
 
 pgwarden --version
 case "$command" in
