@@ -1,12 +1,11 @@
 import Foundation
 import WardenPostgres
 
-/// Applies a list of seed files (rather than a folder: a Supabase project's
-/// `[db.seed] sql_paths`), with `Seeder`'s guarantees: every file is read and checked
-/// (UTF-8, no NUL byte, nothing that would end the transaction or change the role)
-/// before anything runs, then all run in one transaction.
-// Integrator: Seeder.apply could delegate here (`SeedScripts.apply(try files(), on:)`),
-// leaving one copy of this logic; Seeder.swift is not this branch's to edit.
+/// Applies seed files in order (a folder's, through `Seeder`, or a Supabase project's
+/// `[db.seed] sql_paths`): every file is read and checked (UTF-8, no NUL byte, nothing
+/// that would end the transaction, touch savepoints or change the role: `SealedSQL`)
+/// before anything runs, so "all seed files rolled back" is always the truth; then all
+/// run in one transaction, each statement one extended-protocol message.
 package enum SeedScripts {
     /// Runs the files in order; returns them. A failing file rolls every seed file back.
     @discardableResult

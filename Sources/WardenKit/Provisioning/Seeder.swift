@@ -27,37 +27,7 @@ public struct Seeder {
     /// Refuses (25001) on a connection already in a transaction.
     @discardableResult
     public func apply(_ connection: Connection) throws -> [URL] {
-        let files = try files()
-        let scripts = try files.map { file -> (URL, String) in
-            guard let data = FileManager.default.contents(atPath: file.path) else {
-                throw SeedError(file: file.path, message: "cannot read the seed file")
-            }
-            if let nul = data.firstIndex(of: 0) {
-                let line = 1 + data[data.startIndex..<nul].filter { $0 == 0x0A }.count
-                throw SeedError(file: file.path, line: line, message: "contains a NUL byte (\\0), which PostgreSQL cannot take; remove it")
-            }
-            guard let text = String(data: data, encoding: .utf8) else {
-                throw SeedError(file: file.path, message: "the seed file is not valid UTF-8")
-            }
-            if let violation = SealedSQL.firstViolation(in: text, alsoAllowing: [.copyFromStdin]) {
-                throw SeedError(
-                    file: file.path, line: violation.line,
-                    message: violation.message + "; nothing was applied")
-            }
-            return (file, text)
-        }
-        try connection.inTransaction {
-            for (file, text) in scripts {
-                do {
-                    try SQLScript.run(text, on: connection)  // COPY FROM STDIN rows are streamed
-                } catch let error as PGError {
-                    let line = error.position.map { SourceText(text).location(ofOffset: $0 - 1).line }
-                    throw SeedError(file: file.path, line: line, underlying: error)
-                }
-            }
-            return .commit
-        }
-        return files
+        try SeedScripts.apply(try files(), on: connection)
     }
 }
 
