@@ -38,6 +38,9 @@ public struct AccessPlanReport: Sendable {
     /// What the rollback cannot undo that a probe may have reached (dblink, a foreign
     /// table, NOTIFY, COPY TO PROGRAM), one line each; see `UndoableSideEffects`.
     public var undoableSideEffects: [String] = []
+    /// pgwarden's local stand-ins the database uses (pg_net, http, pgjwt, ...): what
+    /// reached them is not provable locally; see `StandInExtensions`.
+    public var standIns: [String] = []
 
     public var failures: [ProbeResult] { results.filter { !$0.passed } }
     public var passed: Bool { failures.isEmpty }

@@ -43,7 +43,6 @@ package struct ProjectJob {
         log(try migrator.up().summary)
         log(try migrator.status().summary)
         try seed(connection)
-        if let line = StandInExtensions.reportLine(try StandInExtensions.installed(connection)) { log(line) }
         return connection
     }
 

@@ -102,4 +102,15 @@ import TestSupport
         #expect(result.standardOutput.contains("trigger audit_saved on public.saved calls audit_elsewhere(): writes through dblink"),
                 "\(result.all)")
     }
+
+    /// Issue 17: every run report lists the local stand-ins the database uses.
+    @Test func theReportListsTheStandInsTheDatabaseUses() throws {
+        let (url, connection) = try electricRide()
+        try connection.execute("create extension if not exists pg_net with schema extensions")
+        let result = try PgwardenCLI.run(
+            ["test", "--database-url", url, "--plan", ElectricRide.planPath], environment: PgwardenCLI.cleanEnvironment())
+        #expect(result.status == 0, "\(result.all)")
+        #expect(result.standardOutput.contains("stand-ins: pg_net is a pgwarden local stand-in, not the real extension"),
+                "\(result.all)")
+    }
 }

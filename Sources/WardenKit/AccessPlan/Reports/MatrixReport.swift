@@ -44,6 +44,10 @@ package struct MatrixReport {
             lines.append("Warning: a probe may have reached what the rollback cannot undo:")
             for effect in report.undoableSideEffects { lines.append("  ! \(effect)") }
         }
+        if let line = StandInExtensions.reportLine(report.standIns) {
+            lines.append("")
+            lines.append(line)
+        }
         lines.append("")
         lines.append(summary)
         return lines.joined(separator: "\n")
