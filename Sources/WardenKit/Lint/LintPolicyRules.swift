@@ -69,22 +69,17 @@ struct LintPolicyRules {
         }
     }
 
-    private static let userMetadata = try! NSRegularExpression(
-        pattern: #"(auth\.jwt\(\)|current_setting\([^)]*request\.jwt\.claim)[\s\S]*user_metadata"#, options: [.caseInsensitive])
-
+    // Regex literals: checked by the compiler, nothing to fail at run time.
     static func readsUserMetadata(_ expression: String) -> Bool {
-        userMetadata.firstMatch(in: expression, range: NSRange(expression.startIndex..., in: expression)) != nil
+        expression.firstMatch(of: /(auth\.jwt\(\)|current_setting\([^)]*request\.jwt\.claim)[\s\S]*user_metadata/.ignoresCase())
+            != nil
     }
-
-    private static let perRowCall = try! NSRegularExpression(
-        pattern: #"(auth\.(uid|jwt|role|email)\(\)|current_setting\()"#, options: [.caseInsensitive])
-    private static let wrappedCall = try! NSRegularExpression(
-        pattern: #"select\s+[(\s]*(auth\.(uid|jwt|role|email)\(\)|current_setting\()"#, options: [.caseInsensitive])
 
     /// A call not wrapped in a scalar subquery (`( SELECT auth.uid() AS uid)`), which
     /// the planner runs once as an initplan instead of once per row.
     static func evaluatesPerRow(_ expression: String) -> Bool {
-        let range = NSRange(expression.startIndex..., in: expression)
-        return perRowCall.numberOfMatches(in: expression, range: range) > wrappedCall.numberOfMatches(in: expression, range: range)
+        let calls = expression.matches(of: /(auth\.(uid|jwt|role|email)\(\)|current_setting\()/.ignoresCase()).count
+        let wrapped = expression.matches(of: /select\s+[(\s]*(auth\.(uid|jwt|role|email)\(\)|current_setting\()/.ignoresCase()).count
+        return calls > wrapped
     }
 }

@@ -11,8 +11,6 @@ struct UserMetadataPolicyProbe {
     /// The policy expressions of the table (pg_get_expr text).
     let expressions: [String]
 
-    private static let key = try! NSRegularExpression(pattern: #"user_metadata'(?:::text)?\)*\s*->>?\s*'([^']+)'"#)
-
     func run() throws -> LintConsequence {
         guard let ava = context.plan.persona(named: "ava"), let user = ava.user, !keys().isEmpty else {
             return LintConsequence(verdict: .notProbed, evidence: [])
@@ -39,11 +37,9 @@ struct UserMetadataPolicyProbe {
     private func keys() -> [String] {
         var found: [String] = []
         for expression in expressions {
-            let range = NSRange(expression.startIndex..., in: expression)
-            for match in Self.key.matches(in: expression, range: range) {
-                if let key = Range(match.range(at: 1), in: expression), !found.contains(String(expression[key])) {
-                    found.append(String(expression[key]))
-                }
+            for match in expression.matches(of: /user_metadata'(?:::text)?\)*\s*->>?\s*'([^']+)'/) {
+                let key = String(match.1)
+                if !found.contains(key) { found.append(key) }
             }
         }
         return found
