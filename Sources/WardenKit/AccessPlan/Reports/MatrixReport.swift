@@ -7,6 +7,10 @@
 package struct MatrixReport {
     package let report: AccessPlanReport
 
+    /// The report of an observation (`test`/`dev` without a plan), not of a plan: cells
+    /// that could not be observed are counted, not listed as failures.
+    package var isObservation = false
+
     package init(_ report: AccessPlanReport) { self.report = report }
 
     package func render() -> String {
@@ -34,7 +38,7 @@ package struct MatrixReport {
         }
         lines.append("")
         lines.append("S I U D = select insert update delete: capital all rows, small own rows, x refused, · none")
-        if !report.failures.isEmpty {
+        if !report.failures.isEmpty && !isObservation {
             lines.append("")
             lines.append("Failures:")
             for failure in report.failures { lines.append("  ✗ \(failure.name): expected \(failure.expected); observed \(failure.observed)") }
@@ -57,6 +61,11 @@ package struct MatrixReport {
     package var summary: String {
         let failed = report.failures.count
         let total = report.results.count
+        if isObservation {
+            let unobserved = failed == 0 ? "" : "; \(failed) could not be observed (✗: e.g. no row to update or delete; "
+                + "a plan's setup can give the personas rows)"
+            return "observed: \(total) probes\(unobserved) (\(Int((report.duration.inSeconds * 1000).rounded())) ms)"
+        }
         let milliseconds = report.duration.inSeconds * 1000
         return "access plan \(report.planSource): \(total) probes, \(total - failed) passed, \(failed) failed"
             + " (\(Int(milliseconds.rounded())) ms)"

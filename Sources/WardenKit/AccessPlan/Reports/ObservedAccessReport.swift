@@ -33,7 +33,9 @@ package struct ObservedAccessReport {
     /// Heading, matrix, dangers and the next step.
     package func render() -> String {
         let dangers = dangerLines
-        return ([heading, "", MatrixReport(draft.report).render(), ""]
+        var matrix = MatrixReport(draft.report)
+        matrix.isObservation = true
+        return ([heading, "", matrix.render(), ""]
             + (dangers.isEmpty ? ["no dangers found"] : dangers) + [nextStep]).joined(separator: "\n")
     }
 }
