@@ -12,12 +12,14 @@ struct Pgwarden: ParsableCommand {
             Connection: --database-url, else DATABASE_URL, else libpq's PG* environment \
             (PGHOST, PGPORT, PGUSER, PGPASSWORD, PGDATABASE, PGSERVICE, ~/.pgpass).
 
-            Exit status: 0 success; 1 a migration or access-plan check failed, or lint (test --strict) found a danger; \
-            2 status found pending migrations; 3 history drift (modified, missing or failed \
-            migrations); 64 usage error; 65 bad input (migration files, an unknown version, \
-            a migration that cannot be rolled back, plan file); 69 server unreachable or \
-            PostgreSQL programs missing; 73 a report file cannot be written; 75 lock \
-            timeout; 129, 130, 143 interrupted by SIGHUP, SIGINT, SIGTERM.
+            Exit status: 0 success; 1 a migration, an access-plan check or a pgTAP assertion \
+            failed, or lint (test --strict) found a danger; 2 status found pending migrations; \
+            3 history drift (modified, missing or failed migrations); 64 usage error; 65 bad \
+            input (migration files, an unknown version, a migration that cannot be rolled back, \
+            the plan file, a pgTAP file, supabase/config.toml); 69 server unreachable, \
+            PostgreSQL programs or pgTAP missing; 73 a report file cannot be written; 75 lock \
+            or statement timeout (another run's lock, a migration's or the access-plan run's \
+            wait); 129, 130, 143 interrupted by SIGHUP, SIGINT, SIGTERM.
             """,
         version: WardenKit.version,
         subcommands: [
