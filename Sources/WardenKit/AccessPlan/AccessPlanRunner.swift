@@ -76,17 +76,37 @@ package struct AccessPlanRunner {
                 }, seal: seal,
                 impersonation: Impersonation(connection: connection, seal: seal), userIDs: userIDs)
             var results: [ProbeResult] = issued.failures + unprovenResults(resolved, failed: issued.failures.compactMap(\.persona))
-            for relation in resolved.relations {
-                subject = "probing \(relation.plan.qualifiedName)"
-                results += try RelationProber(context: context, plan: relation.plan, relation: relation.catalog).run()
-                try seal.verify(after: "probing \(relation.plan.qualifiedName) (its owner or sample SQL)")
+            // Two round trips for every relation and function of the plan: the truth
+            // (as the admin, with each persona's claims), then every persona's probes.
+            subject = "computing what is true of the plan's relations (their owner and sample SQL)"
+            let probers = resolved.relations.map {
+                RelationProber(context: context, plan: $0.plan, relation: $0.catalog)
             }
+            let truthBatch = ProbeBatch()
+            let truths = probers.map { $0.queueTruth(truthBatch) }
+            try truthBatch.run(connection, seal: seal, after: "computing the relations' truth (their owner or sample SQL)")
+            subject = "probing the plan's relations and functions"
+            let probeBatch = ProbeBatch()
+            var pending: [() throws -> [ProbeResult]] = []
+            for (prober, truth) in zip(probers, truths) {
+                pending.append(try prober.queueProbes(try truth(), probeBatch))
+            }
+            let functionResults = FunctionProber(context: context).queue(resolved.functions, probeBatch)
+            try probeBatch.run(connection, seal: seal, after: "probing the plan's relations (their owner or sample SQL)")
+            for read in pending { results += try read() }
             results += unplannedResults(resolved)
-            subject = "probing the plan's functions"
-            results += try FunctionProber(context: context).run(resolved.functions)
-            for check in plan.checks {
+            results += try functionResults()
+            // Every check in one round trip; one that the batch had to stop early runs
+            // again on its own (see CheckProber.queue).
+            subject = "running the plan's checks"
+            let checkBatch = ProbeBatch(stopsAtLimits: false)
+            let checks = plan.checks.map { CheckProber(context: context).queue($0, checkBatch) }
+            if !plan.checks.isEmpty {
+                try checkBatch.run(connection, seal: seal, after: "running the plan's checks")
+            }
+            for (check, read) in zip(plan.checks, checks) {
                 subject = "running check '\(check.name)'"
-                results.append(try CheckProber(context: context).run(check))
+                results.append(try read() ?? CheckProber(context: context).run(check))
             }
             var report = AccessPlanReport(
                 planSource: plan.source, personas: plan.personas,
