@@ -18,7 +18,8 @@
 #   LINK_DELAY_MS  then also over a delayed TCP link (bench/delay-proxy.py, loopback):
 #             this many ms added each way (default 5; 0 skips it); pgwarden test and
 #             the pgTAP file through psql, LINK_RUNS times each (default 1), with the
-#             client-to-server round trips counted at the proxy
+#             client-to-server round trips counted at the proxy; LINK_TRACE=FILE
+#             writes the start of each of pgwarden's round trips there
 #
 # Installs when missing (apt-get): postgresql-<major>-pgtap and
 # libtap-parser-sourcehandler-pgtap-perl (pg_prove). Leaves no server and no temp dir.
@@ -273,8 +274,10 @@ through_proxy() {  # $1 = pgwarden | psql
     port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
     report="$WORK/proxy.json"
     rm -f "$report"
+    local trace=()
+    if [ -n "${LINK_TRACE:-}" ] && [ "$1" = pgwarden ]; then trace=(--trace "$LINK_TRACE"); fi
     python3 bench/delay-proxy.py "$port" "$PGHOST/.s.PGSQL.$PGPORT" --delay-ms "$LINK_DELAY_MS" \
-        --lifetime 900 --report "$report" >"$WORK/proxy.out" 2>&1 &
+        --lifetime 900 --report "$report" "${trace[@]}" >"$WORK/proxy.out" 2>&1 &
     PROXY_PID=$!
     for _ in $(seq 1 100); do grep -q ready "$WORK/proxy.out" 2>/dev/null && break; sleep 0.05; done
     local url="postgresql://$PGUSER@127.0.0.1:$port/$PGDATABASE?sslmode=disable"

@@ -9,11 +9,17 @@ server's /tmp/dir/.s.PGSQL.5432, which is how `pgwarden dev` listens).
 
 Listens on 127.0.0.1 only. Data from either side is forwarded after DELAY ms (in
 order, so a link of that latency each way, not a bandwidth limit). A round trip is
-counted each time the client sends after the server has sent something (a new
-client send burst that follows a server reply), plus the first burst of each
-connection; bytes each way are counted too. On SIGTERM/SIGINT, or after LIFETIME
+a client send burst that waited for the server: counted when the client sends after
+the server has sent something AND at least one link round trip (2 x DELAY) after
+its previous chunk (a client that waited for a reply cannot send sooner; chunks of
+one pipelined write that the server already began answering are one burst), plus
+the first burst of each connection. `reply_bursts` counts every client chunk that
+follows server data, without the time condition (an upper bound). Bytes each way
+are counted too. On SIGTERM/SIGINT, or after LIFETIME
 seconds (so it always stops by itself), it writes the counts as JSON to FILE (or
-stdout) and exits. Counts are per connection and totalled.
+stdout) and exits. Counts are per connection and totalled. With --trace FILE, the printable start
+of each round trip's first client chunk is written there, one line each (to see
+where the round trips go).
 """
 import argparse, asyncio, json, signal, sys, time
 
@@ -23,7 +29,7 @@ class Counts:
         self.connections = []
 
     def total(self):
-        keys = ("round_trips", "client_bytes", "server_bytes")
+        keys = ("round_trips", "reply_bursts", "client_bytes", "server_bytes")
         return {k: sum(c[k] for c in self.connections) for k in keys} | {
             "connections": len(self.connections), "per_connection": self.connections}
 
@@ -61,6 +67,9 @@ async def pump(reader, writer, delay, on_data):
     await task
 
 
+TRACE = None
+
+
 async def handle(client_reader, client_writer, target, delay, counts):
     try:
         if isinstance(target, str):
@@ -70,18 +79,28 @@ async def handle(client_reader, client_writer, target, delay, counts):
     except OSError:
         client_writer.close()
         return
-    stats = {"round_trips": 0, "client_bytes": 0, "server_bytes": 0}
+    stats = {"round_trips": 0, "reply_bursts": 0, "client_bytes": 0, "server_bytes": 0}
     counts.connections.append(stats)
-    state = {"server_spoke": True}
+    state = {"server_spoke": True, "server_spoke_since_burst": True, "last_client": -1e9}
 
     def from_client(data):
-        if state["server_spoke"]:
+        now = time.monotonic()
+        waited = now - state["last_client"] >= 2 * delay * 0.95
+        state["last_client"] = now
+        if state["server_spoke_since_burst"]:
+            stats["reply_bursts"] += 1
+            state["server_spoke_since_burst"] = False
+        if state["server_spoke"] and waited:
             stats["round_trips"] += 1
             state["server_spoke"] = False
+            if TRACE:
+                text = "".join(c if 32 <= ord(c) < 127 else "." for c in data[:160].decode("latin-1"))
+                TRACE.write(f"{len(counts.connections)} {len(data)} {text}\n")
         stats["client_bytes"] += len(data)
 
     def from_server(data):
         state["server_spoke"] = True
+        state["server_spoke_since_burst"] = True
         stats["server_bytes"] += len(data)
 
     await asyncio.gather(
@@ -98,7 +117,11 @@ async def main():
     parser.add_argument("--delay-ms", type=float, default=5.0)
     parser.add_argument("--lifetime", type=float, default=600.0)
     parser.add_argument("--report")
+    parser.add_argument("--trace")
     args = parser.parse_args()
+    global TRACE
+    if args.trace:
+        TRACE = open(args.trace, "w", buffering=1)
     if args.target.startswith("/"):
         target = args.target
     else:

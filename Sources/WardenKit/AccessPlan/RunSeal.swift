@@ -67,22 +67,58 @@ struct RunSeal {
 
     private static let savepoint = "pgwarden_plan_sql"
 
+    /// Runs several pieces of plan SQL (the setup's entries) as `run` runs one, all
+    /// in one pipelined unit: one round trip for all of them. The first statement that
+    /// fails stops the rest, as when they were run one after another; its error is
+    /// passed to `failed` with the index of its piece, and what `failed` returns is
+    /// thrown (its savepoint rolled back first).
+    func run(pieces: [String], origin: (Int) -> String, failed: (Int, PGError) -> Error) throws {
+        let statements = pieces.map { SealedSQL.statements(of: $0) }
+        guard statements.contains(where: { !$0.isEmpty }) else { return }
+        var batch = PipelinedBatch()
+        batch.add(statements.flatMap { sealedStatements($0) })
+        var outcomes = try connection.run(batch)[0]
+        for (index, piece) in statements.enumerated() {
+            do {
+                _ = try read(outcomes, statements: piece.count, origin: origin(index))
+            } catch let error as PGError {
+                do {
+                    try connection.execute("rollback to savepoint \(Self.savepoint); release savepoint \(Self.savepoint)")
+                } catch {
+                    throw broken(origin(index), "the runner's savepoint is gone (\(error))")
+                }
+                throw failed(index, error)
+            }
+            outcomes.removeFirst(piece.count * 5)
+        }
+        guard connection.transactionStatus == .inTransaction else {
+            throw broken(origin(statements.count - 1), "the run's transaction is no longer open")
+        }
+    }
+
+
     /// Each statement of plan SQL sealed: in a savepoint, then the identity query, then
     /// a guard that fails (22012) unless the transaction, `current_user` (`role`, or the
     /// admin) and `session_user` are the expected ones, then the release. Five
     /// statements per statement of plan SQL, for a pipelined unit (`read` reads them).
     func sealedStatements(_ statements: [String], as role: String? = nil) -> [SQL] {
-        // The division is by a stable function's value, not a constant, so the planner
-        // cannot fold it into an error: it runs only when the identity is wrong.
-        let guardSQL: SQL = """
-            select 1 where (txid_current()::text, current_user::text, session_user::text) \
-            = (\(transactionID)::text, \(role ?? adminRole)::text, \(sessionUser)::text) \
-            or 1 / (0 * length(session_user::text)) = 1
-            """
-        return statements.flatMap { statement -> [SQL] in
-            ["savepoint \(raw: Self.savepoint)", SQL(raw: statement), Self.identitySQL, guardSQL,
+        statements.flatMap { statement -> [SQL] in
+            ["savepoint \(raw: Self.savepoint)", SQL(raw: statement), Self.identitySQL, guardSQL(as: role),
              "release savepoint \(raw: Self.savepoint)"]
         }
+    }
+
+    /// A statement that fails (22012), stopping the rest of its pipelined unit, unless
+    /// the transaction, `current_user` (`role`, or the admin) and `session_user` are
+    /// the expected ones.
+    func guardSQL(as role: String? = nil) -> SQL {
+        // The division is by a stable function's value, not a constant, so the planner
+        // cannot fold it into an error: it runs only when the identity is wrong.
+        """
+        select 1 where (txid_current()::text, current_user::text, session_user::text) \
+        = (\(transactionID)::text, \(role ?? adminRole)::text, \(sessionUser)::text) \
+        or 1 / (0 * length(session_user::text)) = 1
+        """
     }
 
     /// Reads the outcomes of `sealedStatements` (the first `statements * 5` of
