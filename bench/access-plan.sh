@@ -7,7 +7,8 @@
 #
 # Prints, per tool: checks (probes or assertions), median wall time, checks per
 # second, and pgwarden's speed ratio to pg_prove; then whether the targets hold:
-# the whole plan under 0.5 s, and faster than the pgTAP run.
+# the whole plan under 0.5 s and 4x faster than pg_prove; over the delayed link, at most
+# 30 round trips and 10x faster than the pgTAP file through psql.
 #
 # Environment:
 #   RUNS      timed runs per tool (default 5); figures are medians
@@ -348,14 +349,24 @@ if [ "$LINK_DELAY_MS" != "0" ]; then
 fi
 
 under=$((pgw < 500000 ? 1 : 0))
-faster=$((pgw < tap ? 1 : 0))
+faster=$((pgw * 4 <= tap ? 1 : 0))
 echo
-printf 'target: whole plan under 0.5 s ...... %s (pgwarden test median %d ms wall)\n' \
+printf 'target: whole plan under 0.5 s ................ %s (pgwarden test median %d ms wall)\n' \
     "$([ "$under" -eq 1 ] && echo holds || echo MISSED)" "$((pgw / 1000))"
-printf 'target: faster than the pgTAP run .... %s (%d ms vs pg_prove %d ms)\n' \
+printf 'target: 4x faster than pg_prove ............... %s (%d ms vs pg_prove %d ms)\n' \
     "$([ "$faster" -eq 1 ] && echo holds || echo MISSED)" "$((pgw / 1000))" "$((tap / 1000))"
+link_ok=1
+if [ "$LINK_DELAY_MS" != "0" ]; then
+    few=$((R_PGW <= 30 ? 1 : 0))
+    tenfold=$((lp * 10 <= lq ? 1 : 0))
+    printf 'target: at most 30 round trips (link) ........ %s (%d)\n' \
+        "$([ "$few" -eq 1 ] && echo holds || echo MISSED)" "$R_PGW"
+    printf 'target: 10x faster than psql over the link .... %s (%d ms vs %d ms)\n' \
+        "$([ "$tenfold" -eq 1 ] && echo holds || echo MISSED)" "$((lp / 1000))" "$((lq / 1000))"
+    link_ok=$((few && tenfold))
+fi
 if [ "$PGW_PROBES" != "$TAP_TESTS" ]; then
     say "note: $PGW_PROBES pgwarden probes but $TAP_TESTS pgTAP assertions; the files have drifted apart"
 fi
-if [ "$STRICT" = "1" ] && { [ "$under" -eq 0 ] || [ "$faster" -eq 0 ]; }; then exit 1; fi
+if [ "$STRICT" = "1" ] && { [ "$under" -eq 0 ] || [ "$faster" -eq 0 ] || [ "$link_ok" -eq 0 ]; }; then exit 1; fi
 exit 0
