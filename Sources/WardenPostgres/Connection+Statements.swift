@@ -62,7 +62,7 @@ extension Connection {
     }
 
     /// Flushes libpq's output buffer; while the socket is full, consumes input.
-    private func flushReading(_ handle: OpaquePointer, sql: String) throws {
+    func flushReading(_ handle: OpaquePointer, sql: String) throws {
         while true {
             let status = PQflush(handle)
             if status == 0 { return }

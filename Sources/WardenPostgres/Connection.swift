@@ -205,7 +205,7 @@ public final class Connection {
         }
     }
 
-    private static func makeResult(_ result: OpaquePointer) -> QueryResult {
+    static func makeResult(_ result: OpaquePointer) -> QueryResult {
         let columnCount = Int(PQnfields(result))
         let rowCount = Int(PQntuples(result))
         let columns = (0..<columnCount).map { String(cString: PQfname(result, Int32($0))) }

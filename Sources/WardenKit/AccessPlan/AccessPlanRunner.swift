@@ -57,13 +57,11 @@ package struct AccessPlanRunner {
             try connection.execute("select set_config('storage.allow_delete_query', 'true', true)")
             subject = "creating the plan's users in auth.users"
             let userIDs = try createUsers()
-            for (index, statement) in plan.setup.enumerated() {
-                subject = "running the plan's setup entry \(index + 1)"
-                try runSetup(statement, seal: seal, origin: "setup entry \(index + 1)")
-            }
+            subject = "running the plan's setup"
+            try runSetup(seal: seal)
             let issued = try PersonaTokenIssuer(
                 connection: connection, plan: plan, userIDs: userIDs, adminRoleSetting: seal.roleSetting).issue()
-            try seal.verify(after: "signing in the personas")
+            // The seal is checked after the sign-in by the first unit of the next batch.
             // A persona whose sign-in failed has no token, so nothing to probe as it.
             var signedIn = plan
             signedIn.personas = plan.personas.filter { issued.requests[$0.name] != nil }
@@ -76,17 +74,37 @@ package struct AccessPlanRunner {
                 }, seal: seal,
                 impersonation: Impersonation(connection: connection, seal: seal), userIDs: userIDs)
             var results: [ProbeResult] = issued.failures + unprovenResults(resolved, failed: issued.failures.compactMap(\.persona))
-            for relation in resolved.relations {
-                subject = "probing \(relation.plan.qualifiedName)"
-                results += try RelationProber(context: context, plan: relation.plan, relation: relation.catalog).run()
-                try seal.verify(after: "probing \(relation.plan.qualifiedName) (its owner or sample SQL)")
+            // Two round trips for every relation and function of the plan: the truth
+            // (as the admin, with each persona's claims), then every persona's probes.
+            subject = "computing what is true of the plan's relations (their owner and sample SQL)"
+            let probers = resolved.relations.map {
+                RelationProber(context: context, plan: $0.plan, relation: $0.catalog)
             }
+            let truthBatch = ProbeBatch(seal: seal, after: "signing in the personas")
+            let truths = probers.map { $0.queueTruth(truthBatch) }
+            try truthBatch.run(connection, after: "computing the relations' truth (their owner or sample SQL)")
+            subject = "probing the plan's relations and functions"
+            let probeBatch = ProbeBatch(seal: seal, after: "computing the relations' truth")
+            var pending: [() throws -> [ProbeResult]] = []
+            for (prober, truth) in zip(probers, truths) {
+                pending.append(try prober.queueProbes(try truth(), probeBatch))
+            }
+            let functionResults = FunctionProber(context: context).queue(resolved.functions, probeBatch)
+            try probeBatch.run(connection, after: "probing the plan's relations (their owner or sample SQL)")
+            for read in pending { results += try read() }
             results += unplannedResults(resolved)
-            subject = "probing the plan's functions"
-            results += try FunctionProber(context: context).run(resolved.functions)
-            for check in plan.checks {
+            results += try functionResults()
+            // Every check in one round trip; one that the batch had to stop early runs
+            // again on its own (see CheckProber.queue).
+            subject = "running the plan's checks"
+            let checkBatch = ProbeBatch(seal: seal, after: "probing the plan's relations", stopsAtLimits: false)
+            let checks = plan.checks.map { CheckProber(context: context).queue($0, checkBatch) }
+            if !plan.checks.isEmpty {
+                try checkBatch.run(connection, after: "running the plan's checks")
+            }
+            for (check, read) in zip(plan.checks, checks) {
                 subject = "running check '\(check.name)'"
-                results.append(try CheckProber(context: context).run(check))
+                results.append(try read() ?? CheckProber(context: context).run(check))
             }
             var report = AccessPlanReport(
                 planSource: plan.source, personas: plan.personas,
@@ -107,12 +125,15 @@ package struct AccessPlanRunner {
         try PlanAccountCreator(connection: connection, plan: plan).createAccounts()
     }
 
-    private func runSetup(_ sql: String, seal: RunSeal, origin: String) throws {
-        do {
-            try seal.run(sql, origin: "the plan's \(origin)")
-        } catch let error as PGError where !AccessPlanLimits.isLimit(error) {
-            throw AccessPlanError(file: plan.source, line: nil, message: "the plan's \(origin) failed: \(error)")
-        }
+    /// The setup's entries, sealed, in one round trip (`RunSeal.run(pieces:)`).
+    private func runSetup(seal: RunSeal) throws {
+        try seal.run(
+            pieces: plan.setup, origin: { "the plan's setup entry \($0 + 1)" },
+            failed: { index, error in
+                if AccessPlanLimits.isLimit(error) { return error }
+                return AccessPlanError(
+                    file: plan.source, line: nil, message: "the plan's setup entry \(index + 1) failed: \(error)")
+            })
     }
 
     /// The cells of personas whose sign-in failed: not probed, so not proven.

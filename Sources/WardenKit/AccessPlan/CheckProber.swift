@@ -43,8 +43,10 @@ struct CheckProber {
         }
     }
 
-    private func compare(_ outcome: Result<QueryResult, PGError>, with expectation: Expectation,
-                         check: CustomCheck) throws -> [String] {
+    /// What differs from the expectation. `rows_equal` SQL is run here unless its rows
+    /// are given (`rowsEqualTruth`, read in a batch).
+    func compare(_ outcome: Result<QueryResult, PGError>, with expectation: Expectation,
+                 check: CustomCheck, rowsEqualTruth: [[String?]]? = nil) throws -> [String] {
         switch outcome {
         case .failure(let error):
             let state = error.sqlState?.rawValue ?? "?????"
@@ -61,7 +63,11 @@ struct CheckProber {
             if let rows = expectation.rows, result.rows != rows {
                 problems.append("rows were \(render(result.rows)), expected \(render(rows))")
             }
-            if let sql = expectation.rowsEqual {
+            if let truth = rowsEqualTruth {
+                if truth != result.rows {
+                    problems.append("rows were \(render(result.rows)), expected those of rows_equal: \(render(truth))")
+                }
+            } else if let sql = expectation.rowsEqual {
                 do {
                     let truth = try context.seal.run(sql, origin: "the rows_equal SQL of check '\(check.name)'")
                         .last(where: { !$0.columns.isEmpty })?.rows ?? []
@@ -93,7 +99,7 @@ struct CheckProber {
         }
     }
 
-    private func describe(_ check: CustomCheck) -> String {
+    func describe(_ check: CustomCheck) -> String {
         let e = check.expectation
         var parts: [String] = []
         if let state = e.sqlState { parts.append("SQLSTATE \(state)") }
@@ -111,7 +117,7 @@ struct CheckProber {
         return "[" + shown.joined(separator: ", ") + (rows.count > 5 ? ", … \(rows.count) in all" : "") + "]"
     }
 
-    private func verdict(_ check: CustomCheck, expected: String, problems: [String],
+    func verdict(_ check: CustomCheck, expected: String, problems: [String],
                          outcome: Result<QueryResult, PGError>? = nil) -> ProbeResult {
         var observed = problems.joined(separator: "; ")
         if problems.isEmpty {

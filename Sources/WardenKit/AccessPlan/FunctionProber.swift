@@ -2,24 +2,35 @@ import WardenPostgres
 
 /// Asks, as each persona, whether it may execute each planned function
 /// (`has_function_privilege` under the persona's role: the check a call would make).
+/// Every question is a probe of a `ProbeBatch`, in a savepoint that is rolled back.
 struct FunctionProber {
     let context: ProbeContext
 
-    func run(_ functions: [(plan: FunctionPlan, signature: String, oid: String)]) throws -> [ProbeResult] {
-        var results: [ProbeResult] = []
+    /// Queues every function's probes; the returned closure reads their results once
+    /// the batch has run.
+    func queue(_ functions: [(plan: FunctionPlan, signature: String, oid: String)], _ batch: ProbeBatch)
+        -> () throws -> [ProbeResult]
+    {
+        var pending: [() throws -> ProbeResult] = []
         for function in functions {
+            let route = "/rpc/\(function.plan.signature.prefix { $0 != "(" }.split(separator: ".").last ?? "")"
             for persona in context.plan.personas {
                 let expected = function.plan.execute[persona.name] ?? false
-                let allowed = try context.impersonation.probe(context.request(persona).routed("POST", "/rpc/\(function.plan.signature.prefix { $0 != "(" }.split(separator: ".").last ?? "")")) {
-                    try context.connection.query("select has_function_privilege($1::oid, 'execute')", [function.oid]).scalar
+                let request = context.request(persona).routed("POST", route)
+                let ticket = batch.rolledBack([
+                    PersonaRequest.select(request.roleSwitch + request.requestSettings),
+                    "select has_function_privilege(\(function.oid)::oid, 'execute')",
+                ])
+                pending.append {
+                    let results = try batch.outcomes(ticket).map { try $0.get() }
+                    let observed = results[1].scalar == "t"
+                    return ProbeResult(
+                        subjectKind: .function, subject: function.signature, persona: persona.name, operation: nil,
+                        probe: "execute", expected: expected ? "execute" : "deny",
+                        observed: observed ? "execute" : "deny", passed: expected == observed)
                 }
-                let observed = allowed == "t"
-                results.append(ProbeResult(
-                    subjectKind: .function, subject: function.signature, persona: persona.name, operation: nil,
-                    probe: "execute", expected: expected ? "execute" : "deny",
-                    observed: observed ? "execute" : "deny", passed: expected == observed))
             }
         }
-        return results
+        return { try pending.map { try $0() } }
     }
 }

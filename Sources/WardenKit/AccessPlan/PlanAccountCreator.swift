@@ -12,62 +12,74 @@ struct PlanAccountCreator {
     let plan: AccessPlan
 
     /// Persona name -> the new account's id.
+    ///
+    /// Two round trips whatever the number of personas: the identity table's columns,
+    /// then every account in one pipelined unit (each user inserted in a savepoint of
+    /// its own, then its identity). The first statement that fails stops the rest, as
+    /// when they were sent one by one; the error names the persona (and, for a
+    /// sign-up trigger's refusal, the trigger).
     func createAccounts() throws -> [String: String] {
-        var ids: [String: String] = [:]
-        var identityColumns: Set<String>?
-        for persona in plan.personas {
-            guard let user = persona.user else { continue }
-            let id = UUID().uuidString.lowercased()
-            do {
-                try signUp(id: id, user, persona: persona)
-                if !user.isAnonymous {
-                    let columns = try identityColumns ?? readIdentityColumns()
-                    identityColumns = columns
-                    if Self.identityNeeds.isSubset(of: columns) { try insertIdentity(userID: id, user, columns: columns) }
-                }
-            } catch let error as PGError {
-                let who = user.isAnonymous ? "an anonymous user" : user.email
-                throw AccessPlanError(
-                    file: plan.source, line: persona.line,
-                    message: "creating the user of persona '\(persona.name)' (\(who)) failed: \(error.message)")
+        let users = plan.personas.compactMap { persona in persona.user.map { (persona, $0, UUID().uuidString.lowercased()) } }
+        guard !users.isEmpty else { return [:] }
+        let identityColumns = users.contains { !$0.1.isAnonymous } ? try readIdentityColumns() : []
+        var statements: [SQL] = []
+        var owners: [(persona: Persona, user: PlanUser, signUp: Bool)] = []
+        for (persona, user, id) in users {
+            for statement in ["savepoint \(raw: Self.savepoint)", insertUser(id: id, user), "release savepoint \(raw: Self.savepoint)"] as [SQL] {
+                statements.append(statement)
+                owners.append((persona, user, true))
             }
-            ids[persona.name] = id
+            if !user.isAnonymous, Self.identityNeeds.isSubset(of: identityColumns) {
+                statements.append(insertIdentity(userID: id, user, columns: identityColumns))
+                owners.append((persona, user, false))
+            }
         }
-        return ids
-    }
-
-    /// Inserts the user in a savepoint, so that when the project's sign-up trigger
-    /// refuses it, the error can say which trigger and what it raised.
-    private func signUp(id: String, _ user: PlanUser, persona: Persona) throws {
-        do {
-            try connection.savepoint { try insertUser(id: id, user) }
-        } catch let error as PGError {
-            guard let trigger = try SignUpTriggers.culprit(of: error, on: connection) else { throw error }
-            let who = user.isAnonymous ? "an anonymous user" : user.email
+        var batch = PipelinedBatch()
+        batch.add(statements)
+        for (index, outcome) in try connection.run(batch)[0].enumerated() {
+            guard case .error(let error) = outcome else { continue }
+            let owner = owners[index]
+            if owner.signUp {
+                try connection.execute("rollback to savepoint \(Self.savepoint); release savepoint \(Self.savepoint)")
+                try explainSignUp(error, owner.user, persona: owner.persona)
+            }
+            let who = owner.user.isAnonymous ? "an anonymous user" : owner.user.email
             throw AccessPlanError(
-                file: plan.source, line: persona.line > 0 ? persona.line : nil,
-                message: "creating the user of persona '\(persona.name)' (\(who)) failed in \(trigger) on auth.users: "
-                    + "\(error.message)\(error.detail.map { " (\($0))" } ?? ""); its raw_user_meta_data was \(user.metadataJSON) "
-                    + "(a plan gives it with the persona's metadata: {...}; plan draft with --user-metadata)")
+                file: plan.source, line: owner.persona.line,
+                message: "creating the user of persona '\(owner.persona.name)' (\(who)) failed: \(error.message)")
         }
+        return Dictionary(uniqueKeysWithValues: users.map { ($0.0.name, $0.2) })
     }
 
-    private func insertUser(id: String, _ user: PlanUser) throws {
+    private static let savepoint = "pgwarden_sign_up"
+
+    /// When the project's sign-up trigger refused the user, says which trigger and
+    /// what it raised (the insert's savepoint already rolled back).
+    private func explainSignUp(_ error: PGError, _ user: PlanUser, persona: Persona) throws {
+        guard let trigger = try SignUpTriggers.culprit(of: error, on: connection) else { return }
+        let who = user.isAnonymous ? "an anonymous user" : user.email
+        throw AccessPlanError(
+            file: plan.source, line: persona.line > 0 ? persona.line : nil,
+            message: "creating the user of persona '\(persona.name)' (\(who)) failed in \(trigger) on auth.users: "
+                + "\(error.message)\(error.detail.map { " (\($0))" } ?? ""); its raw_user_meta_data was \(user.metadataJSON) "
+                + "(a plan gives it with the persona's metadata: {...}; plan draft with --user-metadata)")
+    }
+
+    private func insertUser(id: String, _ user: PlanUser) -> SQL {
         if user.isAnonymous {
-            try connection.query(
-                """
+            return """
                 insert into auth.users (id, aud, role, email, is_anonymous,
                                         raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
-                values ($1::uuid, 'authenticated', 'authenticated', null, true, $2::jsonb, $3::jsonb, now(), now())
-                """, [id, user.appMetadataJSON, user.metadataJSON])
-        } else {
-            try connection.query(
+                values (\(id)::uuid, 'authenticated', 'authenticated', null, true,
+                        \(user.appMetadataJSON)::jsonb, \(user.metadataJSON)::jsonb, now(), now())
                 """
-                insert into auth.users (id, aud, role, email, email_confirmed_at,
-                                        raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
-                values ($1::uuid, 'authenticated', 'authenticated', $2, now(), $3::jsonb, $4::jsonb, now(), now())
-                """, [id, user.email, user.appMetadataJSON, user.metadataJSON])
         }
+        return """
+            insert into auth.users (id, aud, role, email, email_confirmed_at,
+                                    raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
+            values (\(id)::uuid, 'authenticated', 'authenticated', \(user.email), now(),
+                    \(user.appMetadataJSON)::jsonb, \(user.metadataJSON)::jsonb, now(), now())
+            """
     }
 
     /// The columns of Supabase's auth.identities (2023 and later) that an identity needs.
@@ -85,15 +97,14 @@ struct PlanAccountCreator {
 
     /// The identity row: for email the provider id is the user's id; for another
     /// provider, a made-up account id at that provider.
-    private func insertIdentity(userID: String, _ user: PlanUser, columns: Set<String>) throws {
+    private func insertIdentity(userID: String, _ user: PlanUser, columns: Set<String>) -> SQL {
         let providerID = user.provider == "email" ? userID : "pgwarden-\(UUID().uuidString.lowercased())"
         let data = "{\"sub\":\(JSONText.quote(providerID)),\"email\":\(JSONText.quote(user.email)),"
             + "\"email_verified\":true,\"phone_verified\":false}"
         let times = ["last_sign_in_at", "created_at", "updated_at"].filter(columns.contains)
         let names = ["provider_id", "user_id", "identity_data", "provider"] + times
-        let values = ["$1", "$2::uuid", "$3::jsonb", "$4"] + times.map { _ in "now()" }
-        try connection.query(
-            "insert into auth.identities (\(names.joined(separator: ", "))) values (\(values.joined(separator: ", ")))",
-            [providerID, userID, data, user.provider])
+        var values: [SQL] = ["\(providerID)", "\(userID)::uuid", "\(data)::jsonb", "\(user.provider)"]
+        values += times.map { _ in "now()" }
+        return "insert into auth.identities (\(raw: names.joined(separator: ", "))) values (\(SQL.joined(values, separator: ", ")))"
     }
 }

@@ -17,7 +17,7 @@ struct PlanCatalogCheck {
 
     func resolve() throws -> Resolved {
         try checkSchemas()
-        for persona in plan.personas { try checkRole(of: persona) }
+        try checkRoles()
         let relations = try plan.relations.map { try resolve($0) }
         let functions = try plan.functions.map { try resolve($0) }
         try rejectRepeats(relations.map { ($0.catalog.qualifiedName, $0.plan.line) }, kind: "relation")
@@ -50,18 +50,27 @@ struct PlanCatalogCheck {
     }
 
     /// A persona's role must exist, and the connecting session must be allowed to
-    /// switch to it (`SET ROLE` needs the session user to be a member).
-    private func checkRole(of persona: Persona) throws {
-        let row = try connection.fetchOne(
-            """
-            select r.oid is not null, coalesce(pg_has_role(session_user, r.oid, 'MEMBER'), false)
-            from (select \(persona.role)::text as name) wanted left join pg_roles r on r.rolname = wanted.name
-            """)
-        guard row?.bool(0) == true else {
-            throw fail(persona.line, "persona '\(persona.name)' has role '\(persona.role)', which does not exist in the database")
+    /// switch to it (`SET ROLE` needs the session user to be a member). Every
+    /// persona's question is asked in one round trip.
+    private func checkRoles() throws {
+        var batch = PipelinedBatch()
+        for persona in plan.personas {
+            batch.add([
+                """
+                select r.oid is not null, coalesce(pg_has_role(session_user, r.oid, 'MEMBER'), false)
+                from (select \(persona.role)::text as name) wanted left join pg_roles r on r.rolname = wanted.name
+                """,
+            ])
         }
-        guard row?.bool(1) == true else {
-            throw fail(persona.line, "persona '\(persona.name)' has role '\(persona.role)', which the connecting user may not switch to (not a member)")
+        let outcomes = try connection.run(batch)
+        for (persona, outcome) in zip(plan.personas, outcomes) {
+            let row = try outcome[0].get().rows.first
+            guard row?[0] == "t" else {
+                throw fail(persona.line, "persona '\(persona.name)' has role '\(persona.role)', which does not exist in the database")
+            }
+            guard row?[1] == "t" else {
+                throw fail(persona.line, "persona '\(persona.name)' has role '\(persona.role)', which the connecting user may not switch to (not a member)")
+            }
         }
     }
 

@@ -3,42 +3,32 @@ import WardenPostgres
 extension RelationProber {
     /// Update or delete probes: own row, another user's row, and (update) moving an
     /// own row to another owner.
-    func probeRowWrites(_ persona: Persona, _ scope: Scope, operation: AccessOperation) throws -> [ProbeResult] {
-        var results: [ProbeResult] = []
+    func queueRowWrites(_ persona: Persona, _ scope: Scope, operation: AccessOperation, _ truth: RelationTruth,
+                        _ batch: ProbeBatch) throws -> [Pending] {
+        var pending: [Pending] = []
         let verb = operation.rawValue
         if plan.owner != nil, persona.user != nil {
-            let own = try targetRow(ownedBy: persona, owned: true)
-            let other = try targetRow(ownedBy: persona, owned: false)
-            results.append(try write(persona, scope, operation, "\(verb) own row", row: own, ownsIt: true))
-            results.append(try write(persona, scope, operation, "\(verb) another user's row", row: other, ownsIt: false))
-            if operation == .update { results.append(try probeMove(persona, scope, row: own)) }
+            let own = truth.row(.own(persona.name))
+            let other = truth.row(.notOwn(persona.name))
+            pending.append(write(persona, scope, operation, "\(verb) own row", row: own, ownsIt: true, batch))
+            pending.append(write(persona, scope, operation, "\(verb) another user's row", row: other, ownsIt: false, batch))
+            if operation == .update { pending.append(try queueMove(persona, scope, row: own, truth, batch)) }
         } else if plan.owner != nil {
-            let row = try context.someUser.flatMap { try targetRow(ownedBy: $0, owned: true) }
-            results.append(try write(persona, scope, operation, "\(verb) a user's row", row: row, ownsIt: false))
+            let row = context.someUser.flatMap { truth.row(.own($0.name)) }
+            pending.append(write(persona, scope, operation, "\(verb) a user's row", row: row, ownsIt: false, batch))
         } else {
-            let row = try targetRow(ownedBy: persona, owned: nil)
-            results.append(try write(persona, scope, operation, "\(verb) a row", row: row, ownsIt: true))
+            let row = truth.row(.any(persona.name))
+            pending.append(write(persona, scope, operation, "\(verb) a row", row: row, ownsIt: true, batch))
         }
-        return results
-    }
-
-    /// The ctid of a row the persona owns (true), does not own (false), or any (nil).
-    private func targetRow(ownedBy persona: Persona, owned: Bool?) throws -> String? {
-        return try context.connection.rolledBackSavepoint {
-            try context.impersonation.setClaims(context.request(persona))
-            var condition: SQL = ""
-            if let owned, let owner = plan.owner {
-                condition = owned ? " where (\(raw: owner))" : " where not coalesce((\(raw: owner)), false)"
-            }
-            return try context.connection.query("select ctid::text from \(table) r\(condition) limit 1" as SQL).scalar
-        }
+        return pending
     }
 
     private func write(_ persona: Persona, _ scope: Scope, _ operation: AccessOperation, _ label: String,
-                       row: String?, ownsIt: Bool) throws -> ProbeResult {
+                       row: String?, ownsIt: Bool, _ batch: ProbeBatch) -> Pending {
         let expectAllowed = scope == .all || (scope == .own && ownsIt)
         guard let row else {
-            return missingRow(persona, operation, label, expectAllowed: expectAllowed, scope: scope)
+            let missing = missingRow(persona, operation, label, expectAllowed: expectAllowed, scope: scope)
+            return { missing }
         }
         let sql: SQL
         if operation == .delete {
@@ -47,43 +37,49 @@ extension RelationProber {
             let column = relation.assignableColumns.first ?? relation.columns.first ?? "id"
             sql = "update \(table) set \(identifier: column) = \(identifier: column) where ctid = \(row)::tid"
         }
-        let outcome = try context.impersonation.probe(context.request(persona).routed(operation == .delete ? "DELETE" : "PATCH", "/\(plan.name)")) {
-            try ProbeOutcome.of { try context.connection.query(sql) }
+        let request = context.request(persona).routed(operation == .delete ? "DELETE" : "PATCH", "/\(plan.name)")
+        let read = SealedProbe(request: request, seal: context.seal, adminFirst: nil, statement: sql).queue(batch)
+        return {
+            verdict(persona, operation, label, expectAllowed: expectAllowed, scope: scope, outcome: try read())
         }
-        return verdict(persona, operation, label, expectAllowed: expectAllowed, scope: scope, outcome: outcome)
     }
 
     /// Tries to give an own row to another user by writing that user's values into
     /// the ownership columns (the sample columns whose values differ between users).
-    private func probeMove(_ persona: Persona, _ scope: Scope, row: String?) throws -> ProbeResult {
+    private func queueMove(_ persona: Persona, _ scope: Scope, row: String?, _ truth: RelationTruth,
+                           _ batch: ProbeBatch) throws -> Pending {
         let label = "move own row to another user"
         let expectAllowed = scope == .all
         guard let other = context.otherUser(than: persona) else {
-            return ProbeResult(
+            let result = ProbeResult(
                 subjectKind: .relation, subject: plan.qualifiedName, persona: persona.name, operation: .update,
                 probe: label, expected: expectation(expectAllowed, scope),
                 observed: "cannot probe: the plan has no second signed-in persona", passed: false)
+            return { result }
         }
         guard let row else {
-            return missingRow(persona, .update, label, expectAllowed: expectAllowed, scope: scope)
+            let missing = missingRow(persona, .update, label, expectAllowed: expectAllowed, scope: scope)
+            return { missing }
         }
-        let mine = try sampleValues(as: persona)
-        let theirs = try sampleValues(as: other)
+        let mine = try truth.sample(as: persona).get()
+        let theirs = try truth.sample(as: other).get()
         let changed = plan.sample.indices.filter { mine[$0] != theirs[$0] }
         guard !changed.isEmpty else {
-            return ProbeResult(
+            let result = ProbeResult(
                 subjectKind: .relation, subject: plan.qualifiedName, persona: persona.name, operation: .update,
                 probe: label, expected: expectation(expectAllowed, scope),
                 observed: "cannot probe: the sample gives both users the same values, so it names no ownership column",
                 passed: false)
+            return { result }
         }
         let assignments = SQL.joined(
             changed.map { "\(identifier: plan.sample[$0].column) = \(theirs[$0])" }, separator: ", ")
         let sql: SQL = "update \(table) set \(assignments) where ctid = \(row)::tid"
-        let outcome = try context.impersonation.probe(context.request(persona).routed("PATCH", "/\(plan.name)")) {
-            try ProbeOutcome.of { try context.connection.query(sql) }
+        let request = context.request(persona).routed("PATCH", "/\(plan.name)")
+        let read = SealedProbe(request: request, seal: context.seal, adminFirst: nil, statement: sql).queue(batch)
+        return {
+            verdict(persona, .update, label, expectAllowed: expectAllowed, scope: scope, outcome: try read())
         }
-        return verdict(persona, .update, label, expectAllowed: expectAllowed, scope: scope, outcome: outcome)
     }
 
     private func missingRow(_ persona: Persona, _ operation: AccessOperation, _ label: String,

@@ -3,30 +3,42 @@ import WardenPostgres
 /// Probes one table or view for every persona: what each sees, and, for tables,
 /// whether each insert, update (including moving a row to another owner) and delete
 /// is allowed on own rows and on another user's rows, as the plan says.
+///
+/// Two phases, each queued on a `ProbeBatch` shared by every relation of the plan:
+/// the truth (`queueTruth`, as the admin), then the probes (`queueProbes`, as the
+/// personas), each probe in a savepoint of its own that is rolled back.
 struct RelationProber {
     let context: ProbeContext
     let plan: RelationPlan
     let relation: ExposedCatalog.Relation
 
+    /// A probe's result, read once its batch has run.
+    typealias Pending = () throws -> ProbeResult
+
     /// The relation's quoted, schema-qualified name.
     var table: SQL { "\(identifier: relation.schema, relation.name)" }
 
-    func run() throws -> [ProbeResult] {
-        var results: [ProbeResult] = []
-        if let columns = plan.columns { results.append(columnsResult(declared: columns)) }
+    /// Queues every persona's probes; the returned closure reads their results once
+    /// the batch has run.
+    func queueProbes(_ truth: RelationTruth, _ batch: ProbeBatch) throws -> () throws -> [ProbeResult] {
+        var pending: [Pending] = []
+        if let columns = plan.columns {
+            let result = columnsResult(declared: columns)
+            pending.append { result }
+        }
         for persona in context.plan.personas {
             let access = plan.access[persona.name] ?? .nothing
-            results.append(try probeSelect(persona, access.select))
+            pending.append(try queueSelect(persona, access.select, truth, batch))
             guard relation.isTable else { continue }
-            results += try probeInserts(persona, access.insert)
-            results += try probeRowWrites(persona, access.update, operation: .update)
-            results += try probeRowWrites(persona, access.delete, operation: .delete)
+            pending += try queueInserts(persona, access.insert, truth, batch)
+            pending += try queueRowWrites(persona, access.update, operation: .update, truth, batch)
+            pending += try queueRowWrites(persona, access.delete, operation: .delete, truth, batch)
         }
-        return results
+        return { try pending.map { try $0() } }
     }
 
-    private func result(_ persona: Persona?, _ operation: AccessOperation?, _ probe: String, expected: String,
-                        observed: String, passed: Bool) -> ProbeResult {
+    func result(_ persona: Persona?, _ operation: AccessOperation?, _ probe: String, expected: String,
+                observed: String, passed: Bool) -> ProbeResult {
         ProbeResult(
             subjectKind: .relation, subject: plan.qualifiedName, persona: persona?.name, operation: operation,
             probe: probe, expected: expected, observed: observed, passed: passed)
@@ -41,7 +53,7 @@ struct RelationProber {
 
     /// Row count and a digest of the rows' JSON, so sets compare without shipping rows.
     /// `condition` is the plan's owner rule (SQL the plan's author wrote on purpose).
-    private func digestSQL(where condition: String?) -> SQL {
+    func digestSQL(where condition: String?) -> SQL {
         let filter: SQL = condition.map { " where (\(raw: $0))" } ?? ""
         return """
             select count(*)::text, md5(coalesce(string_agg(j, E'\\n' order by j), ''))
@@ -49,22 +61,32 @@ struct RelationProber {
             """
     }
 
-    private func probeSelect(_ persona: Persona, _ scope: Scope) throws -> ProbeResult {
+    private func queueSelect(_ persona: Persona, _ scope: Scope, _ truth: RelationTruth, _ batch: ProbeBatch) throws
+        -> Pending
+    {
         let request = context.request(persona).routed("GET", "/\(plan.name)")
-        let truth = try context.connection.rolledBackSavepoint { () -> (all: [String?], own: [String?]?) in
-            try context.impersonation.setClaims(request)
-            let all = try context.connection.query(digestSQL(where: nil)).rows.first ?? []
-            let own = try plan.owner.map { try context.connection.query(digestSQL(where: $0)).rows.first ?? [] }
-            return (all, own)
+        guard let digests = truth.digests[persona.name] else {
+            throw PGError(kind: .client, message: "no truth computed for \(persona.name) on \(plan.qualifiedName)")
         }
-        let seen: [String?]?
-        do {
-            seen = try context.impersonation.probe(request) {
-                try context.connection.query(digestSQL(where: nil)).rows.first
+        // One unit, as PostgREST sets them: the role switch and request settings, then the read.
+        let ticket = batch.rolledBack([
+            PersonaRequest.select(request.roleSwitch + request.requestSettings), digestSQL(where: nil),
+        ])
+        return {
+            let outcomes = try batch.outcomes(ticket)
+            let seen: [String?]?
+            do {
+                _ = try outcomes[0].get()
+                seen = try outcomes[1].get().rows.first
+            } catch let error as PGError where error.sqlState == .insufficientPrivilege {
+                seen = nil
             }
-        } catch let error as PGError where error.sqlState == .insufficientPrivilege {
-            seen = nil
+            return selectResult(persona, scope, seen: seen, truth: digests)
         }
+    }
+
+    private func selectResult(_ persona: Persona, _ scope: Scope, seen: [String?]?,
+                              truth: (all: [String?], own: [String?]?)) -> ProbeResult {
         let observed: String
         let passed: Bool
         let allCount = truth.all.first.flatMap { $0 } ?? "0"
@@ -102,7 +124,9 @@ struct RelationProber {
 
     // MARK: - Insert
 
-    private func probeInserts(_ persona: Persona, _ scope: Scope) throws -> [ProbeResult] {
+    private func queueInserts(_ persona: Persona, _ scope: Scope, _ truth: RelationTruth, _ batch: ProbeBatch) throws
+        -> [Pending]
+    {
         var targets: [(label: String, owner: Persona?, ownsIt: Bool)] = []
         if plan.owner != nil, persona.user != nil {
             targets.append(("insert own row", persona, true))
@@ -113,32 +137,25 @@ struct RelationProber {
         return try targets.map { target in
             let expectAllowed = scope == .all || (scope == .own && target.ownsIt)
             let values: [String?]
-            do {
-                values = try sampleValues(as: target.owner)
-            } catch let error as PGError {
-                return result(persona, .insert, target.label, expected: expectation(expectAllowed, scope),
-                              observed: "the plan's sample could not be evaluated: \(error.message)", passed: false)
+            switch try truth.sample(as: target.owner) {
+            case .success(let sampled): values = sampled
+            case .failure(let error):
+                let failed = result(persona, .insert, target.label, expected: expectation(expectAllowed, scope),
+                                    observed: "the plan's sample could not be evaluated: \(error.message)", passed: false)
+                return { failed }
             }
             let columns = SQL.joined(plan.sample.map { "\(identifier: $0.column)" }, separator: ", ")
             let bound = SQL.joined(values.map { "\($0)" }, separator: ", ")
-            let outcome = try context.impersonation.probe(
-                context.request(persona).routed("POST", "/\(plan.name)"),
-                adminFirst: plan.beforeInsert.map { ($0, "the before_insert SQL of \(plan.qualifiedName)") }
-            ) {
-                try ProbeOutcome.of {
-                    try context.connection.query("insert into \(table) (\(columns)) values (\(bound))" as SQL)
-                }
+            let insert: SQL = "insert into \(table) (\(columns)) values (\(bound))"
+            let request = context.request(persona).routed("POST", "/\(plan.name)")
+            let probe = SealedProbe(
+                request: request, seal: context.seal,
+                adminFirst: plan.beforeInsert.map { ($0, "the before_insert SQL of \(plan.qualifiedName)") },
+                statement: insert)
+            let read = probe.queue(batch)
+            return {
+                verdict(persona, .insert, target.label, expectAllowed: expectAllowed, scope: scope, outcome: try read())
             }
-            return verdict(persona, .insert, target.label, expectAllowed: expectAllowed, scope: scope, outcome: outcome)
-        }
-    }
-
-    /// The sample's values as the given persona would write them (their `auth.uid()`).
-    func sampleValues(as owner: Persona?) throws -> [String?] {
-        try context.connection.rolledBackSavepoint {
-            try context.impersonation.setClaims(owner.map { context.request($0) } ?? .nobody)
-            let list = SQL.joined(plan.sample.map { "(\(raw: $0.expression))::text" }, separator: ", ")
-            return try context.connection.query("select \(list)" as SQL).rows.first ?? []
         }
     }
 }

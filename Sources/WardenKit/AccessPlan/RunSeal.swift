@@ -28,27 +28,115 @@ struct RunSeal {
             sessionUser: field(2), roleSetting: field(3))
     }
 
-    private static let identitySQL: SQL =
+    /// Who and where the run is: transaction id, `current_user`, `session_user`, `role`.
+    static let identitySQL: SQL =
         "select txid_current()::text, current_user::text, session_user::text, current_setting('role')"
 
     /// Runs plan SQL statement by statement (as whoever is current: the admin, or the
     /// persona `role` a check switched to), checking the seal after each. A statement's
     /// own error is rethrown as the `PGError` it is, its savepoint rolled back.
+    ///
+    /// All the statements go in one pipelined unit (one round trip; see
+    /// `sealedStatements`): each still one extended-protocol message in a savepoint
+    /// of its own, each followed by the seal's identity query and a guard that stops
+    /// the unit when the identity is not the expected one, so nothing runs after a
+    /// statement that broke the seal, as when each was sent and checked alone.
     @discardableResult
     func run(_ sql: String, as role: String? = nil, origin: String) throws -> [QueryResult] {
-        var results: [QueryResult] = []
-        for statement in SealedSQL.statements(of: sql) {
+        let statements = SealedSQL.statements(of: sql)
+        guard !statements.isEmpty else { return [] }
+        var batch = PipelinedBatch()
+        batch.add(sealedStatements(statements, as: role))
+        let outcomes = try connection.run(batch)[0]
+        do {
+            let results = try read(outcomes, statements: statements.count, as: role, origin: origin)
+            guard connection.transactionStatus == .inTransaction else {
+                throw broken(origin, "the run's transaction is no longer open")
+            }
+            return results
+        } catch let error as PGError {
+            // The statement failed: undo it, as a savepoint per statement would have.
             do {
-                results += try connection.savepoint {
-                    // One statement per protocol message: text the splitter took for one
-                    // statement but that holds two is refused by the server (42601).
-                    let produced = try connection.execute(statement: statement)
-                    try verify(role: role ?? adminRole, after: origin)
-                    return [produced]
-                }
-            } catch let error as TransactionError {
-                if let broken = error.underlying as? AccessPlanError { throw broken }
+                try connection.execute("rollback to savepoint \(Self.savepoint); release savepoint \(Self.savepoint)")
+            } catch {
                 throw broken(origin, "the runner's savepoint is gone (\(error))")
+            }
+            throw error
+        }
+    }
+
+    private static let savepoint = "pgwarden_plan_sql"
+
+    /// Runs several pieces of plan SQL (the setup's entries) as `run` runs one, all
+    /// in one pipelined unit: one round trip for all of them. The first statement that
+    /// fails stops the rest, as when they were run one after another; its error is
+    /// passed to `failed` with the index of its piece, and what `failed` returns is
+    /// thrown (its savepoint rolled back first).
+    func run(pieces: [String], origin: (Int) -> String, failed: (Int, PGError) -> Error) throws {
+        let statements = pieces.map { SealedSQL.statements(of: $0) }
+        guard statements.contains(where: { !$0.isEmpty }) else { return }
+        var batch = PipelinedBatch()
+        batch.add(statements.flatMap { sealedStatements($0) })
+        var outcomes = try connection.run(batch)[0]
+        for (index, piece) in statements.enumerated() {
+            do {
+                _ = try read(outcomes, statements: piece.count, origin: origin(index))
+            } catch let error as PGError {
+                do {
+                    try connection.execute("rollback to savepoint \(Self.savepoint); release savepoint \(Self.savepoint)")
+                } catch {
+                    throw broken(origin(index), "the runner's savepoint is gone (\(error))")
+                }
+                throw failed(index, error)
+            }
+            outcomes.removeFirst(piece.count * 5)
+        }
+        guard connection.transactionStatus == .inTransaction else {
+            throw broken(origin(statements.count - 1), "the run's transaction is no longer open")
+        }
+    }
+
+
+    /// Each statement of plan SQL sealed: in a savepoint, then the identity query, then
+    /// a guard that fails (22012) unless the transaction, `current_user` (`role`, or the
+    /// admin) and `session_user` are the expected ones, then the release. Five
+    /// statements per statement of plan SQL, for a pipelined unit (`read` reads them).
+    func sealedStatements(_ statements: [String], as role: String? = nil) -> [SQL] {
+        statements.flatMap { statement -> [SQL] in
+            ["savepoint \(raw: Self.savepoint)", SQL(raw: statement), Self.identitySQL, guardSQL(as: role),
+             "release savepoint \(raw: Self.savepoint)"]
+        }
+    }
+
+    /// A statement that fails (22012), stopping the rest of its pipelined unit, unless
+    /// the transaction, `current_user` (`role`, or the admin) and `session_user` are
+    /// the expected ones.
+    func guardSQL(as role: String? = nil) -> SQL {
+        // The division is by a stable function's value, not a constant, so the planner
+        // cannot fold it into an error: it runs only when the identity is wrong.
+        """
+        select 1 where (txid_current()::text, current_user::text, session_user::text) \
+        = (\(transactionID)::text, \(role ?? adminRole)::text, \(sessionUser)::text) \
+        or 1 / (0 * length(session_user::text)) = 1
+        """
+    }
+
+    /// Reads the outcomes of `sealedStatements` (the first `statements * 5` of
+    /// `outcomes`): each statement's result, its own error thrown as is, or the seal's
+    /// `AccessPlanError` when a statement changed the transaction or who runs the SQL.
+    func read(_ outcomes: [PipelinedBatch.Outcome], statements: Int, as role: String? = nil,
+              origin: String) throws -> [QueryResult] {
+        var results: [QueryResult] = []
+        for index in 0..<statements {
+            let base = index * 5
+            if case .error(let error) = outcomes[base] {
+                throw broken(origin, "the runner's savepoint could not be made (\(error.message))")
+            }
+            results.append(try outcomes[base + 1].get())
+            try check(identity: try outcomes[base + 2].get().rows.first ?? [], role: role, after: origin)
+            _ = try outcomes[base + 3].get()
+            if case .error(let error) = outcomes[base + 4] {
+                throw broken(origin, "the runner's savepoint is gone (\(error.message))")
             }
         }
         return results
@@ -59,7 +147,12 @@ struct RunSeal {
         guard connection.transactionStatus == .inTransaction else {
             throw broken(origin, "the run's transaction is no longer open")
         }
-        let row = try connection.query(Self.identitySQL).rows.first ?? []
+        try check(identity: try connection.query(Self.identitySQL).rows.first ?? [], role: role, after: origin)
+    }
+
+    /// Checks a row of `identitySQL` read inside the run (e.g. in a `ProbeBatch`):
+    /// the same transaction, `current_user` the expected role, `session_user` unchanged.
+    func check(identity row: [String?], role: String? = nil, after origin: String) throws {
         let seen = row.map { $0 ?? "" }
         guard seen.count >= 3, seen[0] == transactionID else {
             throw broken(origin, "the run's transaction was ended and another begun")

@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+import WardenPostgres
+import TestSupport
+
+/// `PipelinedBatch`: every unit in one round trip; a statement's error skips only the
+/// rest of its unit, and every statement's result, error or skip comes back.
+@Suite struct PipelinedBatchTests {
+    @Test func anErrorSkipsOnlyTheRestOfItsUnit() throws {
+        let connection = try TestCluster.connect()
+        try connection.execute("create temporary table kept (id int primary key)")
+        var batch = PipelinedBatch()
+        batch.add(["insert into kept values (\(1))", "insert into kept values (\(1))", "insert into kept values (\(2))"])
+        batch.add(["insert into kept values (\(3))", "select count(*)::text from kept"])
+        let outcomes = try connection.run(batch)
+        #expect(outcomes.map(\.count) == [3, 2])
+        guard case .result(let first) = outcomes[0][0], case .error(let error) = outcomes[0][1],
+              case .skipped = outcomes[0][2], case .result(let count) = outcomes[1][1]
+        else {
+            Issue.record("unexpected outcomes: \(outcomes)")
+            return
+        }
+        #expect(first.affectedRows == 1)
+        #expect(error.sqlState == .uniqueViolation)
+        // Outside a transaction block each unit is its own implicit transaction: the
+        // failed unit's first insert is gone, the second unit's row is there.
+        #expect(count.scalar == "1")
+        #expect(try connection.query("select array_agg(id order by id)::text from kept").scalar == "{3}")
+    }
+
+    @Test func aTextHoldingTwoStatementsIsRefusedAndTheNextUnitStillRuns() throws {
+        let connection = try TestCluster.connect()
+        try connection.execute("create temporary table kept (id int)")
+        var batch = PipelinedBatch()
+        batch.add([SQL(raw: "insert into kept values (1); insert into kept values (2)")])
+        batch.add([SQL(raw: "insert into kept values (3)")])
+        let outcomes = try connection.run(batch)
+        guard case .error(let error) = outcomes[0][0] else {
+            Issue.record("the two-statement text ran: \(outcomes)")
+            return
+        }
+        #expect(error.sqlState == .syntaxError)
+        #expect(try connection.query("select array_agg(id)::text from kept").scalar == "{3}")
+    }
+
+    @Test func valuesAreBoundNeverSpliced() throws {
+        let connection = try TestCluster.connect()
+        let hostile = "x'); drop table pg_class; --"
+        var batch = PipelinedBatch()
+        batch.add(["select \(hostile)::text"])
+        let outcomes = try connection.run(batch)
+        #expect(try outcomes[0][0].get().scalar == hostile)
+    }
+}
