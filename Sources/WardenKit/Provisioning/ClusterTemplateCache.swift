@@ -48,6 +48,7 @@ public struct ClusterTemplateCache: Sendable {
     /// Copies the entry for `key` into `target` (a new `data` folder) and checks the
     /// copy against the entry's manifest. Returns nil when there is no entry; throws
     /// `TemplateCacheProblem` when the entry cannot be used (then `target` is removed).
+    /// `cp` works in `target`'s folder (a server's, watched by its watchdog).
     func copy(_ key: ClusterTemplateKey, to target: URL) throws -> URL? {
         let entry = entry(for: key)
         guard FileManager.default.fileExists(atPath: entry.path) else { return nil }
@@ -57,7 +58,7 @@ public struct ClusterTemplateCache: Sendable {
         }
         guard manifest.key == key.name else { throw TemplateCacheProblem("its manifest names another key") }
         do {
-            try Self.copyTree(entry.appendingPathComponent("data"), to: target)
+            try Self.copyTree(entry.appendingPathComponent("data"), to: target, workingIn: target.deletingLastPathComponent())
             if let difference = try TemplateManifest(of: target, key: key.name).difference(from: manifest) {
                 throw TemplateCacheProblem(difference)
             }
@@ -78,7 +79,9 @@ public struct ClusterTemplateCache: Sendable {
     /// Stores a copy of the stopped data directory `data` as the entry for `key`:
     /// copied into a staging folder with its manifest, then renamed into place. When
     /// another run stored the key first, its entry is kept. Entries of other keys and
-    /// staging folders abandoned by killed runs are removed.
+    /// staging folders abandoned by killed runs are removed. `cp` works in `data`'s
+    /// folder (a server's: a killed pgwarden's watchdog stops it, and the staging
+    /// folder it leaves is never read, and removed later).
     func store(_ data: URL, as key: ClusterTemplateKey) throws -> URL {
         let manager = FileManager.default
         try prepareDirectory()
@@ -86,7 +89,7 @@ public struct ClusterTemplateCache: Sendable {
         let staging = directory.appendingPathComponent(".staging-\(UUID().uuidString)")
         try manager.createDirectory(at: staging, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         defer { try? manager.removeItem(at: staging) }
-        try Self.copyTree(data, to: staging.appendingPathComponent("data"))
+        try Self.copyTree(data, to: staging.appendingPathComponent("data"), workingIn: data.deletingLastPathComponent())
         let manifest = try TemplateManifest(of: staging.appendingPathComponent("data"), key: key.name)
         try manifest.text.write(to: staging.appendingPathComponent("manifest"), atomically: false, encoding: .utf8)
         let target = entry(for: key)
@@ -121,13 +124,19 @@ public struct ClusterTemplateCache: Sendable {
         if status.st_mode & 0o077 != 0 { chmod(directory.path, 0o700) }
     }
 
-    /// Removes other keys' entries, trash, and staging folders older than ten minutes
-    /// (a run killed while storing); a younger staging folder may be another run's.
+    /// Removes other keys' entries and abandoned folders.
     private func removeLeftovers(keeping key: ClusterTemplateKey) {
         let manager = FileManager.default
         for name in (try? manager.contentsOfDirectory(atPath: templates.path)) ?? [] where name != key.name {
             discard(ClusterTemplateKey(name: name))
         }
+        removeAbandoned()
+    }
+
+    /// Removes trash, and staging folders older than ten minutes (left by a run killed
+    /// while storing; a younger one may be another run's, still being written).
+    func removeAbandoned() {
+        let manager = FileManager.default
         for name in (try? manager.contentsOfDirectory(atPath: directory.path)) ?? []
         where name.hasPrefix(".staging-") || name.hasPrefix(".trash-") {
             let path = directory.appendingPathComponent(name)
@@ -138,8 +147,9 @@ public struct ClusterTemplateCache: Sendable {
 
     /// `cp -a` (owners, modes and times kept: as root, the server's OS user keeps its
     /// files; a reflink where the file system offers one).
-    static func copyTree(_ source: URL, to target: URL) throws {
-        let output = try ProcessRunner.runBrief("/bin/cp", ["-a", "--reflink=auto", source.path, target.path])
+    static func copyTree(_ source: URL, to target: URL, workingIn folder: URL) throws {
+        let output = try ProcessRunner.runBrief(
+            "/bin/cp", ["-a", "--reflink=auto", source.path, target.path], workingDirectory: folder)
         guard output.status == 0 else {
             throw TemplateCacheProblem("cp -a \(source.path) \(target.path) exited with status \(output.status)")
         }

@@ -26,7 +26,10 @@ extension LocalCluster {
             let current = try ClusterTemplateKey.current(binaries: binaries, identity: identity, initdbArguments: initdbOptions)
             key = current
             do {
-                if let entry = try cache.copy(current, to: data) { return .cached(entry: entry.path) }
+                if let entry = try cache.copy(current, to: data) {
+                    cache.removeAbandoned()
+                    return .cached(entry: entry.path)
+                }
             } catch let problem as TemplateCacheProblem {
                 replaced = problem.description
                 cache.discard(current)
