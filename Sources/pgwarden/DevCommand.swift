@@ -12,7 +12,9 @@ struct DevCommand: ParsableCommand {
             makes it a twin of a Supabase project (as supabase_admin, its only superuser), then, \
             as postgres (not a superuser, as on Supabase), applies the migrations, loads the seeds, \
             proves the access plan and prints its matrix, runs the pgTAP tests (--tests), then stops the server and deletes \
-            everything (also on Ctrl-C). With --keep the server stays up, and its URL is \
+            everything (also on Ctrl-C). The server starts from a copy of a cached, bootstrapped \
+            template (in $XDG_CACHE_HOME/pgwarden or ~/.cache/pgwarden, or PGWARDEN_CACHE_DIR; \
+            made on the first run, remade when PostgreSQL or pgwarden changes; docs/dev-cache.md). With --keep the server stays up, and its URL is \
             printed, until you press Ctrl-C. Exit status as for `pgwarden test`. Without a plan \
             file, shows the access as observed, its dangers and how to start a plan (exit status 0).
             """
@@ -25,6 +27,9 @@ struct DevCommand: ParsableCommand {
 
     @Option(help: "Report format, as for `pgwarden test`: text, junit, tap, json, github or markdown.")
     var format: TestCommand.Format = .text
+
+    @Flag(help: "Run initdb and the twin's bootstrap afresh, without the cached template (also: PGWARDEN_NO_CACHE=1).")
+    var noCache = false
 
     @Flag(help: "Leave the server running and print its connection URL (stop it with Ctrl-C).")
     var keep = false
@@ -44,7 +49,7 @@ struct DevCommand: ParsableCommand {
             let suite = try tests.suite(in: layout)
             let runsPlan = TestsOptions.hasPlan(layout)
             let accessPlan = try ProjectJob.checkInputs(of: layout.project, withPlan: runsPlan)
-            let cluster = try LocalCluster.start()
+            let cluster = try LocalCluster.start(cache: noCache ? nil : ClusterTemplateCache.user())
             let token = InterruptHandler.shared.onInterrupt { cluster.stop() }
             defer {
                 InterruptHandler.shared.remove(token)
@@ -52,6 +57,7 @@ struct DevCommand: ParsableCommand {
             }
             let version = try ServerInfo.version(of: cluster.settings())
             print("server: PostgreSQL \(version), ready in \(cluster.startupDuration.wholeMilliseconds) ms")
+            if let line = cluster.origin.line { print(line) }
             // As on Supabase: bootstrap as the superuser, everything else as postgres.
             var job = ProjectJob(
                 settings: cluster.settings(user: cluster.projectUser),

@@ -65,10 +65,13 @@ public enum PgwardenCLI {
     }
 
     /// The environment without DATABASE_URL and PG* variables, so only what a test passes counts.
+    /// `dev`'s template cache is off (`PGWARDEN_NO_CACHE`) unless the test names a cache
+    /// folder of its own (`PGWARDEN_CACHE_DIR`): tests never write to the user's cache.
     public static func cleanEnvironment(_ extra: [String: String] = [:]) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment.filter { key, _ in
             !key.hasPrefix("PG") && key != "DATABASE_URL"
         }
+        if extra["PGWARDEN_CACHE_DIR"] == nil { environment["PGWARDEN_NO_CACHE"] = "1" }
         environment.merge(extra) { _, new in new }
         return environment
     }

@@ -23,6 +23,8 @@ public final class LocalCluster: @unchecked Sendable {
     public let projectUser = "postgres"
     /// How long it took from nothing to a server accepting connections.
     public private(set) var startupDuration: Duration = .zero
+    /// Where the data directory came from (`initdb`, or the template cache).
+    public let origin: TemplateOrigin
     package let binaries: PostgresBinaries
 
     private var server: Process?
@@ -69,8 +71,10 @@ public final class LocalCluster: @unchecked Sendable {
         "log_min_messages=warning", "log_min_error_statement=panic",  // keep the log quiet
     ]
 
-    /// Starts a new server and waits until it accepts connections.
-    public static func start(timeout: Double = 30) throws -> LocalCluster {
+    /// Starts a new server and waits until it accepts connections. With a `cache`, the
+    /// data directory is a copy of the cached template of an `initdb`-ed, bootstrapped
+    /// twin (made and stored first when missing or unusable): see `origin`.
+    public static func start(timeout: Double = 30, cache: ClusterTemplateCache? = nil) throws -> LocalCluster {
         let clock = ContinuousClock()
         let began = clock.now
         let binaries = try PostgresBinaries.locate()
@@ -84,10 +88,12 @@ public final class LocalCluster: @unchecked Sendable {
             throw error
         }
         do {
-            try initialize(binaries: binaries, directory: directory, identity: identity)
             let installation = try PrivateInstallation.build(in: directory.appendingPathComponent("install"), binaries: binaries)
+            let origin = try prepareData(
+                cache: cache, binaries: binaries, installation: installation, directory: directory, identity: identity,
+                timeout: timeout)
             let server = try launch(binaries: binaries, installation: installation, directory: directory, identity: identity)
-            let cluster = LocalCluster(directory: directory, binaries: binaries, server: server, watchdog: watchdog)
+            let cluster = LocalCluster(directory: directory, binaries: binaries, server: server, watchdog: watchdog, origin: origin)
             do {
                 try cluster.waitUntilReady(timeout: timeout)
             } catch {
@@ -103,8 +109,9 @@ public final class LocalCluster: @unchecked Sendable {
         }
     }
 
-    private init(directory: URL, binaries: PostgresBinaries, server: Process, watchdog: ClusterWatchdog) {
+    private init(directory: URL, binaries: PostgresBinaries, server: Process, watchdog: ClusterWatchdog, origin: TemplateOrigin) {
         self.directory = directory
+        self.origin = origin
         self.binaries = binaries
         self.server = server
         self.watchdog = watchdog
@@ -198,13 +205,18 @@ public final class LocalCluster: @unchecked Sendable {
             step: "creating a temporary directory in \(base)", log: String(cString: strerror(failure)))
     }
 
-    private static let superuserName = "supabase_admin"
+    static let superuserName = "supabase_admin"
 
-    private static func initialize(binaries: PostgresBinaries, directory: URL, identity: RunIdentity) throws {
-        let arguments = [
-            "-D", directory.appendingPathComponent("data").path, "-U", superuserName, "--auth=trust",
-            "--no-sync", "--encoding=UTF8", "--locale=C", "--no-instructions",
-        ]
+    /// `initdb`'s options besides the data directory (part of the template's key).
+    static let initdbOptions = [
+        "-U", superuserName, "--auth=trust", "--no-sync", "--encoding=UTF8", "--locale=C", "--no-instructions",
+        // 1 MB WAL segments, not 16: a stopped cluster holds one segment, so the
+        // template a run copies is 15 MB smaller.
+        "--wal-segsize=1",
+    ]
+
+    static func initialize(binaries: PostgresBinaries, directory: URL, identity: RunIdentity) throws {
+        let arguments = ["-D", directory.appendingPathComponent("data").path] + initdbOptions
         let (program, fullArguments) = identity.command(binaries.initdb.path, arguments)
         let output = try ProcessRunner.run(program, fullArguments, workingDirectory: directory)
         guard output.status == 0 else {
@@ -215,7 +227,7 @@ public final class LocalCluster: @unchecked Sendable {
 
     /// Runs the server from its private installation tree when there is one (Supabase's
     /// extension privileges and pgwarden's stand-ins), else from the system's folders.
-    private static func launch(
+    static func launch(
         binaries: PostgresBinaries, installation: PrivateInstallation?, directory: URL, identity: RunIdentity
     ) throws -> Process {
         var arguments = ["-D", directory.appendingPathComponent("data").path, "-k", directory.path, "-p", "5432"]
@@ -255,7 +267,7 @@ public final class LocalCluster: @unchecked Sendable {
         }
     }
 
-    private static func waitForExit(_ process: Process, seconds: Double) -> Bool {
+    static func waitForExit(_ process: Process, seconds: Double) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while process.isRunning {
             if Date() > deadline { return false }
@@ -265,7 +277,7 @@ public final class LocalCluster: @unchecked Sendable {
         return true
     }
 
-    private static func logTail(directory: URL, lines: Int) -> String {
+    static func logTail(directory: URL, lines: Int) -> String {
         let text = (try? String(contentsOf: directory.appendingPathComponent("server.log"), encoding: .utf8)) ?? ""
         return text.split(separator: "\n").suffix(lines).joined(separator: "\n")
     }

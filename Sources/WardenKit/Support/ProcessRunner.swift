@@ -11,10 +11,13 @@ enum ProcessRunner {
     /// Runs a program that prints a line or two (`pg_config --bindir`): its standard
     /// output through a pipe, read to the end before waiting, its standard error
     /// discarded. Nothing is written anywhere, so a kill leaves nothing behind.
-    static func runBrief(_ path: String, _ arguments: [String]) throws -> Output {
+    /// `workingDirectory`: a server's directory, for a program that works there (its
+    /// watchdog then stops the program too, whatever ends pgwarden).
+    static func runBrief(_ path: String, _ arguments: [String], workingDirectory: URL? = nil) throws -> Output {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
+        if let workingDirectory { process.currentDirectoryURL = workingDirectory }
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice

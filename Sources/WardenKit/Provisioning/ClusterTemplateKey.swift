@@ -1,0 +1,54 @@
+import Crypto
+import Foundation
+
+/// What a bootstrapped cluster template depends on, as a folder name: the PostgreSQL
+/// server (`postgres --version`) and the twin version (a SHA-256 of pgwarden's version,
+/// the twin's SQL, the stand-ins, the privileged extensions, `initdb`'s arguments and
+/// the OS user the server runs as). When any of them changes, the key changes and the
+/// template is rebuilt.
+public struct ClusterTemplateKey: Equatable, Sendable {
+    /// The folder name: `pg<major>-<first 24 hex digits of the twin hash>`.
+    public let name: String
+
+    init(name: String) {
+        self.name = name
+    }
+
+    /// The key for the server in `binaries`, run as `identity`.
+    static func current(binaries: PostgresBinaries, identity: RunIdentity, initdbArguments: [String]) throws -> ClusterTemplateKey {
+        let output = try ProcessRunner.runBrief(binaries.postgres.path, ["--version"])
+        let serverVersion = output.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard output.status == 0, !serverVersion.isEmpty else {
+            throw TemplateCacheProblem("\(binaries.postgres.path) --version failed")
+        }
+        return make(serverVersion: serverVersion, twin: twinVersion(identity: identity, initdbArguments: initdbArguments))
+    }
+
+    /// The key for a server version (`postgres (PostgreSQL) 15.14 …`) and a twin hash.
+    static func make(serverVersion: String, twin: String) -> ClusterTemplateKey {
+        var hasher = SHA256()
+        hasher.update(data: Data((serverVersion + "\n" + twin).utf8))
+        let hex = hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        let major = serverVersion.split(separator: " ").last.map { $0.split(separator: ".").first.map(String.init) ?? "" } ?? ""
+        let safeMajor = major.filter { $0.isNumber || $0.isLetter }
+        return ClusterTemplateKey(name: "pg\(safeMajor.isEmpty ? "x" : safeMajor)-\(hex.prefix(24))")
+    }
+
+    /// SHA-256 (hex) of everything pgwarden puts into a template besides the server.
+    static func twinVersion(identity: RunIdentity, initdbArguments: [String]) -> String {
+        var hasher = SHA256()
+        func add(_ label: String, _ bytes: [UInt8]) {
+            hasher.update(data: Data("\(label) \(bytes.count)\n".utf8))
+            hasher.update(data: Data(bytes))
+        }
+        add("pgwarden", Array(WardenKit.version.utf8))
+        for script in SupabaseCompat.scripts { add(script.name, Array(script.sql.utf8)) }
+        for standIn in StandInExtensions.all {
+            add(standIn.name, Array((standIn.comment + standIn.requires.joined(separator: ",")).utf8) + standIn.script)
+        }
+        add("privileged", Array(PrivilegedExtensions.names.joined(separator: ",").utf8))
+        add("initdb", Array(initdbArguments.joined(separator: " ").utf8))
+        add("owner", Array((identity.user.map { "\($0.uid):\($0.gid)" } ?? "\(geteuid())").utf8))
+        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+    }
+}

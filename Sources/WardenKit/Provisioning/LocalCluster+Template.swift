@@ -1,0 +1,88 @@
+import Foundation
+import WardenPostgres
+
+/// The data directory of a new cluster, from the template cache when one is given.
+extension LocalCluster {
+    /// Fills `<directory>/data`: `initdb` alone without a cache; with one, a checked
+    /// copy of the cached template, or, when there is none or it is unusable, `initdb`
+    /// and the twin's bootstrap on a server started and stopped here, stored in the
+    /// cache for the next run. Everything happens inside `directory`, which the
+    /// watchdog removes (with any server) whatever ends pgwarden; the cache only ever
+    /// receives whole entries by rename.
+    static func prepareData(
+        cache: ClusterTemplateCache?, binaries: PostgresBinaries, installation: PrivateInstallation?, directory: URL,
+        identity: RunIdentity, timeout: Double
+    ) throws -> TemplateOrigin {
+        guard let cache else {
+            try initialize(binaries: binaries, directory: directory, identity: identity)
+            return .initdb
+        }
+        let data = directory.appendingPathComponent("data")
+        var key: ClusterTemplateKey?
+        var replaced: String?
+        var unusable: String?
+        do {
+            try cache.checkUsable()
+            let current = try ClusterTemplateKey.current(binaries: binaries, identity: identity, initdbArguments: initdbOptions)
+            key = current
+            do {
+                if let entry = try cache.copy(current, to: data) {
+                    cache.removeAbandoned()
+                    return .cached(entry: entry.path)
+                }
+            } catch let problem as TemplateCacheProblem {
+                replaced = problem.description
+                cache.discard(current)
+            }
+        } catch {
+            unusable = "\(error)"
+        }
+        try initialize(binaries: binaries, directory: directory, identity: identity)
+        try bootstrapTemplate(binaries: binaries, installation: installation, directory: directory, identity: identity, timeout: timeout)
+        guard let key, unusable == nil else { return .uncached(reason: unusable ?? "no key") }
+        do {
+            return .built(entry: try cache.store(data, as: key).path, replaced: replaced)
+        } catch {
+            return .uncached(reason: "\(error)")
+        }
+    }
+
+    /// Starts a server on the new data directory, bootstraps the twin as the
+    /// superuser, and stops it cleanly (a fast shutdown: a checkpoint, so a copy
+    /// starts without crash recovery).
+    private static func bootstrapTemplate(
+        binaries: PostgresBinaries, installation: PrivateInstallation?, directory: URL, identity: RunIdentity, timeout: Double
+    ) throws {
+        let server = try launch(binaries: binaries, installation: installation, directory: directory, identity: identity)
+        do {
+            let settings = ConnectionSettings(options: [
+                "host": directory.path, "port": "5432", "user": superuserName, "dbname": "postgres",
+            ])
+            try waitUntilAccepting(server, settings: settings, directory: directory, timeout: timeout)
+            try SupabaseCompat.bootstrap(Connection(settings))
+        } catch {
+            kill(server.processIdentifier, SIGQUIT)
+            if !waitForExit(server, seconds: 10) { kill(server.processIdentifier, SIGKILL) }
+            throw error
+        }
+        kill(server.processIdentifier, SIGINT)
+        guard waitForExit(server, seconds: timeout) else {
+            kill(server.processIdentifier, SIGKILL)
+            throw ProvisioningError.serverFailed(step: "stopping the template's server", log: logTail(directory: directory, lines: 20))
+        }
+        guard server.terminationStatus == 0 else {
+            throw ProvisioningError.serverFailed(step: "stopping the template's server", log: logTail(directory: directory, lines: 20))
+        }
+    }
+
+    private static func waitUntilAccepting(_ server: Process, settings: ConnectionSettings, directory: URL, timeout: Double) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Connection.ping(settings) != .accepting {
+            if !server.isRunning {
+                throw ProvisioningError.serverFailed(step: "starting postgres", log: logTail(directory: directory, lines: 20))
+            }
+            if Date() > deadline { throw ProvisioningError.startTimedOut(seconds: timeout, log: "") }
+            usleep(5_000)
+        }
+    }
+}

@@ -1,0 +1,200 @@
+#!/usr/bin/env bash
+# `pgwarden dev` against its floor, side by side in one run (issue 18: dev at most
+# 1.5x the floor).
+#
+#   floor      start a PostgreSQL server on a copy of a ready (initdb-ed, bootstrapped,
+#              stopped) data directory, apply Electric Ride's migrations (their up
+#              sections) and seeds with one `psql -1`, stop the server, remove it all.
+#              The ready data directory is the very template `pgwarden dev` caches,
+#              so both sides start from the same bytes.
+#   dev        `pgwarden dev` with a warm template cache: copy the template, start,
+#              bootstrap check, migrations with history, seeds, the access plan
+#              (259 probes), the report, stop, remove.
+#   dev-nocache `pgwarden dev --no-cache`: initdb and the twin's bootstrap every time
+#              (what dev did before the cache).
+#
+# Each side runs WARMUP untimed and RUNS timed times, alternating; every run must
+# pass. Prints medians and the ratios to the floor. Also prints dev's own split
+# ("ready in" and "done in" lines).
+#
+# Environment:
+#   RUNS      timed runs per side (default 7); WARMUP untimed first (default 1)
+#   PGWARDEN  pgwarden binary to use; otherwise `swift build -c release` builds one
+#   SCRATCH   --scratch-path for that build
+#   STRICT=1  exit 1 when dev is over 1.5x the floor
+#
+# The template cache used is a temporary one (PGWARDEN_CACHE_DIR), never yours.
+# Leaves no server and no temporary directory behind.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+RUNS="${RUNS:-7}"
+WARMUP="${WARMUP:-1}"
+STRICT="${STRICT:-0}"
+[[ "$RUNS" =~ ^[1-9][0-9]*$ ]] || { echo "bench: RUNS must be a positive integer" >&2; exit 64; }
+[[ "$WARMUP" =~ ^[0-9]+$ ]] || { echo "bench: WARMUP must be a non-negative integer" >&2; exit 64; }
+
+say() { printf 'bench: %s\n' "$*" >&2; }
+die() { printf 'bench: error: %s\n' "$*" >&2; exit 1; }
+
+WORK=""
+FLOOR_DIR=""
+FLOOR_PID=""
+cleanup() {
+    local status=$?
+    trap - EXIT INT TERM
+    if [ -n "$FLOOR_PID" ] && kill -0 "$FLOOR_PID" 2>/dev/null; then
+        kill -QUIT "$FLOOR_PID" 2>/dev/null || true
+        wait "$FLOOR_PID" 2>/dev/null || true
+    fi
+    if [ -n "$FLOOR_DIR" ]; then rm -rf "$FLOOR_DIR"; fi
+    if [ -n "$WORK" ]; then rm -rf "$WORK"; fi
+    exit "$status"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# ---------------------------------------------------------------- tools
+
+pg_bindir() {
+    if [ -n "${PGWARDEN_PG_BINDIR:-}" ]; then echo "$PGWARDEN_PG_BINDIR"; return; fi
+    if command -v pg_config >/dev/null 2>&1; then
+        local dir; dir="$(pg_config --bindir)"
+        if [ -x "$dir/initdb" ]; then echo "$dir"; return; fi
+    fi
+    local dir
+    dir="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)"
+    [ -n "$dir" ] && [ -x "$dir/postgres" ] || die "PostgreSQL server programs not found (apt-get install postgresql)"
+    echo "$dir"
+}
+BINDIR="$(pg_bindir)"
+command -v psql >/dev/null 2>&1 || die "psql not found (apt-get install postgresql-client)"
+
+if [ -n "${PGWARDEN:-}" ]; then
+    [ -x "$PGWARDEN" ] || die "PGWARDEN=$PGWARDEN is not an executable"
+else
+    scratch=()
+    if [ -n "${SCRATCH:-}" ]; then scratch=(--scratch-path "$SCRATCH"); fi
+    say "building pgwarden (release)"
+    swift build -c release --product pgwarden "${scratch[@]}" >&2
+    PGWARDEN="${SCRATCH:-.build}/release/pgwarden"
+    [ -x "$PGWARDEN" ] || die "no pgwarden binary at $PGWARDEN after the build"
+fi
+
+# As pgwarden does: as root, the server runs as the postgres OS user.
+RUN_AS=()
+if [ "$(id -u)" -eq 0 ]; then
+    PG_USER="${PGWARDEN_PG_USER:-postgres}"
+    RUN_AS=(setpriv "--reuid=$(id -u "$PG_USER")" "--regid=$(id -g "$PG_USER")" --clear-groups --)
+fi
+
+# Where dev puts its servers (memory when /dev/shm has room); the floor uses the same.
+BASE="${PGWARDEN_TMPDIR:-}"
+if [ -z "$BASE" ]; then
+    BASE="${TMPDIR:-/tmp}"
+    if [ -w /dev/shm ] && [ "$(df -Pk /dev/shm | awk 'NR==2 {print $4}')" -gt 524288 ]; then BASE=/dev/shm; fi
+fi
+
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/pgwarden-bench-dev.XXXXXX")"
+export PGWARDEN_CACHE_DIR="$WORK/cache"
+unset PGWARDEN_NO_CACHE
+
+# The up section of each migration (after `-- migrate:up`, before `-- migrate:down`;
+# a file without markers is all up), then the seeds: what dev applies.
+for file in migrations/*.sql; do
+    awk '
+        /^-- migrate:up([[:space:]]|$)/   { marked = 1; up = 1; next }
+        /^-- migrate:down([[:space:]]|$)/ { marked = 1; up = 0; next }
+        { lines[++n] = $0; keep[n] = up }
+        END { for (i = 1; i <= n; i++) if (!marked || keep[i]) print lines[i] }
+    ' "$file"
+done >"$WORK/migrations.sql"
+cat seeds/*.sql >"$WORK/seeds.sql"
+chmod 0755 "$WORK"; chmod 0644 "$WORK/migrations.sql" "$WORK/seeds.sql"
+
+now_us() { local t="${EPOCHREALTIME//[.,]/}"; echo "$((10#$t))"; }
+
+# ---------------------------------------------------------------- the sides
+
+run_dev() {  # $1: extra argument (or empty); prints "ready_ms done_ms"
+    local out="$WORK/dev.out" status=0
+    "$PGWARDEN" dev ${1:+"$1"} >"$out" 2>&1 || status=$?
+    if [ "$status" -ne 0 ] || ! grep -q "259 probes, 259 passed, 0 failed" "$out"; then
+        cat "$out" >&2
+        die "pgwarden dev $1 failed (exit $status)"
+    fi
+    printf '%s %s\n' "$(sed -n 's/.* ready in \([0-9]*\) ms.*/\1/p' "$out")" "$(sed -n 's/^dev: done in \([0-9]*\) ms/\1/p' "$out")"
+}
+
+run_floor() {
+    local template
+    template="$(ls -d "$PGWARDEN_CACHE_DIR"/templates/*/data)"
+    FLOOR_DIR="$(mktemp -d "$BASE/pgwarden-floor.XXXXXX")"
+    cp -a --reflink=auto "$template" "$FLOOR_DIR/data"
+    [ "${#RUN_AS[@]}" -eq 0 ] || chown "$PG_USER" "$FLOOR_DIR"
+    "${RUN_AS[@]}" "$BINDIR/postgres" -D "$FLOOR_DIR/data" -k "$FLOOR_DIR" -p 5432 \
+        -c listen_addresses= -c fsync=off -c synchronous_commit=off -c full_page_writes=off \
+        -c wal_level=minimal -c max_wal_senders=0 -c checkpoint_timeout=1h -c shared_buffers=64MB \
+        -c dynamic_shared_memory_type=mmap >"$WORK/floor.log" 2>&1 &
+    FLOOR_PID=$!
+    local url="postgresql://postgres@/postgres?host=$FLOOR_DIR&port=5432"
+    until "$BINDIR/pg_isready" -q -d "$url"; do
+        kill -0 "$FLOOR_PID" 2>/dev/null || { cat "$WORK/floor.log" >&2; die "the floor's server did not start"; }
+        read -r -t 0.005 <> <(:) || true
+    done
+    psql -X -q -1 -v ON_ERROR_STOP=1 -d "$url" -f "$WORK/migrations.sql" -f "$WORK/seeds.sql" >/dev/null \
+        || die "the floor's psql -1 failed"
+    kill -QUIT "$FLOOR_PID"
+    wait "$FLOOR_PID" 2>/dev/null || true
+    FLOOR_PID=""
+    rm -rf "$FLOOR_DIR"
+    FLOOR_DIR=""
+}
+
+timed() {  # $@: command; prints its wall time in ms, then its output
+    local start end out
+    start="$(now_us)"
+    out="$("$@")"
+    end="$(now_us)"
+    printf '%s %s\n' "$(( (end - start) / 1000 ))" "$out"
+}
+
+median() { sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print int((v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
+
+# ---------------------------------------------------------------- runs
+
+say "warming the template cache (first pgwarden dev: initdb, bootstrap, stored)"
+first="$(timed run_dev "")"
+say "first dev (cold cache): ${first%% *} ms wall"
+grep -q "template: ran initdb and bootstrap, cached" "$WORK/dev.out" || { cat "$WORK/dev.out" >&2; die "the first dev did not cache its template"; }
+
+: >"$WORK/floor.t"; : >"$WORK/dev.t"; : >"$WORK/nocache.t"; : >"$WORK/dev.split"; : >"$WORK/nocache.split"
+for i in $(seq 1 $((WARMUP + RUNS))); do
+    f="$(timed run_floor)"
+    d="$(timed run_dev "")"
+    grep -q "template: copied the bootstrapped cluster from the cache" "$WORK/dev.out" || die "dev did not use the cache"
+    n="$(timed run_dev --no-cache)"
+    if [ "$i" -gt "$WARMUP" ]; then
+        echo "${f%% *}" >>"$WORK/floor.t"
+        echo "${d%% *}" >>"$WORK/dev.t"; echo "${d#* }" >>"$WORK/dev.split"
+        echo "${n%% *}" >>"$WORK/nocache.t"; echo "${n#* }" >>"$WORK/nocache.split"
+    fi
+    say "run $i: floor ${f%% *} ms, dev ${d%% *} ms, dev --no-cache ${n%% *} ms"
+done
+
+FLOOR="$(median <"$WORK/floor.t")"
+DEV="$(median <"$WORK/dev.t")"
+NOCACHE="$(median <"$WORK/nocache.t")"
+DEV_READY="$(cut -d' ' -f1 "$WORK/dev.split" | median)"; DEV_DONE="$(cut -d' ' -f2 "$WORK/dev.split" | median)"
+NC_READY="$(cut -d' ' -f1 "$WORK/nocache.split" | median)"; NC_DONE="$(cut -d' ' -f2 "$WORK/nocache.split" | median)"
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+
+echo "pgwarden dev vs its floor: $("$BINDIR/postgres" --version), $RUNS timed runs each (medians, wall time)"
+printf '%-16s %8s %8s %12s %12s\n' side ms "x floor" "ready in ms" "done in ms"
+printf '%-16s %8s %8s %12s %12s\n' floor "$FLOOR" 1.00 - -
+printf '%-16s %8s %8s %12s %12s\n' dev "$DEV" "$(ratio "$DEV" "$FLOOR")" "$DEV_READY" "$DEV_DONE"
+printf '%-16s %8s %8s %12s %12s\n' "dev --no-cache" "$NOCACHE" "$(ratio "$NOCACHE" "$FLOOR")" "$NC_READY" "$NC_DONE"
+within="$(awk -v a="$DEV" -v b="$FLOOR" 'BEGIN { print (a <= 1.5 * b) ? "yes" : "no" }')"
+echo "target dev <= 1.5x floor: $within"
+if [ "$STRICT" = 1 ] && [ "$within" != yes ]; then exit 1; fi
