@@ -108,21 +108,21 @@ extension Connection {
     private func runSavepoint<T>(_ outcome: TransactionOutcome, _ body: () throws -> T) throws -> T {
         let name = nextSavepointName()
         do {
-            try execute("savepoint \(name)")
+            try execute("savepoint \(raw: name)")
         } catch {
             throw TransactionError(phase: .begin, underlying: error)
         }
         let value: T
         do {
             value = try body()
-            if outcome == .commit { try execute("release savepoint \(name)") }
+            if outcome == .commit { try execute("release savepoint \(raw: name)") }
         } catch {
             try rollback(to: name, after: error)
             throw error
         }
         if outcome == .rollback {
             do {
-                try execute("rollback to savepoint \(name); release savepoint \(name)")
+                try execute("rollback to savepoint \(raw: name); release savepoint \(raw: name)")
             } catch {
                 throw TransactionError(phase: .rollback, underlying: error)
             }
@@ -138,7 +138,7 @@ extension Connection {
 
     private func rollback(to savepoint: String, after error: Error) throws {
         do {
-            try execute("rollback to savepoint \(savepoint); release savepoint \(savepoint)")
+            try execute("rollback to savepoint \(raw: savepoint); release savepoint \(raw: savepoint)")
         } catch let rollbackError {
             throw TransactionError(phase: .rollback, underlying: error, rollbackError: rollbackError)
         }

@@ -22,8 +22,8 @@ public struct AccessPlanLimits: Sendable, Equatable {
     func apply(on connection: Connection) throws {
         try connection.query(
             """
-            select set_config('lock_timeout', \(String(max(1, lockTimeout.wholeMilliseconds)))::text, true),
-                   set_config('statement_timeout', \(String(max(1, statementTimeout.wholeMilliseconds)))::text, true)
+            select set_config('lock_timeout', \(max(1, lockTimeout.wholeMilliseconds))::text, true),
+                   set_config('statement_timeout', \(max(1, statementTimeout.wholeMilliseconds))::text, true)
             """)
     }
 

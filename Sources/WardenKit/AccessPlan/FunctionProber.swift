@@ -11,7 +11,7 @@ struct FunctionProber {
             for persona in context.plan.personas {
                 let expected = function.plan.execute[persona.name] ?? false
                 let allowed = try context.impersonation.probe(context.request(persona).routed("POST", "/rpc/\(function.plan.signature.prefix { $0 != "(" }.split(separator: ".").last ?? "")")) {
-                    try context.connection.query("select has_function_privilege($1::oid, 'execute')", [function.oid]).scalar
+                    try context.connection.query("select has_function_privilege(\(function.oid)::oid, 'execute')").scalar
                 }
                 let observed = allowed == "t"
                 results.append(ProbeResult(

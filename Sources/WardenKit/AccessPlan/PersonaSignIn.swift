@@ -20,7 +20,7 @@ struct PersonaSignIn {
                        to_regclass('auth.mfa_factors') is not null,
                        exists (select from pg_catalog.pg_attribute where attrelid = to_regclass('auth.users')
                                and attname = 'last_sign_in_at' and not attisdropped)
-                """ as SQL).rows.first ?? []
+                """).rows.first ?? []
             let flag = { (index: Int) in index < row.count && row[index] == "t" }
             return Tables(sessions: flag(0), amrClaims: flag(1), factors: flag(2), lastSignIn: flag(3))
         }
@@ -42,28 +42,28 @@ struct PersonaSignIn {
             try connection.query(
                 """
                 insert into auth.mfa_factors (id, user_id, friendly_name, factor_type, status, created_at, updated_at)
-                values ($1, $2, 'pgwarden totp', 'totp', 'verified', to_timestamp($3::float8), to_timestamp($3::float8))
-                """, [factorID, userID, String(issuedAt - 86_400)])
+                values (\(factorID), \(userID), 'pgwarden totp', 'totp', 'verified', to_timestamp(\(String(issuedAt - 86_400))::float8), to_timestamp(\(String(issuedAt - 86_400))::float8))
+                """)
         }
         try connection.query(
             """
             insert into auth.sessions (id, user_id, created_at, updated_at, aal, factor_id)
-            values ($1, $2, to_timestamp($3::float8), to_timestamp($4::float8), $5, $6)
-            """, [sessionID, userID, String(issuedAt - 1), String(issuedAt), persona.token.aal, factorID])
+            values (\(sessionID), \(userID), to_timestamp(\(String(issuedAt - 1))::float8), to_timestamp(\(String(issuedAt))::float8), \(persona.token.aal), \(factorID))
+            """)
         if tables.amrClaims {
             for entry in methods {
                 try connection.query(
                     """
                     insert into auth.mfa_amr_claims (id, session_id, created_at, updated_at, authentication_method)
-                    values ($1, $2, to_timestamp($3::float8), to_timestamp($3::float8), $4)
-                    """, [UUID().uuidString.lowercased(), sessionID, String(entry.at), entry.method])
+                    values (\(UUID().uuidString.lowercased()), \(sessionID), to_timestamp(\(String(entry.at))::float8), to_timestamp(\(String(entry.at))::float8), \(entry.method))
+                    """)
             }
         }
         guard tables.lastSignIn else {
             return AuthClaims.SignIn(userID: userID, sessionID: sessionID, issuedAt: issuedAt, methods: methods)
         }
         try connection.query(
-            "update auth.users set last_sign_in_at = to_timestamp($2::float8) where id = $1", [userID, String(issuedAt - 1)])
+            "update auth.users set last_sign_in_at = to_timestamp(\(String(issuedAt - 1))::float8) where id = \(userID)")
         return AuthClaims.SignIn(userID: userID, sessionID: sessionID, issuedAt: issuedAt, methods: methods)
     }
 }

@@ -58,15 +58,15 @@ struct PlanAccountCreator {
                 """
                 insert into auth.users (id, aud, role, email, is_anonymous,
                                         raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
-                values ($1::uuid, 'authenticated', 'authenticated', null, true, $2::jsonb, $3::jsonb, now(), now())
-                """, [id, user.appMetadataJSON, user.metadataJSON])
+                values (\(id)::uuid, 'authenticated', 'authenticated', null, true, \(user.appMetadataJSON)::jsonb, \(user.metadataJSON)::jsonb, now(), now())
+                """)
         } else {
             try connection.query(
                 """
                 insert into auth.users (id, aud, role, email, email_confirmed_at,
                                         raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
-                values ($1::uuid, 'authenticated', 'authenticated', $2, now(), $3::jsonb, $4::jsonb, now(), now())
-                """, [id, user.email, user.appMetadataJSON, user.metadataJSON])
+                values (\(id)::uuid, 'authenticated', 'authenticated', \(user.email), now(), \(user.appMetadataJSON)::jsonb, \(user.metadataJSON)::jsonb, now(), now())
+                """)
         }
     }
 
@@ -90,10 +90,11 @@ struct PlanAccountCreator {
         let data = "{\"sub\":\(JSONText.quote(providerID)),\"email\":\(JSONText.quote(user.email)),"
             + "\"email_verified\":true,\"phone_verified\":false}"
         let times = ["last_sign_in_at", "created_at", "updated_at"].filter(columns.contains)
-        let names = ["provider_id", "user_id", "identity_data", "provider"] + times
-        let values = ["$1", "$2::uuid", "$3::jsonb", "$4"] + times.map { _ in "now()" }
+        let names = (["provider_id", "user_id", "identity_data", "provider"] + times).map { (name: String) -> SQL in
+            "\(identifier: name)"
+        }
+        let values: [SQL] = ["\(providerID)", "\(userID)::uuid", "\(data)::jsonb", "\(user.provider)"] + times.map { _ in "now()" }
         try connection.query(
-            "insert into auth.identities (\(names.joined(separator: ", "))) values (\(values.joined(separator: ", ")))",
-            [providerID, userID, data, user.provider])
+            "insert into auth.identities (\(SQL.joined(names, separator: ", "))) values (\(SQL.joined(values, separator: ", ")))")
     }
 }

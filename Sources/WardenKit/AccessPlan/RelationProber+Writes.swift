@@ -30,7 +30,7 @@ extension RelationProber {
             if let owned, let owner = plan.owner {
                 condition = owned ? " where (\(raw: owner))" : " where not coalesce((\(raw: owner)), false)"
             }
-            return try context.connection.query("select ctid::text from \(table) r\(condition) limit 1" as SQL).scalar
+            return try context.connection.query("select ctid::text from \(table) r\(condition) limit 1").scalar
         }
     }
 

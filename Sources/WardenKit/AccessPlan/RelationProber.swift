@@ -126,7 +126,7 @@ struct RelationProber {
                 adminFirst: plan.beforeInsert.map { ($0, "the before_insert SQL of \(plan.qualifiedName)") }
             ) {
                 try ProbeOutcome.of {
-                    try context.connection.query("insert into \(table) (\(columns)) values (\(bound))" as SQL)
+                    try context.connection.query("insert into \(table) (\(columns)) values (\(bound))")
                 }
             }
             return verdict(persona, .insert, target.label, expectAllowed: expectAllowed, scope: scope, outcome: outcome)
@@ -138,7 +138,7 @@ struct RelationProber {
         try context.connection.rolledBackSavepoint {
             try context.impersonation.setClaims(owner.map { context.request($0) } ?? .nobody)
             let list = SQL.joined(plan.sample.map { "(\(raw: $0.expression))::text" }, separator: ", ")
-            return try context.connection.query("select \(list)" as SQL).rows.first ?? []
+            return try context.connection.query("select \(list)").rows.first ?? []
         }
     }
 }

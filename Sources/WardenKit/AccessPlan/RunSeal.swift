@@ -42,7 +42,7 @@ struct RunSeal {
                 results += try connection.savepoint {
                     // One statement per protocol message: text the splitter took for one
                     // statement but that holds two is refused by the server (42601).
-                    let produced = try connection.execute(statement: statement)
+                    let produced = try connection.execute(unsafeStatement: statement)
                     try verify(role: role ?? adminRole, after: origin)
                     return [produced]
                 }

@@ -47,7 +47,7 @@ struct ConsequenceProber {
             guard let finding = findings.first(where: { $0.subject == table }),
                   let sql = ownership.setupRows(table: table, quotedTable: Self.quoted(finding), emails: PlanDrafter.emails)
             else { continue }
-            try connection.savepoint { try connection.execute(sql) }
+            try connection.savepoint { try connection.execute(unsafeScript: sql) }
         }
     }
 
@@ -97,7 +97,7 @@ extension ProbeContext {
         do {
             return try impersonation.probe(request(persona)) {
                 try connection.query("select set_config('statement_timeout', '5s', true)")
-                let rows = try connection.query(sql, parameters).rows
+                let rows = try connection.query(unsafeSQL: sql, parameters: parameters).rows
                 try impersonation.becomeAdmin()
                 try after?()
                 return .rows(rows)

@@ -73,7 +73,7 @@ public enum SupabaseCompat {
 
     /// Reads which pieces exist (one round trip).
     public static func inventory(_ connection: Connection) throws -> Inventory {
-        let row = try connection.query("select " + pieces.map { "(\($0.check))::text" }.joined(separator: ", ")).rows.first ?? []
+        let row = try connection.query(unsafeSQL: "select " + pieces.map { "(\($0.check))::text" }.joined(separator: ", ")).rows.first ?? []
         let missing = zip(pieces, row).filter { $0.1 != "true" }.map { $0.0.name }
         return Inventory(missing: row.count == pieces.count ? missing : pieces.map(\.name))
     }
@@ -103,7 +103,7 @@ public enum SupabaseCompat {
         for attempt in 1...attempts {
             do {
                 return try connection.transaction {
-                    for script in scripts { try connection.execute(script.sql) }
+                    for script in scripts { try connection.execute(unsafeScript: script.sql) }
                     return try connection.query("select kind || ' ' || name from pg_temp.twin_created").rows.compactMap { $0.first ?? nil }
                 }
             } catch let error as PGError

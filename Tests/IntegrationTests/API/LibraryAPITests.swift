@@ -70,4 +70,23 @@ import TestSupport
         #expect(row?.int(1) == 1)
         #expect(try connection.fetchBool("select \(true)::bool"))
     }
+
+    /// The call written the natural way binds: `query(_:)` and `execute(_:)` take only
+    /// `SQL` (the raw-text entries are labelled `unsafe...`), so the hostile text is a
+    /// value, the table survives, and a literal holding `$1` is left as written.
+    @Test func theNaturalCallBindsInterpolatedValues() throws {
+        let database = try ScratchDatabase(label: "api")
+        let connection = try database.connect()
+        try connection.execute("create table victim (note text)")
+        let hostile = "x'); drop table victim; --"
+        let natural: (SQL) throws -> QueryResult = connection.query
+        let inserted = try natural("insert into victim values (\(hostile)) returning note")
+        #expect(inserted.scalar == hostile)
+        try connection.execute("insert into victim values (\(hostile))")
+        var fragment: SQL = "select count(*)::text || ' costs $1' from victim where note = \(hostile)"
+        fragment.append(" and note <> \("other")")
+        #expect(fragment.text == "select count(*)::text || ' costs $1' from victim where note = $1 and note <> $2")
+        #expect(try connection.query(fragment).scalar == "2 costs $1")
+        #expect(try connection.query("select count(*) from victim").scalar == "2")
+    }
 }
