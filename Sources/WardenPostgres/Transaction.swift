@@ -4,7 +4,7 @@
 /// succeeds (so callers can still match its SQLSTATE). When the rollback fails too,
 /// the body's error is kept as `underlying` and the rollback's as `rollbackError`:
 /// a failed rollback never hides the error that caused it.
-public struct TransactionError: Error, CustomStringConvertible {
+public struct TransactionError: WardenError {
     public enum Phase: String, Sendable {
         case begin, rollback, commit
     }
@@ -14,6 +14,9 @@ public struct TransactionError: Error, CustomStringConvertible {
     public var underlying: Error
     /// For `.rollback`: why the rollback itself failed.
     public var rollbackError: Error?
+
+    /// The underlying error's category.
+    public var category: ErrorCategory { underlying.wardenCategory }
 
     public var description: String {
         switch phase {
@@ -33,13 +36,11 @@ public enum TransactionOutcome: Sendable {
 extension Connection {
     /// Runs `body` in a transaction that ends as the body says: `.commit` or
     /// `.rollback`. If the body throws, the transaction is rolled back and the error
-    /// rethrown. Refuses (25001) when a transaction is already open: nesting is done
+    /// rethrown. Throws `APIMisuse` when a transaction is already open: nesting is done
     /// with `savepoint` or `rolledBack`.
     public func inTransaction(_ body: () throws -> TransactionOutcome) throws {
         guard transactionStatus == .idle else {
-            throw PGError(
-                kind: .client, message: "a transaction is already open on this connection",
-                sqlState: .activeSQLTransaction)
+            throw APIMisuse("a transaction is already open on this connection: nest with savepoint or rolledBack")
         }
         try runTransaction { ((), try body()) }
     }

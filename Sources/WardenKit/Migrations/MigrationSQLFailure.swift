@@ -4,7 +4,7 @@ import WardenPostgres
 /// A migration's SQL failed. The description is the full report: `file:line:column:`,
 /// the message and SQLSTATE, the source line with a caret, DETAIL, HINT, QUERY and
 /// CONTEXT, which statement it was, and what state the database is left in.
-public struct MigrationSQLFailure: Error, CustomStringConvertible {
+public struct MigrationSQLFailure: WardenError {
     /// What the database holds of the failed migration now.
     public enum Outcome: Sendable, Equatable {
         /// Its transaction was rolled back: nothing of it remains.
@@ -39,6 +39,8 @@ public struct MigrationSQLFailure: Error, CustomStringConvertible {
 
     /// The server's error, when there is one.
     public var postgresError: PGError? { underlying as? PGError }
+
+    public var category: ErrorCategory { .sqlFailed }
 
     public var description: String {
         var lines: [String]

@@ -24,7 +24,8 @@ import TestSupport
         let connection = try database.connect()
         let migrations = try Project(directory: ElectricRide.root).migrations()
         try connection.execute("begin")
-        #expect(throws: PGError.self) { try migrations.up(on: connection) }
+        let misuse = #expect(throws: APIMisuse.self) { try migrations.up(on: connection) }
+        #expect(misuse?.category == .misuse)
         try connection.execute("rollback")
         try migrations.up(on: connection)
         #expect(try migrations.status(on: connection).entries.allSatisfy { $0.state == .applied })
@@ -44,7 +45,9 @@ import TestSupport
         }
         #expect(try connection.query("select n from t").rows == [["2"]])
         try connection.execute("begin")
-        #expect(throws: PGError.self) { try connection.inTransaction { .commit } }
+        #expect(throws: APIMisuse("a transaction is already open on this connection: nest with savepoint or rolledBack")) {
+            try connection.inTransaction { .commit }
+        }
         try connection.execute("rollback")
     }
 
