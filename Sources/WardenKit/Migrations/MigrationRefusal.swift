@@ -13,7 +13,7 @@ public enum MigrationRefusal: WardenError, Sendable {
     /// Another run held the lock longer than the run was willing to wait.
     case lockTimeout(waited: Duration)
     /// `resolve` was asked about a version that is not marked failed.
-    case notFailed(version: String, state: String)
+    case notFailed(version: String, state: MigrationState)
     /// A section ended the migration's transaction itself (COMMIT or ROLLBACK); what it
     /// committed stays, so the migration is marked failed.
     case transactionEnded(file: String, version: String, direction: MigrationDirection)
@@ -51,9 +51,9 @@ public enum MigrationRefusal: WardenError, Sendable {
         case .notFailed(let version, let state):
             let next: String
             switch state {
-            case MigrationState.pending.rawValue:
+            case .pending:
                 next = "it was never applied (or was rolled back), so there is nothing to settle"
-            case MigrationState.applied.rawValue:
+            case .applied:
                 next = "it finished, so there is nothing to settle"
             default:
                 next = "there is nothing to settle"

@@ -6,7 +6,7 @@ import WardenPostgres
 /// CONTEXT, which statement it was, and what state the database is left in.
 public struct MigrationSQLFailure: WardenError {
     /// What the database holds of the failed migration now.
-    public enum Outcome: Sendable, Equatable {
+    public enum Aftermath: Sendable, Equatable {
         /// Its transaction was rolled back: nothing of it remains.
         case rolledBack
         /// It ran without a transaction; this many of its statements are committed and
@@ -20,7 +20,7 @@ public struct MigrationSQLFailure: WardenError {
     }
 
     /// Which step failed.
-    public enum Phase: Sendable {
+    public enum FailedStep: Sendable {
         case statement, commit, history
     }
 
@@ -28,12 +28,12 @@ public struct MigrationSQLFailure: WardenError {
     public let direction: MigrationDirection
     /// The underlying error (a `PGError` for anything the server said).
     public let underlying: Error
-    public let phase: Phase
+    public let phase: FailedStep
     /// The file offset where the text sent to the server began.
     public let sentOffset: Int
     /// Index of the failing statement in the section, when known.
     public let statementIndex: Int?
-    public let outcome: Outcome
+    public let outcome: Aftermath
     /// How many migrations of this run completed before this one.
     public let earlierInRun: Int
 

@@ -45,7 +45,7 @@ public enum SupabaseCompat {
     }
 
     /// What `bootstrap` did.
-    public enum Outcome: Equatable, Sendable {
+    public enum BootstrapResult: Equatable, Sendable {
         /// Everything was there already; nothing was changed.
         case alreadyPresent
         /// These pieces were created (`role anon`, `table auth.users`, ...).
@@ -82,7 +82,7 @@ public enum SupabaseCompat {
     /// Needs a superuser (it creates roles, one of them a superuser, and schemas owned
     /// by Supabase's service roles).
     @discardableResult
-    public static func bootstrap(_ connection: Connection) throws -> Outcome {
+    public static func bootstrap(_ connection: Connection) throws -> BootstrapResult {
         if try inventory(connection).isComplete { return .alreadyPresent }
         let created: [String]
         do {
