@@ -41,7 +41,7 @@ import TestSupport
         let connection = try ElectricRide.database()
         let before = try DatabaseFingerprint.rows(connection)
         let ava = "e1ec7a1d-0000-4000-8000-000000000001"
-        let counts = { (sql: String) in try connection.query(unsafeSQL: sql, parameters: [ava]).scalar }
+        let counts = { (sql: SQL) in try connection.query(sql).scalar }
         let mine = try connection.query(
             """
             select (select count(*) from public.listing l join public.patron p on p.id = l.patron_id where p.user_id = \(ava)::uuid)::text,
@@ -53,8 +53,8 @@ import TestSupport
             try connection.query("select set_config('request.jwt.claims', \(#"{"sub":"\#(ava)","role":"authenticated"}"#), true)")
             try connection.execute("select public.delete_current_user()")
         }
-        #expect(try counts("select count(*) from auth.users where id = $1::uuid") == "0")
-        #expect(try counts("select count(*) from public.patron where user_id = $1::uuid") == "0")
+        #expect(try counts("select count(*) from auth.users where id = \(ava)::uuid") == "0")
+        #expect(try counts("select count(*) from public.patron where user_id = \(ava)::uuid") == "0")
         let after = try DatabaseFingerprint.rows(connection)
         // Other users keep everything except saved rows that pointed at her listings.
         let othersKept = try connection.query(

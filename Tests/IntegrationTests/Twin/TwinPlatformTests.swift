@@ -61,9 +61,11 @@ import TestSupport
                 'https://example.test/hook', 'POST', '{"Content-Type":"application/json","X-Key":"k"}', '{}', '1000');
             insert into public.orders values (7, 42);
             """)
-        let request = try admin.query(unsafeSQL:
-            "select method, url, headers->>'X-Key', convert_from(body, 'UTF8')::jsonb #>> '{record,total}', " +
-            "convert_from(body, 'UTF8')::jsonb ->> 'type' from net.http_request_queue").rows
+        let request = try admin.query(
+            """
+            select method, url, headers->>'X-Key', convert_from(body, 'UTF8')::jsonb #>> '{record,total}', \
+            convert_from(body, 'UTF8')::jsonb ->> 'type' from net.http_request_queue
+            """).rows
         #expect(request.count == 1)
         #expect(request.first == ["POST", "https://example.test/hook", "k", "42", "INSERT"])
         #expect(try admin.query("select hook_name from supabase_functions.hooks").scalar == "orders_webhook")
