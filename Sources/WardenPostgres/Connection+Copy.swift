@@ -5,8 +5,9 @@ extension Connection {
     /// COPY's text or CSV format) through libpq's COPY protocol (`PQputCopyData` in
     /// 64 KiB pieces, then `PQputCopyEnd`), as psql does for the rows after a COPY in
     /// a script. Returns the COPY's result (`affectedRows` is the row count).
+    /// `unsafe`: the statement text is sent as it is (it comes from a file the user wrote).
     @discardableResult
-    public func copyIn(_ statement: String, data: String) throws -> QueryResult {
+    public func copyIn(unsafeStatement statement: String, data: String) throws -> QueryResult {
         let handle = try openHandle(for: statement)
         // The extended protocol: the statement text is one statement or an error; the
         // rows that follow go as CopyData messages, never parsed as SQL.

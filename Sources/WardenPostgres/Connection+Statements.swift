@@ -10,8 +10,11 @@ extension Connection {
     /// into a prepared statement") before any of it runs. So a text that pgwarden's
     /// splitter took for one statement can never carry a COMMIT or a second statement
     /// past the checks made on it.
+    ///
+    /// `unsafe`: the text is sent as it is (a statement the splitter cut from a file
+    /// the user wrote). Build any other SQL with `SQL` and `query(_:)`.
     @discardableResult
-    public func execute(statement: String) throws -> QueryResult {
+    public func execute(unsafeStatement statement: String) throws -> QueryResult {
         let handle = try openHandle(for: statement)
         guard PQsendQueryParams(handle, statement, 0, nil, nil, nil, nil, 0) == 1 else {
             throw failure(sql: statement)
@@ -21,17 +24,17 @@ extension Connection {
     }
 
     /// Runs statements in order, each as one extended-protocol message (see
-    /// `execute(statement:)`), pipelined: all are sent, then one Sync, then the results
+    /// `execute(unsafeStatement:)`), pipelined: all are sent, then one Sync, then the results
     /// are read, so the whole list costs one round trip.
     ///
     /// The server stops at the first error: the thrown `PGError` has `sql` set to the
     /// failing statement and `completedStatements` to its index; nothing after it ran.
     /// Between the statements no Sync is sent, so outside a transaction block they run
-    /// in one implicit transaction (use `execute(statement:)` for statements such as
+    /// in one implicit transaction (use `execute(unsafeStatement:)` for statements such as
     /// `CREATE INDEX CONCURRENTLY` that refuse one). COPY cannot be pipelined.
     @discardableResult
-    public func execute(statements: [String]) throws -> [QueryResult] {
-        if statements.count == 1 { return [try execute(statement: statements[0])] }
+    public func execute(unsafeStatements statements: [String]) throws -> [QueryResult] {
+        if statements.count == 1 { return [try execute(unsafeStatement: statements[0])] }
         guard !statements.isEmpty else { return [] }
         let handle = try openHandle(for: statements[0])
         guard PQenterPipelineMode(handle) == 1 else { throw failure(sql: statements[0]) }

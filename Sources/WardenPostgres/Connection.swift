@@ -73,12 +73,16 @@ public final class Connection {
         }
     }
 
-    /// Runs SQL text that may hold many statements (simple query protocol, as
+    /// Runs trusted SQL text that may hold many statements (simple query protocol, as
     /// `psql -c` and a migration file need). Returns one result per statement that
     /// completed. On the first error the server skips the rest; the thrown error's
     /// `completedStatements` says how many ran before it.
+    ///
+    /// `unsafe`: the text goes to the server as it is. Use it only for text that is
+    /// SQL by construction (a file the user wrote); build everything else with `SQL`
+    /// and `execute(_:)` / `query(_:)`, which bind values.
     @discardableResult
-    public func execute(_ sql: String) throws -> [QueryResult] {
+    public func execute(unsafeScript sql: String) throws -> [QueryResult] {
         let handle = try openHandle(for: sql)
         guard PQsendQuery(handle, sql) == 1 else {
             throw failure(sql: sql)
@@ -86,10 +90,13 @@ public final class Connection {
         return try collectResults(handle, sql: sql)
     }
 
-    /// Runs one statement with `$1, $2, ...` parameters bound as text (never spliced
-    /// into the SQL); `nil` binds SQL NULL.
+    /// Runs one statement of trusted text with `$1, $2, ...` parameters bound as text
+    /// (never spliced into the SQL); `nil` binds SQL NULL.
+    ///
+    /// `unsafe`: the text itself is sent as it is. Prefer `query(_ sql: SQL)`, which
+    /// numbers the placeholders and binds the values for you.
     @discardableResult
-    public func query(_ sql: String, _ parameters: [String?] = []) throws -> QueryResult {
+    public func query(unsafeSQL sql: String, parameters: [String?] = []) throws -> QueryResult {
         let handle = try openHandle(for: sql)
         let cValues: [UnsafeMutablePointer<CChar>?] = parameters.map { $0.flatMap { strdup($0) } }
         defer { cValues.forEach { free($0) } }

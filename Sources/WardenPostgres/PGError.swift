@@ -3,7 +3,7 @@
 ///
 /// `description` never contains a password: connection targets are redacted and
 /// messages are scrubbed of the connection's secret before they are stored.
-public struct PGError: Error, CustomStringConvertible, Sendable {
+public struct PGError: WardenError, Sendable {
     /// What kind of failure this is.
     public enum Kind: Sendable, Equatable {
         /// The server rejected a statement (it carries a SQLSTATE).
@@ -50,6 +50,18 @@ public struct PGError: Error, CustomStringConvertible, Sendable {
         self.detail = detail
         self.hint = hint
         self.sql = sql
+    }
+
+    /// A lost or refused connection is `.unavailable`, a malformed connection string
+    /// `.invalidSettings`, a cancelled statement (57014 without a timeout) `.interrupted`;
+    /// anything else `.sqlFailed`.
+    public var category: ErrorCategory {
+        switch kind {
+        case .connection: return .unavailable
+        case .invalidConnectionString: return .invalidSettings
+        case .server where sqlState == .queryCanceled && message.contains("user request"): return .interrupted
+        case .server, .client: return .sqlFailed
+        }
     }
 
     /// One line: severity, SQLSTATE and message; then detail and hint lines when present.

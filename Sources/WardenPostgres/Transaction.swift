@@ -4,7 +4,7 @@
 /// succeeds (so callers can still match its SQLSTATE). When the rollback fails too,
 /// the body's error is kept as `underlying` and the rollback's as `rollbackError`:
 /// a failed rollback never hides the error that caused it.
-public struct TransactionError: Error, CustomStringConvertible {
+public struct TransactionError: WardenError {
     public enum Phase: String, Sendable {
         case begin, rollback, commit
     }
@@ -14,6 +14,9 @@ public struct TransactionError: Error, CustomStringConvertible {
     public var underlying: Error
     /// For `.rollback`: why the rollback itself failed.
     public var rollbackError: Error?
+
+    /// The underlying error's category.
+    public var category: ErrorCategory { underlying.wardenCategory }
 
     public var description: String {
         switch phase {
@@ -33,13 +36,11 @@ public enum TransactionOutcome: Sendable {
 extension Connection {
     /// Runs `body` in a transaction that ends as the body says: `.commit` or
     /// `.rollback`. If the body throws, the transaction is rolled back and the error
-    /// rethrown. Refuses (25001) when a transaction is already open: nesting is done
+    /// rethrown. Throws `APIMisuse` when a transaction is already open: nesting is done
     /// with `savepoint` or `rolledBack`.
     public func inTransaction(_ body: () throws -> TransactionOutcome) throws {
         guard transactionStatus == .idle else {
-            throw PGError(
-                kind: .client, message: "a transaction is already open on this connection",
-                sqlState: .activeSQLTransaction)
+            throw APIMisuse("a transaction is already open on this connection: nest with savepoint or rolledBack")
         }
         try runTransaction { ((), try body()) }
     }
@@ -108,21 +109,21 @@ extension Connection {
     private func runSavepoint<T>(_ outcome: TransactionOutcome, _ body: () throws -> T) throws -> T {
         let name = nextSavepointName()
         do {
-            try execute("savepoint \(name)")
+            try execute("savepoint \(raw: name)")
         } catch {
             throw TransactionError(phase: .begin, underlying: error)
         }
         let value: T
         do {
             value = try body()
-            if outcome == .commit { try execute("release savepoint \(name)") }
+            if outcome == .commit { try execute("release savepoint \(raw: name)") }
         } catch {
             try rollback(to: name, after: error)
             throw error
         }
         if outcome == .rollback {
             do {
-                try execute("rollback to savepoint \(name); release savepoint \(name)")
+                try execute("rollback to savepoint \(raw: name); release savepoint \(raw: name)")
             } catch {
                 throw TransactionError(phase: .rollback, underlying: error)
             }
@@ -138,7 +139,7 @@ extension Connection {
 
     private func rollback(to savepoint: String, after error: Error) throws {
         do {
-            try execute("rollback to savepoint \(savepoint); release savepoint \(savepoint)")
+            try execute("rollback to savepoint \(raw: savepoint); release savepoint \(raw: savepoint)")
         } catch let rollbackError {
             throw TransactionError(phase: .rollback, underlying: error, rollbackError: rollbackError)
         }

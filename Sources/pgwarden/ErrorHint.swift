@@ -28,8 +28,8 @@ enum ErrorHint {
         case .notFailed(_, let state):
             let next: String
             switch state {
-            case MigrationState.pending.rawValue: next = "`pgwarden up` applies it; "
-            case MigrationState.applied.rawValue: next = "`pgwarden down` rolls it back; "
+            case .pending: next = "`pgwarden up` applies it; "
+            case .applied: next = "`pgwarden down` rolls it back; "
             default: next = ""
             }
             return next + "`pgwarden status` shows which migrations are failed"

@@ -39,39 +39,17 @@ enum ErrorReporter {
             && !CommandLine.arguments.contains { $0.hasPrefix("--database-url") }
     }
 
+    /// The exit code of an error, from its category alone (see README's "Exit status").
+    /// An error that is not a `WardenError` exits 1.
     static func exitCode(for error: Error) -> ExitCode {
-        switch error {
-        case let error as PGError:
-            switch error.kind {
-            case .connection: return ExitStatus.unavailable
-            case .invalidConnectionString: return ExitStatus.usage
-            default: return ExitStatus.failure
-            }
-        case is ProvisioningError: return ExitStatus.unavailable
-        case is AccessPlanError: return ExitStatus.badInput
-        case is ProjectLayoutError: return ExitStatus.badInput
-        case let error as PgTAPError:
-            switch error {
-            case .notInstalled, .cannotCreate: return ExitStatus.unavailable
-            default: return error.isBadInput ? ExitStatus.badInput : ExitStatus.failure
-            }
-        case let error as ProjectInitError: return error.reason == .exists ? ExitStatus.badInput : ExitStatus.failure
-        case is ReportOutputError: return ExitStatus.cannotCreate
-        case let error as SeedError: return error.underlying == nil ? ExitStatus.badInput : ExitStatus.failure
-        case is MigrationInputError: return ExitStatus.badInput
-        case let error as MigrationRefusal: return exitCode(for: error)
-        case is MigrationSQLFailure: return ExitStatus.failure
-        case is MigrationLockWaitFailure, is AccessPlanTimeout: return ExitStatus.lockTimeout
-        default: return ExitStatus.failure
-        }
-    }
-
-    static func exitCode(for error: MigrationRefusal) -> ExitCode {
-        switch error {
-        case .drift, .unresolvedFailures, .missingFile: return ExitStatus.drift
-        case .irreversible, .notFailed: return ExitStatus.badInput
+        switch error.wardenCategory {
+        case .sqlFailed, .interrupted, .misuse: return ExitStatus.failure
+        case .refused: return ExitStatus.drift
+        case .invalidSettings: return ExitStatus.usage
+        case .badInput: return ExitStatus.badInput
+        case .unavailable: return ExitStatus.unavailable
+        case .cannotWrite: return ExitStatus.cannotCreate
         case .lockTimeout: return ExitStatus.lockTimeout
-        case .transactionEnded: return ExitStatus.failure
         }
     }
 }

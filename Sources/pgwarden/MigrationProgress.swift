@@ -42,8 +42,8 @@ final class MigrationProgress: @unchecked Sendable {
         case .started(let version, let name, let direction):
             guard interactive else { return }
             begin("\(direction == .up ? "applying" : "rolling back") \(version) \(name)")
-        case .finished(let version, let name, let direction, let milliseconds):
-            let step = MigrationRun.Step(version: version, name: name, direction: direction, milliseconds: milliseconds)
+        case .finished(let version, let name, let direction, let duration):
+            let step = MigrationRun.Step(version: version, name: name, direction: direction, duration: duration)
             finish(MigrationRun.line(for: step, dryRun: false))
         case .warning(let text):
             message("pgwarden: warning: \(text)\n")

@@ -162,8 +162,9 @@ struct ReportPrinter {
 }
 
 /// The report file could not be written (exit status 73).
-struct ReportOutputError: Error, CustomStringConvertible {
+struct ReportOutputError: WardenError {
     var path: String
     var reason: String
+    var category: ErrorCategory { .cannotWrite }
     var description: String { "cannot write the report to \(path): \(reason)" }
 }

@@ -70,7 +70,7 @@ enum DatabaseFingerprint {
         var digests: [String: String] = [:]
         for table in tables {
             digests[table] = try connection.query(
-                "select count(*) || ':' || md5(coalesce(string_agg(to_jsonb(t)::text, ',' order by to_jsonb(t)::text), '')) from \(table) t"
+                "select count(*) || ':' || md5(coalesce(string_agg(to_jsonb(t)::text, ',' order by to_jsonb(t)::text), '')) from \(raw: table) t"
             ).scalar
         }
         return digests

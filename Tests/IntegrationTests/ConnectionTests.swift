@@ -28,9 +28,9 @@ import TestSupport
     @Test func oneStatementPerMessageRefusesATextHoldingTwo() throws {
         let connection = try TestCluster.connect()
         try connection.execute("create temporary table kept (id int)")
-        #expect(try connection.execute(statement: "insert into kept values (1);").affectedRows == 1)
+        #expect(try connection.execute(unsafeStatement: "insert into kept values (1);").affectedRows == 1)
         let error = try #require(throws: PGError.self) {
-            try connection.execute(statement: "select 1; insert into kept values (2)")
+            try connection.execute(unsafeStatement: "select 1; insert into kept values (2)")
         }
         #expect(error.sqlState == .syntaxError)
         #expect(error.message.contains("cannot insert multiple commands"))
@@ -40,10 +40,10 @@ import TestSupport
     @Test func pipelinedStatementsStopAtTheFirstErrorAndNameIt() throws {
         let connection = try TestCluster.connect()
         try connection.execute("begin; create temporary table p (id int primary key)")
-        let results = try connection.execute(statements: (1...500).map { "insert into p values (\($0))" })
+        let results = try connection.execute(unsafeStatements: (1...500).map { "insert into p values (\($0))" })
         #expect(results.count == 500)
         let error = try #require(throws: PGError.self) {
-            try connection.execute(statements: ["insert into p values (501)", "insert into p values (1)", "insert into p values (502)"])
+            try connection.execute(unsafeStatements: ["insert into p values (501)", "insert into p values (1)", "insert into p values (502)"])
         }
         #expect(error.sqlState == .uniqueViolation && error.completedStatements == 1)
         #expect(error.sql == "insert into p values (1)")
@@ -51,14 +51,14 @@ import TestSupport
         // Still usable, and out of pipeline mode.
         #expect(try connection.query("select 2").scalar == "2")
         // A statement that returns many rows does not stall the pipeline.
-        let big = try connection.execute(statements: ["select repeat('x', 1000) from generate_series(1, 20000)", "select 1"])
+        let big = try connection.execute(unsafeStatements: ["select repeat('x', 1000) from generate_series(1, 20000)", "select 1"])
         #expect(big.first?.rows.count == 20000 && big.last?.scalar == "1")
     }
 
     @Test func bindsParametersWithNullsAndNonASCIIText() throws {
         let connection = try TestCluster.connect()
         let text = "Zoë drove 東京 → Kraków 🚗 'quoted'; drop table x; --"
-        let result = try connection.query("select $1::text as a, $2::text as b, length($1) as n", [text, nil])
+        let result = try connection.query("select \(text)::text as a, \(String?.none)::text as b, length(\(text)) as n")
         #expect(result.rows == [[text, nil, String(text.count)]])
     }
 
@@ -66,7 +66,7 @@ import TestSupport
         let connection = try TestCluster.connect()
         let sql = "select 1;\nselect * frm t"
         do {
-            try connection.execute(sql)
+            try connection.execute(unsafeScript: sql)
             Issue.record("expected a syntax error")
         } catch let error as PGError where error.sqlState == .syntaxError {
             let offset = try #require(error.position)

@@ -11,16 +11,14 @@ import TestSupport
             // auth.users.id has no default on Supabase: the auth server gives it, as here.
             """
             insert into auth.users (id, aud, role, email, raw_user_meta_data)
-            values (gen_random_uuid(), 'authenticated', 'authenticated', $1, $2::jsonb) returning id::text
-            """,
-            [email, metadata]
+            values (gen_random_uuid(), 'authenticated', 'authenticated', \(email), \(metadata)::jsonb) returning id::text
+            """
         ).scalar ?? ""
     }
 
     private func patrons(_ connection: Connection, of userID: String) throws -> [[String?]] {
         try connection.query(
-            "select first_name, last_name, email_address from public.patron where user_id = $1::uuid", [userID]
-        ).rows
+            "select first_name, last_name, email_address from public.patron where user_id = \(userID)::uuid").rows
     }
 
     @Test func theSignUpTriggerCreatesExactlyOnePatron() throws {
@@ -43,21 +41,20 @@ import TestSupport
         let connection = try ElectricRide.database()
         let before = try DatabaseFingerprint.rows(connection)
         let ava = "e1ec7a1d-0000-4000-8000-000000000001"
-        let counts = { (sql: String) in try connection.query(sql, [ava]).scalar }
+        let counts = { (sql: SQL) in try connection.query(sql).scalar }
         let mine = try connection.query(
             """
-            select (select count(*) from public.listing l join public.patron p on p.id = l.patron_id where p.user_id = $1::uuid)::text,
-                   (select count(*) from public.saved s join public.patron p on p.id = s.patron_id where p.user_id = $1::uuid)::text
-            """, [ava]
-        ).rows[0]
+            select (select count(*) from public.listing l join public.patron p on p.id = l.patron_id where p.user_id = \(ava)::uuid)::text,
+                   (select count(*) from public.saved s join public.patron p on p.id = s.patron_id where p.user_id = \(ava)::uuid)::text
+            """).rows[0]
         #expect(mine[0] != "0" && mine[1] != "0")  // the seeds gave her listings and saved rows
         try connection.transaction {
             try connection.execute("set local role authenticated")
-            try connection.query("select set_config('request.jwt.claims', $1, true)", [#"{"sub":"\#(ava)","role":"authenticated"}"#])
+            try connection.query("select set_config('request.jwt.claims', \(#"{"sub":"\#(ava)","role":"authenticated"}"#), true)")
             try connection.execute("select public.delete_current_user()")
         }
-        #expect(try counts("select count(*) from auth.users where id = $1::uuid") == "0")
-        #expect(try counts("select count(*) from public.patron where user_id = $1::uuid") == "0")
+        #expect(try counts("select count(*) from auth.users where id = \(ava)::uuid") == "0")
+        #expect(try counts("select count(*) from public.patron where user_id = \(ava)::uuid") == "0")
         let after = try DatabaseFingerprint.rows(connection)
         // Other users keep everything except saved rows that pointed at her listings.
         let othersKept = try connection.query(

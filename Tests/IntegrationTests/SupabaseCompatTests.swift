@@ -42,14 +42,14 @@ import TestSupport
         _ = try SupabaseCompat.bootstrap(connection)
         let claims = #"{"sub":"6f1c4a52-6d0e-4b8e-9d55-2c1d1f6f0a11","role":"authenticated","email":"zoë@example.com"}"#
         try connection.transaction {
-            try connection.query("select set_config('request.jwt.claims', $1, true)", [claims])
+            try connection.query("select set_config('request.jwt.claims', \(claims), true)")
             try connection.execute("set local role authenticated")
             let row = try connection.query("select auth.uid()::text, auth.role(), auth.email(), auth.jwt()->>'role'").rows
             #expect(row == [["6f1c4a52-6d0e-4b8e-9d55-2c1d1f6f0a11", "authenticated", "zoë@example.com", "authenticated"]])
         }
         // The legacy per-claim setting wins, as on Supabase.
         try connection.transaction {
-            try connection.query("select set_config('request.jwt.claims', $1, true)", [claims])
+            try connection.query("select set_config('request.jwt.claims', \(claims), true)")
             try connection.execute("select set_config('request.jwt.claim.sub', '00000000-0000-0000-0000-000000000001', true)")
             #expect(try connection.query("select auth.uid()::text").scalar == "00000000-0000-0000-0000-000000000001")
         }

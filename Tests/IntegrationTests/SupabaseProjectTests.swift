@@ -85,12 +85,11 @@ import TestSupport
             """)
         for file in files {
             let text = try String(contentsOfFile: "\(Self.fixture)/supabase/migrations/\(file)", encoding: .utf8)
-            _ = try db.execute(text)
+            _ = try db.execute(unsafeScript: text)
             let version = String(file.prefix { $0 != "_" })
             let name = String(file.dropFirst(version.count + 1).dropLast(4))
             try db.query(
-                "insert into supabase_migrations.schema_migrations (version, name, statements) values ($1, $2, $3::text[])",
-                [version, name, "{\"\(text.replacingOccurrences(of: "\"", with: "\\\""))\"}"])
+                "insert into supabase_migrations.schema_migrations (version, name, statements) values (\(version), \(name), \(array: [text])::text[])")
         }
     }
 
@@ -138,7 +137,7 @@ import TestSupport
         let (_, project) = try TestCluster.newTwinDatabase("rollback")
         let db = try Connection(project)
         #expect(try run(["up"], project, in: root).status == 0)
-        let cliVersions = "select string_agg(version, ',' order by version) from supabase_migrations.schema_migrations"
+        let cliVersions: SQL = "select string_agg(version, ',' order by version) from supabase_migrations.schema_migrations"
         #expect(try db.query(cliVersions).scalar?.hasSuffix(",20250101000000") == true)
         let down = try run(["down"], project, in: root)
         #expect(down.status == 0, "\(down.all)")

@@ -54,7 +54,7 @@ public enum DatabaseDigest {
     /// Row count and md5 of a query's rows, in a stable order.
     private static func rows(_ query: String, _ connection: Connection) throws -> String {
         try connection.query(
-            "select count(*) || ':' || md5(coalesce(string_agg(to_jsonb(t)::text, ',' order by to_jsonb(t)::text), '')) from (\(query)) t"
+            "select count(*) || ':' || md5(coalesce(string_agg(to_jsonb(t)::text, ',' order by to_jsonb(t)::text), '')) from (\(raw: query)) t"
         ).scalar ?? ""
     }
 }

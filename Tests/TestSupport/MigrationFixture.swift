@@ -50,7 +50,7 @@ public struct TestDatabase {
     }
 
     /// A single value (nil for NULL or no row).
-    public func scalar(_ sql: String) throws -> String? {
+    public func scalar(_ sql: SQL) throws -> String? {
         try connection.query(sql).scalar
     }
 
@@ -63,11 +63,11 @@ public struct TestDatabase {
 
     /// Whether a table, view or index exists (by name, any schema on the search path).
     public func exists(_ relation: String) throws -> Bool {
-        try scalar("select to_regclass('\(relation)') is not null") == "t"
+        try scalar("select to_regclass(\(relation)) is not null") == "t"
     }
 
     /// The state column of one history row.
     public func state(_ version: String) throws -> String? {
-        try connection.query("select state from pgwarden.schema_migrations where version = $1", [version]).scalar
+        try connection.query("select state from pgwarden.schema_migrations where version = \(version)").scalar
     }
 }

@@ -1,51 +1,56 @@
-import Dispatch
 import Foundation
 
 /// libpq calls block their thread. These overloads run the same work on a thread of
-/// their own, so a server's event loop or a Swift concurrency executor never waits
-/// on the database. The connection is used by that thread alone until they return.
+/// their own, so a server's event loop or a Swift concurrency executor never waits on
+/// the database. They take the connection's *settings*, not a `Connection`: the
+/// connection is opened on that thread, used there alone and closed there, so it never
+/// crosses threads (`Connection` is not `Sendable`, and nothing here pretends it is).
 extension Project {
-    /// `provision(on:)` off the caller's executor.
+    /// `provision(on:)` on a connection of its own, off the caller's executor.
     @discardableResult
-    public func provision(on connection: Connection) async throws -> ProvisionSummary {
-        try await offload { try provision(on: connection, observer: { _ in }) }
+    public func provision(connectingTo settings: ConnectionSettings) async throws -> ProvisionSummary {
+        try await onOwnThread(settings) { connection in try provision(on: connection, observer: { _ in }) }
     }
 }
 
 extension Migrations {
-    /// `up(on:)` off the caller's executor.
+    /// `up(on:)` on a connection of its own, off the caller's executor.
     @discardableResult
-    public func up(on connection: Connection, to target: MigrationVersion? = nil,
+    public func up(connectingTo settings: ConnectionSettings, to target: MigrationVersion? = nil,
                    options: MigrationRunOptions = .init()) async throws -> MigrationRun
     {
-        try await offload { try up(on: connection, to: target, options: options, observer: { _ in }) }
+        try await onOwnThread(settings) { connection in
+            try up(on: connection, to: target, options: options, observer: { _ in })
+        }
     }
 
-    /// `status(on:)` off the caller's executor.
-    public func status(on connection: Connection) async throws -> MigrationStatusReport {
-        try await offload { try status(on: connection) }
+    /// `status(on:)` on a connection of its own, off the caller's executor.
+    public func status(connectingTo settings: ConnectionSettings) async throws -> MigrationStatusReport {
+        try await onOwnThread(settings) { connection in try status(on: connection) }
     }
 }
 
 extension AccessPlan {
-    /// `prove(on:)` off the caller's executor.
-    public func prove(on connection: Connection) async throws -> AccessPlanReport {
-        try await offload { try prove(on: connection) }
+    /// `prove(on:)` on a connection of its own, off the caller's executor.
+    public func prove(connectingTo settings: ConnectionSettings) async throws -> AccessPlanReport {
+        try await onOwnThread(settings) { connection in try prove(on: connection) }
     }
 }
 
-/// Runs blocking work on a dispatch thread and resumes with its result.
-func offload<T>(_ work: @escaping () throws -> T) async throws -> T {
-    let box = UncheckedBox(work)
-    return try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async {
-            continuation.resume(with: Result { try box.value() })
+/// Starts a thread that opens a connection with `settings`, runs `work` on it, closes it
+/// and resumes with the (Sendable) result. Only Sendable values cross threads.
+func onOwnThread<T: Sendable>(
+    _ settings: ConnectionSettings, _ work: @escaping @Sendable (Connection) throws -> T
+) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        let thread = Thread {
+            continuation.resume(with: Result {
+                let connection = try Connection(settings)
+                defer { connection.close() }
+                return try work(connection)
+            })
         }
+        thread.name = "pgwarden connection"
+        thread.start()
     }
-}
-
-/// Carries a non-Sendable closure to the one thread that runs it.
-private struct UncheckedBox<T>: @unchecked Sendable {
-    let value: () throws -> T
-    init(_ value: @escaping () throws -> T) { self.value = value }
 }

@@ -63,9 +63,7 @@ public struct Migrations: Sendable {
                           _ observer: @escaping (MigrationEvent) -> Void = { _ in }) throws -> Migrator
     {
         guard connection.transactionStatus == .idle else {
-            throw PGError(
-                kind: .client, message: "migrations commit one by one: run them on a connection outside a transaction",
-                sqlState: .activeSQLTransaction)
+            throw APIMisuse("migrations commit one by one: run them on a connection outside a transaction")
         }
         let migrator = Migrator(directory: loaded, connection: connection, supabaseHistory: supabaseHistory)
         migrator.observer = observer

@@ -72,7 +72,7 @@ public struct Project: Sendable {
 /// What `Project.provision` did.
 public struct ProvisionSummary: Sendable {
     /// What the Supabase bootstrap found or created.
-    public var bootstrap: SupabaseCompat.Outcome
+    public var bootstrap: SupabaseCompat.BootstrapResult
     /// The migrations applied.
     public var migrations: MigrationRun
     /// The seed files applied, in order.

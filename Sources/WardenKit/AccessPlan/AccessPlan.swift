@@ -2,46 +2,46 @@
 /// function of the exposed schemas. Read from YAML by `AccessPlanParser`.
 public struct AccessPlan: Sendable {
     /// Where the plan came from (for messages).
-    public var source: String
+    public internal(set) var source: String
     /// The schemas PostgREST exposes; every relation in them must be planned.
-    public var schemas: [String]
-    public var personas: [Persona]
+    public internal(set) var schemas: [String]
+    public internal(set) var personas: [Persona]
     /// SQL run by the connecting (admin) user after the personas' users exist.
-    public var setup: [String]
-    public var relations: [RelationPlan]
-    public var functions: [FunctionPlan]
-    public var checks: [CustomCheck]
+    public internal(set) var setup: [String]
+    public internal(set) var relations: [RelationPlan]
+    public internal(set) var functions: [FunctionPlan]
+    public internal(set) var checks: [CustomCheck]
     /// The line of `schemas:` in the plan file (nil when the plan relies on the default, `public`).
-    public var schemasLine: Int? = nil
+    public internal(set) var schemasLine: Int? = nil
     /// The custom access token hook the auth server calls at sign-in (from the plan's
     /// `access_token_hook`, or `[auth.hook.custom_access_token]` of `supabase/config.toml`).
-    public var accessTokenHook: AccessTokenHook?
+    public internal(set) var accessTokenHook: AccessTokenHook?
 
     public func persona(named name: String) -> Persona? { personas.first { $0.name == name } }
 }
 
 /// Someone a client request can act as.
 public struct Persona: Sendable, Equatable {
-    public var name: String
+    public internal(set) var name: String
     /// The database role PostgREST switches to: anon, authenticated, service_role.
-    public var role: String
+    public internal(set) var role: String
     /// For signed-in personas: the account created in `auth.users` for the run.
-    public var user: PlanUser?
-    public var line: Int
+    public internal(set) var user: PlanUser?
+    public internal(set) var line: Int
     /// How the persona's token was issued: MFA level, sign-in method, expiry, extra claims.
-    public var token: TokenOptions = TokenOptions()
+    public internal(set) var token: TokenOptions = TokenOptions()
 }
 
 /// What a plan may vary about a persona's token (docs/access-plan-claims.md).
 public struct TokenOptions: Sendable, Equatable {
     /// `aal1`, or `aal2` (signed in with a second factor: an `amr` entry `totp`).
-    public var aal: String = "aal1"
+    public internal(set) var aal: String = "aal1"
     /// The `amr` method of the sign-in (`password`, `otp`, `oauth`, ...); nil: from the provider.
-    public var signInMethod: String?
+    public internal(set) var signInMethod: String?
     /// The token's `exp` lies in the past.
-    public var expired: Bool = false
+    public internal(set) var expired: Bool = false
     /// Claims merged over the issued ones (after the hook), as JSON object text.
-    public var extraClaimsJSON: String?
+    public internal(set) var extraClaimsJSON: String?
 
     public init() {}
 }
@@ -50,25 +50,25 @@ public struct TokenOptions: Sendable, Equatable {
 /// own sign-up trigger runs, as on Supabase).
 public struct PlanUser: Sendable, Equatable {
     /// The account's email; empty for an anonymous user (its row has none).
-    public var email: String
+    public internal(set) var email: String
     /// `raw_user_meta_data` as JSON text (names and the like).
-    public var metadataJSON: String
+    public internal(set) var metadataJSON: String
     /// `raw_app_meta_data` as JSON text: `provider` and `providers`, merged with the
     /// plan's `app_metadata`; also the JWT's `app_metadata` claim.
-    public var appMetadataJSON: String
+    public internal(set) var appMetadataJSON: String
     /// Signed in with Supabase's anonymous sign-in: `is_anonymous` in the row and the JWT.
-    public var isAnonymous: Bool = false
+    public internal(set) var isAnonymous: Bool = false
     /// How the account signs in: `email`, `apple`, `google`, `kakao`, ... (`anonymous`
     /// for an anonymous user).
-    public var provider: String = "email"
+    public internal(set) var provider: String = "email"
 }
 
 /// What a persona may do with one relation.
 public struct Access: Sendable, Equatable {
-    public var select: Scope
-    public var insert: Scope
-    public var update: Scope
-    public var delete: Scope
+    public internal(set) var select: Scope
+    public internal(set) var insert: Scope
+    public internal(set) var update: Scope
+    public internal(set) var delete: Scope
 
     public init(select: Scope, insert: Scope, update: Scope, delete: Scope) {
         self.select = select
@@ -77,7 +77,7 @@ public struct Access: Sendable, Equatable {
         self.delete = delete
     }
 
-    public static let nothing = Access(select: .none, insert: .none, update: .none, delete: .none)
+    public static let nothing = Access(select: .nothing, insert: .nothing, update: .nothing, delete: .nothing)
     public static let everything = Access(select: .all, insert: .all, update: .all, delete: .all)
 
     public func scope(of operation: AccessOperation) -> Scope {
@@ -96,8 +96,9 @@ public enum Scope: String, Sendable, Equatable, CaseIterable {
     case all
     /// Only the rows the persona owns (the relation's owner rule).
     case own
-    /// No row: zero rows seen or permission denied both count.
-    case none
+    /// No row: zero rows seen or permission denied both count. Written `none` in a plan;
+    /// named `nothing` in Swift so it never reads as `Optional.none`.
+    case nothing = "none"
     /// No row, and specifically refused with permission denied (42501).
     case denied
 }
@@ -109,22 +110,22 @@ public enum AccessOperation: String, Sendable, CaseIterable, Equatable {
 
 /// The plan for one table or view.
 public struct RelationPlan: Sendable {
-    public var schema: String
-    public var name: String
+    public internal(set) var schema: String
+    public internal(set) var name: String
     /// SQL boolean over the relation's columns, true for rows the current request's
     /// user owns (`auth.uid()` is that user), e.g. `user_id = auth.uid()`.
-    public var owner: String?
+    public internal(set) var owner: String?
     /// The exact column list clients may see, when declared.
-    public var columns: [String]?
+    public internal(set) var columns: [String]?
     /// Column -> SQL expression giving a value for an insert probe, evaluated for
     /// the owning persona (own row) and for another user (foreign row).
-    public var sample: [(column: String, expression: String)]
+    public internal(set) var sample: [(column: String, expression: String)]
     /// SQL run by the admin, with the persona's claims set, before each insert probe
     /// (e.g. remove the row a unique constraint would collide with).
-    public var beforeInsert: String?
+    public internal(set) var beforeInsert: String?
     /// Access per persona name.
-    public var access: [String: Access]
-    public var line: Int
+    public internal(set) var access: [String: Access]
+    public internal(set) var line: Int
 
     public var qualifiedName: String { "\(schema).\(name)" }
 }
@@ -132,38 +133,38 @@ public struct RelationPlan: Sendable {
 /// Whether each persona may execute a function.
 public struct FunctionPlan: Sendable {
     /// Regprocedure text, e.g. `public.delete_current_user()`.
-    public var signature: String
-    public var execute: [String: Bool]
-    public var line: Int
+    public internal(set) var signature: String
+    public internal(set) var execute: [String: Bool]
+    public internal(set) var line: Int
 }
 
 /// SQL run as a persona, with what must come of it.
 public struct CustomCheck: Sendable {
-    public var name: String
-    public var persona: String
-    public var sql: String
+    public internal(set) var name: String
+    public internal(set) var persona: String
+    public internal(set) var sql: String
     /// Admin SQL run first (inside the check's savepoint).
-    public var before: String?
+    public internal(set) var before: String?
     /// Admin SQL run afterwards; it must return true.
-    public var verify: String?
-    public var expectation: Expectation
-    public var line: Int
+    public internal(set) var verify: String?
+    public internal(set) var expectation: Expectation
+    public internal(set) var line: Int
 }
 
 /// What a custom check expects of its SQL.
 public struct Expectation: Sendable {
     /// Exact rows (text values; nil for NULL), in order.
-    public var rows: [[String?]]?
+    public internal(set) var rows: [[String?]]?
     /// Admin SQL whose rows the persona's rows must equal (in order).
-    public var rowsEqual: String?
+    public internal(set) var rowsEqual: String?
     /// The first column of the first row.
-    public var value: String?
+    public internal(set) var value: String?
     /// The exact column names.
-    public var columns: [String]?
+    public internal(set) var columns: [String]?
     /// The number of rows.
-    public var rowCount: Int?
+    public internal(set) var rowCount: Int?
     /// The SQLSTATE the SQL must fail with.
-    public var sqlState: String?
+    public internal(set) var sqlState: String?
 
     public init() {}
 }

@@ -1,5 +1,5 @@
 /// A mistake in the plan file, reported with its line before anything runs.
-public struct AccessPlanError: Error, CustomStringConvertible, Equatable {
+public struct AccessPlanError: WardenError, Equatable {
     public var file: String
     public var line: Int?
     public var message: String
@@ -9,6 +9,9 @@ public struct AccessPlanError: Error, CustomStringConvertible, Equatable {
         self.line = line
         self.message = message
     }
+
+    /// A plan that is wrong is bad input.
+    public var category: ErrorCategory { .badInput }
 
     public var description: String {
         if let line { return "\(file):\(line): \(message)" }

@@ -22,8 +22,8 @@ public struct AccessPlanLimits: Sendable, Equatable {
     func apply(on connection: Connection) throws {
         try connection.query(
             """
-            select set_config('lock_timeout', \(String(max(1, lockTimeout.wholeMilliseconds)))::text, true),
-                   set_config('statement_timeout', \(String(max(1, statementTimeout.wholeMilliseconds)))::text, true)
+            select set_config('lock_timeout', \(max(1, lockTimeout.wholeMilliseconds))::text, true),
+                   set_config('statement_timeout', \(max(1, statementTimeout.wholeMilliseconds))::text, true)
             """)
     }
 
@@ -64,7 +64,7 @@ public struct AccessPlanLimits: Sendable, Equatable {
 }
 
 /// An access-plan run stopped because a limit ran out; everything was rolled back.
-public struct AccessPlanTimeout: Error, CustomStringConvertible {
+public struct AccessPlanTimeout: WardenError {
     /// What the run was doing (`probing public.saved`, `check 'x'`, ...).
     public let subject: String
     /// True for a lock wait (`lock_timeout`), false for a long statement (`statement_timeout`).
@@ -74,6 +74,9 @@ public struct AccessPlanTimeout: Error, CustomStringConvertible {
     public let blocking: [BlockingSession]
     /// The server's message.
     public let message: String
+
+    /// A run past its limits counts as a lock timeout.
+    public var category: ErrorCategory { .lockTimeout }
 
     public var description: String {
         let what = lockWait

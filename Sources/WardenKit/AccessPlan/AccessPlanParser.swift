@@ -181,8 +181,8 @@ package struct AccessPlanParser {
         if case .scalar = node {
             switch try reader.string(node, "access") {
             case "none": return .nothing
-            case "denied": return Access(select: .denied, insert: .none, update: .none, delete: .none)
-            case "read": return Access(select: .all, insert: .none, update: .none, delete: .none)
+            case "denied": return Access(select: .denied, insert: .nothing, update: .nothing, delete: .nothing)
+            case "read": return Access(select: .all, insert: .nothing, update: .nothing, delete: .nothing)
             case "all": return .everything
             case let other:
                 throw reader.fail(node, "unknown access '\(other)' in \(what) (expected none, denied, read, all, or a map of select/insert/update/delete)")

@@ -42,9 +42,9 @@ struct AccessTokenHookCall {
                 let previous = try connection.query("select current_setting('statement_timeout')").scalar ?? "0"
                 try connection.query("set local statement_timeout to '2000'")
                 let value = try connection.query(
-                    "select \(identifier: hook.schema, hook.function)(\(JSONText.encode(event))::jsonb)::text" as SQL).scalar
-                try connection.query("select set_config('statement_timeout', \(previous), true)" as SQL)
-                try connection.query("select set_config('role', \(adminRoleSetting), true)" as SQL)
+                    "select \(identifier: hook.schema, hook.function)(\(JSONText.encode(event))::jsonb)::text").scalar
+                try connection.query("select set_config('statement_timeout', \(previous), true)")
+                try connection.query("select set_config('role', \(adminRoleSetting), true)")
                 return value
             }
         } catch let error as PGError {
@@ -62,11 +62,11 @@ struct AccessTokenHookCall {
     /// run's transaction (rolled back with it).
     private func becomeAuthAdmin() throws {
         let may = try connection.query(
-            "select pg_catalog.pg_has_role(current_user, \(Self.authRole), 'member')" as SQL).scalar == "t"
+            "select pg_catalog.pg_has_role(current_user, \(Self.authRole), 'member')").scalar == "t"
         if !may {
-            try connection.query("grant \(identifier: Self.authRole) to current_user" as SQL)
+            try connection.query("grant \(identifier: Self.authRole) to current_user")
         }
-        try connection.query("select set_config('role', \(Self.authRole), true)" as SQL)
+        try connection.query("select set_config('role', \(Self.authRole), true)")
     }
 
     /// Reads the response as the auth server does (hookserrors.Check, CustomAccessTokenOutput,

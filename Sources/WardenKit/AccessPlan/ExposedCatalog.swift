@@ -65,26 +65,24 @@ package struct ExposedCatalog: Sendable {
                                           and a.attgenerated = '' and a.attidentity <> 'a'
                                         order by a.attnum))::text
             from pg_class c join pg_namespace n on n.oid = c.relnamespace
-            where n.nspname = any($1::text[]) and c.relkind in ('r', 'p', 'v', 'm', 'f')
+            where n.nspname = any(\(schemaArray)::text[]) and c.relkind in ('r', 'p', 'v', 'm', 'f')
               and not exists (select 1 from pg_depend d
                               where d.classid = 'pg_class'::regclass and d.objid = c.oid and d.deptype = 'e')
-              and (cardinality($2::text[]) = 0 or exists (
-                     select 1 from unnest($2::text[]) as api(role) join pg_roles r on r.rolname = api.role
+              and (cardinality(\(PostgresArray.literal(roles))::text[]) = 0 or exists (
+                     select 1 from unnest(\(PostgresArray.literal(roles))::text[]) as api(role) join pg_roles r on r.rolname = api.role
                      where has_table_privilege(r.oid, c.oid, 'select, insert, update, delete')))
             order by n.nspname, c.relname
-            """, [schemaArray, PostgresArray.literal(roles)]
-        ).rows
+            """).rows
         let functionRows = try connection.query(
             """
-            select p.oid::text, \(Self.signatureSQL),
+            select p.oid::text, \(raw: Self.signatureSQL),
                    format('%I.%I(%s)', n.nspname, p.proname, pg_get_function_identity_arguments(p.oid))
             from pg_proc p join pg_namespace n on n.oid = p.pronamespace
-            where n.nspname = any($1::text[]) and p.prokind = 'f'
+            where n.nspname = any(\(schemaArray)::text[]) and p.prokind = 'f'
               and not exists (select 1 from pg_depend d
                               where d.classid = 'pg_proc'::regclass and d.objid = p.oid and d.deptype = 'e')
             order by 2
-            """, [schemaArray]
-        ).rows
+            """).rows
         return ExposedCatalog(
             relations: relationRows.map { row in
                 Relation(

@@ -21,7 +21,7 @@ enum ImpersonatedRoleSettings {
                    or (to_regrole('authenticator') is not null
                        and pg_catalog.has_parameter_privilege('authenticator', ps.name, 'set')))
             order by 1, 2
-            """ as SQL)
+            """)
         var settings: [String: [(name: String, value: String)]] = [:]
         for row in result.rows {
             guard row.count == 3, let role = row[0], let name = row[1], let value = row[2] else { continue }

@@ -22,7 +22,7 @@ struct Impersonation {
 
     /// Returns to the admin role inside a probe (for verification queries).
     func becomeAdmin() throws {
-        try connection.query("select set_config('role', \(seal.roleSetting), true)" as SQL)
+        try connection.query("select set_config('role', \(seal.roleSetting), true)")
     }
 
     /// Runs `body` as the persona inside a savepoint that is always rolled back, so

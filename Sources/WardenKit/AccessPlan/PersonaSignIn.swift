@@ -20,7 +20,7 @@ struct PersonaSignIn {
                        to_regclass('auth.mfa_factors') is not null,
                        exists (select from pg_catalog.pg_attribute where attrelid = to_regclass('auth.users')
                                and attname = 'last_sign_in_at' and not attisdropped)
-                """ as SQL).rows.first ?? []
+                """).rows.first ?? []
             let flag = { (index: Int) in index < row.count && row[index] == "t" }
             return Tables(sessions: flag(0), amrClaims: flag(1), factors: flag(2), lastSignIn: flag(3))
         }

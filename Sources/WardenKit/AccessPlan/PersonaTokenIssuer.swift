@@ -21,7 +21,7 @@ struct PersonaTokenIssuer {
     }
 
     func issue() throws -> Issued {
-        let now = Int(try connection.query("select extract(epoch from now())::bigint::text" as SQL).scalar ?? "") ?? Int(Date().timeIntervalSince1970)
+        let now = Int(try connection.query("select extract(epoch from now())::bigint::text").scalar ?? "") ?? Int(Date().timeIntervalSince1970)
         let settings = try ImpersonatedRoleSettings.read(connection, roles: Array(Set(plan.personas.map(\.role) + ["authenticator"])))
         let tables = try PersonaSignIn.Tables.read(connection)
         let anonKey = JWTSigner.sign(claimsJSON: JSONText.encode(AuthClaims.apiKey(role: "anon", issuedAt: now)))

@@ -40,7 +40,8 @@ struct PlanAccountCreator {
             guard case .error(let error) = outcome else { continue }
             let owner = owners[index]
             if owner.signUp {
-                try connection.execute("rollback to savepoint \(Self.savepoint); release savepoint \(Self.savepoint)")
+                try connection.query("rollback to savepoint \(raw: Self.savepoint)")
+                try connection.query("release savepoint \(raw: Self.savepoint)")
                 try explainSignUp(error, owner.user, persona: owner.persona)
             }
             let who = owner.user.isAnonymous ? "an anonymous user" : owner.user.email
@@ -102,9 +103,11 @@ struct PlanAccountCreator {
         let data = "{\"sub\":\(JSONText.quote(providerID)),\"email\":\(JSONText.quote(user.email)),"
             + "\"email_verified\":true,\"phone_verified\":false}"
         let times = ["last_sign_in_at", "created_at", "updated_at"].filter(columns.contains)
-        let names = ["provider_id", "user_id", "identity_data", "provider"] + times
+        let names = (["provider_id", "user_id", "identity_data", "provider"] + times).map { (name: String) -> SQL in
+            "\(identifier: name)"
+        }
         var values: [SQL] = ["\(providerID)", "\(userID)::uuid", "\(data)::jsonb", "\(user.provider)"]
         values += times.map { _ in "now()" }
-        return "insert into auth.identities (\(raw: names.joined(separator: ", "))) values (\(SQL.joined(values, separator: ", ")))"
+        return "insert into auth.identities (\(SQL.joined(names, separator: ", "))) values (\(SQL.joined(values, separator: ", ")))"
     }
 }

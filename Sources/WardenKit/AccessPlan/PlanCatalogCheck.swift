@@ -121,7 +121,7 @@ struct PlanCatalogCheck {
         }
         let oid: String?
         do {
-            oid = try connection.query("select to_regprocedure($1)::oid::text", [function.signature]).scalar
+            oid = try connection.query("select to_regprocedure(\(function.signature))::oid::text").scalar
         } catch let error as PGError {
             throw fail(function.line, "invalid function signature '\(function.signature)': \(error.message)")
         }

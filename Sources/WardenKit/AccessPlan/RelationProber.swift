@@ -104,19 +104,19 @@ struct RelationProber {
             switch scope {
             case .all: passed = seen == truth.all
             case .own: passed = truth.own.map { seen == $0 } ?? false
-            case .none: passed = count == "0"
+            case .nothing: passed = count == "0"
             case .denied: passed = false
             }
         } else {
             observed = "none (permission denied)"
-            passed = scope == .none || scope == .denied
+            passed = scope == .nothing || scope == .denied
         }
         let ownCount = truth.own?.first.flatMap { $0 } ?? "0"
         let expected: String
         switch scope {
         case .all: expected = "all (\(allCount) rows)"
         case .own: expected = "own (\(ownCount) rows)"
-        case .none: expected = "none (0 rows or permission denied)"
+        case .nothing: expected = "none (0 rows or permission denied)"
         case .denied: expected = "denied (42501)"
         }
         return result(persona, .select, "select", expected: expected, observed: observed, passed: passed)

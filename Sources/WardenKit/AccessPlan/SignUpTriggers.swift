@@ -16,7 +16,7 @@ enum SignUpTriggers {
             from pg_catalog.pg_trigger t join pg_catalog.pg_proc p on p.oid = t.tgfoid
             where t.tgrelid = to_regclass('auth.users') and not t.tgisinternal and t.tgenabled <> 'D'
             order by 1
-            """ as SQL).rows
+            """).rows
         let named = rows.compactMap { row -> String? in
             guard row.count == 3, let trigger = row[0], let function = row[1], let name = row[2],
                   context.contains("function \(function)") || context.contains(".\(name)(") || context.contains(" \(name)(")

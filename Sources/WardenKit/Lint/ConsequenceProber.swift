@@ -47,7 +47,7 @@ struct ConsequenceProber {
             guard let finding = findings.first(where: { $0.subject == table }),
                   let sql = ownership.setupRows(table: table, quotedTable: Self.quoted(finding), emails: PlanDrafter.emails)
             else { continue }
-            try connection.savepoint { try connection.execute(sql) }
+            try connection.savepoint { try connection.execute(unsafeScript: sql) }
         }
     }
 
@@ -90,14 +90,15 @@ enum PersonaOutcome {
 
 extension ProbeContext {
     /// Runs `sql` as `personaName` in a rolled-back savepoint; `after` runs as the
-    /// admin, still inside it (to count what changed).
-    func asPersona(_ personaName: String, _ sql: String, parameters: [String?] = [],
+    /// admin, still inside it (to count what changed). `sql` is text the probes build
+    /// from quoted names and the catalog's own expressions (trusted by construction).
+    func asPersona(_ personaName: String, _ sql: String,
                    after: (() throws -> Void)? = nil) throws -> PersonaOutcome {
         guard let persona = plan.persona(named: personaName) else { return .rows([]) }
         do {
             return try impersonation.probe(request(persona)) {
                 try connection.query("select set_config('statement_timeout', '5s', true)")
-                let rows = try connection.query(sql, parameters).rows
+                let rows = try connection.query(unsafeSQL: sql).rows
                 try impersonation.becomeAdmin()
                 try after?()
                 return .rows(rows)

@@ -20,7 +20,7 @@ struct FunctionCallProbe {
         guard let signature = finding.signature else { return LintConsequence(verdict: .notProbed, evidence: []) }
         let parameters = try requiredParameters(signature)
         let returnsVoid = try context.connection.query(
-            "select (prorettype = 'void'::regtype)::text from pg_proc where oid = to_regprocedure($1)", [signature]).scalar == "true"
+            "select (prorettype = 'void'::regtype)::text from pg_proc where oid = to_regprocedure(\(signature))").scalar == "true"
         let userID = context.userIDs[persona]
         var attempts = [parameters.map { simpleValue($0, userID: userID) }]
         if parameters.contains(where: { $0.category != "X" }) { attempts.append(parameters.map { _ in nil }) }
@@ -69,9 +69,9 @@ struct FunctionCallProbe {
             from pg_proc p
             cross join lateral unnest(p.proargtypes::oid[]) with ordinality as a(type, position)
             join pg_type t on t.oid = a.type
-            where p.oid = to_regprocedure($1) and a.position <= p.pronargs - p.pronargdefaults
+            where p.oid = to_regprocedure(\(signature)) and a.position <= p.pronargs - p.pronargdefaults
             order by a.position
-            """, [signature]).rows
+            """).rows
         return rows.map { Parameter(type: $0[0] ?? "text", category: $0[1] ?? "", isVariadic: $0[2] == "true") }
     }
 

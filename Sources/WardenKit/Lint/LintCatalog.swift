@@ -56,10 +56,10 @@ struct LintCatalog {
                            where w.ev_class = c.oid and d.refobjid = to_regclass('auth.users'))::text,
                    coalesce((select u.relrowsecurity from pg_class u where u.oid = to_regclass('auth.users')), false)::text
             from pg_class c join pg_namespace n on n.oid = c.relnamespace
-            where n.nspname = any($1::text[]) and n.nspname <> all($2::text[]) and c.relkind in ('v', 'm', 'f')
-              and \(Self.apiRoleReads) and \(Self.notExtensionMember)
+            where n.nspname = any(\(exposed)::text[]) and n.nspname <> all(\(system)::text[]) and c.relkind in ('v', 'm', 'f')
+              and \(raw: Self.apiRoleReads) and \(raw: Self.notExtensionMember)
             order by n.nspname, c.relname
-            """, [exposed, system]).rows
+            """).rows
         var findings: [LintFinding] = []
         for row in rows {
             let (schema, name, kind) = (row[0] ?? "", row[1] ?? "", row[2] ?? "")
@@ -94,12 +94,12 @@ struct LintCatalog {
             """
             select n.nspname, c.relname, c.relrowsecurity::text,
                    (select string_agg(p.polname, ', ' order by p.polname) from pg_policy p where p.polrelid = c.oid),
-                   (n.nspname = any($1::text[]) and \(Self.apiRoleReads))::text
+                   (n.nspname = any(\(exposed)::text[]) and \(raw: Self.apiRoleReads))::text
             from pg_class c join pg_namespace n on n.oid = c.relnamespace
-            where c.relkind = 'r' and n.nspname <> all($2::text[]) and n.nspname not like 'pg\\_%'
-              and \(Self.notExtensionMember)
+            where c.relkind = 'r' and n.nspname <> all(\(system)::text[]) and n.nspname not like 'pg\\_%'
+              and \(raw: Self.notExtensionMember)
             order by n.nspname, c.relname
-            """, [exposed, system]).rows
+            """).rows
         var findings: [LintFinding] = []
         for row in rows {
             let (schema, name, rls, policies, inAPI) = (row[0] ?? "", row[1] ?? "", row[2] == "true", row[3], row[4] == "true")
@@ -131,9 +131,9 @@ struct LintCatalog {
                                          from unnest(p.polroles) r), ', '),
                    pg_get_expr(p.polqual, p.polrelid), pg_get_expr(p.polwithcheck, p.polrelid)
             from pg_policy p join pg_class c on c.oid = p.polrelid join pg_namespace n on n.oid = c.relnamespace
-            where c.relkind = 'r' and c.relrowsecurity and n.nspname <> all($1::text[]) and \(Self.notExtensionMember)
+            where c.relkind = 'r' and c.relrowsecurity and n.nspname <> all(\(system)::text[]) and \(raw: Self.notExtensionMember)
             order by n.nspname, c.relname, p.polname
-            """, [system]).rows.map { row in
+            """).rows.map { row in
             LintPolicyRules.Policy(
                 schema: row[0] ?? "", table: row[1] ?? "", name: row[2] ?? "", command: row[3] ?? "*",
                 permissive: row[4] == "true", forAPIRoles: row[5] == "true", roles: row[6] ?? "",
@@ -152,12 +152,12 @@ struct LintCatalog {
             cross join lateral unnest(case p.polcmd when 'r' then array['select'] when 'a' then array['insert']
                                        when 'w' then array['update'] when 'd' then array['delete']
                                        else array['select', 'insert', 'update', 'delete'] end) as action(name)
-            where c.relkind = 'r' and p.polpermissive and n.nspname <> all($1::text[]) and \(Self.notExtensionMember)
+            where c.relkind = 'r' and p.polpermissive and n.nspname <> all(\(system)::text[]) and \(raw: Self.notExtensionMember)
               and not r.rolbypassrls and r.rolname not like 'pg\\_%' and r.rolname not like 'supabase%admin'
             group by n.nspname, c.relname, r.rolname, action.name
             having count(*) > 1
             order by 1, 2, 3, 4
-            """, [system]).rows.map { row in
+            """).rows.map { row in
             LintFinding(
                 rule: .multiplePermissivePolicies, kind: .table, schema: row[0] ?? "", name: row[1] ?? "",
                 detail: "table \(row[0] ?? "").\(row[1] ?? "") has several permissive policies for role \(row[2] ?? "") on \(row[3] ?? ""): \(row[4] ?? "")"
@@ -169,17 +169,17 @@ struct LintCatalog {
     private func functions() throws -> [LintFinding] {
         let rows = try connection.query(
             """
-            select n.nspname, p.proname, \(ExposedCatalog.signatureSQL), p.prosecdef::text,
-                   (p.prokind = 'f' and n.nspname = any($1::text[])
+            select n.nspname, p.proname, \(raw: ExposedCatalog.signatureSQL), p.prosecdef::text,
+                   (p.prokind = 'f' and n.nspname = any(\(exposed)::text[])
                     and exists (select 1 from pg_roles r where r.rolname = 'anon' and has_function_privilege(r.oid, p.oid, 'execute')))::text,
-                   (p.prokind = 'f' and n.nspname = any($1::text[])
+                   (p.prokind = 'f' and n.nspname = any(\(exposed)::text[])
                     and exists (select 1 from pg_roles r where r.rolname = 'authenticated' and has_function_privilege(r.oid, p.oid, 'execute')))::text,
                    exists (select 1 from unnest(coalesce(p.proconfig, '{}')) s where s like 'search\\_path=%')::text
             from pg_proc p join pg_namespace n on n.oid = p.pronamespace
-            where n.nspname <> all($2::text[]) and n.nspname not like 'pg\\_%' and p.prokind in ('f', 'p', 'w')
+            where n.nspname <> all(\(system)::text[]) and n.nspname not like 'pg\\_%' and p.prokind in ('f', 'p', 'w')
               and not exists (select 1 from pg_depend d where d.classid = 'pg_proc'::regclass and d.objid = p.oid and d.deptype = 'e')
             order by 3
-            """, [exposed, system]).rows
+            """).rows
         var findings: [LintFinding] = []
         for row in rows {
             let (schema, name, signature) = (row[0] ?? "", row[1] ?? "", row[2] ?? "")

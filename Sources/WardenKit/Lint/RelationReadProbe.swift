@@ -55,9 +55,9 @@ struct RelationReadProbe {
         guard let role = context.plan.persona(named: persona)?.role else { return [] }
         let row = try context.connection.query(
             """
-            select has_table_privilege($1, to_regclass($2), 'insert')::text, has_table_privilege($1, to_regclass($2), 'update')::text,
-                   has_table_privilege($1, to_regclass($2), 'delete')::text
-            """, [role, ConsequenceProber.quoted(finding)]).rows.first ?? []
+            select has_table_privilege(\(role), to_regclass(\(ConsequenceProber.quoted(finding))), 'insert')::text, has_table_privilege(\(role), to_regclass(\(ConsequenceProber.quoted(finding))), 'update')::text,
+                   has_table_privilege(\(role), to_regclass(\(ConsequenceProber.quoted(finding))), 'delete')::text
+            """).rows.first ?? []
         return zip(["insert", "update", "delete"], row).filter { $0.1 == "true" }.map(\.0)
     }
 
@@ -70,8 +70,8 @@ struct RelationReadProbe {
             join pg_depend d on d.classid = 'pg_rewrite'::regclass and d.objid = r.oid and d.refclassid = 'pg_class'::regclass
             join pg_class t on t.oid = d.refobjid and t.oid <> r.ev_class and t.relkind in ('r', 'p', 'v', 'm', 'f')
             join pg_namespace tn on tn.oid = t.relnamespace
-            where r.ev_class = to_regclass($1)
+            where r.ev_class = to_regclass(\(ConsequenceProber.quoted(finding)))
             order by 1
-            """, [ConsequenceProber.quoted(finding)]).rows.map { ($0[0] ?? "", $0[1] ?? "") }
+            """).rows.map { ($0[0] ?? "", $0[1] ?? "") }
     }
 }

@@ -50,13 +50,13 @@ struct UserMetadataPolicyProbe {
         let columns = try context.connection.query(
             """
             select format('%I', a.attname) from pg_attribute a join pg_type t on t.oid = a.atttypid
-            where a.attrelid = to_regclass($1) and a.attnum > 0 and not a.attisdropped and t.typcategory = 'S'
+            where a.attrelid = to_regclass(\(ConsequenceProber.quoted(finding))) and a.attnum > 0 and not a.attisdropped and t.typcategory = 'S'
             order by a.attnum
-            """, [ConsequenceProber.quoted(finding)]).rows.compactMap { $0[0] }
+            """).rows.compactMap { $0[0] }
         var values: [String] = []
         for column in columns {
             values += try context.connection.query(
-                "select distinct \(column)::text from \(ConsequenceProber.quoted(finding)) where \(column) is not null limit 5"
+                "select distinct \(raw: column)::text from \(identifier: finding.schema, finding.name) where \(raw: column) is not null limit 5"
             ).rows.compactMap { $0[0] }
         }
         return values
@@ -66,7 +66,7 @@ struct UserMetadataPolicyProbe {
         do {
             return try context.impersonation.probe(
                 context.request(persona, userMetadataJSON: persona.user?.metadataJSON ?? "{}")) {
-                Int(try context.connection.query("select count(*)::text from \(quoted)").scalar ?? "0") ?? 0
+                Int(try context.connection.query("select count(*)::text from \(raw: quoted)").scalar ?? "0") ?? 0
             }
         } catch let error as PGError where error.kind == .server {
             return 0

@@ -32,8 +32,8 @@ public struct BlockingSession: Equatable, Sendable, CustomStringConvertible {
             select pid, coalesce(application_name, ''), coalesce(state, ''),
                    coalesce(to_char(query_start at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS "UTC"'), ''),
                    coalesce(split_part(ltrim(query, E' \\t\\n'), E'\\n', 1), '')
-            from pg_stat_activity where pid = any(pg_blocking_pids($1::int)) order by pid
-            """, [String(pid)])
+            from pg_stat_activity where pid = any(pg_blocking_pids(\(String(pid))::int)) order by pid
+            """)
         return result.rows.map { row in
             BlockingSession(
                 pid: Int(row[0] ?? "") ?? 0, applicationName: row[1] ?? "", state: row[2] ?? "",

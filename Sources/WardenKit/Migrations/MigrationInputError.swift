@@ -3,7 +3,7 @@
 ///
 /// Every description is one line that names the problem and the file (as
 /// `path:line: problem` when a line is known).
-public enum MigrationInputError: Error, Equatable, CustomStringConvertible, Sendable {
+public enum MigrationInputError: WardenError, Equatable, Sendable {
     /// The migrations folder does not exist.
     case folderMissing(folder: String)
     /// The path exists but is not a folder.
@@ -57,6 +57,8 @@ public enum MigrationInputError: Error, Equatable, CustomStringConvertible, Send
     case fileNotWritable(file: String, reason: String)
     /// A file to be created already exists.
     case fileExists(file: String)
+
+    public var category: ErrorCategory { .badInput }
 
     public var description: String {
         switch self {

@@ -1,7 +1,7 @@
 /// A migration kept waiting for a lock another session holds: each attempt gave up
 /// after `lockTimeout` (SQLSTATE 55P03), was rolled back and retried, and the last
 /// one failed too. Names the sessions that held the lock.
-public struct MigrationLockWaitFailure: Error, CustomStringConvertible {
+public struct MigrationLockWaitFailure: WardenError {
     /// The last attempt's failure (its outcome says what the database holds).
     public let failure: MigrationSQLFailure
     /// How many times the migration (or, without a transaction, the statement) ran.
@@ -9,6 +9,8 @@ public struct MigrationLockWaitFailure: Error, CustomStringConvertible {
     public let lockTimeout: Duration
     /// The sessions seen blocking the last attempt (empty when none could be read).
     public let blockers: [BlockingSession]
+
+    public var category: ErrorCategory { .lockTimeout }
 
     public var description: String {
         let lines = failure.description.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)

@@ -1,6 +1,6 @@
 /// Why the migrator refused to start, or stopped, other than a failing SQL statement
 /// (that is a `MigrationSQLFailure`). A refusal changes nothing.
-public enum MigrationRefusal: Error, CustomStringConvertible, Sendable {
+public enum MigrationRefusal: WardenError, Sendable {
     /// Applied migrations whose file changed or disappeared; `up` refuses unless
     /// drift is allowed.
     case drift([MigrationStatusEntry])
@@ -13,10 +13,21 @@ public enum MigrationRefusal: Error, CustomStringConvertible, Sendable {
     /// Another run held the lock longer than the run was willing to wait.
     case lockTimeout(waited: Duration)
     /// `resolve` was asked about a version that is not marked failed.
-    case notFailed(version: String, state: String)
+    case notFailed(version: String, state: MigrationState)
     /// A section ended the migration's transaction itself (COMMIT or ROLLBACK); what it
     /// committed stays, so the migration is marked failed.
     case transactionEnded(file: String, version: String, direction: MigrationDirection)
+
+    /// The history's state refuses (`.refused`); a request that cannot be met is
+    /// bad input; a lock not granted is a lock timeout.
+    public var category: ErrorCategory {
+        switch self {
+        case .drift, .unresolvedFailures, .missingFile: return .refused
+        case .irreversible, .notFailed: return .badInput
+        case .lockTimeout: return .lockTimeout
+        case .transactionEnded: return .sqlFailed
+        }
+    }
 
     public var description: String {
         switch self {
@@ -40,9 +51,9 @@ public enum MigrationRefusal: Error, CustomStringConvertible, Sendable {
         case .notFailed(let version, let state):
             let next: String
             switch state {
-            case MigrationState.pending.rawValue:
+            case .pending:
                 next = "it was never applied (or was rolled back), so there is nothing to settle"
-            case MigrationState.applied.rawValue:
+            case .applied:
                 next = "it finished, so there is nothing to settle"
             default:
                 next = "there is nothing to settle"

@@ -5,7 +5,7 @@ public enum MigrationEvent: Sendable {
     /// A migration's section starts.
     case started(version: String, name: String, direction: MigrationDirection)
     /// A migration's section finished and its history change is committed.
-    case finished(version: String, name: String, direction: MigrationDirection, milliseconds: Int)
+    case finished(version: String, name: String, direction: MigrationDirection, duration: Duration)
     /// Something the user should know that does not stop the run.
     case warning(String)
     /// Something pgwarden did on the user's behalf, worth one line (not a problem).
@@ -19,22 +19,28 @@ public struct MigrationRun: Sendable {
         public let version: String
         public let name: String
         public let direction: MigrationDirection
+        /// How long the section took (whole milliseconds, as the history records it);
         /// nil in a dry run.
-        public let milliseconds: Int?
+        public let duration: Duration?
 
-        package init(version: String, name: String, direction: MigrationDirection, milliseconds: Int?) {
+        package init(version: String, name: String, direction: MigrationDirection, duration: Duration?) {
             self.version = version
             self.name = name
             self.direction = direction
-            self.milliseconds = milliseconds
+            self.duration = duration
         }
     }
 
-    public let command: String
+    /// Which command a run carried out.
+    public enum Command: String, Sendable {
+        case up, down, redo
+    }
+
+    public let command: Command
     public let dryRun: Bool
     public internal(set) var steps: [Step] = []
 
-    public init(command: String, dryRun: Bool, steps: [Step] = []) {
+    public init(command: Command, dryRun: Bool, steps: [Step] = []) {
         self.command = command
         self.dryRun = dryRun
         self.steps = steps
@@ -43,14 +49,14 @@ public struct MigrationRun: Sendable {
     /// One line: what was done (or would be), or that there was nothing to do.
     public var summary: String {
         guard !steps.isEmpty else {
-            return command == "up" ? "nothing to do: no pending migrations" : "nothing to do: no applied migrations to roll back"
+            return command == .up ? "nothing to do: no pending migrations" : "nothing to do: no applied migrations to roll back"
         }
         let ups = steps.filter { $0.direction == .up }.count
         let downs = steps.count - ups
         var parts: [String] = []
         if downs > 0 { parts.append("\(dryRun ? "would roll back" : "rolled back") \(Self.count(downs))") }
         if ups > 0 { parts.append("\(dryRun ? "would apply" : "applied") \(Self.count(ups))") }
-        let total = steps.compactMap(\.milliseconds).reduce(0, +)
+        let total = steps.compactMap(\.duration).reduce(.zero, +)
         return parts.joined(separator: ", then ")
             + (dryRun ? " (dry run: nothing was changed)" : " in \(Self.duration(total))")
     }
@@ -68,11 +74,12 @@ public struct MigrationRun: Sendable {
         case (.up, true): verb = "would apply"
         case (.down, true): verb = "would roll back"
         }
-        return "\(verb) \(step.version) \(step.name)" + (step.milliseconds.map { " (\(duration($0)))" } ?? "")
+        return "\(verb) \(step.version) \(step.name)" + (step.duration.map { " (\(duration($0)))" } ?? "")
     }
 
     /// `12 ms`, or `<1 ms` for what took less than a millisecond.
-    public static func duration(_ milliseconds: Int) -> String {
-        milliseconds == 0 ? "<1 ms" : "\(milliseconds) ms"
+    public static func duration(_ duration: Duration) -> String {
+        let milliseconds = duration.wholeMilliseconds
+        return milliseconds == 0 ? "<1 ms" : "\(milliseconds) ms"
     }
 }

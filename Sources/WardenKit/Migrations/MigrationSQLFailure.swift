@@ -4,9 +4,9 @@ import WardenPostgres
 /// A migration's SQL failed. The description is the full report: `file:line:column:`,
 /// the message and SQLSTATE, the source line with a caret, DETAIL, HINT, QUERY and
 /// CONTEXT, which statement it was, and what state the database is left in.
-public struct MigrationSQLFailure: Error, CustomStringConvertible {
+public struct MigrationSQLFailure: WardenError {
     /// What the database holds of the failed migration now.
-    public enum Outcome: Sendable, Equatable {
+    public enum Aftermath: Sendable, Equatable {
         /// Its transaction was rolled back: nothing of it remains.
         case rolledBack
         /// It ran without a transaction; this many of its statements are committed and
@@ -20,7 +20,7 @@ public struct MigrationSQLFailure: Error, CustomStringConvertible {
     }
 
     /// Which step failed.
-    public enum Phase: Sendable {
+    public enum FailedStep: Sendable {
         case statement, commit, history
     }
 
@@ -28,17 +28,19 @@ public struct MigrationSQLFailure: Error, CustomStringConvertible {
     public let direction: MigrationDirection
     /// The underlying error (a `PGError` for anything the server said).
     public let underlying: Error
-    public let phase: Phase
+    public let phase: FailedStep
     /// The file offset where the text sent to the server began.
     public let sentOffset: Int
     /// Index of the failing statement in the section, when known.
     public let statementIndex: Int?
-    public let outcome: Outcome
+    public let outcome: Aftermath
     /// How many migrations of this run completed before this one.
     public let earlierInRun: Int
 
     /// The server's error, when there is one.
     public var postgresError: PGError? { underlying as? PGError }
+
+    public var category: ErrorCategory { .sqlFailed }
 
     public var description: String {
         var lines: [String]

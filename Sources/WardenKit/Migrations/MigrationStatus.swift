@@ -23,7 +23,8 @@ public struct MigrationStatusEntry: Sendable, Encodable {
     /// ISO 8601, UTC; nil when not applied.
     public let appliedAt: String?
     public let appliedBy: String?
-    public let durationMs: Int?
+    /// How long its up section took; nil when not applied.
+    public let duration: Duration?
     /// The file's path; nil when the file is missing.
     public let file: String?
     /// For a failed migration: what the history says happened.
@@ -45,7 +46,7 @@ public struct MigrationStatusEntry: Sendable, Encodable {
         try container.encode(state, forKey: .state)
         try container.encode(appliedAt, forKey: .appliedAt)
         try container.encode(appliedBy, forKey: .appliedBy)
-        try container.encode(durationMs, forKey: .durationMs)
+        try container.encode(duration?.wholeMilliseconds, forKey: .durationMs)
         try container.encode(file, forKey: .file)
         try container.encode(error, forKey: .error)
         try container.encodeIfPresent(history, forKey: .history)
@@ -66,7 +67,7 @@ public struct MigrationStatusEntry: Sendable, Encodable {
         for file in files where !recorded.contains(file.version) {
             entries.append((file.version, MigrationStatusEntry(
                 version: file.version.text, name: file.name, state: .pending, appliedAt: nil, appliedBy: nil,
-                durationMs: nil, file: file.path, error: nil)))
+                duration: nil, file: file.path, error: nil)))
         }
         return entries.sorted { lhs, rhs in
             switch (lhs.0, rhs.0) {
@@ -91,7 +92,7 @@ public struct MigrationStatusEntry: Sendable, Encodable {
         }
         return MigrationStatusEntry(
             version: record.version, name: file?.name ?? record.name, state: state, appliedAt: record.appliedAt,
-            appliedBy: record.appliedBy, durationMs: record.durationMs, file: file?.path, error: record.error,
+            appliedBy: record.appliedBy, duration: .milliseconds(record.durationMs), file: file?.path, error: record.error,
             history: historyNote(record))
     }
 
@@ -110,7 +111,7 @@ public struct MigrationStatusEntry: Sendable, Encodable {
 /// The result of `pgwarden status`: the entries, a summary, and what the exit status says.
 public struct MigrationStatusReport: Sendable {
     /// What `status` exits with: 0 up to date, 2 pending, 3 drift.
-    public enum Outcome: Sendable {
+    public enum Verdict: Sendable {
         case upToDate, pending, drift
     }
 
@@ -129,7 +130,7 @@ public struct MigrationStatusReport: Sendable {
     }
 
     /// Drift (modified, missing, failed) wins over pending.
-    public var outcome: Outcome {
+    public var outcome: Verdict {
         if entries.contains(where: { [.modified, .missing, .failed].contains($0.state) }) { return .drift }
         return entries.contains { $0.state == .pending } ? .pending : .upToDate
     }
@@ -153,7 +154,7 @@ public struct MigrationStatusReport: Sendable {
         let header = ["VERSION", "NAME", "STATE", "APPLIED AT", "DURATION"]
         let rows = entries.map { entry in
             [entry.version, entry.name, entry.state.rawValue, entry.appliedAt ?? "-",
-             entry.durationMs.map(MigrationRun.duration) ?? "-"]
+             entry.duration.map(MigrationRun.duration) ?? "-"]
         }
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
         func render(_ cells: [String]) -> String {

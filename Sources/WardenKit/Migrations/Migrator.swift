@@ -106,14 +106,14 @@ package final class Migrator {
                                     allowDrift: allowDrift, folder: directory.path)
         }
         warnAboutSkippedFiles()
-        if dryRun { return Self.dryRun("up", plan: try plan().map { ($0, MigrationDirection.up) }) }
+        if dryRun { return Self.dryRun(.up, plan: try plan().map { ($0, MigrationDirection.up) }) }
         return try locked(lockTimeout) {
             let pending = try plan()
             warnAboutDrift(allowDrift: allowDrift)
             if !pending.isEmpty, let outOfOrder = MigrationOrderNotes.outOfOrderPending(directory, records: try history.records()) {
                 observer(.warning(outOfOrder))
             }
-            var run = MigrationRun(command: "up", dryRun: false)
+            var run = MigrationRun(command: .up, dryRun: false)
             if !pending.isEmpty { try history.ensureTable() }
             for file in pending {
                 try perform(file, .up, record: nil, run: &run)
@@ -130,9 +130,9 @@ package final class Migrator {
             try MigrationPlanner.down(files: files, records: try history.records(), target: target,
                                       folder: directory.path)
         }
-        if dryRun { return Self.dryRun("down", plan: try plan().map { ($0.file, MigrationDirection.down) }) }
+        if dryRun { return Self.dryRun(.down, plan: try plan().map { ($0.file, MigrationDirection.down) }) }
         return try locked(lockTimeout) {
-            var run = MigrationRun(command: "down", dryRun: false)
+            var run = MigrationRun(command: .down, dryRun: false)
             for step in try plan() {
                 warnIfModified(step)
                 try perform(step.file, .down, record: step.record, run: &run)
@@ -149,9 +149,9 @@ package final class Migrator {
             try MigrationPlanner.redo(files: files, records: try history.records(), allowDrift: allowDrift,
                                       folder: directory.path)
         }
-        if dryRun { return Self.dryRun("redo", plan: try plan().map { [($0.file, .down), ($0.file, .up)] } ?? []) }
+        if dryRun { return Self.dryRun(.redo, plan: try plan().map { [($0.file, .down), ($0.file, .up)] } ?? []) }
         return try locked(lockTimeout) {
-            var run = MigrationRun(command: "redo", dryRun: false)
+            var run = MigrationRun(command: .redo, dryRun: false)
             guard let step = try plan() else { return run }
             try perform(step.file, .down, record: step.record, run: &run)
             try perform(step.file, .up, record: nil, run: &run)
@@ -167,12 +167,12 @@ package final class Migrator {
         try locked(lockTimeout) {
             guard let record = try history.records().first(where: { $0.parsedVersion == version }) else {
                 if files.contains(where: { $0.version == version }) {
-                    throw MigrationRefusal.notFailed(version: version.text, state: MigrationState.pending.rawValue)
+                    throw MigrationRefusal.notFailed(version: version.text, state: .pending)
                 }
                 throw MigrationInputError.unknownVersion(version: version.text, folder: directory.path)
             }
             guard record.state == .failed else {
-                throw MigrationRefusal.notFailed(version: record.version, state: record.state.rawValue)
+                throw MigrationRefusal.notFailed(version: record.version, state: .applied)
             }
             switch resolution {
             case .rolledBack:
@@ -200,9 +200,9 @@ package final class Migrator {
         return try body()
     }
 
-    private static func dryRun(_ command: String, plan: [(MigrationFile, MigrationDirection)]) -> MigrationRun {
+    private static func dryRun(_ command: MigrationRun.Command, plan: [(MigrationFile, MigrationDirection)]) -> MigrationRun {
         MigrationRun(command: command, dryRun: true, steps: plan.map { file, direction in
-            MigrationRun.Step(version: file.version.text, name: file.name, direction: direction, milliseconds: nil)
+            MigrationRun.Step(version: file.version.text, name: file.name, direction: direction, duration: nil)
         })
     }
 
@@ -224,8 +224,8 @@ package final class Migrator {
                 ? try runner.runInTransaction() : try runner.runStatementByStatement(retryLockWait: retry)
         }
         run.steps.append(MigrationRun.Step(
-            version: file.version.text, name: file.name, direction: direction, milliseconds: milliseconds))
-        observer(.finished(version: file.version.text, name: file.name, direction: direction, milliseconds: milliseconds))
+            version: file.version.text, name: file.name, direction: direction, duration: .milliseconds(milliseconds)))
+        observer(.finished(version: file.version.text, name: file.name, direction: direction, duration: .milliseconds(milliseconds)))
         try session.resetSession()
     }
 

@@ -34,7 +34,7 @@ package final class PostgresMigrationHistory: MigrationHistory {
     package func ensureTable() throws {
         guard try !tableExists() else { return }
         try connection.inTransaction {
-            try connection.execute(Self.tableDefinition)
+            try connection.execute(unsafeScript: Self.tableDefinition)
             return .commit
         }
     }
@@ -71,7 +71,7 @@ package final class PostgresMigrationHistory: MigrationHistory {
             insert into pgwarden.schema_migrations (version, name, checksum, duration_ms, state, error)
             values (\(record.version), \(record.name), \(record.checksum), \(record.durationMs), \
             \(record.state.rawValue), \(record.error))
-            """ as SQL)
+            """)
     }
 
     package func update(_ record: MigrationRecord) throws {
@@ -82,11 +82,11 @@ package final class PostgresMigrationHistory: MigrationHistory {
             set name = \(record.name), checksum = \(record.checksum), duration_ms = \(record.durationMs),
                 state = \(record.state.rawValue), error = \(record.error)
             where version = \(record.version)
-            """ as SQL)
+            """)
     }
 
     package func delete(version: String) throws {
         try resetRole()
-        try connection.query("delete from pgwarden.schema_migrations where version = \(version)" as SQL)
+        try connection.query("delete from pgwarden.schema_migrations where version = \(version)")
     }
 }

@@ -66,7 +66,7 @@ package final class PostgresMigrationSession: MigrationSession {
     }
 
     package func releaseLock() {
-        _ = try? connection.query("select pg_advisory_unlock(\(Self.lockKey))" as SQL)
+        _ = try? connection.query("select pg_advisory_unlock(\(Self.lockKey))")
     }
 
     package func inTransaction(_ body: () throws -> Void) throws {
@@ -78,7 +78,7 @@ package final class PostgresMigrationSession: MigrationSession {
 
     package var isInTransaction: Bool { connection.transactionStatus == .inTransaction }
 
-    package func execute(statements: [String]) throws { try connection.execute(statements: statements) }
+    package func execute(statements: [String]) throws { try connection.execute(unsafeStatements: statements) }
 
     package func transactionSettings(including names: [String]) throws -> [String: String] {
         let rows = try connection.query(
@@ -116,11 +116,11 @@ package final class PostgresMigrationSession: MigrationSession {
 
     package func setLockTimeout(_ timeout: Duration, local: Bool) throws {
         let milliseconds = max(1, timeout.wholeMilliseconds)
-        try connection.execute("set \(local ? "local " : "")lock_timeout = \(milliseconds)")
+        try connection.query("select set_config('lock_timeout', \(milliseconds)::text, \(local))")
     }
 
     package func copyIn(_ statement: String, data: String) throws {
-        try connection.copyIn(statement, data: data)
+        try connection.copyIn(unsafeStatement: statement, data: data)
     }
 
     package func watchBlockers(after delay: Duration) -> BlockerWatch? {

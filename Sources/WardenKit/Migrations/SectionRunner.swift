@@ -22,7 +22,7 @@ struct SectionRunner {
     /// Returns the section's duration in milliseconds.
     func runInTransaction() throws -> Int {
         let clock = ContinuousClock()
-        var phase = MigrationSQLFailure.Phase.statement
+        var phase = MigrationSQLFailure.FailedStep.statement
         var current: SectionBatch?
         var milliseconds = 0
         var authorTransaction = AuthorTransaction(session: session)
@@ -110,7 +110,7 @@ struct SectionRunner {
 
     /// The connection died while COMMIT was on its way: the server may have committed
     /// or not. A new connection reads the history to tell.
-    private func outcomeAfterLostCommit() -> MigrationSQLFailure.Outcome {
+    private func outcomeAfterLostCommit() -> MigrationSQLFailure.Aftermath {
         guard let records = session.reconnectAndReadRecords() else { return .unknown }
         let row = records.first { $0.parsedVersion == file.version }
         let committed = direction == .up ? row?.state == .applied && row?.checksum == file.checksum : row == nil

@@ -61,7 +61,7 @@ package struct SupabaseCLIHistory {
             insert into supabase_migrations.schema_migrations (version, name, statements)
             values (\(version), \(name), \(array: statements)::text[])
             on conflict (version) do nothing
-            """ as SQL)
+            """)
     }
 
     /// Removes a rolled-back migration's row.
@@ -72,6 +72,6 @@ package struct SupabaseCLIHistory {
             """
             delete from supabase_migrations.schema_migrations
             where version ~ '^[0-9]+$' and ltrim(version, '0') = ltrim(\(version.text), '0')
-            """ as SQL)
+            """)
     }
 }

@@ -1,6 +1,6 @@
 /// Why a pgTAP suite cannot run at all (as opposed to a test that fails): bad input
 /// (exit 65) or a server that lacks pgTAP.
-public enum PgTAPError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum PgTAPError: WardenError, Sendable, Equatable {
     /// The tests folder does not exist or cannot be read.
     case folder(path: String, reason: String)
     /// A test file cannot be read, or is not UTF-8.
@@ -14,6 +14,15 @@ public enum PgTAPError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A file ended pgwarden's transaction or savepoint (it must never happen: every
     /// statement is checked before it is sent).
     case sealBroken(file: String, line: Int, what: String)
+
+    /// A server without pgTAP is `.unavailable`; mistakes in the test files are bad
+    /// input; a test that broke the run's transaction failed.
+    public var category: ErrorCategory {
+        switch self {
+        case .notInstalled, .cannotCreate: return .unavailable
+        default: return isBadInput ? .badInput : .sqlFailed
+        }
+    }
 
     public var description: String {
         switch self {

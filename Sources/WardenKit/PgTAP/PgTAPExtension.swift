@@ -34,9 +34,9 @@ struct PgTAPExtension {
         if let schema {
             try connection.query(
                 """
-                select set_config('search_path', current_setting('search_path') || ', ' || $1::text, true)
-                where not ($1::text::regnamespace::name = any (current_schemas(false)))
-                """, [schema])
+                select set_config('search_path', current_setting('search_path') || ', ' || \(schema)::text, true)
+                where not (\(schema)::text::regnamespace::name = any (current_schemas(false)))
+                """)
         }
     }
 

@@ -56,7 +56,7 @@ package struct PgTAPRunner {
         func statements() throws {
             for statement in block.statements {
                 current = statement
-                let result = try connection.query(statement.text)
+                let result = try connection.query(unsafeSQL: statement.text)
                 guard connection.transactionStatus == .inTransaction || connection.transactionStatus == .failed else {
                     throw PgTAPError.sealBroken(
                         file: script.file, line: statement.line, what: "the statement ended pgwarden's transaction")

@@ -1,6 +1,6 @@
 /// Why `pgwarden init` (or `plan draft --output`) wrote nothing, or, for a write
 /// failure, removed what it wrote.
-package struct ProjectInitError: Error, CustomStringConvertible, Sendable {
+package struct ProjectInitError: WardenError, Sendable {
     package enum Reason: Sendable, Equatable {
         /// The file is already there; nothing was written.
         case exists
@@ -14,6 +14,11 @@ package struct ProjectInitError: Error, CustomStringConvertible, Sendable {
     package init(path: String, reason: Reason) {
         self.path = path
         self.reason = reason
+    }
+
+    /// A file that is already there is bad input; one that cannot be written is `.cannotWrite`.
+    package var category: ErrorCategory {
+        reason == .exists ? .badInput : .cannotWrite
     }
 
     package var description: String {

@@ -1,6 +1,6 @@
 /// A project's layout cannot be read: a malformed `supabase/config.toml`, a value of
 /// the wrong type in it, or an unreadable file. Nothing was started or changed.
-public enum ProjectLayoutError: Error, Equatable, CustomStringConvertible {
+public enum ProjectLayoutError: WardenError, Equatable {
     /// TOML syntax error (line as TOMLKit reports it).
     case malformedConfig(file: String, line: Int?, message: String)
     /// A known key holds a value of the wrong type.
@@ -8,6 +8,8 @@ public enum ProjectLayoutError: Error, Equatable, CustomStringConvertible {
     case unreadable(file: String)
     /// A seed path pattern that is no valid glob.
     case badSeedPattern(file: String, pattern: String)
+
+    public var category: ErrorCategory { .badInput }
 
     public var description: String {
         switch self {

@@ -151,7 +151,7 @@ public final class LocalCluster: @unchecked Sendable {
     /// Creates a new, empty database and returns settings to reach it.
     public func createDatabase(_ name: String) throws -> ConnectionSettings {
         let admin = try Connection(settings())
-        try admin.query("create database \(identifier: name)" as SQL)
+        try admin.query("create database \(identifier: name)")
         return settings(database: name)
     }
 

@@ -94,7 +94,7 @@ package struct ProjectJob {
     }
 
     /// One line saying what bootstrap did.
-    package static func describe(_ outcome: SupabaseCompat.Outcome) -> String {
+    package static func describe(_ outcome: SupabaseCompat.BootstrapResult) -> String {
         switch outcome {
         case .alreadyPresent:
             return "bootstrap: the Supabase roles, schemas and objects are all present; nothing changed"

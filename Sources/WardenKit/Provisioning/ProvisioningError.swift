@@ -1,5 +1,5 @@
 /// Why an ephemeral server or the compatibility layer could not be provided.
-public enum ProvisioningError: Error, CustomStringConvertible {
+public enum ProvisioningError: WardenError {
     /// `initdb` and `postgres` were found nowhere.
     case binariesMissing(searched: [String])
     /// No unprivileged OS user to run the server as, while running as root.
@@ -8,6 +8,8 @@ public enum ProvisioningError: Error, CustomStringConvertible {
     case serverFailed(step: String, log: String)
     /// The server did not accept connections in time.
     case startTimedOut(seconds: Double, log: String)
+
+    public var category: ErrorCategory { .unavailable }
 
     public var description: String {
         switch self {

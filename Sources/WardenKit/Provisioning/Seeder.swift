@@ -32,7 +32,7 @@ public struct Seeder {
 }
 
 /// A seed file that could not be read or failed; nothing of any seed file stays.
-public struct SeedError: Error, CustomStringConvertible {
+public struct SeedError: WardenError {
     public var file: String
     public var line: Int?
     public var message: String
@@ -48,6 +48,9 @@ public struct SeedError: Error, CustomStringConvertible {
         self.init(file: file, line: line, message: underlying.description)
         self.underlying = underlying
     }
+
+    /// A seed file that cannot be read is bad input; SQL that fails, `.sqlFailed`.
+    public var category: ErrorCategory { underlying == nil ? .badInput : .sqlFailed }
 
     public var description: String {
         let location = line.map { "\(file):\($0)" } ?? file

@@ -42,7 +42,7 @@ public enum StandInExtensions {
     /// The stand-ins installed in the connection's database, by name.
     public static func installed(_ connection: Connection) throws -> [String] {
         try connection.query(
-            "select extname::text from pg_catalog.pg_extension where extversion = \(version) order by extname" as SQL
+            "select extname::text from pg_catalog.pg_extension where extversion = \(version) order by extname"
         ).rows.compactMap { $0.first ?? nil }
     }
 

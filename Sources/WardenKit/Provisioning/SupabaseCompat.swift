@@ -45,35 +45,43 @@ public enum SupabaseCompat {
     }
 
     /// What `bootstrap` did.
-    public enum Outcome: Equatable, Sendable {
+    public enum BootstrapResult: Equatable, Sendable {
         /// Everything was there already; nothing was changed.
         case alreadyPresent
         /// These pieces were created (`role anon`, `table auth.users`, ...).
         case installed(created: [String])
     }
 
-    /// The pieces whose presence makes a database complete, each with its check.
-    static let pieces: [(name: String, check: String)] =
-        roles.map { ("role \($0)", "exists (select 1 from pg_catalog.pg_roles where rolname = '\($0)')") }
-        + ["auth", "storage", "extensions", "graphql_public", "graphql", "vault", "supabase_functions"].map { ("schema \($0)", "to_regnamespace('\($0)') is not null") }
+    /// The pieces whose presence makes a database complete, each with its check (the
+    /// names are bound values).
+    static let pieces: [(name: String, check: SQL)] =
+        roles.map { piece("role \($0)", "exists (select 1 from pg_catalog.pg_roles where rolname = \($0))") }
+        + ["auth", "storage", "extensions", "graphql_public", "graphql", "vault", "supabase_functions"].map {
+            piece("schema \($0)", "to_regnamespace(\($0)) is not null")
+        }
         + [
             "auth.users", "auth.identities", "auth.sessions", "auth.refresh_tokens", "auth.mfa_factors",
             "auth.mfa_challenges", "auth.mfa_amr_claims", "auth.audit_log_entries", "auth.instances",
             "auth.schema_migrations", "auth.flow_state", "auth.one_time_tokens", "auth.sso_providers",
             "auth.sso_domains", "auth.saml_providers", "auth.saml_relay_states", "storage.buckets", "storage.objects",
             "vault.secrets", "vault.decrypted_secrets", "supabase_functions.hooks",
-        ].map { ("table \($0)", "to_regclass('\($0)') is not null") }
+        ].map { piece("table \($0)", "to_regclass(\($0)) is not null") }
         + [
             "auth.uid()", "auth.role()", "auth.email()", "auth.jwt()", "storage.foldername(text)",
             "storage.filename(text)", "storage.extension(text)",
             "vault.create_secret(text, text, text, uuid)", "supabase_functions.http_request()",
-        ].map { ("function \($0)", "to_regprocedure('\($0)') is not null") }
-        + ["uuid-ossp", "pgcrypto"].map { ("extension \($0)", "exists (select 1 from pg_catalog.pg_extension where extname = '\($0)')") }
-        + [("publication supabase_realtime", "exists (select 1 from pg_catalog.pg_publication where pubname = 'supabase_realtime')")]
+        ].map { piece("function \($0)", "to_regprocedure(\($0)) is not null") }
+        + ["uuid-ossp", "pgcrypto"].map {
+            piece("extension \($0)", "exists (select 1 from pg_catalog.pg_extension where extname = \($0))")
+        }
+        + [piece("publication supabase_realtime", "exists (select 1 from pg_catalog.pg_publication where pubname = 'supabase_realtime')")]
+
+    private static func piece(_ name: String, _ check: SQL) -> (name: String, check: SQL) { (name, check) }
 
     /// Reads which pieces exist (one round trip).
     public static func inventory(_ connection: Connection) throws -> Inventory {
-        let row = try connection.query("select " + pieces.map { "(\($0.check))::text" }.joined(separator: ", ")).rows.first ?? []
+        let checks = pieces.map { piece -> SQL in "(\(piece.check))::text" }
+        let row = try connection.query("select \(SQL.joined(checks, separator: ", "))").rows.first ?? []
         let missing = zip(pieces, row).filter { $0.1 != "true" }.map { $0.0.name }
         return Inventory(missing: row.count == pieces.count ? missing : pieces.map(\.name))
     }
@@ -82,7 +90,7 @@ public enum SupabaseCompat {
     /// Needs a superuser (it creates roles, one of them a superuser, and schemas owned
     /// by Supabase's service roles).
     @discardableResult
-    public static func bootstrap(_ connection: Connection) throws -> Outcome {
+    public static func bootstrap(_ connection: Connection) throws -> BootstrapResult {
         if try inventory(connection).isComplete { return .alreadyPresent }
         let created: [String]
         do {
@@ -103,7 +111,7 @@ public enum SupabaseCompat {
         for attempt in 1...attempts {
             do {
                 return try connection.transaction {
-                    for script in scripts { try connection.execute(script.sql) }
+                    for script in scripts { try connection.execute(unsafeScript: script.sql) }
                     return try connection.query("select kind || ' ' || name from pg_temp.twin_created").rows.compactMap { $0.first ?? nil }
                 }
             } catch let error as PGError

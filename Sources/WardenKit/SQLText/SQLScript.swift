@@ -14,9 +14,9 @@ package enum SQLScript {
         try SectionBatch.forEachBatch(of: whole) { batch in
             do {
                 switch batch.payload {
-                case .statements(let items): try connection.execute(statements: items.map(\.text))
-                case .copy(let item, let data): try connection.copyIn(item.text, data: data)
-                case .authorBegin(let item), .authorCommit(let item): try connection.execute(statement: item.text)
+                case .statements(let items): try connection.execute(unsafeStatements: items.map(\.text))
+                case .copy(let item, let data): try connection.copyIn(unsafeStatement: item.text, data: data)
+                case .authorBegin(let item), .authorCommit(let item): try connection.execute(unsafeStatement: item.text)
                 }
             } catch var error as PGError {
                 let offset = batch.failingItem(error.completedStatements)?.fileOffset ?? 0

@@ -9,11 +9,12 @@ import TestSupport
         let database = try ScratchDatabase(label: "api")
         let connection = try database.connect()
         let project = Project(directory: ElectricRide.root)
-        let summary = try await project.provision(on: connection)
+        let summary = try await project.provision(connectingTo: database.settings)
         #expect(summary.migrations.steps.count == 15)
         #expect(summary.seedFiles.count == 3)
         #expect(try connection.query("select current_user, usesuper from pg_user where usename = current_user").rows == [["postgres", "f"]])
-        let report = try await project.accessPlan().prove(on: connection)
+        let report = try await project.accessPlan().prove(connectingTo: database.settings)
+        #expect(try await project.migrations().status(connectingTo: database.settings).outcome == .upToDate)
         #expect(report.passed, "\(report.failures)")
         try database.drop()
         #expect(throws: PGError.self) { try database.connect() }
@@ -24,7 +25,8 @@ import TestSupport
         let connection = try database.connect()
         let migrations = try Project(directory: ElectricRide.root).migrations()
         try connection.execute("begin")
-        #expect(throws: PGError.self) { try migrations.up(on: connection) }
+        let misuse = #expect(throws: APIMisuse.self) { try migrations.up(on: connection) }
+        #expect(misuse?.category == .misuse)
         try connection.execute("rollback")
         try migrations.up(on: connection)
         #expect(try migrations.status(on: connection).entries.allSatisfy { $0.state == .applied })
@@ -44,7 +46,9 @@ import TestSupport
         }
         #expect(try connection.query("select n from t").rows == [["2"]])
         try connection.execute("begin")
-        #expect(throws: PGError.self) { try connection.inTransaction { .commit } }
+        #expect(throws: APIMisuse("a transaction is already open on this connection: nest with savepoint or rolledBack")) {
+            try connection.inTransaction { .commit }
+        }
         try connection.execute("rollback")
     }
 
@@ -69,5 +73,24 @@ import TestSupport
         #expect(row?["v"] == hostile)
         #expect(row?.int(1) == 1)
         #expect(try connection.fetchBool("select \(true)::bool"))
+    }
+
+    /// The call written the natural way binds: `query(_:)` and `execute(_:)` take only
+    /// `SQL` (the raw-text entries are labelled `unsafe...`), so the hostile text is a
+    /// value, the table survives, and a literal holding `$1` is left as written.
+    @Test func theNaturalCallBindsInterpolatedValues() throws {
+        let database = try ScratchDatabase(label: "api")
+        let connection = try database.connect()
+        try connection.execute("create table victim (note text)")
+        let hostile = "x'); drop table victim; --"
+        let natural: (SQL) throws -> QueryResult = connection.query
+        let inserted = try natural("insert into victim values (\(hostile)) returning note")
+        #expect(inserted.scalar == hostile)
+        try connection.execute("insert into victim values (\(hostile))")
+        var fragment: SQL = "select count(*)::text || ' costs $1' from victim where note = \(hostile)"
+        fragment.append(" and note <> \("other")")
+        #expect(fragment.text == "select count(*)::text || ' costs $1' from victim where note = $1 and note <> $2")
+        #expect(try connection.query(fragment).scalar == "2 costs $1")
+        #expect(try connection.query("select count(*) from victim").scalar == "2")
     }
 }

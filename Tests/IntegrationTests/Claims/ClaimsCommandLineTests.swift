@@ -14,7 +14,7 @@ import TestSupport
     static func database() throws -> (url: String, admin: Connection) {
         let (admin, project) = try TestCluster.newTwinDatabase("claims")
         let migration = fixture.appendingPathComponent("supabase/migrations/20260101000000_rbac.sql")
-        _ = try Connection(project).execute(try String(contentsOf: migration, encoding: .utf8))
+        _ = try Connection(project).execute(unsafeScript: try String(contentsOf: migration, encoding: .utf8))
         let url = try TestCluster.cluster.url(database: project.parameters["dbname"] ?? "", user: "postgres")
         return (url, try Connection(admin))
     }

@@ -78,7 +78,7 @@ import TestSupport
     @Test func marksSecurityDefinerFunctionsAnonMayExecute() throws {
         let profiles = ExampleProject(name: "profiles")
         let connection = try profiles.database(upTo: "20261122000100")
-        try connection.execute(try String(
+        try connection.execute(unsafeScript: try String(
             contentsOf: profiles.root.appendingPathComponent("tutorial/published_functions.sql"), encoding: .utf8))
         let draft = try PlanDrafter(connection: connection).draft()
         #expect(draft.verified)

@@ -21,7 +21,7 @@ import TestSupport
         let connection = try profiles.database(upTo: "20261122000100")
         let published = try String(
             contentsOf: profiles.root.appendingPathComponent("tutorial/published_functions.sql"), encoding: .utf8)
-        try connection.execute(published)
+        try connection.execute(unsafeScript: published)
         let report = try profiles.prove(on: connection)
         let deleteUser = "public.delete_current_user()"
         let handleNewUser = "public.handle_new_user()"

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WardenKit
+@testable import WardenKit
 import TestSupport
 
 /// `plan draft` on real schemas: whatever it writes, `pgwarden test` accepts and

@@ -88,7 +88,7 @@ import TestSupport
         let connection = try Connection(settings)
         let sql = Self.schema(seed: seed)
         do {
-            try connection.execute(sql)
+            try connection.execute(unsafeScript: sql)
         } catch {
             Issue.record("seed \(seed): the generated schema does not apply: \(error)\n\(sql)")
             return

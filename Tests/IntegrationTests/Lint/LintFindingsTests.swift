@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WardenKit
+@testable import WardenKit
 import TestSupport
 
 /// `pgwarden lint` on a fixture with every access finding of Supabase's advisor:

@@ -166,7 +166,7 @@ import TestSupport
         let database = try TestDatabase()
         let cluster = try TestCluster.cluster
         let role = "pw_\(UUID().uuidString.prefix(8).lowercased())"
-        try database.connection.execute("create role \(role) login password 'the-right-one-\(role)'")
+        try database.connection.execute("create role \(identifier: role) login password \(literal: "the-right-one-" + role)")
         let hba = cluster.directory.appendingPathComponent("data/pg_hba.conf")
         let rules = try String(contentsOf: hba, encoding: .utf8)
         try ("local all \(role) scram-sha-256\n" + rules).write(to: hba, atomically: false, encoding: .utf8)

@@ -112,7 +112,7 @@ import TestSupport
     @Test func migrationsDoNotLeakSessionSettingsOrRoles() throws {
         let database = try TestDatabase()
         let role = "owner_\(UUID().uuidString.prefix(8).lowercased())"
-        try database.connection.execute("create role \(role); grant create on schema public to \(role)")
+        try database.connection.execute("create role \(identifier: role); grant create on schema public to \(identifier: role)")
         let folder = try MigrationFolder([
             "1_settings.sql": "-- migrate:up\nset search_path = nowhere;\nset role \(role);\ncreate table public.owned ();\n",
             "2_after.sql": "-- migrate:up\ncreate table after_settings ();\n",

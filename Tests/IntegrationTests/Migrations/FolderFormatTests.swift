@@ -156,7 +156,7 @@ import TestSupport
 
     @Test func bothModesStoreTheSameTextEvenWhenTheDatabaseDefaultsToBackslashEscapes() throws {
         let database = try TestDatabase()
-        try database.connection.execute("alter database \(database.name) set standard_conforming_strings = off")
+        try database.connection.execute("alter database \(identifier: database.name) set standard_conforming_strings = off")
         let folder = try MigrationFolder([
             "1_table.sql": "create table texts (mode text, value text);\n",
             "2_in_transaction.sql": "-- migrate:up\ninsert into texts values ('transaction', 'a\\\\b');\n",

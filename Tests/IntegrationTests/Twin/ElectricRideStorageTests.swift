@@ -22,7 +22,7 @@ import TestSupport
     ])
     func thePlanNoticesAMissingPhotoPolicy(_ policy: String, _ subject: String, _ probe: String) throws {
         let connection = try ElectricRide.database()
-        try connection.execute("drop policy \(SQL.quoteIdentifier(policy)) on storage.objects")
+        try connection.execute("drop policy \(identifier: policy) on storage.objects")
         let failures = try run(connection).results.filter { !$0.passed }
         #expect(failures.contains { $0.subject == subject && $0.probe == probe }, "\(failures.map(\.probe))")
     }

@@ -16,17 +16,17 @@ enum TwinCatalog {
             with acl(kind, name, grants) as (
               select 'schema', nspname, (select string_agg(g, ',' order by g) from aclexplode(nspacl) a,
                                          format('%s:%s:%s', a.grantee::regrole, a.privilege_type, a.is_grantable) g)
-              from pg_namespace where nspname in (\(schemas))
+              from pg_namespace where nspname in (\(raw: schemas))
               union all
               select 'relation', c.oid::regclass::text || ' owner=' || c.relowner::regrole || ' rls=' || c.relrowsecurity,
                      (select string_agg(g, ',' order by g) from aclexplode(c.relacl) a,
                              format('%s:%s:%s', a.grantee::regrole, a.privilege_type, a.is_grantable) g)
-              from pg_class c where c.relnamespace::regnamespace::text in (\(schemas)) and c.relkind in ('r', 'v', 'S', 'i')
+              from pg_class c where c.relnamespace::regnamespace::text in (\(raw: schemas)) and c.relkind in ('r', 'v', 'S', 'i')
               union all
               select 'function', p.oid::regprocedure::text || ' owner=' || p.proowner::regrole || ' body=' || md5(p.prosrc),
                      (select string_agg(g, ',' order by g) from aclexplode(p.proacl) a,
                              format('%s:%s:%s', a.grantee::regrole, a.privilege_type, a.is_grantable) g)
-              from pg_proc p where p.pronamespace::regnamespace::text in (\(schemas))
+              from pg_proc p where p.pronamespace::regnamespace::text in (\(raw: schemas))
               union all
               select 'default acl', format('%s %s %s', d.defaclrole::regrole, d.defaclnamespace::regnamespace, d.defaclobjtype),
                      (select string_agg(g, ',' order by g) from aclexplode(d.defaclacl) a,

@@ -14,9 +14,8 @@ import TestSupport
         try admin.query(
             """
             select name from pg_available_extensions
-            where name = any($1::text[]) and installed_version is null order by name
-            """, ["{" + PrivilegedExtensions.names.map { "\"\($0)\"" }.joined(separator: ",") + "}"]
-        ).rows.compactMap { $0.first ?? nil }
+            where name = any(\("{" + PrivilegedExtensions.names.map { "\"\($0)\"" }.joined(separator: ",") + "}")::text[]) and installed_version is null order by name
+            """).rows.compactMap { $0.first ?? nil }
     }
 
     @Test func postgresMayCreateAlterAndDropEveryPrivilegedExtensionTheServerHas() throws {
@@ -33,12 +32,12 @@ import TestSupport
         // pg_cron is created only in cron.database_name's database (pgCronWorks... below).
         for name in names where name != "pg_cron" {
             do {
-                try project.query("create extension \(identifier: name) with schema extensions cascade" as SQL)
-                try project.query("alter extension \(identifier: name) update" as SQL)
+                try project.query("create extension \(identifier: name) with schema extensions cascade")
+                try project.query("alter extension \(identifier: name) update")
                 let owner = try project.query(
-                    "select extowner::regrole::text from pg_extension where extname = \(name)" as SQL).rows.first?.first ?? nil
+                    "select extowner::regrole::text from pg_extension where extname = \(name)").rows.first?.first ?? nil
                 #expect(owner == "postgres", "\(name) is owned by \(owner ?? "nobody")")
-                try project.query("drop extension \(identifier: name) cascade" as SQL)
+                try project.query("drop extension \(identifier: name) cascade")
             } catch {
                 Issue.record("postgres could not create, alter and drop \(name): \(error)")
             }
@@ -105,9 +104,9 @@ import TestSupport
         let (_, projectSettings) = try TestCluster.newTwinDatabase("preinst")
         let project = try Connection(projectSettings)
         for name in ["pg_stat_statements", "pg_net"] {
-            #expect(try project.query("select extowner::regrole::text from pg_extension where extname = \(name)" as SQL).scalar == "postgres")
-            _ = try project.query("drop extension \(identifier: name) cascade" as SQL)
-            _ = try project.query("create extension \(identifier: name) with schema extensions" as SQL)
+            #expect(try project.query("select extowner::regrole::text from pg_extension where extname = \(name)").scalar == "postgres")
+            _ = try project.query("drop extension \(identifier: name) cascade")
+            _ = try project.query("create extension \(identifier: name) with schema extensions")
         }
     }
 

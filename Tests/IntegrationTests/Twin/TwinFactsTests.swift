@@ -251,7 +251,7 @@ enum TwinFacts {
     @Test(arguments: TwinFacts.all)
     func theTwinHasWhatSupabaseHas(_ fact: TwinFact) throws {
         let connection = try Connection(Self.twin.get())
-        let value = try connection.query(fact.sql).scalar
+        let value = try connection.query(unsafeSQL: fact.sql).scalar
         #expect(value == fact.supabase, "\(fact.fact): Supabase has \(fact.supabase) (\(fact.source))")
     }
 }

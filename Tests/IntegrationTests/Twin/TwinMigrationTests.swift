@@ -13,7 +13,7 @@ import TestSupport
     private func asPostgres(_ sql: String, on project: ConnectionSettings? = nil) throws -> PGError? {
         let connection = try Connection(project ?? TestCluster.newTwinDatabase("privs").project)
         do {
-            try connection.execute(sql)
+            try connection.execute(unsafeScript: sql)
             return nil
         } catch let error as PGError {
             return error
@@ -32,14 +32,13 @@ import TestSupport
         try connection.query(
             """
             insert into auth.users (id, aud, role, email, raw_user_meta_data, created_at, updated_at)
-            values ($1::uuid, 'authenticated', 'authenticated', 'mira@example.com', '{"avatar_url":"a.png"}', now(), now())
-            """, [user])
-        #expect(try connection.query("select avatar_url from public.profiles where id = $1::uuid", [user]).scalar == "a.png")
+            values (\(user)::uuid, 'authenticated', 'authenticated', 'mira@example.com', '{"avatar_url":"a.png"}', now(), now())
+            """)
+        #expect(try connection.query("select avatar_url from public.profiles where id = \(user)::uuid").scalar == "a.png")
 
         // Extensions resolve from the extensions schema, qualified and bare.
         let invite = try connection.query(
-            "insert into public.invites (email, created_by) values ('x@example.com', $1::uuid) returning length(token)::text, id::text",
-            [user]).rows.first ?? []
+            "insert into public.invites (email, created_by) values ('x@example.com', \(user)::uuid) returning length(token)::text, id::text").rows.first ?? []
         #expect(invite.first == "32")
         // The realtime publication now carries messages.
         #expect(try connection.query(
@@ -54,10 +53,10 @@ import TestSupport
         // Storage policies work as the storage server runs them: as the user, with claims.
         try connection.execute("begin")
         defer { _ = try? connection.execute("rollback") }
-        try connection.query("select set_config('request.jwt.claims', $1, true)", [#"{"sub":"\#(user)","role":"authenticated"}"#])
+        try connection.query("select set_config('request.jwt.claims', \(#"{"sub":"\#(user)","role":"authenticated"}"#), true)")
         try connection.execute("set local role authenticated")
         try connection.query(
-            "insert into storage.objects (bucket_id, name, owner_id) values ('avatars', $1, $2)", ["\(user)/avatar.png", user])
+            "insert into storage.objects (bucket_id, name, owner_id) values ('avatars', \("\(user)/avatar.png"), \(user))")
         let refused = try refusal(connection, "insert into storage.objects (bucket_id, name) values ('avatars', 'someone-else/avatar.png')")
         #expect(refused?.sqlState == .insufficientPrivilege)
         // On Supabase the API roles have no privilege on auth tables, so a
@@ -70,7 +69,7 @@ import TestSupport
     private func refusal(_ connection: Connection, _ sql: String) throws -> PGError? {
         try connection.execute("savepoint attempt")
         do {
-            try connection.execute(sql)
+            try connection.execute(unsafeScript: sql)
             try connection.execute("release savepoint attempt")
             return nil
         } catch let error as PGError {
@@ -146,7 +145,7 @@ import TestSupport
         DispatchQueue.concurrentPerform(iterations: projects.count) { index in
             do {
                 let connection = try Connection(projects[index])
-                try connection.execute(
+                try connection.execute(unsafeScript:
                     """
                     begin;
                     create policy "p" on storage.objects for select to authenticated using (bucket_id = 'b\(index)');

@@ -25,12 +25,12 @@ import TestSupport
         let (admin, project) = try project()
         let id = try #require(try project.query("select vault.create_secret('s3cr3t', 'stripe_key', 'the key')::text").scalar)
         #expect(try project.query("select decrypted_secret from vault.decrypted_secrets where name = 'stripe_key'").scalar == "s3cr3t")
-        _ = try project.query("select vault.update_secret($1::uuid, 'n3w')", [id])
-        #expect(try project.query("select decrypted_secret from vault.decrypted_secrets where id = $1::uuid", [id]).scalar == "n3w")
+        _ = try project.query("select vault.update_secret(\(id)::uuid, 'n3w')")
+        #expect(try project.query("select decrypted_secret from vault.decrypted_secrets where id = \(id)::uuid").scalar == "n3w")
         #expect(try admin.query("select obj_description('vault.secrets'::regclass)").scalar?.contains("does not encrypt") == true)
         for role in ["anon", "authenticated", "service_role"] {
             for relation in ["vault.secrets", "vault.decrypted_secrets"] {
-                #expect(try admin.query("select has_table_privilege($1, $2, 'select')::text", [role, relation]).scalar
+                #expect(try admin.query("select has_table_privilege(\(role), \(relation), 'select')::text").scalar
                     == (role == "service_role" ? "true" : "false"))
             }
         }
@@ -62,8 +62,10 @@ import TestSupport
             insert into public.orders values (7, 42);
             """)
         let request = try admin.query(
-            "select method, url, headers->>'X-Key', convert_from(body, 'UTF8')::jsonb #>> '{record,total}', " +
-            "convert_from(body, 'UTF8')::jsonb ->> 'type' from net.http_request_queue").rows
+            """
+            select method, url, headers->>'X-Key', convert_from(body, 'UTF8')::jsonb #>> '{record,total}', \
+            convert_from(body, 'UTF8')::jsonb ->> 'type' from net.http_request_queue
+            """).rows
         #expect(request.count == 1)
         #expect(request.first == ["POST", "https://example.test/hook", "k", "42", "INSERT"])
         #expect(try admin.query("select hook_name from supabase_functions.hooks").scalar == "orders_webhook")
@@ -74,8 +76,8 @@ import TestSupport
     @Test func pgNetStandInRefusesToInventAResponse() throws {
         let (_, project) = try project()
         let id = try #require(try project.query("select net.http_get('https://example.test/a', '{\"q\":\"1\"}')::text").scalar)
-        #expect(try project.query("select url from net.http_request_queue where id = $1::bigint", [id]).scalar == "https://example.test/a?q=1")
-        let error = try #require(throws: PGError.self) { try project.query("select net._await_response($1::bigint)", [id]) }
+        #expect(try project.query("select url from net.http_request_queue where id = \(id)::bigint").scalar == "https://example.test/a?q=1")
+        let error = try #require(throws: PGError.self) { try project.query("select net._await_response(\(id)::bigint)") }
         #expect(error.message.contains("local stand-in"))
     }
 
@@ -87,8 +89,8 @@ import TestSupport
         let (_, project) = try project()
         try project.execute("begin")
         for role in ["authenticator", "anon", "authenticated", "service_role"] {
-            _ = try project.query("alter role \(identifier: role) set pgrst.db_aggregates_enabled to 'true'" as SQL)
-            _ = try project.query("alter role \(identifier: role) set pgrst.db_pre_request to 'public.check_request'" as SQL)
+            _ = try project.query("alter role \(identifier: role) set pgrst.db_aggregates_enabled to 'true'")
+            _ = try project.query("alter role \(identifier: role) set pgrst.db_pre_request to 'public.check_request'")
         }
         _ = try project.query("notify pgrst, 'reload config'")
         let settings = try project.query(

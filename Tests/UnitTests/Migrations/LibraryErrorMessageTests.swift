@@ -22,8 +22,8 @@ import Testing
         let refusals: [MigrationRefusal] = [
             .drift(entries + entries), .unresolvedFailures(entries.filter { $0.state == .failed }),
             .missingFile(version: "3", name: "m3"), .irreversible(file: "m1.sql", reason: "no down section"),
-            .lockTimeout(waited: .seconds(1)), .notFailed(version: "1", state: "pending"),
-            .notFailed(version: "1", state: "applied"),
+            .lockTimeout(waited: .seconds(1)), .notFailed(version: "1", state: .pending),
+            .notFailed(version: "1", state: .applied),
             .transactionEnded(file: "m1.sql", version: "1", direction: .up),
         ]
         for refusal in refusals { Self.assertNoCLIWords(refusal.description) }

@@ -59,9 +59,9 @@ struct DraftCatalog {
             join pg_namespace n on n.oid = c.relnamespace
             join pg_type t on t.oid = a.atttypid
             join pg_type bt on bt.oid = case when t.typtype = 'd' then t.typbasetype else t.oid end
-            where n.nspname = any($1::text[]) and c.relkind in ('r', 'p') and a.attnum > 0 and not a.attisdropped
+            where n.nspname = any(\(schemaArray)::text[]) and c.relkind in ('r', 'p') and a.attnum > 0 and not a.attisdropped
             order by n.nspname, c.relname, a.attnum
-            """, [schemaArray]).rows
+            """).rows
         for row in columnRows {
             let reference = row[7].flatMap { text -> (String, String)? in
                 let parts = text.split(separator: "|", maxSplits: 1).map(String.init)
@@ -88,18 +88,18 @@ struct DraftCatalog {
             """
             select format('%s.%s', n.nspname, c.relname), pg_get_expr(p.polqual, p.polrelid), pg_get_expr(p.polwithcheck, p.polrelid)
             from pg_policy p join pg_class c on c.oid = p.polrelid join pg_namespace n on n.oid = c.relnamespace
-            where n.nspname = any($1::text[])
+            where n.nspname = any(\(schemaArray)::text[])
             order by p.polname
-            """, [schemaArray]).rows
+            """).rows
         for row in policyRows {
             policyExpressions[row[0] ?? "", default: []] += [row[1], row[2]].compactMap { $0 }
         }
         let definerRows = try connection.query(
             """
-            select \(ExposedCatalog.signatureSQL)
+            select \(raw: ExposedCatalog.signatureSQL)
             from pg_proc p join pg_namespace n on n.oid = p.pronamespace
-            where n.nspname = any($1::text[]) and p.prosecdef
-            """, [schemaArray]).rows
+            where n.nspname = any(\(schemaArray)::text[]) and p.prosecdef
+            """).rows
         securityDefiner = Set(definerRows.compactMap { $0[0] })
         let sourceRows = try connection.query(
             """
@@ -111,9 +111,9 @@ struct DraftCatalog {
                             and d.refclassid = 'pg_class'::regclass and d.refobjid <> v.oid
             join pg_class t on t.oid = d.refobjid
             join pg_namespace tn on tn.oid = t.relnamespace
-            where vn.nspname = any($1::text[]) and v.relkind in ('v', 'm')
+            where vn.nspname = any(\(schemaArray)::text[]) and v.relkind in ('v', 'm')
             order by 1, 2
-            """, [schemaArray]).rows
+            """).rows
         for row in sourceRows { viewSources[row[0] ?? "", default: []].append(row[1] ?? "") }
     }
 }

@@ -25,13 +25,13 @@ struct DraftObservation {
             let own = allowed("own row"), other = allowed("another user's row"), move = allowed("move own row")
             let scope: Scope
             if own == nil && other == nil {
-                scope = probes.contains { isAllowed($0.observed) } ? .all : .none
+                scope = probes.contains { isAllowed($0.observed) } ? .all : .nothing
             } else {
                 let (mine, theirs, moving) = (own ?? false, other ?? false, move ?? false)
                 if mine && theirs && (move == nil || moving) {
                     scope = .all
                 } else if !theirs && !moving {
-                    scope = mine ? .own : .none
+                    scope = mine ? .own : .nothing
                 } else {
                     scope = theirs ? .all : .own
                     notes.append("\(operation.rawValue): own row \(mine ? "allowed" : "refused"), another user's row \(theirs ? "allowed" : "refused")"
@@ -58,9 +58,9 @@ struct DraftObservation {
         if observed.hasPrefix("all (") { return .all }
         if observed.hasPrefix("own (") { return .own }
         if observed == "none (permission denied)" { return .denied }
-        if observed.hasPrefix("none (") { return .none }
+        if observed.hasPrefix("none (") { return .nothing }
         notes.append("select: \(observed)")
-        return .none
+        return .nothing
     }
 
     /// A write went through: rows touched, or stopped only by a constraint.

@@ -118,10 +118,10 @@ struct PlanDraftWriter {
         switch access {
         case .nothing: return "none"
         case .everything: return "all"
-        case Access(select: .all, insert: .none, update: .none, delete: .none): return "read"
-        case Access(select: .denied, insert: .none, update: .none, delete: .none): return "denied"
+        case Access(select: .all, insert: .nothing, update: .nothing, delete: .nothing): return "read"
+        case Access(select: .denied, insert: .nothing, update: .nothing, delete: .nothing): return "denied"
         default:
-            let parts = AccessOperation.allCases.filter { access.scope(of: $0) != .none }.map { "\($0.rawValue): \(access.scope(of: $0).rawValue)" }
+            let parts = AccessOperation.allCases.filter { access.scope(of: $0) != .nothing }.map { "\($0.rawValue): \(access.scope(of: $0).rawValue)" }
             return "{ " + parts.joined(separator: ", ") + " }"
         }
     }

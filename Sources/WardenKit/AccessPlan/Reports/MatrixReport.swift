@@ -81,7 +81,7 @@ package struct MatrixReport {
             case .all: return letter.uppercased()
             case .own: return letter
             case .denied: return "x"
-            case .none: return "·"
+            case .nothing: return "·"
             }
         }
         return letters.joined() + " " + mark
