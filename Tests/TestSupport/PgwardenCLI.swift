@@ -24,7 +24,7 @@ public enum PgwardenCLI {
 
         /// Waits for the exit and collects the output; removes the capture files.
         public func wait() -> Output {
-            process.waitUntilExit()
+            process.waitUntilExitPromptly()
             defer {
                 try? FileManager.default.removeItem(at: outURL)
                 try? FileManager.default.removeItem(at: errURL)

@@ -104,7 +104,7 @@ import WardenKit
         process.standardError = output
         try process.run()
         let report = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        process.waitUntilExitPromptly()
         #expect(process.terminationStatus == 0, "the splitter disagrees with PostgreSQL's parser (pglast):\n\(report.prefix(6000))")
         #expect(report.contains("\(texts.count) texts, 0 disagreements"))
     }

@@ -135,17 +135,22 @@ public final class LocalCluster: @unchecked Sendable {
         let process = server
         server = nil
         lock.unlock()
+        // Only a postmaster that ended on our SIGQUIT is known to have outlived all
+        // its children (one that died earlier, or was killed, may have orphans).
+        var endedInOrder = process == nil
         if let process, process.isRunning {
+            endedInOrder = true
             kill(process.processIdentifier, SIGQUIT)
             if !Self.waitForExit(process, seconds: 10) {
+                endedInOrder = false
                 kill(process.processIdentifier, SIGKILL)
-                process.waitUntilExit()
+                process.waitUntilExitPromptly()
             }
         }
         if process != nil || FileManager.default.fileExists(atPath: directory.path) {
             try? FileManager.default.removeItem(at: directory)
         }
-        watchdog.finish()
+        watchdog.finish(clean: endedInOrder && !FileManager.default.fileExists(atPath: directory.path))
     }
 
     /// Creates a new, empty database and returns settings to reach it.
@@ -273,7 +278,7 @@ public final class LocalCluster: @unchecked Sendable {
             if Date() > deadline { return false }
             usleep(5_000)
         }
-        process.waitUntilExit()
+        process.waitUntilExitPromptly()
         return true
     }
 

@@ -24,7 +24,7 @@ enum ProcessRunner {
         process.standardInput = FileHandle.nullDevice
         try process.run()
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        process.waitUntilExitPromptly()
         return Output(status: process.terminationStatus, standardOutput: String(decoding: data, as: UTF8.self),
                       standardError: "")
     }
@@ -53,7 +53,7 @@ enum ProcessRunner {
         process.standardError = errHandle
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        process.waitUntilExit()
+        process.waitUntilExitPromptly()
         try? outHandle.close()
         try? errHandle.close()
         return Output(

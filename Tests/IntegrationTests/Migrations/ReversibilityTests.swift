@@ -101,7 +101,7 @@ import TestSupport
         process.standardOutput = try FileHandle(forWritingTo: pipeURL)
         process.standardError = FileHandle.nullDevice
         try process.run()
-        process.waitUntilExit()
+        process.waitUntilExitPromptly()
         #expect(process.terminationStatus == 0, "pg_dump failed")
         // pg_dump 15.14+ brackets its output with `\restrict <random key>`; that is no schema.
         return try String(contentsOf: pipeURL, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)

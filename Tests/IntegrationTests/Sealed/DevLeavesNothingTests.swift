@@ -123,7 +123,7 @@ import TestSupport
             received += chunk
         }
         try pipe.fileHandleForReading.close()
-        process.waitUntilExit()
+        process.waitUntilExitPromptly()
         #expect(String(decoding: received, as: UTF8.self).hasPrefix("server: PostgreSQL"))
         let left = settle(base)
         #expect(left.processes.isEmpty && left.files.isEmpty, "\(left)")
