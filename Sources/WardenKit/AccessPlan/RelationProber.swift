@@ -52,13 +52,23 @@ struct RelationProber {
     // MARK: - Select
 
     /// Row count and a digest of the rows' JSON, so sets compare without shipping rows.
-    /// `condition` is the plan's owner rule (SQL the plan's author wrote on purpose).
-    func digestSQL(where condition: String?) -> SQL {
-        let filter: SQL = condition.map { " where (\(raw: $0))" } ?? ""
-        return """
-            select count(*)::text, md5(coalesce(string_agg(j, E'\\n' order by j), ''))
-            from (select to_jsonb(r)::text as j from \(table) r\(filter)) s
-            """
+    func digestSQL() -> SQL {
+        """
+        select count(*)::text, md5(coalesce(string_agg(j, E'\\n' order by j), ''))
+        from (select to_jsonb(r)::text as j from \(table) r) s
+        """
+    }
+
+    /// `digestSQL()`'s two columns, then the same two for the rows the plan's owner rule
+    /// (`condition`, SQL the plan's author wrote on purpose) is true of: one scan for
+    /// both sets (what two queries with and without `where (condition)` gave).
+    func digestSQL(alsoWhere condition: String) -> SQL {
+        """
+        select count(*)::text, md5(coalesce(string_agg(j, E'\\n' order by j), '')),
+               count(*) filter (where own)::text,
+               md5(coalesce(string_agg(j, E'\\n' order by j) filter (where own), ''))
+        from (select to_jsonb(r)::text as j, (\(raw: condition)) as own from \(table) r) s
+        """
     }
 
     private func queueSelect(_ persona: Persona, _ scope: Scope, _ truth: RelationTruth, _ batch: ProbeBatch) throws
@@ -70,7 +80,7 @@ struct RelationProber {
         }
         // One unit, as PostgREST sets them: the role switch and request settings, then the read.
         let ticket = batch.rolledBack([
-            PersonaRequest.select(request.roleSwitch + request.requestSettings), digestSQL(where: nil),
+            PersonaRequest.select(request.roleSwitch + request.requestSettings), digestSQL(),
         ])
         return {
             let outcomes = try batch.outcomes(ticket)

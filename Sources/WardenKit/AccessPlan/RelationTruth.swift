@@ -39,9 +39,8 @@ extension RelationProber {
         var digestTickets: [(String, ProbeBatch.Ticket)] = []
         for persona in context.plan.personas {
             let request = context.request(persona).routed("GET", "/\(plan.name)")
-            var statements = [PersonaRequest.select(request.requestSettings), digestSQL(where: nil)]
-            if let owner = plan.owner { statements.append(digestSQL(where: owner)) }
-            digestTickets.append((persona.name, batch.rolledBack(statements)))
+            let digest = plan.owner.map { digestSQL(alsoWhere: $0) } ?? digestSQL()
+            digestTickets.append((persona.name, batch.rolledBack([PersonaRequest.select(request.requestSettings), digest])))
         }
         guard relation.isTable else {
             return { RelationTruth(digests: try Self.readDigests(digestTickets, batch)) }
@@ -85,7 +84,8 @@ extension RelationProber {
         var digests: [String: (all: [String?], own: [String?]?)] = [:]
         for (name, ticket) in tickets {
             let results = try batch.outcomes(ticket).map { try $0.get() }
-            digests[name] = (results[1].rows.first ?? [], results.count > 2 ? results[2].rows.first ?? [] : nil)
+            let row = results[1].rows.first ?? []
+            digests[name] = (Array(row.prefix(2)), row.count > 2 ? Array(row.dropFirst(2)) : nil)
         }
         return digests
     }
