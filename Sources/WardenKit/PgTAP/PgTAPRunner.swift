@@ -11,6 +11,13 @@ import WardenPostgres
 /// the file's own BEGIN/COMMIT/ROLLBACK; after each, the connection must still be in
 /// the run's transaction. A SQL error stops its file (as `psql -v ON_ERROR_STOP=1`
 /// under pg_prove does) and fails it, naming the line; the next file still runs.
+///
+/// A block's statements are pipelined (`PipelinedBatch`, one unit): one round trip
+/// per block instead of one per statement, which is what a test run over a network
+/// costs (issue 18). Each statement is followed by a guard that fails unless the
+/// run's transaction is still the one it began (a statement that ended it would make
+/// the guard fail in a new one); a failure stops the rest of the unit, as the
+/// per-statement check stopped the file, so nothing runs after it.
 package struct PgTAPRunner {
     let connection: Connection
     let scripts: [PgTAPScript]
@@ -24,18 +31,26 @@ package struct PgTAPRunner {
     package func run() throws -> [TestSuiteResult] {
         try connection.rolledBack {
             try PgTAPExtension(connection: connection).ensure()
-            return try scripts.map { try run($0).suite }
+            let transaction = try connection.query("select txid_current()::text").scalar ?? ""
+            return try scripts.map { try run($0, transaction: transaction).suite }
         }
     }
 
-    private func run(_ script: PgTAPScript) throws -> PgTAPFileOutcome {
+    /// Fails (22012), stopping the rest of its pipelined unit, unless it runs in the
+    /// run's transaction. The division is by a function's value, so the planner cannot
+    /// fold it into an error: it runs only when the transaction is another one.
+    private static func guardSQL(transaction: String) -> SQL {
+        "select 1 where txid_current()::text = \(transaction) or 1 / (0 * length(session_user::text)) = 1"
+    }
+
+    private func run(_ script: PgTAPScript, transaction: String) throws -> PgTAPFileOutcome {
         var outcome = PgTAPFileOutcome(file: script.file)
         let began = ContinuousClock.now
         var current: PgTAPScript.Statement?
         do {
             try connection.rolledBackSavepoint {
                 for block in script.blocks {
-                    try run(block, script: script, outcome: &outcome, current: &current)
+                    try run(block, script: script, transaction: transaction, outcome: &outcome, current: &current)
                 }
             }
         } catch let error as PGError where current != nil {
@@ -50,20 +65,33 @@ package struct PgTAPRunner {
         return outcome
     }
 
-    private func run(_ block: PgTAPScript.Block, script: PgTAPScript, outcome: inout PgTAPFileOutcome,
-                     current: inout PgTAPScript.Statement?) throws
+    private func run(_ block: PgTAPScript.Block, script: PgTAPScript, transaction: String,
+                     outcome: inout PgTAPFileOutcome, current: inout PgTAPScript.Statement?) throws
     {
         func statements() throws {
-            for statement in block.statements {
+            guard !block.statements.isEmpty else { return }
+            let guardSQL = Self.guardSQL(transaction: transaction)
+            var batch = PipelinedBatch()
+            batch.add(block.statements.flatMap { [SQL(raw: $0.text), guardSQL] })
+            let outcomes = try connection.run(batch)[0]
+            for (index, statement) in block.statements.enumerated() {
                 current = statement
-                let result = try connection.query(unsafeSQL: statement.text)
-                guard connection.transactionStatus == .inTransaction || connection.transactionStatus == .failed else {
-                    throw PgTAPError.sealBroken(
-                        file: script.file, line: statement.line, what: "the statement ended pgwarden's transaction")
-                }
+                let result = try outcomes[2 * index].get()
                 for row in result.rows {
                     outcome.tap.read(row.map { $0 ?? "" }.joined(separator: "|"), line: statement.line)
                 }
+                if case .error(let error) = outcomes[2 * index + 1] {
+                    // Anything but the guard's own division by zero (a limit the file set,
+                    // say) is reported as the statement's failure.
+                    guard error.sqlState == .divisionByZero else { throw error }
+                    throw PgTAPError.sealBroken(
+                        file: script.file, line: statement.line, what: "the statement ended pgwarden's transaction")
+                }
+            }
+            guard connection.transactionStatus == .inTransaction || connection.transactionStatus == .failed else {
+                throw PgTAPError.sealBroken(
+                    file: script.file, line: block.statements.last?.line ?? 0,
+                    what: "the statement ended pgwarden's transaction")
             }
         }
         switch block.ending {
