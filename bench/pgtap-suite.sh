@@ -18,7 +18,10 @@
 #   WARMUP    untimed runs per tool first (default 1)
 #   PGWARDEN  pgwarden binary to use; otherwise `swift build -c release` builds one
 #   SCRATCH   --scratch-path for that build (default: swift's own .build)
-#   STRICT=1  exit 1 when the target is missed (default: report only)
+#   STRICT=1  exit 1 when a target is missed (default: report only)
+#   LINK_DELAY_MS  then also over a delayed TCP link (bench/delay-proxy.py, loopback):
+#             each tool LINK_RUNS times (default 1) with this many ms added each way
+#             (default 5; 0 skips it), client-to-server round trips counted at the proxy
 #
 # Installs when missing (apt-get): postgresql-<major>-pgtap and
 # libtap-parser-sourcehandler-pgtap-perl (pg_prove). Leaves no server and no temp dir.
@@ -61,6 +64,7 @@ cleanup() {
         kill -TERM "$DEV_PID" 2>/dev/null || true
         wait "$DEV_PID" 2>/dev/null || true
     fi
+    if [ -n "${PROXY_PID:-}" ]; then kill -TERM "$PROXY_PID" 2>/dev/null || true; fi
     remove_server_leftovers
     if [ -n "$WORK" ]; then rm -rf "$WORK"; fi
     exit "$status"
@@ -235,6 +239,53 @@ for ((i = 1; i <= WARMUP + RUNS; i++)); do
     run_pg_prove "$timed"
 done
 
+# ---------------------------------------------------------------- delayed link
+
+LINK_DELAY_MS="${LINK_DELAY_MS:-5}"
+LINK_RUNS="${LINK_RUNS:-1}"
+[[ "$LINK_DELAY_MS" =~ ^[0-9]+$ ]] || die "LINK_DELAY_MS must be a non-negative integer"
+[[ "$LINK_RUNS" =~ ^[1-9][0-9]*$ ]] || die "LINK_RUNS must be a positive integer"
+PROXY_PID=""
+stop_proxy() {
+    if [ -n "$PROXY_PID" ]; then kill -TERM "$PROXY_PID" 2>/dev/null || true; wait "$PROXY_PID" 2>/dev/null || true; fi
+    PROXY_PID=""
+}
+# One tool's run through a fresh proxy: "<wall us> <round trips>".
+through_proxy() {  # $1 = pgwarden | pg_prove
+    local port report start end status=0
+    port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+    report="$WORK/proxy.json"
+    rm -f "$report"
+    python3 bench/delay-proxy.py "$port" "$PGHOST/.s.PGSQL.$PGPORT" --delay-ms "$LINK_DELAY_MS" \
+        --lifetime 900 --report "$report" >"$WORK/proxy.out" 2>&1 &
+    PROXY_PID=$!
+    for _ in $(seq 1 100); do grep -q ready "$WORK/proxy.out" 2>/dev/null && break; sleep 0.05; done
+    start="$(now_us)"
+    if [ "$1" = pgwarden ]; then
+        (cd "$WORK" && "$PGWARDEN_ABS" test --tests "$SUITE" --format tap \
+            --database-url "postgresql://$PGUSER@127.0.0.1:$port/$PGDATABASE?sslmode=disable") >"$WORK/link.out" 2>&1 \
+            || status=$?
+    else
+        PGHOST=127.0.0.1 PGPORT="$port" PGSSLMODE=disable pg_prove --ext .pg --ext .sql -r "$SUITE" \
+            >"$WORK/link.out" 2>&1 || status=$?
+        grep -q '^Result: PASS' "$WORK/link.out" || status=1
+    fi
+    end="$(now_us)"
+    stop_proxy
+    [ "$status" -eq 0 ] || { head -c 2000 "$WORK/link.out" >&2; die "$1 over the delayed link failed"; }
+    local trips
+    trips="$(perl -MJSON::PP -0777 -ne 'print decode_json($_)->{round_trips}' "$report")"
+    echo "$((end - start)) $trips"
+}
+L_PGW=(); L_TAP=(); R_PGW=""; R_TAP=""
+if [ "$LINK_DELAY_MS" != "0" ]; then
+    say "over a TCP link with $LINK_DELAY_MS ms added each way: $LINK_RUNS run(s) per tool"
+    for ((i = 1; i <= LINK_RUNS; i++)); do
+        read -r us trips <<<"$(through_proxy pgwarden)"; [ -n "${trips:-}" ] || die "no count from the proxy"; L_PGW+=("$us"); R_PGW="$trips"
+        read -r us trips <<<"$(through_proxy pg_prove)"; [ -n "${trips:-}" ] || die "no count from the proxy"; L_TAP+=("$us"); R_TAP="$trips"
+    done
+fi
+
 # ---------------------------------------------------------------- report
 
 median_us() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END {
@@ -258,10 +309,26 @@ BEGIN {
     row("pg_prove --ext .pg --ext .sql -r DIR", tap_n, tap, tap_lo, tap_hi)
     printf "\n\"vs pg_prove\" = pg_prove median / this tool'"'"'s median (above 1: faster)\n"
 }'
+link_faster=1
+if [ "$LINK_DELAY_MS" != "0" ]; then
+    lp="$(median_us "${L_PGW[@]}")"; lt="$(median_us "${L_TAP[@]}")"
+    echo
+    printf 'Over TCP with %s ms added each way (bench/delay-proxy.py), median of %d run(s)\n\n' "$LINK_DELAY_MS" "$LINK_RUNS"
+    printf '%-40s %12s %11s %12s\n' "tool" "round trips" "median ms" "vs pg_prove"
+    awk -v lp="$lp" -v lt="$lt" -v rp="$R_PGW" -v rt="$R_TAP" 'BEGIN {
+        printf "%-40s %12d %11.0f %11.2fx\n", "pgwarden test --tests DIR", rp, lp / 1000, lt / lp
+        printf "%-40s %12d %11.0f %11.2fx\n", "pg_prove --ext .pg --ext .sql -r DIR", rt, lt / 1000, 1
+    }'
+    link_faster=$((lp < lt ? 1 : 0))
+fi
 faster=$((pgw <= tap ? 1 : 0))
 echo
 printf 'target: at least as fast as pg_prove .... %s (%d ms vs pg_prove %d ms)\n' \
     "$([ "$faster" -eq 1 ] && echo holds || echo MISSED)" "$((pgw / 1000))" "$((tap / 1000))"
+if [ "$LINK_DELAY_MS" != "0" ]; then
+    printf 'target: faster over the delayed link .... %s (%d ms vs pg_prove %d ms)\n' \
+        "$([ "$link_faster" -eq 1 ] && echo holds || echo MISSED)" "$((lp / 1000))" "$((lt / 1000))"
+fi
 [ "$PGW_TESTS" = "$TAP_TESTS" ] || say "note: pgwarden counted $PGW_TESTS assertions, pg_prove $TAP_TESTS"
-if [ "$STRICT" = "1" ] && [ "$faster" -eq 0 ]; then exit 1; fi
+if [ "$STRICT" = "1" ] && { [ "$faster" -eq 0 ] || [ "$link_faster" -eq 0 ]; }; then exit 1; fi
 exit 0
