@@ -1,10 +1,40 @@
 -- Electric Ride's access plan (access-plan.yml), hand-written as pgTAP: the same
--- 196 assertions that `pgwarden test` makes, in the same order (relations, then
--- functions, then custom checks), written the way Supabase projects write their
--- RLS tests today. Run it with pg_prove on a migrated and seeded database that has
--- pgTAP installed (bench/access-plan.sh does all of that):
+-- 259 assertions that `pgwarden test` makes, one per probe, in the same order,
+-- written the way Supabase projects write their RLS tests today:
+--   222 relation cells and column lists: the 12 tables and views of `public`
+--       (182) and storage's `buckets` and `objects` (40);
+--    28 function privileges: delete_current_user(), handle_new_user() and
+--       storage's foldername(), filename(), extension(), protect_delete() and
+--       update_updated_at_column(), for each of the four personas;
+--     9 custom checks, the last three about vehicle photos in storage.
+-- Run it with pg_prove on a migrated and seeded database that has pgTAP installed
+-- (bench/access-plan.sh does all of that), pg_prove connecting through PGHOST,
+-- PGPORT, PGUSER (a superuser, as pgwarden's admin) and PGDATABASE:
 --
---   pg_prove -d postgres bench/pgtap/electric_ride.sql
+--   pg_prove bench/pgtap/electric_ride.sql
+--
+-- How each pgwarden probe becomes an assertion:
+--   select all / own   results_eq against the admin's snapshot (all rows, or the
+--                      rows the owner rule picks), like pgwarden's row digests
+--   select none        is_empty (what these grants give: pgwarden also accepts 42501)
+--   select denied      throws_ok(..., '42501')
+--   insert             lives_ok, or throws_ok with 42501; the plan's sample values,
+--                      its before_insert as the admin first (patron)
+--   update / delete    the number of rows a data-modifying CTE affects (1 allowed,
+--                      0 denied), or throws_ok with 42501 where a with check stops a
+--                      move to another owner
+--   allowed, then a    throws_ok with the constraint's SQLSTATE (23503, 23505);
+--   constraint stops   pgwarden counts these as allowed
+--   columns            columns_are (pgwarden also checks their order)
+--   function execute   function_privs_are under the persona's role (pgwarden asks
+--                      has_function_privilege, which is what both compare)
+--   check              results_eq / throws_ok / ok on the check's SQL, after its
+--                      `before` SQL verbatim as the admin
+-- Every probe has its assertion; none is left out. Where pgwarden aims a write at
+-- "the first row" the owner rule picks (by ctid), this file names one such row
+-- (e.g. the first of a user's photos by name), and it writes the sample's
+-- expressions inline rather than binding values computed beforehand: the rows and
+-- values are the same ones here, the choice is only how they are found.
 --
 -- Requests are impersonated as PostgREST does it: `set local role <role>` and
 -- `set_config('request.jwt.claims', <claims>, true)`. Everything runs in one
