@@ -1,10 +1,40 @@
 -- Electric Ride's access plan (access-plan.yml), hand-written as pgTAP: the same
--- 196 assertions that `pgwarden test` makes, in the same order (relations, then
--- functions, then custom checks), written the way Supabase projects write their
--- RLS tests today. Run it with pg_prove on a migrated and seeded database that has
--- pgTAP installed (bench/access-plan.sh does all of that):
+-- 259 assertions that `pgwarden test` makes, one per probe, in the same order,
+-- written the way Supabase projects write their RLS tests today:
+--   222 relation cells and column lists: the 12 tables and views of `public`
+--       (182) and storage's `buckets` and `objects` (40);
+--    28 function privileges: delete_current_user(), handle_new_user() and
+--       storage's foldername(), filename(), extension(), protect_delete() and
+--       update_updated_at_column(), for each of the four personas;
+--     9 custom checks, the last three about vehicle photos in storage.
+-- Run it with pg_prove on a migrated and seeded database that has pgTAP installed
+-- (bench/access-plan.sh does all of that), pg_prove connecting through PGHOST,
+-- PGPORT, PGUSER (a superuser, as pgwarden's admin) and PGDATABASE:
 --
---   pg_prove -d postgres bench/pgtap/electric_ride.sql
+--   pg_prove bench/pgtap/electric_ride.sql
+--
+-- How each pgwarden probe becomes an assertion:
+--   select all / own   results_eq against the admin's snapshot (all rows, or the
+--                      rows the owner rule picks), like pgwarden's row digests
+--   select none        is_empty (what these grants give: pgwarden also accepts 42501)
+--   select denied      throws_ok(..., '42501')
+--   insert             lives_ok, or throws_ok with 42501; the plan's sample values,
+--                      its before_insert as the admin first (patron)
+--   update / delete    the number of rows a data-modifying CTE affects (1 allowed,
+--                      0 denied), or throws_ok with 42501 where a with check stops a
+--                      move to another owner
+--   allowed, then a    throws_ok with the constraint's SQLSTATE (23503, 23505);
+--   constraint stops   pgwarden counts these as allowed
+--   columns            columns_are (pgwarden also checks their order)
+--   function execute   function_privs_are under the persona's role (pgwarden asks
+--                      has_function_privilege, which is what both compare)
+--   check              results_eq / throws_ok / ok on the check's SQL, after its
+--                      `before` SQL verbatim as the admin
+-- Every probe has its assertion; none is left out. Where pgwarden aims a write at
+-- "the first row" the owner rule picks (by ctid), this file names one such row
+-- (e.g. the first of a user's photos by name), and it writes the sample's
+-- expressions inline rather than binding values computed beforehand: the rows and
+-- values are the same ones here, the choice is only how they are found.
 --
 -- Requests are impersonated as PostgREST does it: `set local role <role>` and
 -- `set_config('request.jwt.claims', <claims>, true)`. Everything runs in one
@@ -24,8 +54,12 @@
 
 begin;
 set local search_path = public, extensions;
+-- Personas reach storage through Supabase's storage server, which marks every
+-- transaction it runs so that its deletes pass storage.protect_delete(); so does
+-- pgwarden, for the whole run.
+set local storage.allow_delete_query = 'true';
 
-select plan(196);
+select plan(259);
 
 -- ---------------------------------------------------------------- users and setup
 -- The plan's two users. Inserting into auth.users fires on_auth_user_created,
@@ -70,6 +104,12 @@ join public.listing on listing.description in ('Ben''s first listing', 'Ava''s a
 join public.patron seller on seller.id = listing.patron_id and seller.id <> saver.id
 where saver.email_address in ('ava.plan@example.com', 'ben.plan@example.com');
 
+-- A photo of each of the personas' listings on sale, in its seller's folder.
+insert into storage.objects (bucket_id, name, owner_id)
+select 'vehicle-photos', p.user_id::text || '/' || l.id::text || '/front.jpg', p.user_id::text
+from public.listing l join public.patron p on p.id = l.patron_id
+where p.email_address in ('ava.plan@example.com', 'ben.plan@example.com') and l.is_active;
+
 -- What the admin sees, for the "all" and "own" comparisons and for naming rows
 -- that a persona itself cannot see.
 create schema as_admin;
@@ -85,6 +125,8 @@ create table as_admin.saved as select * from public.saved;
 create table as_admin.listings_with_details as select * from public.listings_with_details;
 create table as_admin.saved_listings as select * from public.saved_listings;
 create table as_admin.count_of_vehicles_by_brand as select * from public.count_of_vehicles_by_brand;
+create table as_admin.buckets as select * from storage.buckets;
+create table as_admin.objects as select * from storage.objects;
 -- The first of the setup's four vehicles (the one Ava's active listing offers).
 create table as_admin.plan_vehicle as
   select vehicle_id as id from public.listing where description = 'Ava''s active listing';
@@ -1048,6 +1090,255 @@ select results_eq('select * from public.count_of_vehicles_by_brand order by bran
                   'select * from as_admin.count_of_vehicles_by_brand order by brand',
                   'count_of_vehicles_by_brand: service_role sees every row');
 
+-- ================================================================ storage.buckets
+-- No owner rule; the writes aim at the vehicle-photos bucket (made by the migrations).
+-- anon: none
+reset role;
+set local role anon;
+select set_config('request.jwt.claims', '{"role":"anon"}', true);
+select is_empty('select * from storage.buckets', 'storage.buckets: anon sees no row');
+savepoint probe;
+select throws_ok($$insert into storage.buckets (id, name) values ('probe-bucket', 'probe-bucket')$$,
+                 '42501', null, 'storage.buckets: anon may not insert');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with u as (update storage.buckets set id = id where id = 'vehicle-photos' returning 1)
+select is(count(*), 0::bigint, 'storage.buckets: anon updates no row') from u;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with d as (delete from storage.buckets where id = 'vehicle-photos' returning 1)
+select is(count(*), 0::bigint, 'storage.buckets: anon deletes no row') from d;
+rollback to savepoint probe; release savepoint probe;
+
+-- ava: none
+reset role;
+set local role authenticated;
+select set_config('request.jwt.claims', '{"role":"authenticated","sub":"aaaaaaaa-0000-4000-8000-000000000001","email":"ava.plan@example.com","aud":"authenticated","app_metadata":{"provider":"email","providers":["email"]},"user_metadata":{"first_name":"Ava","last_name":"Planwright"},"is_anonymous":false}', true);
+select is_empty('select * from storage.buckets', 'storage.buckets: ava sees no row');
+savepoint probe;
+select throws_ok($$insert into storage.buckets (id, name) values ('probe-bucket', 'probe-bucket')$$,
+                 '42501', null, 'storage.buckets: ava may not insert');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with u as (update storage.buckets set id = id where id = 'vehicle-photos' returning 1)
+select is(count(*), 0::bigint, 'storage.buckets: ava updates no row') from u;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with d as (delete from storage.buckets where id = 'vehicle-photos' returning 1)
+select is(count(*), 0::bigint, 'storage.buckets: ava deletes no row') from d;
+rollback to savepoint probe; release savepoint probe;
+
+-- ben: none
+select set_config('request.jwt.claims', '{"role":"authenticated","sub":"bbbbbbbb-0000-4000-8000-000000000002","email":"ben.plan@example.com","aud":"authenticated","app_metadata":{"provider":"email","providers":["email"]},"user_metadata":{"full_name":"Ben Probert"},"is_anonymous":false}', true);
+select is_empty('select * from storage.buckets', 'storage.buckets: ben sees no row');
+savepoint probe;
+select throws_ok($$insert into storage.buckets (id, name) values ('probe-bucket', 'probe-bucket')$$,
+                 '42501', null, 'storage.buckets: ben may not insert');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with u as (update storage.buckets set id = id where id = 'vehicle-photos' returning 1)
+select is(count(*), 0::bigint, 'storage.buckets: ben updates no row') from u;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with d as (delete from storage.buckets where id = 'vehicle-photos' returning 1)
+select is(count(*), 0::bigint, 'storage.buckets: ben deletes no row') from d;
+rollback to savepoint probe; release savepoint probe;
+
+-- service: all
+reset role;
+set local role service_role;
+select set_config('request.jwt.claims', '{"role":"service_role"}', true);
+select results_eq('select * from storage.buckets order by id',
+                  'select * from as_admin.buckets order by id', 'storage.buckets: service_role sees every row');
+savepoint probe;
+select lives_ok($$insert into storage.buckets (id, name) values ('probe-bucket', 'probe-bucket')$$,
+                'storage.buckets: service_role may insert');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with u as (update storage.buckets set id = id where id = 'vehicle-photos' returning 1)
+select is(count(*), 1::bigint, 'storage.buckets: service_role updates a row') from u;
+rollback to savepoint probe; release savepoint probe;
+-- Row security lets the delete through; the bucket's photos stop it.
+savepoint probe;
+select throws_ok($$delete from storage.buckets where id = 'vehicle-photos'$$,
+                 '23503', null, 'storage.buckets: service_role may delete (only the foreign key stops it)');
+rollback to savepoint probe; release savepoint probe;
+
+-- ================================================================ storage.objects
+-- Owner rule: the first folder of the name is the caller's user id. The setup gave
+-- Ava one photo and Ben two, all of listings on sale; a write aims at the first of
+-- a user's photos by name. Inserts use the plan's sample: <user id>/<the user's
+-- first listing on sale>/probe.jpg.
+-- anon: read
+reset role;
+set local role anon;
+select set_config('request.jwt.claims', '{"role":"anon"}', true);
+select results_eq('select * from storage.objects order by id',
+                  'select * from as_admin.objects order by id', 'storage.objects: anon sees every row');
+savepoint probe;
+select throws_ok($$insert into storage.objects (bucket_id, name)
+                   values ('vehicle-photos',
+                           'aaaaaaaa-0000-4000-8000-000000000001/' || (select min(l.id) from as_admin.listing l
+                             join as_admin.patron p on p.id = l.patron_id
+                             where p.user_id = 'aaaaaaaa-0000-4000-8000-000000000001' and l.is_active)::text || '/probe.jpg')$$,
+                 '42501', null, 'storage.objects: anon may not insert');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with u as (update storage.objects set id = id
+           where id = (select id from as_admin.objects
+                       where owner_id = 'aaaaaaaa-0000-4000-8000-000000000001' order by name limit 1)
+           returning 1)
+select is(count(*), 0::bigint, 'storage.objects: anon updates no user''s row') from u;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with d as (delete from storage.objects
+           where id = (select id from as_admin.objects
+                       where owner_id = 'aaaaaaaa-0000-4000-8000-000000000001' order by name limit 1)
+           returning 1)
+select is(count(*), 0::bigint, 'storage.objects: anon deletes no user''s row') from d;
+rollback to savepoint probe; release savepoint probe;
+
+-- ava: select all, insert, update and delete own
+reset role;
+set local role authenticated;
+select set_config('request.jwt.claims', '{"role":"authenticated","sub":"aaaaaaaa-0000-4000-8000-000000000001","email":"ava.plan@example.com","aud":"authenticated","app_metadata":{"provider":"email","providers":["email"]},"user_metadata":{"first_name":"Ava","last_name":"Planwright"},"is_anonymous":false}', true);
+select results_eq('select * from storage.objects order by id',
+                  'select * from as_admin.objects order by id', 'storage.objects: ava sees every row');
+savepoint probe;
+select lives_ok($$insert into storage.objects (bucket_id, name)
+                  values ('vehicle-photos',
+                          auth.uid()::text || '/' || (select min(l.id) from public.listing l
+                            join public.patron p on p.id = l.patron_id
+                            where p.user_id = auth.uid() and l.is_active)::text || '/probe.jpg')$$,
+                'storage.objects: ava may upload to her own folder');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+select throws_ok($$insert into storage.objects (bucket_id, name)
+                   values ('vehicle-photos',
+                           'bbbbbbbb-0000-4000-8000-000000000002/' || (select min(l.id) from public.listing l
+                             join public.patron p on p.id = l.patron_id
+                             where p.user_id = 'bbbbbbbb-0000-4000-8000-000000000002' and l.is_active)::text || '/probe.jpg')$$,
+                 '42501', null, 'storage.objects: ava may not upload to Ben''s folder');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with u as (update storage.objects set id = id
+           where id = (select id from as_admin.objects where owner_id = auth.uid()::text order by name limit 1)
+           returning 1)
+select is(count(*), 1::bigint, 'storage.objects: ava updates her own photo') from u;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with u as (update storage.objects set id = id
+           where id = (select id from as_admin.objects
+                       where owner_id = 'bbbbbbbb-0000-4000-8000-000000000002' order by name limit 1)
+           returning 1)
+select is(count(*), 0::bigint, 'storage.objects: ava updates no other user''s photo') from u;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+select throws_ok($$update storage.objects
+                   set name = 'bbbbbbbb-0000-4000-8000-000000000002/' || (select min(l.id) from public.listing l
+                                join public.patron p on p.id = l.patron_id
+                                where p.user_id = 'bbbbbbbb-0000-4000-8000-000000000002' and l.is_active)::text || '/probe.jpg'
+                   where id = (select id from as_admin.objects where owner_id = auth.uid()::text order by name limit 1)$$,
+                 '42501', null, 'storage.objects: ava cannot move her photo to Ben''s folder');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with d as (delete from storage.objects
+           where id = (select id from as_admin.objects where owner_id = auth.uid()::text order by name limit 1)
+           returning 1)
+select is(count(*), 1::bigint, 'storage.objects: ava deletes her own photo') from d;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with d as (delete from storage.objects
+           where id = (select id from as_admin.objects
+                       where owner_id = 'bbbbbbbb-0000-4000-8000-000000000002' order by name limit 1)
+           returning 1)
+select is(count(*), 0::bigint, 'storage.objects: ava deletes no other user''s photo') from d;
+rollback to savepoint probe; release savepoint probe;
+
+-- ben: select all, insert, update and delete own
+select set_config('request.jwt.claims', '{"role":"authenticated","sub":"bbbbbbbb-0000-4000-8000-000000000002","email":"ben.plan@example.com","aud":"authenticated","app_metadata":{"provider":"email","providers":["email"]},"user_metadata":{"full_name":"Ben Probert"},"is_anonymous":false}', true);
+select results_eq('select * from storage.objects order by id',
+                  'select * from as_admin.objects order by id', 'storage.objects: ben sees every row');
+savepoint probe;
+select lives_ok($$insert into storage.objects (bucket_id, name)
+                  values ('vehicle-photos',
+                          auth.uid()::text || '/' || (select min(l.id) from public.listing l
+                            join public.patron p on p.id = l.patron_id
+                            where p.user_id = auth.uid() and l.is_active)::text || '/probe.jpg')$$,
+                'storage.objects: ben may upload to his own folder');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+select throws_ok($$insert into storage.objects (bucket_id, name)
+                   values ('vehicle-photos',
+                           'aaaaaaaa-0000-4000-8000-000000000001/' || (select min(l.id) from public.listing l
+                             join public.patron p on p.id = l.patron_id
+                             where p.user_id = 'aaaaaaaa-0000-4000-8000-000000000001' and l.is_active)::text || '/probe.jpg')$$,
+                 '42501', null, 'storage.objects: ben may not upload to Ava''s folder');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with u as (update storage.objects set id = id
+           where id = (select id from as_admin.objects where owner_id = auth.uid()::text order by name limit 1)
+           returning 1)
+select is(count(*), 1::bigint, 'storage.objects: ben updates his own photo') from u;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with u as (update storage.objects set id = id
+           where id = (select id from as_admin.objects
+                       where owner_id = 'aaaaaaaa-0000-4000-8000-000000000001' order by name limit 1)
+           returning 1)
+select is(count(*), 0::bigint, 'storage.objects: ben updates no other user''s photo') from u;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+select throws_ok($$update storage.objects
+                   set name = 'aaaaaaaa-0000-4000-8000-000000000001/' || (select min(l.id) from public.listing l
+                                join public.patron p on p.id = l.patron_id
+                                where p.user_id = 'aaaaaaaa-0000-4000-8000-000000000001' and l.is_active)::text || '/probe.jpg'
+                   where id = (select id from as_admin.objects where owner_id = auth.uid()::text order by name limit 1)$$,
+                 '42501', null, 'storage.objects: ben cannot move his photo to Ava''s folder');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with d as (delete from storage.objects
+           where id = (select id from as_admin.objects where owner_id = auth.uid()::text order by name limit 1)
+           returning 1)
+select is(count(*), 1::bigint, 'storage.objects: ben deletes his own photo') from d;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with d as (delete from storage.objects
+           where id = (select id from as_admin.objects
+                       where owner_id = 'aaaaaaaa-0000-4000-8000-000000000001' order by name limit 1)
+           returning 1)
+select is(count(*), 0::bigint, 'storage.objects: ben deletes no other user''s photo') from d;
+rollback to savepoint probe; release savepoint probe;
+
+-- service: all (a user's row: Ava's, as for every table with an owner rule)
+reset role;
+set local role service_role;
+select set_config('request.jwt.claims', '{"role":"service_role"}', true);
+select results_eq('select * from storage.objects order by id',
+                  'select * from as_admin.objects order by id', 'storage.objects: service_role sees every row');
+savepoint probe;
+select lives_ok($$insert into storage.objects (bucket_id, name)
+                  values ('vehicle-photos',
+                          'aaaaaaaa-0000-4000-8000-000000000001/' || (select min(l.id) from public.listing l
+                            join public.patron p on p.id = l.patron_id
+                            where p.user_id = 'aaaaaaaa-0000-4000-8000-000000000001' and l.is_active)::text || '/probe.jpg')$$,
+                'storage.objects: service_role may insert');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with u as (update storage.objects set id = id
+           where id = (select id from as_admin.objects
+                       where owner_id = 'aaaaaaaa-0000-4000-8000-000000000001' order by name limit 1)
+           returning 1)
+select is(count(*), 1::bigint, 'storage.objects: service_role updates a user''s photo') from u;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with d as (delete from storage.objects
+           where id = (select id from as_admin.objects
+                       where owner_id = 'aaaaaaaa-0000-4000-8000-000000000001' order by name limit 1)
+           returning 1)
+select is(count(*), 1::bigint, 'storage.objects: service_role deletes a user''s photo') from d;
+rollback to savepoint probe; release savepoint probe;
+
 -- ================================================================ functions
 -- One assertion per function and persona (Ava and Ben share the role).
 reset role;
@@ -1067,6 +1358,47 @@ select function_privs_are('public', 'handle_new_user', array[]::name[], 'authent
                           'handle_new_user(): ben may not execute');
 select function_privs_are('public', 'handle_new_user', array[]::name[], 'service_role', array['EXECUTE'],
                           'handle_new_user(): service_role may execute');
+-- Supabase's own storage functions: everyone may call them.
+select function_privs_are('storage', 'foldername', array['text'], 'anon', array['EXECUTE'],
+                          'storage.foldername(text): anon may execute');
+select function_privs_are('storage', 'foldername', array['text'], 'authenticated', array['EXECUTE'],
+                          'storage.foldername(text): ava may execute');
+select function_privs_are('storage', 'foldername', array['text'], 'authenticated', array['EXECUTE'],
+                          'storage.foldername(text): ben may execute');
+select function_privs_are('storage', 'foldername', array['text'], 'service_role', array['EXECUTE'],
+                          'storage.foldername(text): service_role may execute');
+select function_privs_are('storage', 'filename', array['text'], 'anon', array['EXECUTE'],
+                          'storage.filename(text): anon may execute');
+select function_privs_are('storage', 'filename', array['text'], 'authenticated', array['EXECUTE'],
+                          'storage.filename(text): ava may execute');
+select function_privs_are('storage', 'filename', array['text'], 'authenticated', array['EXECUTE'],
+                          'storage.filename(text): ben may execute');
+select function_privs_are('storage', 'filename', array['text'], 'service_role', array['EXECUTE'],
+                          'storage.filename(text): service_role may execute');
+select function_privs_are('storage', 'extension', array['text'], 'anon', array['EXECUTE'],
+                          'storage.extension(text): anon may execute');
+select function_privs_are('storage', 'extension', array['text'], 'authenticated', array['EXECUTE'],
+                          'storage.extension(text): ava may execute');
+select function_privs_are('storage', 'extension', array['text'], 'authenticated', array['EXECUTE'],
+                          'storage.extension(text): ben may execute');
+select function_privs_are('storage', 'extension', array['text'], 'service_role', array['EXECUTE'],
+                          'storage.extension(text): service_role may execute');
+select function_privs_are('storage', 'protect_delete', array[]::name[], 'anon', array['EXECUTE'],
+                          'storage.protect_delete(): anon may execute');
+select function_privs_are('storage', 'protect_delete', array[]::name[], 'authenticated', array['EXECUTE'],
+                          'storage.protect_delete(): ava may execute');
+select function_privs_are('storage', 'protect_delete', array[]::name[], 'authenticated', array['EXECUTE'],
+                          'storage.protect_delete(): ben may execute');
+select function_privs_are('storage', 'protect_delete', array[]::name[], 'service_role', array['EXECUTE'],
+                          'storage.protect_delete(): service_role may execute');
+select function_privs_are('storage', 'update_updated_at_column', array[]::name[], 'anon', array['EXECUTE'],
+                          'storage.update_updated_at_column(): anon may execute');
+select function_privs_are('storage', 'update_updated_at_column', array[]::name[], 'authenticated', array['EXECUTE'],
+                          'storage.update_updated_at_column(): ava may execute');
+select function_privs_are('storage', 'update_updated_at_column', array[]::name[], 'authenticated', array['EXECUTE'],
+                          'storage.update_updated_at_column(): ben may execute');
+select function_privs_are('storage', 'update_updated_at_column', array[]::name[], 'service_role', array['EXECUTE'],
+                          'storage.update_updated_at_column(): service_role may execute');
 
 -- ================================================================ custom checks
 -- anon's brand counts equal the active listings per brand
@@ -1121,9 +1453,10 @@ select throws_ok('select public.delete_current_user()', '42501', null,
                  'anon cannot call delete_current_user');
 
 -- delete_current_user removes the caller's account and data, nothing else.
--- The last assertion, so no savepoint: the final rollback undoes the deletion.
+-- In a savepoint rolled back, so the storage checks after it still have Ava.
 -- (pgTAP keeps its test counter in a table, so an assertion whose savepoint is
--- rolled back would be missing from finish()'s count; pg_prove counts the output.)
+-- rolled back is missing from finish()'s count; pg_prove counts the output.)
+savepoint probe;
 reset role;
 select set_config('request.jwt.claims', '{"role":"authenticated","sub":"aaaaaaaa-0000-4000-8000-000000000001","email":"ava.plan@example.com","aud":"authenticated","app_metadata":{"provider":"email","providers":["email"]},"user_metadata":{"first_name":"Ava","last_name":"Planwright"},"is_anonymous":false}', true);
 create temporary table plan_before as
@@ -1148,6 +1481,46 @@ select ok((select not exists (select 1 from auth.users where id = auth.uid())
               and exists (select 1 from public.patron where email_address = 'ben.plan@example.com')
            from plan_before b),
           'delete_current_user removes the caller''s account and data, nothing else');
+rollback to savepoint probe; release savepoint probe;
+
+-- a photo of a sold listing is hidden from everyone but its seller
+-- (the check's `before` verbatim, as the admin: a photo of Ava's sold listing)
+savepoint probe;
+reset role;
+insert into storage.objects (bucket_id, name)
+select 'vehicle-photos', p.user_id::text || '/' || l.id::text || '/sold.jpg'
+from public.listing l join public.patron p on p.id = l.patron_id
+where p.email_address = 'ava.plan@example.com' and not l.is_active;
+set local role authenticated;
+select set_config('request.jwt.claims', '{"role":"authenticated","sub":"bbbbbbbb-0000-4000-8000-000000000002","email":"ben.plan@example.com","aud":"authenticated","app_metadata":{"provider":"email","providers":["email"]},"user_metadata":{"full_name":"Ben Probert"},"is_anonymous":false}', true);
+select results_eq($$select count(*) from storage.objects where name like '%/sold.jpg'$$,
+                  array[0::bigint],
+                  'a photo of a sold listing is hidden from everyone but its seller');
+rollback to savepoint probe; release savepoint probe;
+
+-- a seller sees their own photo of a sold listing
+savepoint probe;
+reset role;
+insert into storage.objects (bucket_id, name)
+select 'vehicle-photos', p.user_id::text || '/' || l.id::text || '/sold.jpg'
+from public.listing l join public.patron p on p.id = l.patron_id
+where p.email_address = 'ava.plan@example.com' and not l.is_active;
+set local role authenticated;
+select set_config('request.jwt.claims', '{"role":"authenticated","sub":"aaaaaaaa-0000-4000-8000-000000000001","email":"ava.plan@example.com","aud":"authenticated","app_metadata":{"provider":"email","providers":["email"]},"user_metadata":{"first_name":"Ava","last_name":"Planwright"},"is_anonymous":false}', true);
+select results_eq($$select count(*) from storage.objects where name like '%/sold.jpg'$$,
+                  array[1::bigint],
+                  'a seller sees their own photo of a sold listing');
+rollback to savepoint probe; release savepoint probe;
+
+-- anonymous visitors cannot upload photos
+-- The last assertion, so no savepoint: the final rollback undoes a wrongful upload,
+-- and finish() sees the test counter this assertion set (pgTAP keeps it in a
+-- table, so the ones set inside rolled-back savepoints are undone with them).
+reset role;
+set local role anon;
+select set_config('request.jwt.claims', '{"role":"anon"}', true);
+select throws_ok($$insert into storage.objects (bucket_id, name) values ('vehicle-photos', 'anyone/1/x.jpg')$$,
+                 '42501', null, 'anonymous visitors cannot upload photos');
 
 select * from finish();
 rollback;
