@@ -91,6 +91,29 @@ import TestSupport
         #expect(result.standardOutput.contains("✓ supabase/tests/rls/10_signed_in_test.pg"))
     }
 
+    /// A block's statements are pipelined; an error still stops the rest of its file,
+    /// and what came before it (a block of its own, and the same block) counts.
+    @Test func nothingAfterASQLErrorRunsInItsPipelinedBlock() throws {
+        let (url, _) = try electricRide()
+        let broken = """
+            select plan(3);
+            begin;
+            select ok(true, 'before the error');
+            select 1 / 0;
+            select ok(true, 'after the error');
+            select ok(true, 'also after the error');
+            rollback;
+
+            """
+        let root = try project(["00_broken_test.sql": broken])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let result = try PgwardenCLI.run(["test", "--database-url", url, "--format", "tap"], directory: root.path)
+        #expect(result.status == 1, "\(result.all)")
+        #expect(result.all.contains("SQL error at line 4: 22012"), "\(result.all)")
+        #expect(result.all.contains("before the error"), "\(result.all)")
+        #expect(!result.all.contains("after the error"), "\(result.all)")
+    }
+
     @Test func transactionControlInTheWrongPlaceIsRefusedBeforeAnythingRuns() throws {
         let (url, connection) = try electricRide()
         let root = try project([
