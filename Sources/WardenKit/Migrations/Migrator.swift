@@ -11,12 +11,7 @@ import WardenPostgres
 /// The first failure stops the run; what earlier migrations did stays.
 package final class Migrator {
     /// How to settle a migration marked failed.
-    package enum Resolution: Sendable {
-        /// Its changes are complete: mark it applied.
-        case applied
-        /// Its changes were undone: remove its history row (it is pending again).
-        case rolledBack
-    }
+    package typealias Resolution = MigrationResolution
 
     package let directory: MigrationDirectory
     /// The history rows.
@@ -298,7 +293,7 @@ package final class Migrator {
         }
     }
 
-    private func serverNotice(_ notice: PGNotice) {
+    func serverNotice(_ notice: PGNotice) {
         guard notice.severity == "WARNING" else { return }
         let place = currentFile.map { "\($0.path): " } ?? ""
         observer(.warning("\(place)server WARNING: \(notice.message)"))
