@@ -47,19 +47,23 @@ let package = Package(
                 .embedInCode("Provisioning/StandIns/StandInPgGraphql.sql"), .embedInCode("Provisioning/StandIns/StandInPgmq.sql"),
             ]
         ),
+        // `pgwarden init`'s projects, embedded in the binary (not part of the library:
+        // no product ships it). Generated from examples/ by one test, which checks it.
+        .target(name: "PgwardenExamples", dependencies: ["WardenKit"]),
         // The command-line tool: argument parsing and error reporting only.
         .executableTarget(
             name: "pgwarden",
             dependencies: [
                 "WardenKit",
                 "WardenPostgres",
+                "PgwardenExamples",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // Helpers both test targets share: the ephemeral test servers, Electric Ride's
         // files, running the built executable, database digests.
         .target(name: "TestSupport", dependencies: ["WardenKit"], path: "Tests/TestSupport"),
-        .testTarget(name: "UnitTests", dependencies: ["WardenKit", "TestSupport"]),
+        .testTarget(name: "UnitTests", dependencies: ["WardenKit", "PgwardenExamples", "TestSupport"]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["WardenKit", "TestSupport"],

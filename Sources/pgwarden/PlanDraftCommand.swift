@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PgwardenExamples
 import WardenKit
 
 /// `pgwarden plan`: commands about the access-plan file.
