@@ -48,8 +48,11 @@ let package = Package(
             ]
         ),
         // `pgwarden init`'s projects, embedded in the binary (not part of the library:
-        // no product ships it). Generated from examples/ by one test, which checks it.
-        .target(name: "PgwardenExamples", dependencies: ["WardenKit"]),
+        // no product ships it). The EmbedExamples plugin writes them from the repository's
+        // files at build time (Electric Ride at the root, the others under examples/).
+        .target(name: "PgwardenExamples", dependencies: ["WardenKit"], plugins: ["EmbedExamples"]),
+        .plugin(name: "EmbedExamples", capability: .buildTool(), dependencies: ["EmbedExamplesTool"]),
+        .executableTarget(name: "EmbedExamplesTool"),
         // The command-line tool: argument parsing and error reporting only.
         .executableTarget(
             name: "pgwarden",

@@ -1,6 +1,7 @@
 /// A project `pgwarden init` can write: one of the examples, or an empty project.
-/// The files are embedded in the binary (`EmbeddedExampleFiles.swift`, generated
-/// from the repository's own example files and checked against them by a test).
+/// The files are embedded in the binary: the EmbedExamples build plugin writes
+/// `embeddedFiles` from the repository's own example files at every build
+/// (Plugins/EmbedExamples), and a test checks them against those files.
 public enum ProjectExample: String, CaseIterable, Sendable {
     /// Electric Ride, the repository's root project.
     case electricRide = "electric-ride"
