@@ -10,9 +10,6 @@ import WardenPostgres
 /// after a history row marks it failed, and that mark is lifted only when it finishes.
 /// The first failure stops the run; what earlier migrations did stays.
 package final class Migrator {
-    /// How to settle a migration marked failed.
-    package typealias Resolution = MigrationResolution
-
     package let directory: MigrationDirectory
     /// The history rows.
     package let history: MigrationHistory
@@ -67,12 +64,6 @@ package final class Migrator {
             directory: directory, history: history(directory, session.connection, supabaseHistory), session: session)
         session.connection.onNotice { [weak migrator] notice in migrator?.serverNotice(notice) }
         return migrator
-    }
-
-    /// A project's migrator (its folder; the Supabase CLI's history for a Supabase project).
-    package static func open(project: Project, settings: ConnectionSettings) throws -> Migrator {
-        try open(folder: project.migrationsDirectory.relativePath, settings: settings,
-                 supabaseHistory: project.supabaseHistory)
     }
 
     /// Every migration's state (reads the history; takes no lock, changes nothing).
@@ -156,7 +147,7 @@ package final class Migrator {
 
     /// Settles a migration marked failed, after someone checked the database.
     @discardableResult
-    package func resolve(_ version: MigrationVersion, as resolution: Resolution, lockTimeout: Duration? = .seconds(60)) throws
+    package func resolve(_ version: MigrationVersion, as resolution: MigrationResolution, lockTimeout: Duration? = .seconds(60)) throws
         -> MigrationRecord?
     {
         try locked(lockTimeout) {
