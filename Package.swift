@@ -47,19 +47,26 @@ let package = Package(
                 .embedInCode("Provisioning/StandIns/StandInPgGraphql.sql"), .embedInCode("Provisioning/StandIns/StandInPgmq.sql"),
             ]
         ),
+        // `pgwarden init`'s projects, embedded in the binary (not part of the library:
+        // no product ships it). The EmbedExamples plugin writes them from the repository's
+        // files at build time (Electric Ride at the root, the others under examples/).
+        .target(name: "PgwardenExamples", dependencies: ["WardenKit"], plugins: ["EmbedExamples"]),
+        .plugin(name: "EmbedExamples", capability: .buildTool(), dependencies: ["EmbedExamplesTool"]),
+        .executableTarget(name: "EmbedExamplesTool"),
         // The command-line tool: argument parsing and error reporting only.
         .executableTarget(
             name: "pgwarden",
             dependencies: [
                 "WardenKit",
                 "WardenPostgres",
+                "PgwardenExamples",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // Helpers both test targets share: the ephemeral test servers, Electric Ride's
         // files, running the built executable, database digests.
         .target(name: "TestSupport", dependencies: ["WardenKit"], path: "Tests/TestSupport"),
-        .testTarget(name: "UnitTests", dependencies: ["WardenKit", "TestSupport"]),
+        .testTarget(name: "UnitTests", dependencies: ["WardenKit", "PgwardenExamples", "TestSupport"]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["WardenKit", "TestSupport"],

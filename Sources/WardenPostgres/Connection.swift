@@ -50,6 +50,9 @@ public final class Connection {
         handle = nil
     }
 
+    /// The notice handler now in place (to chain to it, or to put it back).
+    public var noticeHandler: (PGNotice) -> Void { noticeSink.handler }
+
     /// Replaces the notice handler.
     public func onNotice(_ handler: @escaping (PGNotice) -> Void) {
         noticeSink.handler = handler

@@ -23,8 +23,7 @@ struct BootstrapCommand: ParsableCommand {
 
     func run() throws {
         try ErrorReporter.run {
-            let connection = try Connection(database.settings())
-            print(ProjectJob.describe(try SupabaseCompat.bootstrap(connection)))
+            print(ProjectSteps.describe(try SupabaseCompat.bootstrap(database.connect())))
         }
     }
 

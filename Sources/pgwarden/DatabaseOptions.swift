@@ -15,6 +15,11 @@ struct DatabaseOptions: ParsableArguments {
     func settings() throws -> ConnectionSettings {
         try DatabaseTarget.settings(url: databaseURL)
     }
+
+    /// A connection to the database these options select.
+    func connect() throws -> Connection {
+        try Connection(settings())
+    }
 }
 
 /// `--migrations DIR`: the folder of migration files, and `--project DIR`.
@@ -33,9 +38,9 @@ struct MigrationsOptions: ParsableArguments {
     /// The project's layout with --migrations applied (prints the layout line).
     func layout() throws -> ProjectLayout { try project.layout(migrations: folder, allGiven: folder != nil) }
 
-    /// Opens the migrator on the layout's migrations folder (read and checked first).
-    func openMigrator(_ database: DatabaseOptions) throws -> Migrator {
-        try Migrator.open(project: layout().project, settings: database.settings())
+    /// The layout's migrations folder, read and checked (before anything connects).
+    func load() throws -> Migrations {
+        try layout().project.migrations()
     }
 }
 
@@ -75,9 +80,10 @@ struct LockOptions: ParsableArguments {
     /// How long to wait for another run's migration lock (nil: no limit).
     var lockTimeout: Duration? { lockTimeoutSeconds == 0 ? nil : .seconds(lockTimeoutSeconds) }
 
-    /// Sets the migrator's lock-wait limits from these options.
-    func configure(_ migrator: Migrator) {
-        migrator.ddlLockTimeout = .milliseconds(Int((ddlLockTimeout * 1000).rounded()))
-        migrator.lockRetries = retries
+    /// A run's options: these lock waits, and what the command's own flags ask.
+    func runOptions(allowDrift: Bool = false, dryRun: Bool = false) -> MigrationRunOptions {
+        MigrationRunOptions(
+            allowDrift: allowDrift, dryRun: dryRun, lockTimeout: lockTimeout,
+            ddlLockTimeout: .milliseconds(Int((ddlLockTimeout * 1000).rounded())), lockRetries: retries)
     }
 }

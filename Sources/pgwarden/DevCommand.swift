@@ -48,7 +48,7 @@ struct DevCommand: ParsableCommand {
             // before a server starts: a run that will refuse its input starts nothing.
             let suite = try tests.suite(in: layout)
             let runsPlan = TestsOptions.hasPlan(layout)
-            let accessPlan = try ProjectJob.checkInputs(of: layout.project, withPlan: runsPlan)
+            let accessPlan = try ProjectSteps.checkInputs(of: layout.project, withPlan: runsPlan)
             let cluster = try LocalCluster.start(cache: noCache ? nil : ClusterTemplateCache.user())
             let token = InterruptHandler.shared.onInterrupt { cluster.stop() }
             defer {
@@ -59,23 +59,20 @@ struct DevCommand: ParsableCommand {
             print("server: PostgreSQL \(version), ready in \(cluster.startupDuration.wholeMilliseconds) ms")
             if let line = cluster.origin.line { print(line) }
             // As on Supabase: bootstrap as the superuser, everything else as postgres.
-            var job = ProjectJob(
-                settings: cluster.settings(user: cluster.projectUser),
-                project: layout.project) { print($0) }
-            job.bootstrapSettings = cluster.settings()
-            let progress = MigrationProgress.standard()
-            job.onMigrationEvent = progress.handle
+            let steps = ProjectSteps(
+                project: layout.project, settings: cluster.settings(user: cluster.projectUser),
+                progress: MigrationProgress.standard())
+            let connection = try steps.provision(bootstrapSettings: cluster.settings())
             let suites: [TestSuiteResult]
             var passed = true
             if let accessPlan {
-                let report = try job.provisionAndProve()
+                let report = try accessPlan.prove(on: connection)
                 suites = try suite?.run(on: Connection(cluster.settings(user: cluster.projectUser))) ?? []
                 let run = TestRunReport(accessPlan: report, plan: accessPlan, suites: suites)
                 print("")
                 try ReportPrinter(format: format, output: nil, plan: accessPlan).print(run)
                 passed = run.passed
             } else {
-                let connection = try job.provision()
                 let observed = try PlanDrafter(connection: connection).draft()
                 suites = try suite?.run(on: connection) ?? []
                 print("")

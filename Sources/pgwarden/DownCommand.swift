@@ -49,8 +49,8 @@ struct DownCommand: ParsableCommand {
 
     func run() throws {
         let target = try target()
-        try MigrationCommandRunner.run(database, migrations, lock) { migrator in
-            try migrator.down(target, dryRun: dryRun, lockTimeout: lock.lockTimeout)
+        try MigrationCommandRunner.run(database, migrations) { folder, connection, observer in
+            try folder.down(target, on: connection, options: lock.runOptions(dryRun: dryRun), observer: observer)
         }
     }
 }

@@ -22,13 +22,21 @@ enum ErrorReporter {
     }
 
     static func printError(_ error: Error) {
-        var text = "pgwarden: \(error)"
+        var text = "pgwarden: \(oneLine(error))"
         if let hint = ErrorHint.hint(for: error) { text += hint.inline ? "; \(hint.text)" : "\nhint: \(hint.text)" }
         if let error = error as? PGError, error.kind == .connection, nothingConfigured {
             text += "; no database was given: pass --database-url or set DATABASE_URL"
                 + " (or run `pgwarden dev` for a throwaway local server)"
         }
         try? FileHandle.standardError.write(contentsOf: Data((text + "\n").utf8))
+    }
+
+    /// A connection failure in one line: libpq's multi-line message joined with "; ".
+    static func oneLine(_ error: Error) -> Error {
+        guard var error = error as? PGError, error.kind == .connection else { return error }
+        error.message = error.message.split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: "; ")
+        return error
     }
 
     /// True when neither DATABASE_URL nor any libpq connection variable is set.

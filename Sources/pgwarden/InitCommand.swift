@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PgwardenExamples
 import WardenKit
 
 /// `pgwarden init [DIR] [--example NAME]`: write a project that passes `pgwarden dev`.

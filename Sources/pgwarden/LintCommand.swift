@@ -55,9 +55,9 @@ struct LintCommand: ParsableCommand {
             let layout = try migrations.project.layout(
                 migrations: migrations.folder, plan: plan, allGiven: migrations.folder != nil && plan != nil)
             let planFile = layout.planFile.relativePath
-            let accessPlan = FileManager.default.fileExists(atPath: planFile) ? try AccessPlanParser.load(path: planFile) : nil
+            let accessPlan = FileManager.default.fileExists(atPath: planFile) ? try AccessPlan(contentsOf: layout.planFile) : nil
             let schemas = !schema.isEmpty ? schema : accessPlan?.schemas ?? ["public"]
-            let connection = try Connection(database.settings())
+            let connection = try database.connect()
             var isDirectory: ObjCBool = false
             let migrationsPath = layout.migrationsDirectory.path
             let folder = FileManager.default.fileExists(atPath: migrationsPath, isDirectory: &isDirectory) && isDirectory.boolValue

@@ -2,26 +2,27 @@ import ArgumentParser
 import Foundation
 import WardenKit
 
-/// Wiring shared by `up`, `down` and `redo`: open the migrator, show progress, cancel
-/// the running statement on Ctrl-C, print the outcome.
+/// Wiring shared by `up`, `down` and `redo`: read the migrations, connect, show
+/// progress, cancel the running statement on Ctrl-C, print the outcome.
 enum MigrationCommandRunner {
-    static func run(_ database: DatabaseOptions, _ migrations: MigrationsOptions, _ lock: LockOptions,
-                    _ body: (Migrator) throws -> MigrationRun) throws
+    /// Runs `body` with the migrations (read and checked before connecting), a
+    /// connection, and the observer that draws progress.
+    static func run(_ database: DatabaseOptions, _ migrations: MigrationsOptions,
+                    _ body: (Migrations, Connection, @escaping (MigrationEvent) -> Void) throws -> MigrationRun) throws
     {
         try ErrorReporter.run {
-            let migrator = try migrations.openMigrator(database)
-            lock.configure(migrator)
+            let folder = try migrations.load()
+            let connection = try database.connect()
             let progress = MigrationProgress.standard()
-            migrator.observer = progress.handle
-            let interrupt = migrator.session.makeInterrupter()
+            let canceller = connection.makeCanceller()
             let token = InterruptHandler.shared.onInterrupt {
                 progress.stop()
-                interrupt?()
+                _ = canceller?.cancel()
             }
             defer { InterruptHandler.shared.remove(token) }
             let run: MigrationRun
             do {
-                run = try body(migrator)
+                run = try body(folder, connection, progress.handle)
             } catch {
                 progress.stop()
                 throw error

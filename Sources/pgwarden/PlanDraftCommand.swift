@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PgwardenExamples
 import WardenKit
 
 /// `pgwarden plan`: commands about the access-plan file.
@@ -45,7 +46,7 @@ struct PlanDraftCommand: ParsableCommand {
             if let output, FileManager.default.fileExists(atPath: output) {
                 throw ProjectInitError(path: output, reason: .exists)
             }
-            let connection = try Connection(database.settings())
+            let connection = try database.connect()
             let draft = try PlanDrafter(
                 connection: connection, schemas: schema.isEmpty ? ["public"] : schema, userMetadata: userMetadata,
                 accessTokenHook: try AccessTokenHook.configured(nearPlan: output ?? "access-plan.yml"))

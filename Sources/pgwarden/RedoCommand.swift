@@ -26,8 +26,9 @@ struct RedoCommand: ParsableCommand {
     var allowDrift = false
 
     func run() throws {
-        try MigrationCommandRunner.run(database, migrations, lock) { migrator in
-            try migrator.redo(allowDrift: allowDrift, dryRun: dryRun, lockTimeout: lock.lockTimeout)
+        try MigrationCommandRunner.run(database, migrations) { folder, connection, observer in
+            try folder.redo(on: connection, options: lock.runOptions(allowDrift: allowDrift, dryRun: dryRun),
+                            observer: observer)
         }
     }
 }

@@ -30,10 +30,9 @@ struct ResetCommand: ParsableCommand {
         try ErrorReporter.run {
             let layout = try migrations.project.layout(
                 migrations: migrations.folder, seeds: seeds.folder, allGiven: migrations.folder != nil && seeds.folder != nil)
-            var job = ProjectJob(settings: try database.settings(), project: layout.project) { print($0) }
-            let progress = MigrationProgress.standard()
-            job.onMigrationEvent = progress.handle
-            try job.reset()
+            let steps = ProjectSteps(project: layout.project, settings: try database.settings(),
+                                     progress: MigrationProgress.standard())
+            try steps.reset()
         }
     }
 }

@@ -39,13 +39,14 @@ struct ResolveCommand: ParsableCommand {
 
     func run() throws {
         try ErrorReporter.run {
-            let migrator = try migrations.openMigrator(database)
+            let folder = try migrations.load()
+            let connection = try database.connect()
             switch resolution {
             case .applied:
-                try migrator.resolve(version, as: .applied, lockTimeout: lock.lockTimeout)
+                try folder.resolve(version, as: .applied, on: connection, lockTimeout: lock.lockTimeout)
                 print("marked \(version) applied")
             case .rolledBack:
-                try migrator.resolve(version, as: .rolledBack, lockTimeout: lock.lockTimeout)
+                try folder.resolve(version, as: .rolledBack, on: connection, lockTimeout: lock.lockTimeout)
                 print("marked \(version) rolled back: it is pending again")
             }
         }

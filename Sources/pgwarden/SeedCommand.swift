@@ -22,7 +22,7 @@ struct SeedCommand: ParsableCommand {
                 _ = try Seeder(folder: folder).files()  // a seeds folder must exist (as before)
             }
             _ = try source.files()
-            let connection = try Connection(database.settings())
+            let connection = try database.connect()
             guard let applied = try source.apply(on: connection) else {
                 print(source == .disabled ? "seeding is disabled in supabase/config.toml; nothing applied"
                                           : "no seed file matches [db.seed] sql_paths; nothing applied")

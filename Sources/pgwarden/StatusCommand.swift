@@ -37,8 +37,8 @@ struct StatusCommand: ParsableCommand {
 
     func run() throws {
         try ErrorReporter.run {
-            let migrator = try migrations.openMigrator(database)
-            let report = try migrator.status()
+            let folder = try migrations.load()
+            let report = try folder.status(on: database.connect())
             print(format == .json ? try report.json() : report.text(advice: ErrorHint.statusAdvice))
             switch report.outcome {
             case .upToDate: return

@@ -60,8 +60,8 @@ struct TestCommand: ParsableCommand {
             // Every input file is read and checked before anything connects.
             let suite = try tests.suite(in: layout)
             let hasPlan = TestsOptions.hasPlan(layout)
-            let plan = hasPlan ? try AccessPlanParser.load(path: layout.planFile.relativePath) : nil
-            let connection = try Connection(database.settings())
+            let plan = hasPlan ? try AccessPlan(contentsOf: layout.planFile) : nil
+            let connection = try database.connect()
             guard let plan else {
                 let suites = try suite?.run(on: connection) ?? []
                 var noDanger = true
@@ -78,9 +78,7 @@ struct TestCommand: ParsableCommand {
                 if !suites.allSatisfy(\.passed) || (strict && !noDanger) { throw ExitStatus.failure }
                 return
             }
-            var runner = AccessPlanRunner(connection: connection, plan: plan)
-            runner.limits = limits.limits
-            let report = try runner.run()
+            let report = try plan.prove(on: connection, limits: limits.limits)
             let suites = try suite?.run(on: connection) ?? []
             let run = TestRunReport(accessPlan: report, plan: plan, suites: suites)
             try ReportPrinter(format: format, output: output, plan: plan).print(run)

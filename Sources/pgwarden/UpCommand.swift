@@ -47,8 +47,9 @@ struct UpCommand: ParsableCommand {
     var allowDrift = false
 
     func run() throws {
-        try MigrationCommandRunner.run(database, migrations, lock) { migrator in
-            try migrator.up(to: to, allowDrift: allowDrift, dryRun: dryRun, lockTimeout: lock.lockTimeout)
+        try MigrationCommandRunner.run(database, migrations) { folder, connection, observer in
+            try folder.up(on: connection, to: to, options: lock.runOptions(allowDrift: allowDrift, dryRun: dryRun),
+                          observer: observer)
         }
     }
 }

@@ -63,18 +63,23 @@ import TestSupport
     @Test func resetThenSeedTwiceLeavesTheSameData() throws {
         let (admin, settings) = try TestCluster.newTwinDatabase("reset")
         let connection = try Connection(settings)
-        var lines: [String] = []
-        var job = ProjectJob(settings: settings, project: Project(directory: ElectricRide.root)) { lines.append($0) }
-        job.bootstrapSettings = admin
-        _ = try job.provisionAndProve()
+        let project = Project(directory: ElectricRide.root)
+        try SupabaseCompat.bootstrap(Connection(admin))
+        try project.provision(on: Connection(settings))
+        #expect(try project.accessPlan().prove(on: connection).failures.map(\.name) == [])
         try connection.execute("insert into public.colour (name) values ('Scribbled by hand')")
-        try job.reset()
+        // What `pgwarden reset` does, on the public API: down all, up, seed.
+        let migrations = try project.migrations()
+        let migrating = try Connection(settings)
+        #expect(try migrations.down(.all, on: migrating).steps.count == migrations.files.count)
+        #expect(try migrations.up(on: migrating).steps.count == migrations.files.count)
+        let seeded = try project.seed(on: connection)
         #expect(try connection.query("select count(*) from public.colour where name = 'Scribbled by hand'").scalar == "0")
         let afterReset = try DatabaseFingerprint.rows(connection)
         try Seeder(folder: ElectricRide.seeds).apply(connection)
         try Seeder(folder: ElectricRide.seeds).apply(connection)
         #expect(try DatabaseFingerprint.rows(connection).filter { !$0.key.hasPrefix("pgwarden.") }
                 == afterReset.filter { !$0.key.hasPrefix("pgwarden.") })
-        #expect(lines.contains { $0.hasPrefix("seed: applied 3 files") })
+        #expect(seeded?.count == 3)
     }
 }

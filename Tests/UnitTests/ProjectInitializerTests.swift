@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PgwardenExamples
 import WardenKit
 import TestSupport
 

@@ -11,9 +11,14 @@ extension AccessPlan {
     /// the run is one transaction that is rolled back; inside the caller's transaction
     /// it is a savepoint that is rolled back, and the caller's own work stays.
     ///
-    /// - Parameter connection: a connection as the project owner (on Supabase,
-    ///   `postgres`), who may switch to every persona's role.
-    public func prove(on connection: Connection) throws -> AccessPlanReport {
-        try AccessPlanRunner(connection: connection, plan: self).run()
+    /// - Parameters:
+    ///   - connection: a connection as the project owner (on Supabase, `postgres`), who
+    ///     may switch to every persona's role.
+    ///   - limits: how long any statement of the run may wait for a lock, and run; past
+    ///     either, the run is rolled back and throws `AccessPlanTimeout`.
+    public func prove(on connection: Connection, limits: AccessPlanLimits = .init()) throws -> AccessPlanReport {
+        var runner = AccessPlanRunner(connection: connection, plan: self)
+        runner.limits = limits
+        return try runner.run()
     }
 }

@@ -24,6 +24,24 @@ extension Migrations {
         }
     }
 
+    /// `down(_:on:)` on a connection of its own, off the caller's executor.
+    @discardableResult
+    public func down(_ target: DownTarget = .steps(1), connectingTo settings: ConnectionSettings,
+                     options: MigrationRunOptions = .init()) async throws -> MigrationRun
+    {
+        try await onOwnThread(settings) { connection in
+            try down(target, on: connection, options: options, observer: { _ in })
+        }
+    }
+
+    /// `redo(on:)` on a connection of its own, off the caller's executor.
+    @discardableResult
+    public func redo(connectingTo settings: ConnectionSettings, options: MigrationRunOptions = .init()) async throws
+        -> MigrationRun
+    {
+        try await onOwnThread(settings) { connection in try redo(on: connection, options: options, observer: { _ in }) }
+    }
+
     /// `status(on:)` on a connection of its own, off the caller's executor.
     public func status(connectingTo settings: ConnectionSettings) async throws -> MigrationStatusReport {
         try await onOwnThread(settings) { connection in try status(on: connection) }

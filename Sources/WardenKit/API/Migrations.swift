@@ -36,7 +36,7 @@ public struct Migrations: Sendable {
 
     /// Every version's state on this database (changes nothing).
     public func status(on connection: Connection) throws -> MigrationStatusReport {
-        try migrator(connection).status()
+        try running(on: connection) { try $0.status() }
     }
 
     /// Applies pending migrations in order, up to and including `target`.
@@ -45,22 +45,51 @@ public struct Migrations: Sendable {
                    options: MigrationRunOptions = .init(),
                    observer: @escaping (MigrationEvent) -> Void = { _ in }) throws -> MigrationRun
     {
-        try migrator(connection, options, observer).up(
-            to: target, allowDrift: options.allowDrift, dryRun: options.dryRun, lockTimeout: options.lockTimeout)
+        try running(on: connection, options, observer) {
+            try $0.up(to: target, allowDrift: options.allowDrift, dryRun: options.dryRun, lockTimeout: options.lockTimeout)
+        }
     }
 
-    /// Rolls migrations back, newest first (by default one).
+    /// Rolls migrations back, newest first (by default one). Everything in range is
+    /// planned first: a migration without a down section or without a file refuses the
+    /// whole run, before anything changes.
     @discardableResult
     public func down(_ target: DownTarget = .steps(1), on connection: Connection,
                      options: MigrationRunOptions = .init(),
                      observer: @escaping (MigrationEvent) -> Void = { _ in }) throws -> MigrationRun
     {
-        try migrator(connection, options, observer).down(
-            target, dryRun: options.dryRun, lockTimeout: options.lockTimeout)
+        try running(on: connection, options, observer) {
+            try $0.down(target, dryRun: options.dryRun, lockTimeout: options.lockTimeout)
+        }
     }
 
-    private func migrator(_ connection: Connection, _ options: MigrationRunOptions = .init(),
-                          _ observer: @escaping (MigrationEvent) -> Void = { _ in }) throws -> Migrator
+    /// Rolls the newest applied migration back and applies it again from its file (which
+    /// may have changed since it was applied), under one lock. Nothing applied: an empty run.
+    @discardableResult
+    public func redo(on connection: Connection, options: MigrationRunOptions = .init(),
+                     observer: @escaping (MigrationEvent) -> Void = { _ in }) throws -> MigrationRun
+    {
+        try running(on: connection, options, observer) {
+            try $0.redo(allowDrift: options.allowDrift, dryRun: options.dryRun, lockTimeout: options.lockTimeout)
+        }
+    }
+
+    /// Settles a migration marked failed (a `transaction:false` section that stopped
+    /// part-way, or one that ended its own transaction), after someone checked the
+    /// database. A version that is not marked failed is refused (`MigrationRefusal.notFailed`);
+    /// one that is neither in the history nor in the folder is `MigrationInputError.unknownVersion`.
+    public func resolve(_ version: MigrationVersion, as resolution: MigrationResolution, on connection: Connection,
+                        lockTimeout: Duration? = .seconds(60)) throws
+    {
+        try running(on: connection) { try $0.resolve(version, as: resolution, lockTimeout: lockTimeout) }
+    }
+
+    /// Runs `body` with a migrator on `connection`; the server's warnings during the run
+    /// go to `observer` as `.warning` events (naming the running migration's file), and
+    /// to the connection's own notice handler, which is put back afterwards.
+    private func running<T>(on connection: Connection, _ options: MigrationRunOptions = .init(),
+                            _ observer: @escaping (MigrationEvent) -> Void = { _ in },
+                            _ body: (Migrator) throws -> T) throws -> T
     {
         guard connection.transactionStatus == .idle else {
             throw APIMisuse("migrations commit one by one: run them on a connection outside a transaction")
@@ -69,8 +98,22 @@ public struct Migrations: Sendable {
         migrator.observer = observer
         migrator.ddlLockTimeout = options.ddlLockTimeout
         migrator.lockRetries = options.lockRetries
-        return migrator
+        let previous = connection.noticeHandler
+        connection.onNotice { [weak migrator] notice in
+            migrator?.serverNotice(notice)
+            previous(notice)
+        }
+        defer { connection.onNotice(previous) }
+        return try body(migrator)
     }
+}
+
+/// How to settle a migration marked failed (`Migrations.resolve`).
+public enum MigrationResolution: Sendable {
+    /// Its changes are complete: mark it applied (with its file's current checksum).
+    case applied
+    /// Its changes were undone: forget it, so `up` runs it again.
+    case rolledBack
 }
 
 /// How a migration run behaves.
@@ -87,6 +130,8 @@ public struct MigrationRunOptions: Sendable {
     /// How many times a migration that gave up waiting for a lock is run again.
     public var lockRetries: Int
 
+    /// The defaults are `pgwarden up`'s: wait a minute for another run's lock, 5 s for a
+    /// statement's lock, three retries.
     public init(allowDrift: Bool = false, dryRun: Bool = false, lockTimeout: Duration? = .seconds(60),
                 ddlLockTimeout: Duration = .seconds(5), lockRetries: Int = 3)
     {

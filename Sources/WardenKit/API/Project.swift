@@ -50,8 +50,10 @@ public struct Project: Sendable {
     /// The seed files in the order they apply (empty when there are none).
     public func seedFiles() throws -> [URL] { try seeds.files() }
 
-    /// Applies the seed files in one transaction; nil when there are none.
-    package func applySeeds(on connection: Connection) throws -> [URL]? { try seeds.apply(on: connection) }
+    /// Applies the seed files in one transaction; returns them, or nil when there are
+    /// none (no seeds folder, no file, or seeding disabled in `config.toml`).
+    @discardableResult
+    public func seed(on connection: Connection) throws -> [URL]? { try seeds.apply(on: connection) }
 
     /// Makes the database ready: the Supabase twin where it is missing, every pending
     /// migration, then the seeds (in one transaction). Every file is read and checked
@@ -64,7 +66,7 @@ public struct Project: Sendable {
         _ = try seedFiles()
         let bootstrap = try SupabaseCompat.bootstrap(connection)
         let run = try migrations.up(on: connection, observer: observer)
-        let seeded = try applySeeds(on: connection) ?? []
+        let seeded = try seed(on: connection) ?? []
         return ProvisionSummary(bootstrap: bootstrap, migrations: run, seedFiles: seeded)
     }
 }

@@ -27,7 +27,8 @@ public struct MigrationLockWaitFailure: WardenError {
         return result.joined(separator: "\n")
     }
 
-    package static func seconds(_ duration: Duration) -> String {
+    /// A wait as the messages show it: `60 s`, or `1500 ms` when not whole seconds.
+    public static func seconds(_ duration: Duration) -> String {
         let milliseconds = duration.wholeMilliseconds
         return milliseconds % 1000 == 0 ? "\(milliseconds / 1000) s" : "\(milliseconds) ms"
     }

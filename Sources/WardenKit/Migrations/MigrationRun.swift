@@ -23,7 +23,8 @@ public struct MigrationRun: Sendable {
         /// nil in a dry run.
         public let duration: Duration?
 
-        package init(version: String, name: String, direction: MigrationDirection, duration: Duration?) {
+        /// A step (for a progress display that draws `.finished` events as `line(for:dryRun:)` does).
+        public init(version: String, name: String, direction: MigrationDirection, duration: Duration?) {
             self.version = version
             self.name = name
             self.direction = direction

@@ -29,8 +29,6 @@ package protocol MigrationSession: AnyObject {
     func restoreTransactionSettings(_ before: [String: String], keeping sessionNames: Set<String>) throws
     /// Undoes session settings a migration may have made, between migrations.
     func resetSession() throws
-    /// A thread-safe way to cancel the running statement (for Ctrl-C), if any.
-    func makeInterrupter() -> (@Sendable () -> Void)?
     /// Limits how long migration statements wait for a lock (`lock_timeout`): for the
     /// open transaction (`local`) or the session.
     func setLockTimeout(_ timeout: Duration, local: Bool) throws

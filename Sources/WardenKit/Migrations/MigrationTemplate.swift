@@ -1,7 +1,7 @@
 import Foundation
 
 /// Writes a new, empty migration file (`pgwarden new NAME`).
-package enum MigrationTemplate {
+public enum MigrationTemplate {
     /// The new file's text: an empty up and an empty down section.
     package static let text = """
         -- migrate:up
@@ -14,7 +14,7 @@ package enum MigrationTemplate {
 
     /// Lowercase letters, digits and single underscores; nil when nothing is left.
     /// `Add listing index` becomes `add_listing_index`.
-    package static func fileName(for name: String) -> String? {
+    public static func fileName(for name: String) -> String? {
         var result = ""
         for scalar in name.lowercased().unicodeScalars {
             if scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)) {
@@ -44,8 +44,10 @@ package enum MigrationTemplate {
     /// `upOnly` (a Supabase CLI project) writes an empty file, as `supabase migration new`
     /// does: the Supabase CLI runs a whole file, so a `-- migrate:down` section there would
     /// run right after the up section.
+    /// Bad names throw `MigrationInputError.invalidMigrationName`; an existing file or a
+    /// folder that cannot be written, `fileExists` / `fileNotWritable`.
     @discardableResult
-    package static func create(name: String, folder: String, upOnly: Bool = false, now: Date = Date()) throws -> String {
+    public static func create(name: String, folder: String, upOnly: Bool = false, now: Date = Date()) throws -> String {
         guard let cleanName = fileName(for: name) else { throw MigrationInputError.invalidMigrationName(name: name) }
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

@@ -10,14 +10,6 @@ import WardenPostgres
 /// after a history row marks it failed, and that mark is lifted only when it finishes.
 /// The first failure stops the run; what earlier migrations did stays.
 package final class Migrator {
-    /// How to settle a migration marked failed.
-    package enum Resolution: Sendable {
-        /// Its changes are complete: mark it applied.
-        case applied
-        /// Its changes were undone: remove its history row (it is pending again).
-        case rolledBack
-    }
-
     package let directory: MigrationDirectory
     /// The history rows.
     package let history: MigrationHistory
@@ -72,12 +64,6 @@ package final class Migrator {
             directory: directory, history: history(directory, session.connection, supabaseHistory), session: session)
         session.connection.onNotice { [weak migrator] notice in migrator?.serverNotice(notice) }
         return migrator
-    }
-
-    /// A project's migrator (its folder; the Supabase CLI's history for a Supabase project).
-    package static func open(project: Project, settings: ConnectionSettings) throws -> Migrator {
-        try open(folder: project.migrationsDirectory.relativePath, settings: settings,
-                 supabaseHistory: project.supabaseHistory)
     }
 
     /// Every migration's state (reads the history; takes no lock, changes nothing).
@@ -161,7 +147,7 @@ package final class Migrator {
 
     /// Settles a migration marked failed, after someone checked the database.
     @discardableResult
-    package func resolve(_ version: MigrationVersion, as resolution: Resolution, lockTimeout: Duration? = .seconds(60)) throws
+    package func resolve(_ version: MigrationVersion, as resolution: MigrationResolution, lockTimeout: Duration? = .seconds(60)) throws
         -> MigrationRecord?
     {
         try locked(lockTimeout) {
@@ -298,7 +284,7 @@ package final class Migrator {
         }
     }
 
-    private func serverNotice(_ notice: PGNotice) {
+    func serverNotice(_ notice: PGNotice) {
         guard notice.severity == "WARNING" else { return }
         let place = currentFile.map { "\($0.path): " } ?? ""
         observer(.warning("\(place)server WARNING: \(notice.message)"))

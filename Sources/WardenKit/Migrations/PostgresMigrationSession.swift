@@ -134,9 +134,4 @@ package final class PostgresMigrationSession: MigrationSession {
         guard let fresh = try? Connection(connection.settings) else { return nil }
         return try? PostgresMigrationHistory(connection: fresh).records()
     }
-
-    package func makeInterrupter() -> (@Sendable () -> Void)? {
-        guard let canceller = connection.makeCanceller() else { return nil }
-        return { canceller.cancel() }
-    }
 }

@@ -30,7 +30,8 @@ public enum SeedSource: Sendable, Equatable {
     }
 
     /// Applies the seed files in one transaction; nil when there is nothing to apply.
-    package func apply(on connection: Connection) throws -> [URL]? {
+    /// A failing file rolls every seed back and throws `SeedError` naming its line.
+    public func apply(on connection: Connection) throws -> [URL]? {
         switch self {
         case .folder(let folder):
             return isPresent ? try Seeder(folder: folder).apply(connection) : nil

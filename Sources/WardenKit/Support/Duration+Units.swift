@@ -1,6 +1,6 @@
 extension Duration {
     /// Whole milliseconds (truncated): for history rows, progress lines and reports.
-    package var wholeMilliseconds: Int {
+    public var wholeMilliseconds: Int {
         Int(components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000)
     }
 

@@ -32,6 +32,55 @@ import TestSupport
         #expect(try migrations.status(on: connection).entries.allSatisfy { $0.state == .applied })
     }
 
+    /// What `pgwarden down`, `redo`, `resolve` and `seed` call: the public API alone.
+    @Test func downRedoResolveAndSeedOnThePublicAPI() async throws {
+        let database = try ScratchDatabase(label: "api")
+        let project = Project(directory: ElectricRide.root)
+        let migrations = try project.migrations()
+        try await migrations.up(connectingTo: database.settings)
+        let down = try await migrations.down(.steps(2), connectingTo: database.settings)
+        #expect(down.command == .down && down.steps.map(\.direction) == [.down, .down])
+        let connection = try database.connect()
+        #expect(try migrations.status(on: connection).entries.filter { $0.state == .pending }.count == 2)
+        try migrations.up(on: connection)
+        let newest = try #require(migrations.files.last?.version.text)
+        let redo = try await migrations.redo(connectingTo: database.settings)
+        #expect(redo.command == .redo && redo.steps.map(\.version) == [newest, newest])
+        // Only a failed migration can be settled; anything else is refused and changes nothing.
+        let before = try connection.query("select version, name, checksum from pgwarden.schema_migrations order by version").rows
+        let applied = try #require(migrations.files.first?.version)
+        #expect(throws: MigrationRefusal.self) { try migrations.resolve(applied, as: .rolledBack, on: connection) }
+        let unknown = try #require(MigrationVersion("42"))
+        #expect(throws: MigrationInputError.self) { try migrations.resolve(unknown, as: .applied, on: connection) }
+        #expect(try connection.query("select version, name, checksum from pgwarden.schema_migrations order by version").rows == before)
+        #expect(try project.seed(on: connection)?.count == 3)
+        #expect(try Project(directory: URL(fileURLWithPath: "/nonexistent-pgwarden-project")).seed(on: connection) == nil)
+    }
+
+    /// A server WARNING during a run reaches the observer, naming the migration's file,
+    /// and the connection's own notice handler, which is put back afterwards.
+    @Test func serverWarningsReachTheObserverAndTheConnectionsHandler() throws {
+        let database = try ScratchDatabase(label: "api")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("warn-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try "-- migrate:up\ndo $$ begin raise warning 'mind the gap'; end $$;\n-- migrate:down\nselect 1;\n"
+            .write(to: folder.appendingPathComponent("20990101000000_warn.sql"), atomically: true, encoding: .utf8)
+        let connection = try database.connect()
+        final class Seen: @unchecked Sendable { var notices: [String] = [] }
+        let seen = Seen()
+        connection.onNotice { seen.notices.append($0.message) }
+        var events: [String] = []
+        try Migrations(directory: folder).up(on: connection) { event in
+            if case .warning(let text) = event { events.append(text) }
+        }
+        #expect(events.contains { $0.contains("20990101000000_warn.sql") && $0.contains("mind the gap") }, "\(events)")
+        #expect(seen.notices.contains("mind the gap"))
+        try connection.execute("do $$ begin raise warning 'after the run'; end $$")
+        #expect(seen.notices.last == "after the run")
+        #expect(!events.contains { $0.contains("after the run") })
+    }
+
     @Test func inTransactionEndsAsTheBodySays() throws {
         let database = try ScratchDatabase(label: "api")
         let connection = try database.connect()

@@ -67,7 +67,6 @@ final class InMemoryHistory: MigrationHistory, MigrationSession {
     }
 
     func resetSession() throws {}
-    func makeInterrupter() -> (@Sendable () -> Void)? { nil }
 
     /// The versions in the history, in order.
     var versions: [String] { rows.map(\.version) }

@@ -9,7 +9,12 @@ import WardenPostgres
 /// rows and probes inside transactions that are rolled back, so nothing is left
 /// changed): first a run that expects nothing, whose failures show what is allowed;
 /// then a run of the drafted cells, which must pass.
-package struct PlanDrafter {
+///
+/// ```swift
+/// let draft = try PlanDrafter(connection: connection).draft()
+/// try draft.yaml.write(to: planURL, atomically: true, encoding: .utf8)
+/// ```
+public struct PlanDrafter {
     let connection: Connection
     let schemas: [String]
     /// Signed-in persona name -> its `raw_user_meta_data` (JSON object text), for a
@@ -24,7 +29,8 @@ package struct PlanDrafter {
     ///   for both, or `ava=<object>` / `ben=<object>` for one (the later entry wins).
     /// - Parameter accessTokenHook: the hook `pgwarden test` will call (see
     ///   `AccessTokenHook.configured(nearPlan:)`), so that the draft observes the same tokens.
-    package init(connection: Connection, schemas: [String] = ["public"], userMetadata: [String] = [],
+    /// - Throws: `AccessPlanError` when a `userMetadata` entry is not a JSON object.
+    public init(connection: Connection, schemas: [String] = ["public"], userMetadata: [String] = [],
                  accessTokenHook: AccessTokenHook? = nil) throws {
         self.connection = connection
         self.schemas = schemas
@@ -60,7 +66,9 @@ package struct PlanDrafter {
 
     static let emails = ["ava.draft@example.com", "ben.draft@example.com"]
 
-    package func draft(source: String = "the drafted plan") throws -> PlanDraft {
+    /// Observes the database and writes the plan that states what it allows now.
+    /// - Parameter source: how messages about the plan name it (a file that does not exist yet).
+    public func draft(source: String = "the drafted plan") throws -> PlanDraft {
         let exposed = try ExposedCatalog.read(connection, schemas: schemas)
         let catalog = try DraftCatalog.read(connection, schemas: schemas)
         let ownership = DraftOwnership(catalog: catalog)
@@ -144,7 +152,7 @@ package struct PlanDrafter {
 
     /// Whether the database has what a draft acts through: the API roles and `auth.users`
     /// (a Supabase project, its twin, or plain PostgreSQL after `pgwarden bootstrap`).
-    package static func canObserve(_ connection: Connection) throws -> Bool {
+    public static func canObserve(_ connection: Connection) throws -> Bool {
         try connection.fetchBool(
             """
             select to_regrole('anon') is not null and to_regrole('authenticated') is not null
@@ -167,17 +175,19 @@ package struct PlanDrafter {
 }
 
 /// A drafted plan: its YAML text and what it says.
-package struct PlanDraft: Sendable {
-    package var yaml: String
-    package var plan: AccessPlan
+public struct PlanDraft: Sendable {
+    /// The plan file's text, with a DANGER comment on each cell that looks dangerous.
+    public internal(set) var yaml: String
+    /// The drafted plan, as read back from `yaml`.
+    public internal(set) var plan: AccessPlan
     /// Cells marked DANGER in the YAML.
-    package var dangers: Int
+    public internal(set) var dangers: Int
     /// True when the drafted cells held on a second run (what `pgwarden test` would say).
-    package var verified: Bool
+    public internal(set) var verified: Bool
     /// That second run: the access matrix as observed.
-    package var report: AccessPlanReport
+    public internal(set) var report: AccessPlanReport
     /// Every cell marked DANGER, as `subject · persona: why`.
-    package var dangerCells: [String]
+    public internal(set) var dangerCells: [String]
     /// What `pgwarden lint` finds, each finding's consequence proven.
-    package var findings: LintReport
+    public internal(set) var findings: LintReport
 }

@@ -2,7 +2,8 @@
 /// every failing pgTAP assertion, on its test file and line; escaping as
 /// `GitHubAnnotations` does.
 extension TestRunReport {
-    package func githubAnnotations() -> String {
+    /// GitHub Actions workflow commands (`::error file=...,line=...::`), one per failed cell or assertion.
+    public func githubAnnotations() -> String {
         var lines: [String] = []
         if let accessPlan, let plan {
             let rendered = GitHubAnnotations(accessPlan, plan: plan).render()

@@ -4,7 +4,8 @@ import Foundation
 /// XML (a testsuite per pgTAP file, a testcase per assertion), TAP 13 and JSON. With
 /// no suites, each is exactly the access plan's own (`MachineReports`).
 extension TestRunReport {
-    package func junit() -> String {
+    /// JUnit XML: one test suite for the access plan, one per pgTAP file.
+    public func junit() -> String {
         if let accessPlan, suites.isEmpty { return MachineReports.junit(accessPlan) }
         var inner: [String] = []
         var tests = 0, failures = 0, skipped = 0
@@ -56,7 +57,8 @@ extension TestRunReport {
         return lines
     }
 
-    package func tap() -> String {
+    /// TAP version 13: one line per cell and per assertion.
+    public func tap() -> String {
         if let accessPlan, suites.isEmpty { return MachineReports.tap(accessPlan) }
         var body: [String] = []
         var number = 0
@@ -85,7 +87,8 @@ extension TestRunReport {
         return (["TAP version 13", "1..\(number)"] + body).joined(separator: "\n")
     }
 
-    package func json() throws -> String {
+    /// A JSON document: the access plan's report and the suites, with summaries.
+    public func json() throws -> String {
         var document: [String: Any] = [:]
         if let accessPlan {
             let planJSON = try MachineReports.json(accessPlan)

@@ -2,7 +2,7 @@
 extension TestRunReport {
     /// The access-plan matrix (when there is a plan), then every suite with every
     /// assertion, the failures with their file and line, and the summaries.
-    package func text() -> String {
+    public func text() -> String {
         var sections: [String] = []
         if let accessPlan { sections.append(MatrixReport(accessPlan).render()) }
         if !suites.isEmpty { sections.append(suitesText()) }
@@ -37,7 +37,7 @@ extension TestRunReport {
 
     /// The access plan's Markdown (when there is a plan), then a table of the files,
     /// the failing assertions, and every assertion in a collapsed list.
-    package func markdown() -> String {
+    public func markdown() -> String {
         var sections: [String] = []
         if let accessPlan { sections.append(MarkdownReport(accessPlan).render()) }
         guard !suites.isEmpty else { return sections.joined(separator: "\n\n") }

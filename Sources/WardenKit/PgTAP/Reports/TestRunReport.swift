@@ -1,23 +1,33 @@
 /// Everything `pgwarden test` found: the access plan's probes (when there is a plan)
 /// and the test suites (pgTAP files). Renderers for every report format take this;
 /// with no suites they give exactly the access plan's own reports.
-package struct TestRunReport: Sendable {
-    package var accessPlan: AccessPlanReport?
+///
+/// ```swift
+/// let report = try plan.prove(on: connection)
+/// let suites = try PgTAPSuite(folder: "supabase/tests").run(on: connection)
+/// let run = TestRunReport(accessPlan: report, plan: plan, suites: suites)
+/// print(run.text())
+/// ```
+public struct TestRunReport: Sendable {
+    /// The access plan's probes (nil: no plan was proved).
+    public let accessPlan: AccessPlanReport?
     /// The plan that was run (for the file lines of GitHub annotations).
-    package var plan: AccessPlan?
-    package var suites: [TestSuiteResult]
+    public let plan: AccessPlan?
+    /// The pgTAP files' results, in the order they ran.
+    public let suites: [TestSuiteResult]
 
-    package init(accessPlan: AccessPlanReport?, plan: AccessPlan?, suites: [TestSuiteResult]) {
+    /// A report of a proof and of test suites; either may be absent.
+    public init(accessPlan: AccessPlanReport?, plan: AccessPlan?, suites: [TestSuiteResult]) {
         self.accessPlan = accessPlan
         self.plan = plan
         self.suites = suites
     }
 
     /// True when every probe and every test case held (TODO and SKIP never fail).
-    package var passed: Bool { (accessPlan?.passed ?? true) && suites.allSatisfy(\.passed) }
+    public var passed: Bool { (accessPlan?.passed ?? true) && suites.allSatisfy(\.passed) }
 
     /// `pgTAP: 3 files, 14 assertions, 13 passed, 1 failed, 0 skipped or todo (52 ms)`.
-    package var suiteSummary: String {
+    public var suiteSummary: String {
         let cases = suites.flatMap(\.cases)
         let failed = cases.filter { $0.status == .failed }.count
         let passedCount = cases.filter { $0.status == .passed }.count

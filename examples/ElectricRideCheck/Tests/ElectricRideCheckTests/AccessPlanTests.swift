@@ -31,6 +31,9 @@ let electricRide = URL(fileURLWithPath: #filePath)
     #expect(status.entries.last?.state == .pending && status.entries.last?.version == latest.version)
     let up = try migrations.up(on: connection)
     #expect(up.steps.map(\.version) == [latest.version])
+    // Redo: the newest migration rolled back and applied again, under one lock.
+    let redo = try migrations.redo(on: connection)
+    #expect(redo.command == .redo && redo.steps.map(\.direction) == [.down, .up])
 
     // SQL through the one safe way in: interpolated values are bound.
     let hostile = "'); drop table public.listing; --"
@@ -39,7 +42,7 @@ let electricRide = URL(fileURLWithPath: #filePath)
 
     // The proof, its typed results, and a report.
     let plan = try project.accessPlan()
-    let report = try plan.prove(on: connection)
+    let report = try plan.prove(on: connection, limits: AccessPlanLimits(statementTimeout: .seconds(20)))
     #expect(report.results.count > 100)
     #expect(report.failures.isEmpty, "\(report.failures)")
     #expect(report.access["public.saved"]?["anon"]?.select == .nothing)

@@ -3,19 +3,21 @@ import Foundation
 /// Writes a project's files into a folder: all of them, or none. It refuses, before
 /// writing anything, when any file it would write already exists; when a write
 /// fails part-way, it removes what it wrote.
-package struct ProjectInitializer {
-    package let example: ProjectExample
+public struct ProjectInitializer {
+    /// What to write.
+    public let example: ProjectExample
     /// The project folder (created when missing).
-    package let folder: URL
+    public let folder: URL
 
-    package init(example: ProjectExample, folder: URL) {
+    /// Writes `example` into `folder` (nothing happens until `write()`).
+    public init(example: ProjectExample, folder: URL) {
         self.example = example
         self.folder = folder.standardizedFileURL
     }
 
     /// Writes the files; returns their paths relative to `folder`, in order.
     @discardableResult
-    package func write() throws -> [String] {
+    public func write() throws -> [String] {
         let manager = FileManager.default
         let targets = example.files.map { (file: $0, url: folder.appendingPathComponent($0.path)) }
         for target in targets where manager.fileExists(atPath: target.url.path) {

@@ -1,13 +1,13 @@
 import Foundation
-import WardenPostgres
+import WardenKit
 
 /// Which database a command talks to: `--database-url`, else `DATABASE_URL`, else
 /// libpq's own environment (`PGHOST`, `PGUSER`, `PGPASSWORD`, `~/.pgpass`, ...).
-package enum DatabaseTarget {
+enum DatabaseTarget {
     /// The settings for an explicit URL (or conninfo string) or, when nil or empty,
     /// `DATABASE_URL`, else the libpq environment. Throws a redacted error when the
     /// string is malformed.
-    package static func settings(url: String?, environment: [String: String] = ProcessInfo.processInfo.environment)
+    static func settings(url: String?, environment: [String: String] = ProcessInfo.processInfo.environment)
         throws -> ConnectionSettings
     {
         if let url, !url.isEmpty { return try ConnectionSettings(url) }

@@ -1,7 +1,8 @@
 /// A project `pgwarden init` can write: one of the examples, or an empty project.
-/// The files are embedded in the binary (`EmbeddedExampleFiles.swift`, generated
-/// from the repository's own example files and checked against them by a test).
-package enum ProjectExample: String, CaseIterable, Sendable {
+/// The files are embedded in the binary: the EmbedExamples build plugin writes
+/// `embeddedFiles` from the repository's own example files at every build
+/// (Plugins/EmbedExamples), and a test checks them against those files.
+public enum ProjectExample: String, CaseIterable, Sendable {
     /// Electric Ride, the repository's root project.
     case electricRide = "electric-ride"
     /// examples/todo: anonymous sign-in, owner-only items.
@@ -12,19 +13,21 @@ package enum ProjectExample: String, CaseIterable, Sendable {
     case empty
 
     /// The project's files, paths relative to the project folder, in path order.
-    package var files: [ProjectFile] { Self.embeddedFiles[rawValue] ?? [] }
+    public var files: [ProjectFile] { Self.embeddedFiles[rawValue] ?? [] }
 
     /// Folders every project has, even when they hold no file.
-    package static let folders = ["migrations", "seeds"]
+    public static let folders = ["migrations", "seeds"]
 }
 
 /// One file of a project.
-package struct ProjectFile: Sendable, Equatable {
+public struct ProjectFile: Sendable, Equatable {
     /// Relative to the project folder, with `/` separators.
-    package let path: String
-    package let text: String
+    public let path: String
+    /// The file's contents.
+    public let text: String
 
-    package init(path: String, text: String) {
+    /// A file at `path` (relative, `/` separators) holding `text`.
+    public init(path: String, text: String) {
         self.path = path
         self.text = text
     }

@@ -1,0 +1,86 @@
+import Foundation
+import WardenKit
+
+/// The steps `dev` and `reset` run, each on the public API and each reported in one
+/// line on standard output (migration progress goes to `progress`); the first failure
+/// stops them.
+struct ProjectSteps {
+    let project: Project
+    /// Where migrations, seeds and the plan run (on the twin: as `postgres`, as on Supabase).
+    let settings: ConnectionSettings
+    let progress: MigrationProgress
+
+    /// Reads and checks every input a run needs (the plan, unless `withPlan` is false;
+    /// the migrations; the seed files) without touching any database: a run that would
+    /// refuse its input fails here, before a server is started.
+    @discardableResult
+    static func checkInputs(of project: Project, withPlan: Bool) throws -> AccessPlan? {
+        let plan = withPlan ? try project.accessPlan() : nil
+        _ = try project.migrations()
+        _ = try project.seedFiles()
+        return plan
+    }
+
+    /// Bootstrap (as `bootstrapSettings`' role when given: on the twin, the superuser),
+    /// migrate up, show the status summary, seed. Returns a connection as the project's
+    /// role, for the plan and the tests.
+    func provision(bootstrapSettings: ConnectionSettings?) throws -> Connection {
+        let migrations = try project.migrations()
+        _ = try project.seedFiles()
+        print(Self.describe(try SupabaseCompat.bootstrap(Connection(bootstrapSettings ?? settings))))
+        // Connect as the project's role only now: on the twin, bootstrap creates it.
+        let migrating = try Connection(settings)
+        let connection = try Connection(settings)
+        print(try migrations.up(on: migrating, observer: progress.handle).summary)
+        print(try migrations.status(on: migrating).summary)
+        migrating.close()
+        try seed(connection)
+        return connection
+    }
+
+    /// Rolls every migration back, applies them all again, and seeds: a clean slate.
+    func reset() throws {
+        let migrations = try project.migrations()
+        let migrating = try Connection(settings)
+        print(try migrations.down(.all, on: migrating, observer: progress.handle).summary)
+        print(try migrations.up(on: migrating, observer: progress.handle).summary)
+        try seed(try Connection(settings))
+    }
+
+    private func seed(_ connection: Connection) throws {
+        let source = project.seeds
+        guard let files = try project.seed(on: connection) else {
+            switch source {
+            case .folder(let folder): print("seed: no \(folder.relativePath) folder; skipped")
+            case .files: print("seed: no seed file; skipped")
+            case .disabled: print("seed: disabled in config.toml; skipped")
+            }
+            return
+        }
+        print("seed: applied \(files.count) file\(files.count == 1 ? "" : "s") from \(source.shown)")
+    }
+
+    /// One line saying what bootstrap did.
+    static func describe(_ result: SupabaseCompat.BootstrapResult) -> String {
+        switch result {
+        case .alreadyPresent:
+            return "bootstrap: the Supabase roles, schemas and objects are all present; nothing changed"
+        case .installed(let created):
+            return "bootstrap: created \(summary(of: created))"
+        }
+    }
+
+    /// `role anon`, `role postgres`, `table auth.users` -> "2 roles, 1 table"; a single
+    /// piece is named ("table auth.users").
+    static func summary(of created: [String]) -> String {
+        if created.count == 1 { return created[0] }
+        var order: [String] = []
+        var counts: [String: Int] = [:]
+        for item in created {
+            let kind = String(item.prefix { $0 != " " })
+            if counts[kind] == nil { order.append(kind) }
+            counts[kind, default: 0] += 1
+        }
+        return order.map { "\(counts[$0] ?? 0) \($0)\(counts[$0] == 1 ? "" : "s")" }.joined(separator: ", ")
+    }
+}
