@@ -81,7 +81,7 @@ public struct Migrations: Sendable {
     public func resolve(_ version: MigrationVersion, as resolution: MigrationResolution, on connection: Connection,
                         lockTimeout: Duration? = .seconds(60)) throws
     {
-        try running(on: connection) { try $0.resolve(version, as: resolution, lockTimeout: lockTimeout) }
+        _ = try running(on: connection) { try $0.resolve(version, as: resolution, lockTimeout: lockTimeout) }
     }
 
     /// Runs `body` with a migrator on `connection`; the server's warnings during the run
