@@ -27,6 +27,7 @@
 # Leaves no server and no temporary directory behind.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 
 RUNS="${RUNS:-7}"
 WARMUP="${WARMUP:-1}"
@@ -34,8 +35,6 @@ STRICT="${STRICT:-0}"
 [[ "$RUNS" =~ ^[1-9][0-9]*$ ]] || { echo "bench: RUNS must be a positive integer" >&2; exit 64; }
 [[ "$WARMUP" =~ ^[0-9]+$ ]] || { echo "bench: WARMUP must be a non-negative integer" >&2; exit 64; }
 
-say() { printf 'bench: %s\n' "$*" >&2; }
-die() { printf 'bench: error: %s\n' "$*" >&2; exit 1; }
 
 WORK=""
 FLOOR_DIR=""
@@ -57,17 +56,6 @@ trap 'exit 143' TERM
 
 # ---------------------------------------------------------------- tools
 
-pg_bindir() {
-    if [ -n "${PGWARDEN_PG_BINDIR:-}" ]; then echo "$PGWARDEN_PG_BINDIR"; return; fi
-    if command -v pg_config >/dev/null 2>&1; then
-        local dir; dir="$(pg_config --bindir)"
-        if [ -x "$dir/initdb" ]; then echo "$dir"; return; fi
-    fi
-    local dir
-    dir="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)"
-    [ -n "$dir" ] && [ -x "$dir/postgres" ] || die "PostgreSQL server programs not found (apt-get install postgresql)"
-    echo "$dir"
-}
 BINDIR="$(pg_bindir)"
 command -v psql >/dev/null 2>&1 || die "psql not found (apt-get install postgresql-client)"
 
@@ -113,7 +101,6 @@ done >"$WORK/migrations.sql"
 cat seeds/*.sql >"$WORK/seeds.sql"
 chmod 0755 "$WORK"; chmod 0644 "$WORK/migrations.sql" "$WORK/seeds.sql"
 
-now_us() { local t="${EPOCHREALTIME//[.,]/}"; echo "$((10#$t))"; }
 
 # ---------------------------------------------------------------- the sides
 

@@ -14,10 +14,9 @@
 # Environment: PGWARDEN (binary; otherwise `swift build -c release`), SIZES, RUNS.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 SIZES="${SIZES:-50 100 200}"
 RUNS="${RUNS:-3}"
-say() { printf 'bench: %s\n' "$*" >&2; }
-die() { printf 'bench: error: %s\n' "$*" >&2; exit 1; }
 
 WORK=""; DEV_PID=""
 cleanup() {
@@ -39,16 +38,7 @@ fi
 [ -x "$PGWARDEN" ] || die "no pgwarden binary at $PGWARDEN"
 
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/pgwarden-bench-generated.XXXXXX")"
-"$PGWARDEN" dev --keep >"$WORK/dev.out" 2>&1 &
-DEV_PID=$!
-ADMIN_URL=""
-for _ in $(seq 1 600); do
-    ADMIN_URL="$(sed -n 's/^superuser URL (as supabase_admin): //p' "$WORK/dev.out")"
-    [ -n "$ADMIN_URL" ] && break
-    kill -0 "$DEV_PID" 2>/dev/null || { cat "$WORK/dev.out" >&2; die "pgwarden dev exited"; }
-    sleep 0.1
-done
-[ -n "$ADMIN_URL" ] || die "no server URL from pgwarden dev"
+start_kept_dev
 query_param() { printf '%s\n' "$ADMIN_URL" | sed -n "s/.*[?&]$1=\([^&]*\).*/\1/p"; }
 HOST="$(query_param host)"; PORT="$(query_param port)"
 USER_="$(printf '%s\n' "$ADMIN_URL" | sed -n 's|^postgresql://\([^@:/]*\).*|\1|p')"
@@ -113,9 +103,6 @@ YAML
     done
 }
 
-now_us() { local t="${EPOCHREALTIME//[.,]/}"; echo "$((10#$t))"; }
-median_us() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END {
-    if (NR % 2) print v[(NR + 1) / 2]; else print int((v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
 
 printf '\n%-8s %8s %12s %12s %14s\n' tables probes "median ms" "own ms" "ms per table"
 for n in $SIZES; do

@@ -27,6 +27,7 @@
 # libtap-parser-sourcehandler-pgtap-perl (pg_prove). Leaves no server and no temp dir.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 
 RUNS="${RUNS:-5}"
 WARMUP="${WARMUP:-1}"
@@ -34,9 +35,6 @@ STRICT="${STRICT:-0}"
 [[ "$RUNS" =~ ^[1-9][0-9]*$ ]] || { echo "bench: RUNS must be a positive integer" >&2; exit 64; }
 [[ "$WARMUP" =~ ^[0-9]+$ ]] || { echo "bench: WARMUP must be a non-negative integer" >&2; exit 64; }
 
-say() { printf 'bench: %s\n' "$*" >&2; }
-die() { printf 'bench: error: %s\n' "$*" >&2; exit 1; }
-as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
 # ---------------------------------------------------------------- cleanup
 
@@ -75,18 +73,6 @@ trap 'exit 143' TERM
 
 # ---------------------------------------------------------------- tools
 
-pg_bindir() {
-    if [ -n "${PGWARDEN_PG_BINDIR:-}" ]; then echo "$PGWARDEN_PG_BINDIR"; return; fi
-    if command -v pg_config >/dev/null 2>&1; then
-        local dir; dir="$(pg_config --bindir)"
-        if [ -x "$dir/initdb" ]; then echo "$dir"; return; fi
-    fi
-    local dir
-    dir="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)"
-    [ -n "$dir" ] && [ -x "$dir/postgres" ] || die "PostgreSQL server programs not found (apt-get install postgresql)"
-    echo "$dir"
-}
-
 BINDIR="$(pg_bindir)"
 PG_MAJOR="$("$BINDIR/postgres" --version | sed -E 's/.* ([0-9]+)(\.[0-9]+)?.*/\1/')"
 SHAREDIR="$("$BINDIR/pg_config" --sharedir 2>/dev/null || echo "/usr/share/postgresql/$PG_MAJOR")"
@@ -120,18 +106,7 @@ has_subcommand() { "$PGWARDEN" --help 2>/dev/null | grep -Eq "^[[:space:]]+$1([[
 
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/pgwarden-bench-pgtap.XXXXXX")"
 say "starting one ephemeral PostgreSQL server (pgwarden dev --keep)"
-"$PGWARDEN" dev --keep >"$WORK/dev.out" 2>&1 &
-DEV_PID=$!
-ADMIN_URL=""
-for _ in $(seq 1 600); do
-    # The superuser's URL (dev's "URL:" line is postgres's, not a superuser; pgTAP
-    # and bootstrap need one).
-    ADMIN_URL="$(sed -n 's/^superuser URL (as supabase_admin): //p' "$WORK/dev.out")"
-    [ -n "$ADMIN_URL" ] && break
-    kill -0 "$DEV_PID" 2>/dev/null || { cat "$WORK/dev.out" >&2; die "pgwarden dev exited"; }
-    sleep 0.1
-done
-[ -n "$ADMIN_URL" ] || { cat "$WORK/dev.out" >&2; die "no server URL from pgwarden dev after 60 s"; }
+start_kept_dev
 SERVER_VERSION="$(sed -n 's/ ready in .*//p' "$WORK/dev.out")"
 
 # postgresql://supabase_admin@/postgres?host=/tmp/pgwarden-XXXX&port=5432 -> its parts,
@@ -194,7 +169,6 @@ FILES="$(find "$SUITE" -type f \( -name '*.sql' -o -name '*.pg' \) | wc -l)"
 
 # ---------------------------------------------------------------- runs
 
-now_us() { local t="${EPOCHREALTIME//[.,]/}"; echo "$((10#$t))"; }
 
 PGW_TESTS=""
 TAP_TESTS=""
@@ -245,21 +219,11 @@ LINK_DELAY_MS="${LINK_DELAY_MS:-5}"
 LINK_RUNS="${LINK_RUNS:-1}"
 [[ "$LINK_DELAY_MS" =~ ^[0-9]+$ ]] || die "LINK_DELAY_MS must be a non-negative integer"
 [[ "$LINK_RUNS" =~ ^[1-9][0-9]*$ ]] || die "LINK_RUNS must be a positive integer"
-PROXY_PID=""
-stop_proxy() {
-    if [ -n "$PROXY_PID" ]; then kill -TERM "$PROXY_PID" 2>/dev/null || true; wait "$PROXY_PID" 2>/dev/null || true; fi
-    PROXY_PID=""
-}
 # One tool's run through a fresh proxy: "<wall us> <round trips>".
 through_proxy() {  # $1 = pgwarden | pg_prove
-    local port report start end status=0
-    port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-    report="$WORK/proxy.json"
-    rm -f "$report"
-    python3 bench/delay-proxy.py "$port" "$PGHOST/.s.PGSQL.$PGPORT" --delay-ms "$LINK_DELAY_MS" \
-        --lifetime 900 --report "$report" >"$WORK/proxy.out" 2>&1 &
-    PROXY_PID=$!
-    for _ in $(seq 1 100); do grep -q ready "$WORK/proxy.out" 2>/dev/null && break; sleep 0.05; done
+    local start end status=0
+    start_proxy
+    local port="$PROXY_PORT"
     start="$(now_us)"
     if [ "$1" = pgwarden ]; then
         (cd "$WORK" && "$PGWARDEN_ABS" test --tests "$SUITE" --format tap \
@@ -274,7 +238,7 @@ through_proxy() {  # $1 = pgwarden | pg_prove
     stop_proxy
     [ "$status" -eq 0 ] || { head -c 2000 "$WORK/link.out" >&2; die "$1 over the delayed link failed"; }
     local trips
-    trips="$(perl -MJSON::PP -0777 -ne 'print decode_json($_)->{round_trips}' "$report")"
+    trips="$(proxy_round_trips)"
     echo "$((end - start)) $trips"
 }
 L_PGW=(); L_TAP=(); R_PGW=""; R_TAP=""
@@ -288,10 +252,6 @@ fi
 
 # ---------------------------------------------------------------- report
 
-median_us() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END {
-    if (NR % 2) print v[(NR + 1) / 2]; else print int((v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
-min_us() { printf '%s\n' "$@" | sort -n | head -n 1; }
-max_us() { printf '%s\n' "$@" | sort -n | tail -n 1; }
 
 pgw="$(median_us "${T_PGW[@]}")"
 tap="$(median_us "${T_TAP[@]}")"
