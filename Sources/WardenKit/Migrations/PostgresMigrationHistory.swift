@@ -62,11 +62,17 @@ package final class PostgresMigrationHistory: MigrationHistory {
 
     /// History writes run as the session's own role, even when the migration just ran
     /// `set role` (inside its transaction, this changes nothing the migration did).
-    private func resetRole() throws { try connection.execute("reset role") }
+    /// Runs `statement` as the session's own role (`reset role` first: a migration may
+    /// have switched it), both in one pipelined unit: one round trip, and the statement
+    /// does not run when the reset fails.
+    private func asSessionRole(_ statement: SQL) throws {
+        var batch = PipelinedBatch()
+        batch.add(["reset role", statement])
+        for outcome in try connection.run(batch)[0] { _ = try outcome.get() }
+    }
 
     package func insert(_ record: MigrationRecord) throws {
-        try resetRole()
-        try connection.query(
+        try asSessionRole(
             """
             insert into pgwarden.schema_migrations (version, name, checksum, duration_ms, state, error)
             values (\(record.version), \(record.name), \(record.checksum), \(record.durationMs), \
@@ -75,8 +81,7 @@ package final class PostgresMigrationHistory: MigrationHistory {
     }
 
     package func update(_ record: MigrationRecord) throws {
-        try resetRole()
-        try connection.query(
+        try asSessionRole(
             """
             update pgwarden.schema_migrations
             set name = \(record.name), checksum = \(record.checksum), duration_ms = \(record.durationMs),
@@ -86,7 +91,6 @@ package final class PostgresMigrationHistory: MigrationHistory {
     }
 
     package func delete(version: String) throws {
-        try resetRole()
-        try connection.query("delete from pgwarden.schema_migrations where version = \(version)")
+        try asSessionRole("delete from pgwarden.schema_migrations where version = \(version)")
     }
 }

@@ -35,10 +35,17 @@ package final class PostgresMigrationSession: MigrationSession {
     /// `standard_conforming_strings` is set on: the statement splitter and the
     /// migrations' meaning assume it (see `SettingCheck`).
     private func prepareSession() {
-        _ = try? connection.execute("set standard_conforming_strings = on")
-        if connection.serverVersion >= 140_000 {
-            _ = try? connection.execute("set client_connection_check_interval = '2s'")
-        }
+        var batch = PipelinedBatch()
+        for unit in settingUnits { batch.add(unit) }
+        _ = try? connection.run(batch)
+    }
+
+    /// The settings, each in a unit of its own: one that fails (an older server, a
+    /// setting the server refuses) is skipped without stopping the other.
+    private var settingUnits: [[SQL]] {
+        var units: [[SQL]] = [["set standard_conforming_strings = on"]]
+        if connection.serverVersion >= 140_000 { units.append(["set client_connection_check_interval = '2s'"]) }
+        return units
     }
 
     /// This session's server process id (cached).
@@ -109,9 +116,15 @@ package final class PostgresMigrationSession: MigrationSession {
 
     /// `reset all` and `reset role`, so a migration's session-level SET does not leak
     /// into the next one; then pgwarden's own session settings again.
+    ///
+    /// One round trip: the resets and the settings pipelined, each statement its own
+    /// protocol message; a failed reset is thrown, a failed setting ignored (as before).
     package func resetSession() throws {
-        try connection.execute("reset all; reset role")
-        prepareSession()
+        var batch = PipelinedBatch()
+        let resets = batch.add(["reset all", "reset role"])
+        for unit in settingUnits { batch.add(unit) }
+        let outcomes = try connection.run(batch)
+        for outcome in outcomes[resets] { _ = try outcome.get() }
     }
 
     package func setLockTimeout(_ timeout: Duration, local: Bool) throws {
