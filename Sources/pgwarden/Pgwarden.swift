@@ -17,9 +17,10 @@ struct Pgwarden: ParsableCommand {
             3 history drift (modified, missing or failed migrations); 64 usage error; 65 bad \
             input (migration files, an unknown version, a migration that cannot be rolled back, \
             the plan file, a pgTAP file, supabase/config.toml); 69 server unreachable, \
-            PostgreSQL programs or pgTAP missing; 73 a report file cannot be written; 75 lock \
-            or statement timeout (another run's lock, a migration's or the access-plan run's \
-            wait); 129, 130, 143 interrupted by SIGHUP, SIGINT, SIGTERM.
+            PostgreSQL programs or pgTAP missing; 73 a file cannot be written (a report, \
+            init's project, a plan draft); 75 lock or statement timeout (another run's lock, \
+            a migration's or the access-plan run's wait); 129, 130, 143 interrupted by \
+            SIGHUP, SIGINT, SIGTERM.
             """,
         version: WardenKit.version,
         subcommands: [

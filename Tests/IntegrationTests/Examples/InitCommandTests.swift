@@ -36,6 +36,22 @@ import Testing
         #expect(try String(contentsOf: existing, encoding: .utf8) == "-- mine")
     }
 
+    /// A target under a file cannot be created: exit 73 (a file cannot be written, as
+    /// `--help` says), one line naming it, and nothing written.
+    @Test func anUnwritableTargetExitsSeventyThreeAndWritesNothing() throws {
+        let folder = try scratch()
+        let blocker = folder.appendingPathComponent("blocker")
+        try "a file".write(to: blocker, atomically: true, encoding: .utf8)
+        let output = try PgwardenCLI.run(["init", blocker.appendingPathComponent("project").path])
+        #expect(output.status == 73, "\(output.all)")
+        #expect(output.standardError.contains("\(blocker.path): cannot write"), "\(output.all)")
+        #expect(output.standardError.filter { $0 == "\n" }.count == 1, "\(output.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["blocker"])
+        let help = try PgwardenCLI.run(["--help"])
+        let words = help.standardOutput.split(whereSeparator: \.isWhitespace).joined(separator: " ")  // --help wraps lines
+        #expect(words.contains("73 a file cannot be written (a report, init's project, a plan draft)"), "\(words)")
+    }
+
     @Test func refusesAnUnknownExample() throws {
         let folder = try scratch()
         let output = try PgwardenCLI.run(["init", folder.path, "--example", "blog"])
