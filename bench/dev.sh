@@ -59,16 +59,7 @@ trap 'exit 143' TERM
 BINDIR="$(pg_bindir)"
 command -v psql >/dev/null 2>&1 || die "psql not found (apt-get install postgresql-client)"
 
-if [ -n "${PGWARDEN:-}" ]; then
-    [ -x "$PGWARDEN" ] || die "PGWARDEN=$PGWARDEN is not an executable"
-else
-    scratch=()
-    if [ -n "${SCRATCH:-}" ]; then scratch=(--scratch-path "$SCRATCH"); fi
-    say "building pgwarden (release)"
-    swift build -c release --product pgwarden "${scratch[@]}" >&2
-    PGWARDEN="${SCRATCH:-.build}/release/pgwarden"
-    [ -x "$PGWARDEN" ] || die "no pgwarden binary at $PGWARDEN after the build"
-fi
+ensure_pgwarden
 
 # As pgwarden does: as root, the server runs as the postgres OS user.
 RUN_AS=()

@@ -65,3 +65,108 @@ stop_proxy() {
     PROXY_PID=""
 }
 proxy_round_trips() { perl -MJSON::PP -0777 -ne 'print decode_json($_)->{round_trips}' "$WORK/proxy.json"; }
+
+# The pgwarden binary to measure: PGWARDEN, else a release build (SCRATCH: its
+# --scratch-path). Sets PGWARDEN.
+ensure_pgwarden() {
+    if [ -n "${PGWARDEN:-}" ]; then
+        [ -x "$PGWARDEN" ] || die "PGWARDEN=$PGWARDEN is not an executable"
+        return 0
+    fi
+    # SwiftPM keeps its build locks (and some empty TemporaryDirectory.* folders)
+    # in TMPDIR; that is the toolchain's doing and shared with other builds.
+    local scratch=()
+    if [ -n "${SCRATCH:-}" ]; then scratch=(--scratch-path "$SCRATCH"); fi
+    say "building pgwarden (release)"
+    swift build -c release --product pgwarden "${scratch[@]}" >&2
+    PGWARDEN="${SCRATCH:-.build}/release/pgwarden"
+    [ -x "$PGWARDEN" ] || die "no pgwarden binary at $PGWARDEN after the build"
+}
+
+# ---------------------------------------------------------------- pgTAP comparisons
+# access-plan.sh and pgtap-suite.sh: one kept `pgwarden dev` server holding Electric
+# Ride (bootstrapped, migrated, seeded) with pgTAP in `extensions`, pg_prove at hand.
+
+WORK=""
+DEV_PID=""
+SERVER_DIR=""
+# pgwarden dev stops its server and deletes its directory on SIGTERM. Should any
+# of it survive (once, in our trials, part of a data directory did), finish the
+# job: stop that server's postmaster, if still running, and remove the directory.
+remove_server_leftovers() {
+    case "$SERVER_DIR" in "${TMPDIR:-/tmp}"/pgwarden-* | /tmp/pgwarden-*) ;; *) return 0 ;; esac
+    [ -d "$SERVER_DIR" ] || return 0
+    local pid
+    pid="$(head -n 1 "$SERVER_DIR/data/postmaster.pid" 2>/dev/null || true)"
+    if [[ "$pid" =~ ^[0-9]+$ ]] && [ "$(ps -o comm= -p "$pid" 2>/dev/null)" = "postgres" ]; then
+        kill -QUIT "$pid" 2>/dev/null || true
+        for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    fi
+    rm -rf "$SERVER_DIR"
+}
+kept_server_cleanup() {
+    local status=$?
+    trap - EXIT INT TERM
+    if [ -n "$DEV_PID" ] && kill -0 "$DEV_PID" 2>/dev/null; then
+        kill -TERM "$DEV_PID" 2>/dev/null || true
+        wait "$DEV_PID" 2>/dev/null || true
+    fi
+    if [ -n "${PROXY_PID:-}" ]; then kill -TERM "$PROXY_PID" 2>/dev/null || true; fi
+    remove_server_leftovers
+    if [ -n "$WORK" ]; then rm -rf "$WORK"; fi
+    exit "$status"
+}
+
+# Installs pgTAP and pg_prove when missing, finds or builds pgwarden, starts the kept
+# server in a new WORK folder ($1: its name) and prepares the database electric_ride.
+# Sets BINDIR, PGWARDEN, WORK, ADMIN_URL, SERVER_VERSION, SERVER_DIR, DB_URL, and
+# exports PGHOST, PGPORT, PGUSER, PGDATABASE (pg_prove connects through them).
+# Everything it starts is stopped and removed on exit, Ctrl-C (130) or SIGTERM (143).
+start_electric_ride_with_pgtap() {
+    trap kept_server_cleanup EXIT
+    trap 'exit 130' INT
+    trap 'exit 143' TERM
+
+    BINDIR="$(pg_bindir)"
+    local major sharedir missing=()
+    major="$("$BINDIR/postgres" --version | sed -E 's/.* ([0-9]+)(\.[0-9]+)?.*/\1/')"
+    sharedir="$("$BINDIR/pg_config" --sharedir 2>/dev/null || echo "/usr/share/postgresql/$major")"
+    [ -f "$sharedir/extension/pgtap.control" ] || missing+=("postgresql-$major-pgtap")
+    command -v pg_prove >/dev/null 2>&1 || missing+=("libtap-parser-sourcehandler-pgtap-perl")
+    command -v psql >/dev/null 2>&1 || missing+=("postgresql-client")
+    if [ "${#missing[@]}" -gt 0 ]; then
+        say "installing (apt) ${missing[*]}"
+        as_root apt-get update -q >&2
+        as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" >&2
+    fi
+    command -v pg_prove >/dev/null 2>&1 || die "pg_prove not found after installing it"
+    ensure_pgwarden
+
+    WORK="$(mktemp -d "${TMPDIR:-/tmp}/pgwarden-bench-$1.XXXXXX")"
+    say "starting one ephemeral PostgreSQL server (pgwarden dev --keep)"
+    start_kept_dev
+    SERVER_VERSION="$(sed -n 's/ ready in .*//p' "$WORK/dev.out")"
+
+    # postgresql://supabase_admin@/postgres?host=/tmp/pgwarden-XXXX&port=5432 -> its parts.
+    query_param() { printf '%s\n' "$ADMIN_URL" | sed -n "s/.*[?&]$1=\([^&]*\).*/\1/p"; }
+    PGHOST="$(query_param host)"
+    PGPORT="$(query_param port)"
+    PGUSER="$(printf '%s\n' "$ADMIN_URL" | sed -n 's|^postgresql://\([^@:/]*\).*|\1|p')"
+    PGDATABASE="electric_ride"
+    export PGHOST PGPORT PGUSER PGDATABASE
+    [ -n "$PGHOST" ] && [ -n "$PGPORT" ] && [ -n "$PGUSER" ] || die "cannot read host, port and user from $ADMIN_URL"
+    SERVER_DIR="$PGHOST"  # pgwarden dev keeps data, socket and log in one temporary directory
+    DB_URL="postgresql://$PGUSER@/$PGDATABASE?host=$PGHOST&port=$PGPORT"
+
+    say "preparing database $PGDATABASE: bootstrap, migrations, seeds, pgTAP"
+    psql -X -q -v ON_ERROR_STOP=1 -d "$ADMIN_URL" -c "create database $PGDATABASE" >/dev/null
+    "$PGWARDEN" bootstrap --database-url "$DB_URL" >&2
+    "$PGWARDEN" up --database-url "$DB_URL" >&2
+    "$PGWARDEN" seed --database-url "$DB_URL" >&2
+    # pgTAP where Supabase keeps it: in the `extensions` schema, usable by the API roles.
+    psql -X -q -v ON_ERROR_STOP=1 -d "$DB_URL" >/dev/null <<'SQL'
+create schema if not exists extensions;
+grant usage on schema extensions to anon, authenticated, service_role;
+create extension if not exists pgtap with schema extensions;
+SQL
+}
