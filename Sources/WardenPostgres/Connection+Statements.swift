@@ -35,33 +35,19 @@ extension Connection {
     @discardableResult
     public func execute(unsafeStatements statements: [String]) throws -> [QueryResult] {
         if statements.count == 1 { return [try execute(unsafeStatement: statements[0])] }
-        guard !statements.isEmpty else { return [] }
-        let handle = try openHandle(for: statements[0])
-        guard PQenterPipelineMode(handle) == 1 else { throw failure(sql: statements[0]) }
-        defer { PQexitPipelineMode(handle) }
-        try sendPipelined(handle, statements)
-        return try readPipelineResults(handle, statements)
-    }
-
-    /// Sends every statement and the Sync without blocking on a full socket: while
-    /// the server's answers pile up, they are read into libpq's buffer (waiting with
-    /// `poll`), so neither side can wait for the other forever.
-    private func sendPipelined(_ handle: OpaquePointer, _ statements: [String]) throws {
-        PQsetnonblocking(handle, 1)
-        defer { PQsetnonblocking(handle, 0) }
-        var unflushed = 0
-        for statement in statements {
-            guard PQsendQueryParams(handle, statement, 0, nil, nil, nil, nil, 0) == 1 else {
-                throw failure(sql: statement)
-            }
-            unflushed += statement.utf8.count
-            if unflushed >= 64 * 1024 {
-                try flushReading(handle, sql: statement)
-                unflushed = 0
+        var batch = PipelinedBatch()
+        batch.add(statements.map { SQL(raw: $0) })
+        var results: [QueryResult] = []
+        for (index, outcome) in try run(batch)[0].enumerated() {
+            switch outcome {
+            case .result(let result): results.append(result)
+            case .error(var error):
+                error.completedStatements = index
+                throw error
+            case .skipped: break  // only after an error, thrown above
             }
         }
-        guard PQpipelineSync(handle) == 1 else { throw failure(sql: statements[statements.count - 1]) }
-        try flushReading(handle, sql: statements[statements.count - 1])
+        return results
     }
 
     /// Flushes libpq's output buffer; while the socket is full, consumes input.
@@ -76,36 +62,5 @@ extension Connection {
                 throw failure(sql: sql)
             }
         }
-    }
-
-    /// Reads each statement's results, then the Sync's. After an error the server skips
-    /// the rest (libpq reports them as aborted).
-    private func readPipelineResults(_ handle: OpaquePointer, _ statements: [String]) throws -> [QueryResult] {
-        var results: [QueryResult] = []
-        var firstError: PGError?
-        for (index, statement) in statements.enumerated() {
-            do {
-                results += try collectResults(handle, sql: statement)
-            } catch var error as PGError {
-                if firstError == nil {
-                    error.completedStatements = index
-                    firstError = error
-                }
-            }
-            if PQstatus(handle) != CONNECTION_OK { break }
-        }
-        try awaitSync(handle, sql: statements[statements.count - 1])
-        if let firstError { throw firstError }
-        return results
-    }
-
-    /// Reads up to the Sync's result.
-    private func awaitSync(_ handle: OpaquePointer, sql: String) throws {
-        while PQstatus(handle) == CONNECTION_OK, let result = PQgetResult(handle) {
-            let status = PQresultStatus(result)
-            PQclear(result)
-            if status == PGRES_PIPELINE_SYNC { return }
-        }
-        throw failure(sql: sql)
     }
 }

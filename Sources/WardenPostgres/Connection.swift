@@ -176,36 +176,54 @@ public final class Connection {
     func collectResults(_ handle: OpaquePointer, sql: String, copyIn: ((OpaquePointer) -> Void)? = nil) throws
         -> [QueryResult]
     {
+        let read = readResults(handle, sql: sql, copyIn: copyIn)
+        if let error = read.error { throw error }
+        if PQstatus(handle) != CONNECTION_OK { throw failure(sql: sql) }
+        return read.results
+    }
+
+    /// What libpq has for the statement being read, up to its terminating null result.
+    struct StatementResults {
         var results: [QueryResult] = []
-        var firstError: PGError?
+        /// The first error (`completedStatements`: the results before it).
+        var error: PGError?
+        /// In pipeline mode: skipped, an earlier statement of its unit having failed.
+        var aborted = false
+    }
+
+    /// Reads every result of one statement: rows and command tags, the first error,
+    /// COPY FROM STDIN fed by `copyIn` (or refused), COPY TO STDOUT's data discarded.
+    /// The one reader behind `collectResults` and the pipelined batches.
+    func readResults(_ handle: OpaquePointer, sql: String, copyIn: ((OpaquePointer) -> Void)? = nil)
+        -> StatementResults
+    {
+        var read = StatementResults()
         while let result = PQgetResult(handle) {
             defer { PQclear(result) }
             switch PQresultStatus(result) {
             case PGRES_COMMAND_OK, PGRES_TUPLES_OK:
-                if firstError == nil { results.append(Self.makeResult(result)) }
+                if read.error == nil { read.results.append(Self.makeResult(result)) }
             case PGRES_EMPTY_QUERY:
                 continue
             case PGRES_COPY_IN:
-                if let copyIn, firstError == nil {
+                if let copyIn, read.error == nil {
                     copyIn(handle)
                 } else {
                     PQputCopyEnd(handle, "pgwarden sends COPY FROM STDIN data only with the rows that follow it in a file")
                 }
             case PGRES_COPY_OUT:
                 Self.discardCopyOut(handle)
+            case PGRES_PIPELINE_ABORTED:
+                read.aborted = true
             default:
-                if firstError == nil {
+                if read.error == nil {
                     var error = ServerErrorFields.error(from: result, sql: sql, settings: settings)
-                    error.completedStatements = results.count
-                    firstError = error
+                    error.completedStatements = read.results.count
+                    read.error = error
                 }
             }
         }
-        if PQstatus(handle) != CONNECTION_OK, firstError == nil {
-            firstError = failure(sql: sql)
-        }
-        if let firstError { throw firstError }
-        return results
+        return read
     }
 
     private static func discardCopyOut(_ handle: OpaquePointer) {

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Each statement goes as its own extended-protocol message (Parse, Bind, Execute;
 /// its values bound as parameters, never spliced), so, as with
-/// `Connection.execute(statement:)`, text holding a second statement is refused by
+/// `Connection.execute(unsafeStatement:)`, text holding a second statement is refused by
 /// the server (42601) before any of it runs. Each unit ends with a Sync: when a
 /// statement fails, the server skips the rest of that unit only (they are reported
 /// as `.skipped`) and goes on with the next unit. Inside a transaction block a Sync
@@ -106,22 +106,11 @@ extension Connection {
 
     /// One statement's results up to its terminating null result.
     private func readOutcome(_ handle: OpaquePointer, sql: String) throws -> PipelinedBatch.Outcome {
-        var outcome: PipelinedBatch.Outcome?
-        while let result = PQgetResult(handle) {
-            defer { PQclear(result) }
-            switch PQresultStatus(result) {
-            case PGRES_COMMAND_OK, PGRES_TUPLES_OK:
-                outcome = outcome ?? .result(Self.makeResult(result))
-            case PGRES_PIPELINE_ABORTED:
-                outcome = outcome ?? .skipped
-            case PGRES_EMPTY_QUERY:
-                continue
-            default:
-                outcome = outcome ?? .error(ServerErrorFields.error(from: result, sql: sql, settings: settings))
-            }
-        }
+        let read = readResults(handle, sql: sql)
         guard PQstatus(handle) == CONNECTION_OK else { throw failure(sql: sql) }
-        return outcome ?? .result(QueryResult(commandTag: "", columns: [], rows: [], affectedRows: nil))
+        if let error = read.error { return .error(error) }
+        if read.aborted { return .skipped }
+        return .result(read.results.first ?? QueryResult(commandTag: "", columns: [], rows: [], affectedRows: nil))
     }
 
     /// Reads the unit's Sync.

@@ -28,6 +28,26 @@ import TestSupport
         #expect(try connection.query("select array_agg(id order by id)::text from kept").scalar == "{3}")
     }
 
+    /// COPY TO STDOUT inside a batch (plan SQL, a pgTAP file or a migration may hold
+    /// one): its data is read and dropped, as outside a pipeline, and the statements
+    /// after it still run and answer.
+    @Test func copyToStdoutInABatchIsDrainedAndTheRestRuns() throws {
+        let connection = try TestCluster.connect()
+        var batch = PipelinedBatch()
+        batch.add([SQL(raw: "copy (select generate_series(1, 3)) to stdout"), "select \("after")::text"])
+        batch.add(["select 2::text"])
+        let outcomes = try connection.run(batch)
+        guard case .result = outcomes[0][0], case .result(let after) = outcomes[0][1], case .result(let two) = outcomes[1][0]
+        else {
+            Issue.record("unexpected outcomes: \(outcomes)")
+            return
+        }
+        #expect(after.scalar == "after")
+        #expect(two.scalar == "2")
+        let migrationLike = try connection.execute(unsafeStatements: ["copy (select 1) to stdout", "select 'next'"])
+        #expect(migrationLike.last?.scalar == "next")
+    }
+
     @Test func aTextHoldingTwoStatementsIsRefusedAndTheNextUnitStillRuns() throws {
         let connection = try TestCluster.connect()
         try connection.execute("create temporary table kept (id int)")
