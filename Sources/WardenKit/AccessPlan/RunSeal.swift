@@ -112,13 +112,11 @@ struct RunSeal {
     /// the transaction, `current_user` (`role`, or the admin) and `session_user` are
     /// the expected ones.
     func guardSQL(as role: String? = nil) -> SQL {
-        // The division is by a stable function's value, not a constant, so the planner
-        // cannot fold it into an error: it runs only when the identity is wrong.
-        """
-        select 1 where (txid_current()::text, current_user::text, session_user::text) \
-        = (\(transactionID)::text, \(role ?? adminRole)::text, \(sessionUser)::text) \
-        or 1 / (0 * length(session_user::text)) = 1
-        """
+        PipelineGuard.unless(
+            """
+            (txid_current()::text, current_user::text, session_user::text) \
+            = (\(transactionID)::text, \(role ?? adminRole)::text, \(sessionUser)::text)
+            """)
     }
 
     /// Reads the outcomes of `sealedStatements` (the first `statements * 5` of

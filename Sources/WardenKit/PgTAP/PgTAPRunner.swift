@@ -36,11 +36,9 @@ package struct PgTAPRunner {
         }
     }
 
-    /// Fails (22012), stopping the rest of its pipelined unit, unless it runs in the
-    /// run's transaction. The division is by a function's value, so the planner cannot
-    /// fold it into an error: it runs only when the transaction is another one.
+    /// Stops the rest of its pipelined unit unless it runs in the run's transaction.
     private static func guardSQL(transaction: String) -> SQL {
-        "select 1 where txid_current()::text = \(transaction) or 1 / (0 * length(session_user::text)) = 1"
+        PipelineGuard.unless("txid_current()::text = \(transaction)")
     }
 
     private func run(_ script: PgTAPScript, transaction: String) throws -> PgTAPFileOutcome {
@@ -83,7 +81,7 @@ package struct PgTAPRunner {
                 if case .error(let error) = outcomes[2 * index + 1] {
                     // Anything but the guard's own division by zero (a limit the file set,
                     // say) is reported as the statement's failure.
-                    guard error.sqlState == .divisionByZero else { throw error }
+                    guard PipelineGuard.tripped(error) else { throw error }
                     throw PgTAPError.sealBroken(
                         file: script.file, line: statement.line, what: "the statement ended pgwarden's transaction")
                 }
