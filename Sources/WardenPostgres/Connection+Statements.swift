@@ -35,8 +35,17 @@ extension Connection {
     @discardableResult
     public func execute(unsafeStatements statements: [String]) throws -> [QueryResult] {
         if statements.count == 1 { return [try execute(unsafeStatement: statements[0])] }
+        return try execute(statements.map { SQL(raw: $0) })
+    }
+
+    /// Runs `SQL` statements in order, pipelined in one unit (one round trip), each
+    /// its own extended-protocol message with its values bound. The first error is
+    /// thrown, with `completedStatements` set to the failing statement's index; nothing
+    /// after it ran.
+    @discardableResult
+    public func execute(_ statements: [SQL]) throws -> [QueryResult] {
         var batch = PipelinedBatch()
-        batch.add(statements.map { SQL(raw: $0) })
+        batch.add(statements)
         var results: [QueryResult] = []
         for (index, outcome) in try run(batch)[0].enumerated() {
             switch outcome {

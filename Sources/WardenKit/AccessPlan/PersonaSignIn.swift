@@ -70,9 +70,7 @@ struct PersonaSignIn {
             statements.append(
                 "update auth.users set last_sign_in_at = to_timestamp(\(String(issuedAt - 1))::float8) where id = \(userID)")
         }
-        var batch = PipelinedBatch()
-        batch.add(statements)
-        for outcome in try connection.run(batch)[0] { _ = try outcome.get() }
+        try connection.execute(statements)
         return AuthClaims.SignIn(userID: userID, sessionID: sessionID, issuedAt: issuedAt, methods: methods)
     }
 }

@@ -66,9 +66,7 @@ package final class PostgresMigrationHistory: MigrationHistory {
     /// have switched it), both in one pipelined unit: one round trip, and the statement
     /// does not run when the reset fails.
     private func asSessionRole(_ statement: SQL) throws {
-        var batch = PipelinedBatch()
-        batch.add(["reset role", statement])
-        for outcome in try connection.run(batch)[0] { _ = try outcome.get() }
+        try connection.execute(["reset role", statement])
     }
 
     package func insert(_ record: MigrationRecord) throws {
