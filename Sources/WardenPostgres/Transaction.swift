@@ -123,12 +123,19 @@ extension Connection {
         }
         if outcome == .rollback {
             do {
-                try execute("rollback to savepoint \(raw: name); release savepoint \(raw: name)")
+                try rollBackAndRelease(savepoint: name)
             } catch {
                 throw TransactionError(phase: .rollback, underlying: error)
             }
         }
         return value
+    }
+
+    /// `rollback to savepoint` then `release savepoint`, in one round trip (pipelined,
+    /// each its own protocol message): undoes everything since the savepoint `name`
+    /// (a name the caller made, sent as it is) and removes it.
+    public func rollBackAndRelease(savepoint name: String) throws {
+        try execute(["rollback to savepoint \(raw: name)", "release savepoint \(raw: name)"])
     }
 
     /// A savepoint name unique on this connection.
@@ -139,7 +146,7 @@ extension Connection {
 
     private func rollback(to savepoint: String, after error: Error) throws {
         do {
-            try execute("rollback to savepoint \(raw: savepoint); release savepoint \(raw: savepoint)")
+            try rollBackAndRelease(savepoint: savepoint)
         } catch let rollbackError {
             throw TransactionError(phase: .rollback, underlying: error, rollbackError: rollbackError)
         }

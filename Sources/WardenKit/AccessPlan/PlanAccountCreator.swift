@@ -40,8 +40,7 @@ struct PlanAccountCreator {
             guard case .error(let error) = outcome else { continue }
             let owner = owners[index]
             if owner.signUp {
-                try connection.query("rollback to savepoint \(raw: Self.savepoint)")
-                try connection.query("release savepoint \(raw: Self.savepoint)")
+                try connection.rollBackAndRelease(savepoint: Self.savepoint)
                 try explainSignUp(error, owner.user, persona: owner.persona)
             }
             let who = owner.user.isAnonymous ? "an anonymous user" : owner.user.email

@@ -57,7 +57,7 @@ struct RunSeal {
         } catch let error as PGError {
             // The statement failed: undo it, as a savepoint per statement would have.
             do {
-                try connection.query("rollback to savepoint \(raw: Self.savepoint)"); try connection.query("release savepoint \(raw: Self.savepoint)")
+                try connection.rollBackAndRelease(savepoint: Self.savepoint)
             } catch {
                 throw broken(origin, "the runner's savepoint is gone (\(error))")
             }
@@ -83,7 +83,7 @@ struct RunSeal {
                 _ = try read(outcomes, statements: piece.count, origin: origin(index))
             } catch let error as PGError {
                 do {
-                    try connection.query("rollback to savepoint \(raw: Self.savepoint)"); try connection.query("release savepoint \(raw: Self.savepoint)")
+                    try connection.rollBackAndRelease(savepoint: Self.savepoint)
                 } catch {
                     throw broken(origin(index), "the runner's savepoint is gone (\(error))")
                 }
