@@ -61,14 +61,7 @@ declare
 begin
   foreach wanted in array array['uuid-ossp', 'pgcrypto'] loop
     continue when exists (select 1 from pg_catalog.pg_extension where extname = wanted);
-    begin
-      set local role postgres;
-      execute format('create extension %I with schema extensions', wanted);
-      reset role;
-    exception when insufficient_privilege then
-      execute format('create extension %I with schema extensions', wanted);
-    end;
-    perform pg_temp.twin_note('extension', wanted);
+    perform pg_temp.twin_create_extension(wanted);
   end loop;
 end
 $twin$;

@@ -10,6 +10,23 @@ create temporary table if not exists twin_created (kind text not null, name text
 create or replace function pg_temp.twin_note(kind text, name text) returns void
   language sql as $fn$ insert into pg_temp.twin_created values ($1, $2) $fn$;
 
+-- Creates extension `wanted` in `extensions` and notes it: as postgres where it may
+-- (trusted on pgwarden's server, as supautils lets it on Supabase), so postgres may
+-- drop it again; else as the bootstrapping superuser.
+create or replace function pg_temp.twin_create_extension(wanted text) returns void
+  language plpgsql as $fn$
+begin
+  begin
+    set local role postgres;
+    execute format('create extension %I with schema extensions', wanted);
+    reset role;
+  exception when insufficient_privilege then
+    execute format('create extension %I with schema extensions', wanted);
+  end;
+  perform pg_temp.twin_note('extension', wanted);
+end
+$fn$;
+
 -- Was this object created by this bootstrap run?
 create or replace function pg_temp.twin_is_new(name text) returns boolean
   language sql as $fn$ select exists (select 1 from pg_temp.twin_created c where c.name = $1) $fn$;

@@ -11,16 +11,7 @@ begin
   foreach wanted in array array['pg_stat_statements', 'pg_net'] loop
     continue when exists (select 1 from pg_catalog.pg_extension where extname = wanted)
       or not exists (select 1 from pg_catalog.pg_available_extensions where name = wanted);
-    -- As postgres where it may (trusted on pgwarden's server, as supautils lets it on
-    -- Supabase), so postgres may drop it again; else as the bootstrapping superuser.
-    begin
-      set local role postgres;
-      execute format('create extension %I with schema extensions', wanted);
-      reset role;
-    exception when insufficient_privilege then
-      execute format('create extension %I with schema extensions', wanted);
-    end;
-    perform pg_temp.twin_note('extension', wanted);
+    perform pg_temp.twin_create_extension(wanted);
   end loop;
 end
 $twin$;
