@@ -31,9 +31,9 @@ import TestSupport
 
     @Test func findsEveryRuleAndProvesItsConsequenceLeavingNothing() throws {
         let (admin, project, _) = try Self.database()
-        let before = try DatabaseDigest.of(admin)
+        let before = try DatabaseDigest.ofDatabase(admin)
         let report = try Linter(connection: project).run(migrations: Self.folder)
-        #expect(try DatabaseDigest.of(admin) == before)
+        #expect(try DatabaseDigest.ofDatabase(admin) == before)
         #expect(Set(report.findings.map(\.rule)) == Set(LintRule.allCases))
 
         let open = try finding(report, .rlsDisabledInPublic, "public.notes_open")
@@ -143,14 +143,14 @@ import TestSupport
 
     @Test func badPlanFileIsBadInputAndChangesNothing() throws {
         let (admin, _, url) = try Self.database()
-        let before = try DatabaseDigest.of(admin)
+        let before = try DatabaseDigest.ofDatabase(admin)
         let plan = FileManager.default.temporaryDirectory.appendingPathComponent("bad-plan-\(UUID().uuidString).yml")
         defer { try? FileManager.default.removeItem(at: plan) }
         try "schemas: [public]\npersonas:\n  anon: { role: nobody_here }\n".write(to: plan, atomically: true, encoding: .utf8)
         let result = try PgwardenCLI.run(["lint", "--database-url", url, "--plan", plan.path])
         #expect(result.status == 65, "\(result.all)")
         #expect(result.standardError.contains(plan.path))
-        #expect(try DatabaseDigest.of(admin) == before)
+        #expect(try DatabaseDigest.ofDatabase(admin) == before)
     }
 
     @Test func insideACallersTransactionLintKeepsTheCallersWork() throws {

@@ -16,7 +16,7 @@ import TestSupport
 
     @Test func testWithoutAPlanShowsTheObservedMatrixAndItsDangers() throws {
         let (admin, _, url) = try LintFindingsTests.database()
-        let before = try DatabaseDigest.of(admin)
+        let before = try DatabaseDigest.ofDatabase(admin)
         let folder = try scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let plan = folder.appendingPathComponent("access-plan.yml").path
@@ -32,7 +32,7 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: plan))
         let strict = try PgwardenCLI.run(["test", "--database-url", url, "--plan", plan, "--strict"])
         #expect(strict.status == 1, "\(strict.all)")
-        #expect(try DatabaseDigest.of(admin) == before)
+        #expect(try DatabaseDigest.ofDatabase(admin) == before)
     }
 
     @Test func strictTestFailsOnADangerThePlanDoesNotDeclare() throws {

@@ -7,6 +7,11 @@ import WardenKit
 /// with defaults), functions (owner, body, privileges), triggers, policies, types,
 /// extensions, publications and event triggers. Privileges are exploded and sorted,
 /// so the order PostgreSQL happens to store them in does not matter.
+///
+/// Roles, memberships and role settings belong to the whole cluster, and other tests
+/// on the shared test server create and drop their own roles at the same time; so
+/// only the twin's roles, memberships among them, and settings of them for every
+/// database or this one count.
 enum TwinCatalog {
     static let schemas = "'public', 'auth', 'storage', 'extensions', 'graphql_public', 'realtime', 'graphql', 'vault', 'supabase_functions', 'net'"
 
@@ -42,11 +47,14 @@ enum TwinCatalog {
             union all
             select format('role %s super=%s inherit=%s login=%s bypassrls=%s createrole=%s createdb=%s replication=%s',
                           rolname, rolsuper, rolinherit, rolcanlogin, rolbypassrls, rolcreaterole, rolcreatedb, rolreplication)
-            from pg_roles where rolname !~ '^pg_'
+            from pg_roles where rolname = any(\(array: SupabaseCompat.roles)::text[])
             union all
             select format('member %s in %s', m.member::regrole, m.roleid::regrole) from pg_auth_members m
+            where m.member::regrole::text = any(\(array: SupabaseCompat.roles)::text[]) and m.roleid::regrole::text = any(\(array: SupabaseCompat.roles)::text[])
             union all
             select format('setting %s %s', s.setrole::regrole, s.setconfig) from pg_db_role_setting s
+            where (s.setrole = 0 or s.setrole::regrole::text = any(\(array: SupabaseCompat.roles)::text[]))
+              and s.setdatabase in (0, (select oid from pg_database where datname = current_database()))
             union all
             select format('column %s.%s %s default=%s', a.attrelid::regclass, a.attname, format_type(a.atttypid, a.atttypmod),
                           pg_get_expr(d.adbin, d.adrelid))
@@ -71,5 +79,11 @@ enum TwinCatalog {
             order by 1
             """
         ).rows.map { $0.first.flatMap { $0 } ?? "" }
+    }
+
+    /// The rows only one of two fingerprints has, sorted: empty when they agree, and
+    /// short enough to read in a failing test's message.
+    static func difference(_ one: [String], _ other: [String]) -> [String] {
+        Set(one).symmetricDifference(other).sorted()
     }
 }
