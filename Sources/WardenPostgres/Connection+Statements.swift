@@ -44,10 +44,8 @@ extension Connection {
     /// after it ran.
     @discardableResult
     public func execute(_ statements: [SQL]) throws -> [QueryResult] {
-        var batch = PipelinedBatch()
-        batch.add(statements)
         var results: [QueryResult] = []
-        for (index, outcome) in try run(batch)[0].enumerated() {
+        for (index, outcome) in try run(unit: statements).enumerated() {
             switch outcome {
             case .result(let result): results.append(result)
             case .error(var error):

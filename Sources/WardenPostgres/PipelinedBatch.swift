@@ -50,6 +50,15 @@ public struct PipelinedBatch {
 }
 
 extension Connection {
+    /// Sends `statements` as one unit (one round trip, one Sync: after a failed
+    /// statement the rest are skipped) and reads each one's outcome. Throws only when
+    /// the connection fails.
+    public func run(unit statements: [SQL]) throws -> [PipelinedBatch.Outcome] {
+        var batch = PipelinedBatch()
+        batch.add(statements)
+        return try run(batch)[0]
+    }
+
     /// Sends every unit of `batch` at once (pipeline mode, one Sync per unit), then
     /// reads every statement's outcome: its result, its error, or that it was skipped.
     /// Never stops at a statement's error; throws only when the connection fails.

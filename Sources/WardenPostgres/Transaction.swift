@@ -15,6 +15,12 @@ public struct TransactionError: WardenError {
     /// For `.rollback`: why the rollback itself failed.
     public var rollbackError: Error?
 
+    public init(phase: Phase, underlying: Error, rollbackError: Error? = nil) {
+        self.phase = phase
+        self.underlying = underlying
+        self.rollbackError = rollbackError
+    }
+
     /// The underlying error's category.
     public var category: ErrorCategory { underlying.wardenCategory }
 

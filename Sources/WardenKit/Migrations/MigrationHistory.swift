@@ -73,4 +73,20 @@ package protocol MigrationHistory: AnyObject {
     func update(_ record: MigrationRecord) throws
     /// Removes the row of a version.
     func delete(version: String) throws
+    /// The statements that make `change`, for the session to send with the
+    /// migration's COMMIT (one round trip); nil when this history writes only by
+    /// calling `insert` or `delete`.
+    func statements(making change: HistoryChange) -> [SQL]?
+}
+
+extension MigrationHistory {
+    package func statements(making change: HistoryChange) -> [SQL]? { nil }
+}
+
+/// What a migration's transaction changes in the history.
+package enum HistoryChange {
+    /// Applied: its row added.
+    case insert(MigrationRecord)
+    /// Rolled back: the row of this version removed.
+    case delete(version: String)
 }

@@ -12,11 +12,17 @@ package protocol MigrationSession: AnyObject {
     func acquireLock(timeout: Duration?, onWait: () -> Void) throws
     /// Releases the run lock (errors are ignored: closing the session releases it too).
     func releaseLock()
-    /// Runs `body` in a transaction that commits when it returns (the connection
-    /// layer's `inTransaction`). When the body throws, the transaction is rolled back
-    /// and its error rethrown; a COMMIT that fails, or that the server turned into a
-    /// ROLLBACK, throws `TransactionError` with phase `.commit`.
-    func inTransaction(_ body: () throws -> Void) throws
+    /// Runs `body` in a transaction with `lock_timeout` set for it, and commits.
+    ///
+    /// The round trips are the cost, so: the session reset a finished migration left
+    /// pending (`resetFirst`, see `resetSession`), BEGIN and the lock timeout go
+    /// together; the statements `body` returns (its history write) go together with
+    /// COMMIT. A failed BEGIN throws `TransactionError` with phase `.begin`; a closing
+    /// statement's error is thrown as it is (nothing commits); a COMMIT that fails,
+    /// that the server turned into a ROLLBACK, or whose answer was lost, throws
+    /// `TransactionError` with phase `.commit`. When the body throws, the transaction
+    /// is rolled back and its error rethrown.
+    func inTransaction(resetFirst: Bool, lockTimeout: Duration, _ body: () throws -> [SQL]) throws
     /// True while a transaction is open and not failed.
     var isInTransaction: Bool { get }
     /// Runs migration statements in order, each exactly one statement (pipelined on a
@@ -27,15 +33,18 @@ package protocol MigrationSession: AnyObject {
     func transactionSettings(including names: [String]) throws -> [String: String]
     /// Sets back, for the rest of the transaction, the settings that changed since `before`.
     func restoreTransactionSettings(_ before: [String: String], keeping sessionNames: Set<String>) throws
-    /// Undoes session settings a migration may have made, between migrations.
+    /// Undoes session settings a migration may have made, between migrations. The
+    /// `Migrator` sends it with the next migration's BEGIN (`inTransaction(resetFirst:)`)
+    /// when it can, and calls this before anything else and at the end of a run.
     func resetSession() throws
     /// Limits how long migration statements wait for a lock (`lock_timeout`): for the
     /// open transaction (`local`) or the session.
     func setLockTimeout(_ timeout: Duration, local: Bool) throws
     /// Runs one `COPY ... FROM STDIN` with its data rows.
     func copyIn(_ statement: String, data: String) throws
-    /// Starts watching, from another session, which sessions block this one's
-    /// statements; nil when it cannot.
+    /// Starts a period of watching, from another session, which sessions block this
+    /// one's statements (the same watch every time: `pause()` it after); nil when it
+    /// cannot.
     func watchBlockers(after delay: Duration) -> BlockerWatch?
     /// After a lost connection: connects again and reads the history (nil when the
     /// server cannot be reached).

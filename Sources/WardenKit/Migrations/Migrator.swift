@@ -27,6 +27,8 @@ package final class Migrator {
     package var longestPause: Duration = .seconds(4)
     private let clock = ContinuousClock()
     private var currentFile: MigrationFile?
+    /// A migration finished and the session reset after it is not sent yet.
+    private var sessionNeedsReset = false
 
     package var files: [MigrationFile] { directory.files }
 
@@ -180,10 +182,24 @@ package final class Migrator {
 
     // MARK: - Running
 
+    /// Runs `body` holding the run lock; the session reset left pending by the last
+    /// migration runs before the lock is released, so the session ends clean.
     private func locked<T>(_ timeout: Duration?, _ body: () throws -> T) throws -> T {
         try session.acquireLock(timeout: timeout) { observer(.waitingForLock(timeout: timeout)) }
         defer { session.releaseLock() }
-        return try body()
+        let value: T
+        do {
+            value = try body()
+        } catch {
+            if sessionNeedsReset { try? session.resetSession() }
+            sessionNeedsReset = false
+            throw error
+        }
+        if sessionNeedsReset {
+            sessionNeedsReset = false
+            try session.resetSession()
+        }
+        return value
     }
 
     private static func dryRun(_ command: MigrationRun.Command, plan: [(MigrationFile, MigrationDirection)]) -> MigrationRun {
@@ -204,15 +220,24 @@ package final class Migrator {
         observer(.started(version: file.version.text, name: file.name, direction: direction))
         let runner = SectionRunner(
             history: history, session: session, file: file, section: section, direction: direction, record: record,
-            earlierInRun: run.steps.filter { $0.direction == direction }.count, lockTimeout: ddlLockTimeout)
+            earlierInRun: run.steps.count { $0.direction == direction }, lockTimeout: ddlLockTimeout)
+        // The reset the last migration left pending goes with this one's BEGIN (once).
+        var resetFirst = sessionNeedsReset
+        sessionNeedsReset = false
+        if resetFirst && !section.options.transaction {
+            try session.resetSession()
+            resetFirst = false
+        }
         let milliseconds = try withLockRetries(file) { retry in
-            section.options.transaction
-                ? try runner.runInTransaction() : try runner.runStatementByStatement(retryLockWait: retry)
+            defer { resetFirst = false }
+            return section.options.transaction
+                ? try runner.runInTransaction(resetFirst: resetFirst)
+                : try runner.runStatementByStatement(retryLockWait: retry)
         }
         run.steps.append(MigrationRun.Step(
             version: file.version.text, name: file.name, direction: direction, duration: .milliseconds(milliseconds)))
         observer(.finished(version: file.version.text, name: file.name, direction: direction, duration: .milliseconds(milliseconds)))
-        try session.resetSession()
+        sessionNeedsReset = true
     }
 
     /// Runs `body`; when it gave up waiting for a lock (55P03, rolled back), pauses and
@@ -225,18 +250,18 @@ package final class Migrator {
         var attempt = 0
         while true {
             let watch = session.watchBlockers(after: ddlLockTimeout / 2)
-            defer { _ = watch?.stop() }
+            defer { watch?.pause() }
             var statementBlockers: [BlockingSession] = []
             do {
                 let milliseconds = try body { statementAttempt, _ in
                     guard statementAttempt < self.lockRetries else { return false }
-                    statementBlockers = watch?.stop() ?? []
+                    statementBlockers = watch?.pause() ?? []
                     self.pauseBeforeRetry(file, attempt: statementAttempt)
                     return true
                 }
                 return milliseconds
             } catch let failure as MigrationSQLFailure where failure.postgresError?.sqlState == .lockNotAvailable {
-                let blockers = watch?.stop() ?? []
+                let blockers = watch?.pause() ?? []
                 if failure.outcome == .rolledBack, attempt < lockRetries {
                     pauseBeforeRetry(file, attempt: attempt)
                     attempt += 1

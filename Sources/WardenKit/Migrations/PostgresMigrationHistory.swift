@@ -70,12 +70,27 @@ package final class PostgresMigrationHistory: MigrationHistory {
     }
 
     package func insert(_ record: MigrationRecord) throws {
-        try asSessionRole(
-            """
-            insert into pgwarden.schema_migrations (version, name, checksum, duration_ms, state, error)
-            values (\(record.version), \(record.name), \(record.checksum), \(record.durationMs), \
-            \(record.state.rawValue), \(record.error))
-            """)
+        try asSessionRole(Self.insertSQL(record))
+    }
+
+    private static func insertSQL(_ record: MigrationRecord) -> SQL {
+        """
+        insert into pgwarden.schema_migrations (version, name, checksum, duration_ms, state, error)
+        values (\(record.version), \(record.name), \(record.checksum), \(record.durationMs), \
+        \(record.state.rawValue), \(record.error))
+        """
+    }
+
+    private static func deleteSQL(version: String) -> SQL {
+        "delete from pgwarden.schema_migrations where version = \(version)"
+    }
+
+    /// `reset role`, then the write (as `insert` and `delete` run them).
+    package func statements(making change: HistoryChange) -> [SQL]? {
+        switch change {
+        case .insert(let record): return ["reset role", Self.insertSQL(record)]
+        case .delete(let version): return ["reset role", Self.deleteSQL(version: version)]
+        }
     }
 
     package func update(_ record: MigrationRecord) throws {
@@ -89,6 +104,6 @@ package final class PostgresMigrationHistory: MigrationHistory {
     }
 
     package func delete(version: String) throws {
-        try asSessionRole("delete from pgwarden.schema_migrations where version = \(version)")
+        try asSessionRole(Self.deleteSQL(version: version))
     }
 }

@@ -34,19 +34,23 @@ package final class PostgresMigrationSession: MigrationSession {
     ///
     /// `standard_conforming_strings` is set on: the statement splitter and the
     /// migrations' meaning assume it (see `SettingCheck`).
+    ///
+    /// Each is tried in a unit of its own: one the server refuses (an older server, a
+    /// pooler) is skipped without stopping the other. Those that worked are the ones
+    /// sent again after every reset (`sessionSettings`).
     private func prepareSession() {
+        var candidates: [SQL] = ["set standard_conforming_strings = on"]
+        if connection.serverVersion >= 140_000 { candidates.append("set client_connection_check_interval = '2s'") }
         var batch = PipelinedBatch()
-        for unit in settingUnits { batch.add(unit) }
-        _ = try? connection.run(batch)
+        for setting in candidates { batch.add([setting]) }
+        let outcomes = (try? connection.run(batch)) ?? []
+        sessionSettings = zip(candidates, outcomes).compactMap { setting, outcome in
+            (try? outcome.first?.get()) != nil ? setting : nil
+        }
     }
 
-    /// The settings, each in a unit of its own: one that fails (an older server, a
-    /// setting the server refuses) is skipped without stopping the other.
-    private var settingUnits: [[SQL]] {
-        var units: [[SQL]] = [["set standard_conforming_strings = on"]]
-        if connection.serverVersion >= 140_000 { units.append(["set client_connection_check_interval = '2s'"]) }
-        return units
-    }
+    /// The session settings the server accepted (`prepareSession`).
+    private var sessionSettings: [SQL] = []
 
     /// This session's server process id (cached).
     private lazy var backendPID: Int? = try? connection.fetchOne("select pg_backend_pid()")?.int(0)
@@ -76,10 +80,74 @@ package final class PostgresMigrationSession: MigrationSession {
         _ = try? connection.query("select pg_advisory_unlock(\(Self.lockKey))")
     }
 
-    package func inTransaction(_ body: () throws -> Void) throws {
-        try connection.inTransaction {
-            try body()
-            return .commit
+    package func inTransaction(resetFirst: Bool, lockTimeout: Duration, _ body: () throws -> [SQL]) throws {
+        guard connection.transactionStatus == .idle else {
+            throw APIMisuse("a transaction is already open on the migration session")
+        }
+        try begin(resetFirst: resetFirst, lockTimeout: lockTimeout)
+        let closing: [SQL]
+        do {
+            closing = try body()
+        } catch {
+            try rollBack(after: error)
+            throw error
+        }
+        try commit(after: closing)
+    }
+
+    /// One round trip: the pending reset (its own units, as `resetSession` sends them),
+    /// then BEGIN and `set_config('lock_timeout', ..., true)` in one unit.
+    private func begin(resetFirst: Bool, lockTimeout: Duration) throws {
+        let resets = resetFirst ? resetStatements : []
+        let outcomes: [PipelinedBatch.Outcome]
+        do {
+            outcomes = try connection.run(unit: resets + ["begin", Self.lockTimeoutSQL(lockTimeout, local: true)])
+        } catch {
+            throw TransactionError(phase: .begin, underlying: error)
+        }
+        do {
+            for outcome in outcomes.prefix(resets.count) { _ = try outcome.get() }
+            do { _ = try outcomes[resets.count].get() } catch { throw TransactionError(phase: .begin, underlying: error) }
+            _ = try outcomes[resets.count + 1].get()
+        } catch {
+            if connection.transactionStatus != .idle { try rollBack(after: error) }
+            throw error
+        }
+    }
+
+    /// One round trip: the closing statements and COMMIT in one unit, so COMMIT runs
+    /// only when every closing statement did.
+    private func commit(after closing: [SQL]) throws {
+        let outcomes: [PipelinedBatch.Outcome]
+        do {
+            outcomes = try connection.run(unit: closing + ["commit"])
+        } catch {
+            throw TransactionError(phase: .commit, underlying: error)  // the server may have committed
+        }
+        do {
+            for outcome in outcomes.dropLast() { _ = try outcome.get() }
+        } catch {
+            try rollBack(after: error)
+            throw error
+        }
+        let tag: String
+        do {
+            tag = try outcomes[outcomes.count - 1].get().commandTag
+        } catch {
+            throw TransactionError(phase: .commit, underlying: error)
+        }
+        if tag == "ROLLBACK" {
+            throw TransactionError(phase: .commit, underlying: PGError(
+                kind: .server, message: "the transaction had failed, so COMMIT rolled it back",
+                sqlState: .inFailedTransaction))
+        }
+    }
+
+    private func rollBack(after error: Error) throws {
+        do {
+            try connection.execute("rollback")
+        } catch let rollbackError {
+            throw TransactionError(phase: .rollback, underlying: error, rollbackError: rollbackError)
         }
     }
 
@@ -115,31 +183,39 @@ package final class PostgresMigrationSession: MigrationSession {
     }
 
     /// `reset all` and `reset role`, so a migration's session-level SET does not leak
-    /// into the next one; then pgwarden's own session settings again.
-    ///
-    /// One round trip: the resets and the settings pipelined, each statement its own
-    /// protocol message; a failed reset is thrown, a failed setting ignored (as before).
+    /// into the next one; then pgwarden's own session settings again. One round trip
+    /// (pipelined, each statement its own protocol message).
     package func resetSession() throws {
-        var batch = PipelinedBatch()
-        let resets = batch.add(["reset all", "reset role"])
-        for unit in settingUnits { batch.add(unit) }
-        let outcomes = try connection.run(batch)
-        for outcome in outcomes[resets] { _ = try outcome.get() }
+        for outcome in try connection.run(unit: resetStatements) { _ = try outcome.get() }
     }
 
+    /// The resets and the session settings, in one unit: the first that fails stops the
+    /// rest (the settings are those the server accepted at the start).
+    private var resetStatements: [SQL] { ["reset all", "reset role"] + sessionSettings }
+
     package func setLockTimeout(_ timeout: Duration, local: Bool) throws {
-        let milliseconds = max(1, timeout.wholeMilliseconds)
-        try connection.query("select set_config('lock_timeout', \(milliseconds)::text, \(local))")
+        try connection.query(Self.lockTimeoutSQL(timeout, local: local))
+    }
+
+    private static func lockTimeoutSQL(_ timeout: Duration, local: Bool) -> SQL {
+        "select set_config('lock_timeout', \(max(1, timeout.wholeMilliseconds))::text, \(local))"
     }
 
     package func copyIn(_ statement: String, data: String) throws {
         try connection.copyIn(unsafeStatement: statement, data: data)
     }
 
-    package func watchBlockers(after delay: Duration) -> BlockerWatch? {
-        guard let backendPID else { return nil }
-        return BlockerWatch(settings: connection.settings, pid: backendPID, delay: delay)
+    /// The session's one watch, its thread started at the first period.
+    private lazy var blockerWatch: BlockerWatch? = backendPID.map {
+        BlockerWatch(settings: connection.settings, pid: $0)
     }
+
+    package func watchBlockers(after delay: Duration) -> BlockerWatch? {
+        blockerWatch?.watch(after: delay)
+        return blockerWatch
+    }
+
+    deinit { blockerWatch?.stop() }
 
     package var isConnected: Bool { connection.isOpen }
 

@@ -19,17 +19,17 @@ struct SectionRunner {
     /// The longest a statement waits for a lock.
     let lockTimeout: Duration
     /// BEGIN; the section; insert (up) or delete (down) the history row; COMMIT.
+    /// `resetFirst`: the session reset the last migration left pending goes with BEGIN.
     /// Returns the section's duration in milliseconds.
-    func runInTransaction() throws -> Int {
+    func runInTransaction(resetFirst: Bool) throws -> Int {
         let clock = ContinuousClock()
         var phase = MigrationSQLFailure.FailedStep.statement
         var current: SectionBatch?
         var milliseconds = 0
         var authorTransaction = AuthorTransaction(session: session)
         do {
-            try session.inTransaction {
+            try session.inTransaction(resetFirst: resetFirst, lockTimeout: lockTimeout) {
                 let start = clock.now
-                try session.setLockTimeout(lockTimeout, local: true)
                 try SectionBatch.forEachBatch(of: section) { batch in
                     current = batch
                     try run(batch, authorTransaction: &authorTransaction)
@@ -37,11 +37,13 @@ struct SectionRunner {
                 }
                 milliseconds = (clock.now - start).wholeMilliseconds
                 phase = .history
-                try recordSuccess(milliseconds: milliseconds)
-                phase = .commit
+                return try recordSuccess(milliseconds: milliseconds)
             }
             return milliseconds
         } catch {
+            // The history write goes with COMMIT: a COMMIT that failed, or whose answer
+            // was lost, is the commit phase.
+            if let failure = error as? TransactionError, failure.phase == .commit { phase = .commit }
             let error = try Self.unwrap(error)
             if error is OwnTransactionEnded {
                 try markFailed(error: "the \(direction.rawValue) section ended its own transaction (COMMIT or ROLLBACK)")
@@ -117,11 +119,19 @@ struct SectionRunner {
         return committed ? .committedDespiteLostConnection : .rolledBack
     }
 
-    private func recordSuccess(milliseconds: Int) throws {
-        switch direction {
-        case .up: try history.insert(newRecord(milliseconds: milliseconds, state: .applied, error: nil))
-        case .down: try history.delete(version: record?.version ?? file.version.text)
+    /// Inserts (up) or deletes (down) the history row: returns its statements for the
+    /// session to send with COMMIT, or writes it now (and returns none) when the
+    /// history cannot give them.
+    private func recordSuccess(milliseconds: Int) throws -> [SQL] {
+        let change: HistoryChange = direction == .up
+            ? .insert(newRecord(milliseconds: milliseconds, state: .applied, error: nil))
+            : .delete(version: record?.version ?? file.version.text)
+        if let statements = history.statements(making: change) { return statements }
+        switch change {
+        case .insert(let record): try history.insert(record)
+        case .delete(let version): try history.delete(version: version)
         }
+        return []
     }
 
     /// Writes (outside any transaction) a history row that marks the migration failed.

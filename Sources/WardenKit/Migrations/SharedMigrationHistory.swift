@@ -73,6 +73,12 @@ package final class SharedMigrationHistory: MigrationHistory {
         try supabase.delete(version: parsed)
     }
 
+    /// pgwarden's own statements when the Supabase CLI's history is only read; when it
+    /// is written too, nil (its writes check its table first, so they go one by one).
+    package func statements(making change: HistoryChange) -> [SQL]? {
+        recordsInSupabaseHistory ? nil : own.statements(making: change)
+    }
+
     private func recordInSupabaseHistory(_ record: MigrationRecord) throws {
         guard recordsInSupabaseHistory else { return }
         let file = record.parsedVersion.flatMap { version in files.first { $0.version == version } }

@@ -123,6 +123,23 @@ import TestSupport
         #expect(try database.scalar("select string_agg(distinct applied_by, ',') from pgwarden.schema_migrations") == TestCluster.cluster.superuser)
     }
 
+    /// The reset after the last migration is not left pending: the run's connection
+    /// ends with the settings and role it started with.
+    @Test func aRunLeavesItsConnectionAsItFoundIt() throws {
+        let database = try TestDatabase()
+        let folder = try MigrationFolder([
+            "1_first.sql": "-- migrate:up\nset search_path = nowhere;\nset statement_timeout = '7s';\ncreate table public.first ();\n",
+            "2_last.sql": "-- migrate:up\nset search_path = elsewhere;\nset work_mem = '7MB';\ncreate table public.last ();\n",
+        ])
+        let migrator = try folder.migrator(database)
+        let connection = try #require((migrator.session as? PostgresMigrationSession)?.connection)
+        let before = try connection.query("select current_setting('search_path'), current_setting('work_mem'), current_setting('statement_timeout'), current_user::text").rows
+        #expect(try migrator.up().steps.count == 2)
+        let after = try connection.query("select current_setting('search_path'), current_setting('work_mem'), current_setting('statement_timeout'), current_user::text").rows
+        #expect(after == before)
+        #expect(connection.transactionStatus == .idle)
+    }
+
     @Test func everyCommandHasHelp() throws {
         for command in ["new", "status", "up", "down", "redo", "resolve"] {
             let output = try PgwardenCLI.run([command, "--help"])

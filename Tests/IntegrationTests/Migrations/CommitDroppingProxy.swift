@@ -3,8 +3,8 @@ import WardenKit
 import Foundation
 
 /// A Unix-socket proxy in front of the test server that loses the server's answer to
-/// one COMMIT: after the client has inserted or deleted a `pgwarden.schema_migrations` row,
-/// the next `commit` query reaches the server, but the proxy drops the reply and
+/// one COMMIT: once the client has sent an insert or delete of a `pgwarden.schema_migrations`
+/// row, the next `commit` reaches the server, but the proxy drops the reply and
 /// closes the client's connection, as a network failure at that moment would.
 /// Later connections pass through, unless `refuseAfterDrop` (the server "gone").
 final class CommitDroppingProxy: @unchecked Sendable {
@@ -79,8 +79,13 @@ final class CommitDroppingProxy: @unchecked Sendable {
     }
 
     static let historyWrites = [Array("insert into pgwarden.schema_migrations".utf8), Array("delete from pgwarden.schema_migrations".utf8)]
-    /// A simple-protocol Query message holding exactly `commit`.
-    static let commitQuery: [UInt8] = [0x51, 0, 0, 0, 11] + Array("commit".utf8) + [0]
+    /// `commit` as a simple-protocol Query message, or in an extended-protocol Parse
+    /// message of the unnamed statement with no parameter types (pipelined with the
+    /// history write).
+    static let commitMessages: [[UInt8]] = [
+        [0x51, 0, 0, 0, 11] + Array("commit".utf8) + [0],
+        [0x50, 0, 0, 0, 14, 0] + Array("commit".utf8) + [0, 0, 0],
+    ]
 
     private func pumpClientToServer(_ session: Session) {
         var armed = false
@@ -90,7 +95,7 @@ final class CommitDroppingProxy: @unchecked Sendable {
             guard count > 0 else { break }
             let chunk = Array(buffer[0..<count])
             if !hasDropped, Self.historyWrites.contains(where: { chunk.contains(subsequence: $0) }) { armed = true }
-            if armed, !hasDropped, chunk.contains(subsequence: Self.commitQuery) {
+            if armed, !hasDropped, Self.commitMessages.contains(where: { chunk.contains(subsequence: $0) }) {
                 lock.lock()
                 dropped = true
                 lock.unlock()

@@ -141,4 +141,17 @@ import TestSupport
         #expect(try database.historyVersions() == ["1", "2"])
         #expect(try database.exists("two") && database.exists("one"))
     }
+
+    /// The history row goes to the server with COMMIT: when writing it fails, COMMIT
+    /// does not run and the migration is rolled back with it.
+    @Test func aHistoryWriteThatFailsCommitsNothingOfItsMigration() throws {
+        let (failure, database) = try failure(
+            "-- migrate:up\ncreate table three (id int);\n"
+                + "alter table pgwarden.schema_migrations add constraint refuses_three check (version <> '3');\n")
+        #expect(failure.phase == .history)
+        #expect(failure.description.contains("recording the migration in the history failed"), "\(failure)")
+        #expect(failure.description.contains("SQLSTATE 23514"))
+        #expect(try !database.exists("three"))
+        #expect(try database.scalar("select count(*) from pg_constraint where conname = 'refuses_three'") == "0")
+    }
 }

@@ -1,5 +1,6 @@
 import WardenKit
 import TestSupport
+import Testing
 
 /// A `MigrationHistory` and `MigrationSession` in memory, with transactions: what a
 /// transaction wrote is undone on rollback. `failures` makes `execute` throw for SQL
@@ -33,10 +34,11 @@ final class InMemoryHistory: MigrationHistory, MigrationSession {
 
     func delete(version: String) throws { rows.removeAll { $0.version == version } }
 
-    func inTransaction(_ body: () throws -> Void) throws {
+    func inTransaction(resetFirst: Bool, lockTimeout: Duration, _ body: () throws -> [SQL]) throws {
+        if resetFirst { try resetSession() }
         snapshot = (rows, executed)
         do {
-            try body()
+            #expect(try body() == [], "this history writes through insert and delete")
         } catch {
             rollback()
             throw error
