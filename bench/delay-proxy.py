@@ -103,11 +103,15 @@ async def handle(client_reader, client_writer, target, delay, counts):
         state["server_spoke_since_burst"] = True
         stats["server_bytes"] += len(data)
 
-    await asyncio.gather(
-        pump(client_reader, server_writer, delay, from_client),
-        pump(server_reader, client_writer, delay, from_server))
-    for w in (client_writer, server_writer):
-        w.close()
+    try:
+        await asyncio.gather(
+            pump(client_reader, server_writer, delay, from_client),
+            pump(server_reader, client_writer, delay, from_server))
+    except asyncio.CancelledError:
+        pass  # the proxy is stopping with this connection still open: end it quietly
+    finally:
+        for w in (client_writer, server_writer):
+            w.close()
 
 
 async def main():
