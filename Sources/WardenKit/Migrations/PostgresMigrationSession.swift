@@ -95,8 +95,8 @@ package final class PostgresMigrationSession: MigrationSession {
         try commit(after: closing)
     }
 
-    /// One round trip: the pending reset (its own units, as `resetSession` sends them),
-    /// then BEGIN and `set_config('lock_timeout', ..., true)` in one unit.
+    /// One round trip, one unit: the pending reset (as `resetSession` sends it), BEGIN,
+    /// and `set_config('lock_timeout', ..., true)`. A failed reset stops the rest.
     private func begin(resetFirst: Bool, lockTimeout: Duration) throws {
         let resets = resetFirst ? resetStatements : []
         let outcomes: [PipelinedBatch.Outcome]
@@ -205,12 +205,13 @@ package final class PostgresMigrationSession: MigrationSession {
         try connection.copyIn(unsafeStatement: statement, data: data)
     }
 
-    /// The session's one watch, its thread started at the first period.
-    private lazy var blockerWatch: BlockerWatch? = backendPID.map {
-        BlockerWatch(settings: connection.settings, pid: $0)
-    }
+    /// The session's one watch, made at the first period (its thread starts then).
+    private var blockerWatch: BlockerWatch?
 
     package func watchBlockers(after delay: Duration) -> BlockerWatch? {
+        if blockerWatch == nil, let backendPID {
+            blockerWatch = BlockerWatch(settings: connection.settings, pid: backendPID)
+        }
         blockerWatch?.watch(after: delay)
         return blockerWatch
     }
