@@ -151,6 +151,25 @@ import TestSupport
             "applied by pgwarden but not in supabase_migrations.schema_migrations: `supabase migration list` does not show it"))
     }
 
+    /// Both histories' rows go with the migration's COMMIT: when the Supabase CLI's
+    /// refuses its row, nothing of that migration stays, in either history.
+    @Test func aRefusedSupabaseHistoryRowRollsItsMigrationBack() throws {
+        let root = try copy()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try Data(("-- migrate:up\ncreate table public.course (id int);\n"
+            + "alter table supabase_migrations.schema_migrations add constraint no_course check (version <> '20250101000000');\n").utf8)
+            .write(to: URL(fileURLWithPath: "\(root)/supabase/migrations/20250101000000_course.sql"))
+        let (_, project) = try TestCluster.newTwinDatabase("refused")
+        let db = try Connection(project)
+        let up = try run(["up"], project, in: root)
+        #expect(up.status == 1, "\(up.all)")
+        #expect(up.standardError.contains("recording the migration in the history failed"), "\(up.all)")
+        #expect(try db.query("select to_regclass('public.course') is null").scalar == "t")
+        #expect(try db.query("select count(*) from pgwarden.schema_migrations where version = '20250101000000'").scalar == "0")
+        #expect(try db.query("select count(*) from supabase_migrations.schema_migrations").scalar == "4")
+        #expect(try db.query("select count(*) from pg_constraint where conname = 'no_course'").scalar == "0")
+    }
+
     @Test func aMalformedConfigIsOneLineAndChangesNothing() throws {
         let root = try copy()
         defer { try? FileManager.default.removeItem(atPath: root) }

@@ -23,6 +23,14 @@ package final class SharedMigrationHistory: MigrationHistory {
         self.recordsInSupabaseHistory = recordsInSupabaseHistory
     }
 
+    /// What this run knows of the Supabase CLI's table: that it exists (read, or made),
+    /// and that it has the columns pgwarden writes (`ensureTable` ran). Until a
+    /// migration changes that table, its writes need no check first, so they go with
+    /// the migration's COMMIT (`statements(making:)`); if one did change it, the write
+    /// fails and the migration is rolled back with it.
+    private var supabaseTableExists = false
+    private var supabaseTableReady = false
+
     package func ensureTable() throws {
         try own.ensureTable()
         guard recordsInSupabaseHistory else { return }
@@ -30,11 +38,14 @@ package final class SharedMigrationHistory: MigrationHistory {
             try supabase.ensureTable()
             return .commit
         }
+        supabaseTableExists = true
+        supabaseTableReady = true
     }
 
     package func records() throws -> [MigrationRecord] {
         var records = try own.records()
-        guard try supabase.exists() else {
+        supabaseTableExists = try supabase.exists()
+        guard supabaseTableExists else {
             if recordsInSupabaseHistory {
                 for index in records.indices where records[index].state == .applied {
                     records[index].origin = .pgwarden(inSupabaseHistory: false)
@@ -73,18 +84,36 @@ package final class SharedMigrationHistory: MigrationHistory {
         try supabase.delete(version: parsed)
     }
 
-    /// pgwarden's own statements when the Supabase CLI's history is only read; when it
-    /// is written too, nil (its writes check its table first, so they go one by one).
+    /// pgwarden's own statements, and, when the Supabase CLI's history is written too,
+    /// its row's insert or delete; nil (write one by one, checking the table first)
+    /// while this run does not know the table is there as needed.
     package func statements(making change: HistoryChange) -> [SQL]? {
-        recordsInSupabaseHistory ? nil : own.statements(making: change)
+        guard let ownStatements = own.statements(making: change) else { return nil }
+        guard recordsInSupabaseHistory else { return ownStatements }
+        switch change {
+        case .insert(let record):
+            guard record.state == .applied else { return ownStatements }
+            guard supabaseTableReady else { return nil }
+            let row = supabaseRow(record)
+            return ownStatements + [SupabaseCLIHistory.insertSQL(version: record.version, name: row.name, statements: row.statements)]
+        case .delete(let version):
+            guard let parsed = MigrationVersion(version) else { return ownStatements }
+            guard supabaseTableExists else { return nil }
+            return ownStatements + [SupabaseCLIHistory.deleteSQL(version: parsed)]
+        }
     }
 
     private func recordInSupabaseHistory(_ record: MigrationRecord) throws {
         guard recordsInSupabaseHistory else { return }
-        let file = record.parsedVersion.flatMap { version in files.first { $0.version == version } }
-        // Every statement of the file, as the CLI records what it parsed (BEGIN/COMMIT included).
-        let statements = file?.up.statements.map(\.text) ?? []
+        let row = supabaseRow(record)
         try supabase.ensureTable()
-        try supabase.insert(version: record.version, name: file?.name ?? record.name, statements: statements)
+        try supabase.insert(version: record.version, name: row.name, statements: row.statements)
+    }
+
+    /// The name and statements the CLI records for an applied migration: every
+    /// statement of the file, as the CLI records what it parsed (BEGIN/COMMIT included).
+    private func supabaseRow(_ record: MigrationRecord) -> (name: String, statements: [String]) {
+        let file = record.parsedVersion.flatMap { version in files.first { $0.version == version } }
+        return (file?.name ?? record.name, file?.up.statements.map(\.text) ?? [])
     }
 }

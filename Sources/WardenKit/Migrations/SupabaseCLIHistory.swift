@@ -56,22 +56,29 @@ package struct SupabaseCLIHistory {
 
     /// Records an applied migration as the CLI does (a version already there stays as it is).
     func insert(version: String, name: String, statements: [String]) throws {
-        try connection.query(
-            """
-            insert into supabase_migrations.schema_migrations (version, name, statements)
-            values (\(version), \(name), \(array: statements)::text[])
-            on conflict (version) do nothing
-            """)
+        try connection.query(Self.insertSQL(version: version, name: name, statements: statements))
+    }
+
+    static func insertSQL(version: String, name: String, statements: [String]) -> SQL {
+        """
+        insert into supabase_migrations.schema_migrations (version, name, statements)
+        values (\(version), \(name), \(array: statements)::text[])
+        on conflict (version) do nothing
+        """
     }
 
     /// Removes a rolled-back migration's row.
     func delete(version: MigrationVersion) throws {
         guard try exists() else { return }
+        try connection.query(Self.deleteSQL(version: version))
+    }
+
+    /// The delete `delete(version:)` runs once it knows the table exists.
+    static func deleteSQL(version: MigrationVersion) -> SQL {
         // Versions match as numbers, so `0042` and `42` are one version, as in pgwarden's history.
-        try connection.query(
-            """
-            delete from supabase_migrations.schema_migrations
-            where version ~ '^[0-9]+$' and ltrim(version, '0') = ltrim(\(version.text), '0')
-            """)
+        """
+        delete from supabase_migrations.schema_migrations
+        where version ~ '^[0-9]+$' and ltrim(version, '0') = ltrim(\(version.text), '0')
+        """
     }
 }
