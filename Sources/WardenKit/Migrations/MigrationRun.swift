@@ -40,6 +40,9 @@ public struct MigrationRun: Sendable {
     public let command: Command
     public let dryRun: Bool
     public internal(set) var steps: [Step] = []
+    /// The run's wall time, round trips and bookkeeping included (nil in a dry run);
+    /// the summary line gives it, so a slow link shows in it.
+    public internal(set) var elapsed: Duration?
 
     public init(command: Command, dryRun: Bool, steps: [Step] = []) {
         self.command = command
@@ -57,7 +60,7 @@ public struct MigrationRun: Sendable {
         var parts: [String] = []
         if downs > 0 { parts.append("\(dryRun ? "would roll back" : "rolled back") \(Self.count(downs))") }
         if ups > 0 { parts.append("\(dryRun ? "would apply" : "applied") \(Self.count(ups))") }
-        let total = steps.compactMap(\.duration).reduce(.zero, +)
+        let total = elapsed ?? steps.compactMap(\.duration).reduce(.zero, +)
         return parts.joined(separator: ", then ")
             + (dryRun ? " (dry run: nothing was changed)" : " in \(Self.duration(total))")
     }

@@ -102,10 +102,12 @@ package final class Migrator {
                 observer(.warning(outOfOrder))
             }
             var run = MigrationRun(command: .up, dryRun: false)
+            let started = ContinuousClock.now
             if !pending.isEmpty { try history.ensureTable() }
             for file in pending {
                 try perform(file, .up, record: nil, run: &run)
             }
+            run.elapsed = ContinuousClock.now - started
             return run
         }
     }
@@ -121,10 +123,12 @@ package final class Migrator {
         if dryRun { return Self.dryRun(.down, plan: try plan().map { ($0.file, MigrationDirection.down) }) }
         return try locked(lockTimeout) {
             var run = MigrationRun(command: .down, dryRun: false)
+            let started = ContinuousClock.now
             for step in try plan() {
                 warnIfModified(step)
                 try perform(step.file, .down, record: step.record, run: &run)
             }
+            run.elapsed = ContinuousClock.now - started
             return run
         }
     }
@@ -140,9 +144,11 @@ package final class Migrator {
         if dryRun { return Self.dryRun(.redo, plan: try plan().map { [($0.file, .down), ($0.file, .up)] } ?? []) }
         return try locked(lockTimeout) {
             var run = MigrationRun(command: .redo, dryRun: false)
+            let started = ContinuousClock.now
             guard let step = try plan() else { return run }
             try perform(step.file, .down, record: step.record, run: &run)
             try perform(step.file, .up, record: nil, run: &run)
+            run.elapsed = ContinuousClock.now - started
             return run
         }
     }

@@ -134,7 +134,12 @@ import TestSupport
         let migrator = try folder.migrator(database)
         let connection = try #require((migrator.session as? PostgresMigrationSession)?.connection)
         let before = try connection.query("select current_setting('search_path'), current_setting('work_mem'), current_setting('statement_timeout'), current_user::text").rows
-        #expect(try migrator.up().steps.count == 2)
+        let run = try migrator.up()
+        #expect(run.steps.count == 2)
+        // The summary's time is the run's wall time, round trips included.
+        let elapsed = try #require(run.elapsed)
+        #expect(elapsed >= run.steps.compactMap(\.duration).reduce(.zero, +))
+        #expect(run.summary.hasSuffix(" in \(MigrationRun.duration(elapsed))"))
         let after = try connection.query("select current_setting('search_path'), current_setting('work_mem'), current_setting('statement_timeout'), current_user::text").rows
         #expect(after == before)
         #expect(connection.transactionStatus == .idle)
