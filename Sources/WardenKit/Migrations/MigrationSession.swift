@@ -14,15 +14,20 @@ package protocol MigrationSession: AnyObject {
     func releaseLock()
     /// Runs `body` in a transaction with `lock_timeout` set for it, and commits.
     ///
-    /// The round trips are the cost, so: the session reset a finished migration left
-    /// pending (`resetFirst`, see `resetSession`), BEGIN and the lock timeout go
-    /// together; the statements `body` returns (its history write) go together with
-    /// COMMIT. A failed BEGIN throws `TransactionError` with phase `.begin`; a closing
-    /// statement's error is thrown as it is (nothing commits); a COMMIT that fails,
-    /// that the server turned into a ROLLBACK, or whose answer was lost, throws
-    /// `TransactionError` with phase `.commit`. When the body throws, the transaction
-    /// is rolled back and its error rethrown.
-    func inTransaction(resetFirst: Bool, lockTimeout: Duration, _ body: () throws -> [SQL]) throws
+    /// The round trips are the cost, so BEGIN is not sent before `body` runs: the
+    /// session reset a finished migration left pending (`resetFirst`, see
+    /// `resetSession`), BEGIN and the lock timeout go with the first statements, when
+    /// `body` sends them through its `TransactionOpening` (or alone, when it calls
+    /// `sendIfPending()`, which it must before anything else reaches the server). The
+    /// statements `body` returns (its history write) go together with COMMIT.
+    ///
+    /// A failed BEGIN throws `TransactionError` with phase `.begin`; a statement's
+    /// error is thrown as `execute(statements:)` throws it; a closing statement's error
+    /// is thrown as it is (nothing commits); a COMMIT that fails, that the server
+    /// turned into a ROLLBACK, or whose answer was lost, throws `TransactionError` with
+    /// phase `.commit`. When the body throws, the transaction is rolled back and its
+    /// error rethrown.
+    func inTransaction(resetFirst: Bool, lockTimeout: Duration, _ body: (TransactionOpening) throws -> [SQL]) throws
     /// True while a transaction is open and not failed.
     var isInTransaction: Bool { get }
     /// Runs migration statements in order, each exactly one statement (pipelined on a
@@ -63,4 +68,29 @@ extension MigrationSession {
     package func restoreTransactionSettings(_ before: [String: String], keeping sessionNames: Set<String>) throws {}
     package func reconnectAndReadRecords() -> [MigrationRecord]? { nil }
     package var isConnected: Bool { true }
+}
+
+/// A transaction's BEGIN, not sent yet: it goes with the first statements of the
+/// transaction, in one round trip (`MigrationSession.inTransaction`).
+package final class TransactionOpening {
+    private let sendOpening: ([String]) throws -> Void
+    /// True once BEGIN was sent (or tried).
+    package private(set) var isSent = false
+
+    package init(_ sendOpening: @escaping ([String]) throws -> Void) {
+        self.sendOpening = sendOpening
+    }
+
+    /// Sends BEGIN and what goes with it, then `statements` (each its own protocol
+    /// message, pipelined; a statement's error thrown as `execute(statements:)` does).
+    package func send(with statements: [String]) throws {
+        precondition(!isSent, "BEGIN is sent once")
+        isSent = true
+        try sendOpening(statements)
+    }
+
+    /// Sends BEGIN alone, unless it was sent.
+    package func sendIfPending() throws {
+        if !isSent { try send(with: []) }
+    }
 }

@@ -80,38 +80,45 @@ package final class PostgresMigrationSession: MigrationSession {
         _ = try? connection.query("select pg_advisory_unlock(\(Self.lockKey))")
     }
 
-    package func inTransaction(resetFirst: Bool, lockTimeout: Duration, _ body: () throws -> [SQL]) throws {
+    package func inTransaction(resetFirst: Bool, lockTimeout: Duration, _ body: (TransactionOpening) throws -> [SQL]) throws {
         guard connection.transactionStatus == .idle else {
             throw APIMisuse("a transaction is already open on the migration session")
         }
-        try begin(resetFirst: resetFirst, lockTimeout: lockTimeout)
+        let opening = TransactionOpening { [self] statements in
+            try begin(resetFirst: resetFirst, lockTimeout: lockTimeout, then: statements)
+        }
         let closing: [SQL]
         do {
-            closing = try body()
+            closing = try body(opening)
+            try opening.sendIfPending()
         } catch {
-            try rollBack(after: error)
+            if connection.transactionStatus != .idle { try rollBack(after: error) }
             throw error
         }
         try commit(after: closing)
     }
 
     /// One round trip, one unit: the pending reset (as `resetSession` sends it), BEGIN,
-    /// and `set_config('lock_timeout', ..., true)`. A failed reset stops the rest.
-    private func begin(resetFirst: Bool, lockTimeout: Duration) throws {
-        let resets = resetFirst ? resetStatements : []
+    /// `set_config('lock_timeout', ..., true)`, then `statements`. The first that fails
+    /// stops the rest; the caller rolls back what is open.
+    private func begin(resetFirst: Bool, lockTimeout: Duration, then statements: [String]) throws {
+        let opening = (resetFirst ? resetStatements : []) + ["begin", Self.lockTimeoutSQL(lockTimeout, local: true)]
         let outcomes: [PipelinedBatch.Outcome]
         do {
-            outcomes = try connection.run(unit: resets + ["begin", Self.lockTimeoutSQL(lockTimeout, local: true)])
+            outcomes = try connection.run(unit: opening + statements.map { SQL(raw: $0) })
         } catch {
-            throw TransactionError(phase: .begin, underlying: error)
+            // Lost with statements on their way: a statement's failure (nothing committed).
+            throw statements.isEmpty ? TransactionError(phase: .begin, underlying: error) : error
         }
-        do {
-            for outcome in outcomes.prefix(resets.count) { _ = try outcome.get() }
-            do { _ = try outcomes[resets.count].get() } catch { throw TransactionError(phase: .begin, underlying: error) }
-            _ = try outcomes[resets.count + 1].get()
-        } catch {
-            if connection.transactionStatus != .idle { try rollBack(after: error) }
-            throw error
+        for (index, outcome) in outcomes.enumerated() {
+            guard case .error(var error) = outcome else { continue }
+            switch index {
+            case opening.count - 2: throw TransactionError(phase: .begin, underlying: error)
+            case opening.count...:
+                error.completedStatements = index - opening.count
+                throw error
+            default: throw error  // a reset, or the lock timeout
+            }
         }
     }
 

@@ -28,13 +28,19 @@ struct SectionRunner {
         var milliseconds = 0
         var authorTransaction = AuthorTransaction(session: session)
         do {
-            try session.inTransaction(resetFirst: resetFirst, lockTimeout: lockTimeout) {
+            try session.inTransaction(resetFirst: resetFirst, lockTimeout: lockTimeout) { opening in
                 let start = clock.now
                 try SectionBatch.forEachBatch(of: section) { batch in
                     current = batch
-                    try run(batch, authorTransaction: &authorTransaction)
+                    if !opening.isSent, case .statements(let items) = batch.payload {
+                        try opening.send(with: items.map(\.text))  // BEGIN and the first statements: one round trip
+                    } else {
+                        try opening.sendIfPending()
+                        try run(batch, authorTransaction: &authorTransaction)
+                    }
                     guard session.isInTransaction else { throw OwnTransactionEnded() }
                 }
+                try opening.sendIfPending()
                 milliseconds = (clock.now - start).wholeMilliseconds
                 phase = .history
                 return try recordSuccess(milliseconds: milliseconds)

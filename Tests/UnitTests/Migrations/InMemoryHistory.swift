@@ -34,11 +34,13 @@ final class InMemoryHistory: MigrationHistory, MigrationSession {
 
     func delete(version: String) throws { rows.removeAll { $0.version == version } }
 
-    func inTransaction(resetFirst: Bool, lockTimeout: Duration, _ body: () throws -> [SQL]) throws {
+    func inTransaction(resetFirst: Bool, lockTimeout: Duration, _ body: (TransactionOpening) throws -> [SQL]) throws {
         if resetFirst { try resetSession() }
         snapshot = (rows, executed)
         do {
-            #expect(try body() == [], "this history writes through insert and delete")
+            let opening = TransactionOpening { statements in try self.execute(statements: statements) }
+            #expect(try body(opening) == [], "this history writes through insert and delete")
+            #expect(opening.isSent, "BEGIN was sent before the transaction ended")
         } catch {
             rollback()
             throw error
