@@ -91,7 +91,7 @@ extension Connection {
         do {
             (value, outcome) = try body()
         } catch {
-            try rollbackAfter(error)
+            try rollBack(after: error)
             throw error
         }
         switch outcome {
@@ -158,7 +158,9 @@ extension Connection {
         }
     }
 
-    private func rollbackAfter(_ error: Error) throws {
+    /// ROLLBACK after `error` (the transaction's own failure); a rollback that fails too
+    /// throws `TransactionError` with phase `.rollback`, carrying both errors.
+    package func rollBack(after error: Error) throws {
         do {
             try execute("rollback")
         } catch let rollbackError {
@@ -166,10 +168,27 @@ extension Connection {
         }
     }
 
-    private func commit() throws {
+    /// `closing` then COMMIT, pipelined in one unit (one round trip): COMMIT runs only
+    /// when every closing statement did. A closing statement's error is thrown as it
+    /// is, after a rollback; a COMMIT that fails, whose answer is lost (the server may
+    /// have committed), or that the server turned into a ROLLBACK (the transaction had
+    /// failed) throws `TransactionError` with phase `.commit`.
+    package func commit(after closing: [SQL] = []) throws {
+        let outcomes: [PipelinedBatch.Outcome]
+        do {
+            outcomes = try run(unit: closing + ["commit"])
+        } catch {
+            throw TransactionError(phase: .commit, underlying: error)
+        }
+        do {
+            for outcome in outcomes.dropLast() { _ = try outcome.get() }
+        } catch {
+            try rollBack(after: error)
+            throw error
+        }
         let tag: String
         do {
-            tag = try execute("commit").last?.commandTag ?? ""
+            tag = try outcomes[outcomes.count - 1].get().commandTag
         } catch {
             throw TransactionError(phase: .commit, underlying: error)
         }

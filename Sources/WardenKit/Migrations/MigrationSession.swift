@@ -42,9 +42,10 @@ package protocol MigrationSession: AnyObject {
     /// `Migrator` sends it with the next migration's BEGIN (`inTransaction(resetFirst:)`)
     /// when it can, and calls this before anything else and at the end of a run.
     func resetSession() throws
-    /// Limits how long migration statements wait for a lock (`lock_timeout`): for the
-    /// open transaction (`local`) or the session.
-    func setLockTimeout(_ timeout: Duration, local: Bool) throws
+    /// Limits how long migration statements wait for a lock (`lock_timeout`), for the
+    /// session: a `transaction:false` section has no transaction of its own (a
+    /// transaction gets its limit with its BEGIN, see `inTransaction`).
+    func setLockTimeout(_ timeout: Duration) throws
     /// Runs one `COPY ... FROM STDIN` with its data rows.
     func copyIn(_ statement: String, data: String) throws
     /// Starts a period of watching, from another session, which sessions block this
@@ -59,7 +60,7 @@ package protocol MigrationSession: AnyObject {
 }
 
 extension MigrationSession {
-    package func setLockTimeout(_ timeout: Duration, local: Bool) throws {}
+    package func setLockTimeout(_ timeout: Duration) throws {}
     package func copyIn(_ statement: String, data: String) throws {
         throw PGError(kind: .client, message: "this session cannot run COPY FROM STDIN")
     }

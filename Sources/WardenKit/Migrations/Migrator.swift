@@ -197,15 +197,18 @@ package final class Migrator {
         do {
             value = try body()
         } catch {
-            if sessionNeedsReset { try? session.resetSession() }
-            sessionNeedsReset = false
+            try? resetPendingSession()
             throw error
         }
-        if sessionNeedsReset {
-            sessionNeedsReset = false
-            try session.resetSession()
-        }
+        try resetPendingSession()
         return value
+    }
+
+    /// Sends the session reset the last migration left pending, if any.
+    private func resetPendingSession() throws {
+        guard sessionNeedsReset else { return }
+        sessionNeedsReset = false
+        try session.resetSession()
     }
 
     private static func dryRun(_ command: MigrationRun.Command, plan: [(MigrationFile, MigrationDirection)]) -> MigrationRun {
@@ -228,12 +231,9 @@ package final class Migrator {
             history: history, session: session, file: file, section: section, direction: direction, record: record,
             earlierInRun: run.steps.count { $0.direction == direction }, lockTimeout: ddlLockTimeout)
         // The reset the last migration left pending goes with this one's BEGIN (once).
+        if !section.options.transaction { try resetPendingSession() }
         var resetFirst = sessionNeedsReset
         sessionNeedsReset = false
-        if resetFirst && !section.options.transaction {
-            try session.resetSession()
-            resetFirst = false
-        }
         let milliseconds = try withLockRetries(file) { retry in
             defer { resetFirst = false }
             return section.options.transaction

@@ -92,10 +92,10 @@ package final class PostgresMigrationSession: MigrationSession {
             closing = try body(opening)
             try opening.sendIfPending()
         } catch {
-            if connection.transactionStatus != .idle { try rollBack(after: error) }
+            if connection.transactionStatus != .idle { try connection.rollBack(after: error) }
             throw error
         }
-        try commit(after: closing)
+        try connection.commit(after: closing)
     }
 
     /// One round trip, one unit: the pending reset (as `resetSession` sends it), BEGIN,
@@ -119,42 +119,6 @@ package final class PostgresMigrationSession: MigrationSession {
                 throw error
             default: throw error  // a reset, or the lock timeout
             }
-        }
-    }
-
-    /// One round trip: the closing statements and COMMIT in one unit, so COMMIT runs
-    /// only when every closing statement did.
-    private func commit(after closing: [SQL]) throws {
-        let outcomes: [PipelinedBatch.Outcome]
-        do {
-            outcomes = try connection.run(unit: closing + ["commit"])
-        } catch {
-            throw TransactionError(phase: .commit, underlying: error)  // the server may have committed
-        }
-        do {
-            for outcome in outcomes.dropLast() { _ = try outcome.get() }
-        } catch {
-            try rollBack(after: error)
-            throw error
-        }
-        let tag: String
-        do {
-            tag = try outcomes[outcomes.count - 1].get().commandTag
-        } catch {
-            throw TransactionError(phase: .commit, underlying: error)
-        }
-        if tag == "ROLLBACK" {
-            throw TransactionError(phase: .commit, underlying: PGError(
-                kind: .server, message: "the transaction had failed, so COMMIT rolled it back",
-                sqlState: .inFailedTransaction))
-        }
-    }
-
-    private func rollBack(after error: Error) throws {
-        do {
-            try connection.execute("rollback")
-        } catch let rollbackError {
-            throw TransactionError(phase: .rollback, underlying: error, rollbackError: rollbackError)
         }
     }
 
@@ -200,8 +164,8 @@ package final class PostgresMigrationSession: MigrationSession {
     /// rest (the settings are those the server accepted at the start).
     private var resetStatements: [SQL] { ["reset all", "reset role"] + sessionSettings }
 
-    package func setLockTimeout(_ timeout: Duration, local: Bool) throws {
-        try connection.query(Self.lockTimeoutSQL(timeout, local: local))
+    package func setLockTimeout(_ timeout: Duration) throws {
+        try connection.query(Self.lockTimeoutSQL(timeout, local: false))
     }
 
     private static func lockTimeoutSQL(_ timeout: Duration, local: Bool) -> SQL {

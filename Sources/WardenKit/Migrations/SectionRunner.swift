@@ -77,7 +77,7 @@ struct SectionRunner {
     /// mark applied (up) or delete the row (down).
     func runStatementByStatement(retryLockWait: (Int, PGError) -> Bool) throws -> Int {
         try markFailed(error: "started without a transaction and has not finished (interrupted, or still running)")
-        try session.setLockTimeout(lockTimeout, local: false)
+        try session.setLockTimeout(lockTimeout)
         let clock = ContinuousClock()
         let start = clock.now
         for (index, statement) in section.statements.enumerated() {
