@@ -178,13 +178,8 @@ BEGIN {
 
 if [ "$LINK_DELAY_MS" != "0" ]; then
     lp="$(median_us "${L_PGW[@]}")"; lq="$(median_us "${L_PSQL[@]}")"
-    echo
-    printf 'Over TCP with %s ms added each way (bench/delay-proxy.py), median of %d run(s)\n\n' "$LINK_DELAY_MS" "$LINK_RUNS"
-    printf '%-34s %12s %11s %12s\n' "tool" "round trips" "median ms" "vs psql"
-    awk -v lp="$lp" -v lq="$lq" -v rp="$R_PGW" -v rq="$R_PSQL" 'BEGIN {
-        printf "%-34s %12d %11.0f %11.1fx\n", "pgwarden test", rp, lp / 1000, lq / lp
-        printf "%-34s %12d %11.0f %11.1fx\n", "psql -f electric_ride.sql", rq, lq / 1000, 1
-    }'
+    print_link_table 34 "vs psql" 1 "$LINK_DELAY_MS" "$LINK_RUNS" \
+        "pgwarden test" "$R_PGW" "$lp" "psql -f electric_ride.sql" "$R_PSQL" "$lq"
 fi
 
 under=$((pgw < 500000 ? 1 : 0))

@@ -64,6 +64,19 @@ stop_proxy() {
     if [ -n "$PROXY_PID" ]; then kill -TERM "$PROXY_PID" 2>/dev/null || true; wait "$PROXY_PID" 2>/dev/null || true; fi
     PROXY_PID=""
 }
+# The over-the-link table: pgwarden's row against the tool it is compared with.
+# print_link_table WIDTH VS_HEADER RATIO_DECIMALS DELAY_MS RUNS \
+#     PGWARDEN_LABEL PGWARDEN_ROUND_TRIPS PGWARDEN_US OTHER_LABEL OTHER_ROUND_TRIPS OTHER_US
+print_link_table() {
+    echo
+    printf 'Over TCP with %s ms added each way (bench/delay-proxy.py), median of %d run(s)\n\n' "$4" "$5"
+    printf "%-${1}s %12s %11s %12s\n" "tool" "round trips" "median ms" "$2"
+    awk -v w="$1" -v d="$3" -v la="$6" -v ra="$7" -v ua="$8" -v lb="$9" -v rb="${10}" -v ub="${11}" 'BEGIN {
+        f = "%-" w "s %12d %11.0f %11." d "fx\n"
+        printf f, la, ra, ua / 1000, ub / ua
+        printf f, lb, rb, ub / 1000, 1
+    }'
+}
 proxy_round_trips() { perl -MJSON::PP -0777 -ne 'print decode_json($_)->{round_trips}' "$WORK/proxy.json"; }
 
 # The pgwarden binary to measure: PGWARDEN, else a release build (SCRATCH: its

@@ -152,13 +152,8 @@ BEGIN {
 link_faster=1
 if [ "$LINK_DELAY_MS" != "0" ]; then
     lp="$(median_us "${L_PGW[@]}")"; lt="$(median_us "${L_TAP[@]}")"
-    echo
-    printf 'Over TCP with %s ms added each way (bench/delay-proxy.py), median of %d run(s)\n\n' "$LINK_DELAY_MS" "$LINK_RUNS"
-    printf '%-40s %12s %11s %12s\n' "tool" "round trips" "median ms" "vs pg_prove"
-    awk -v lp="$lp" -v lt="$lt" -v rp="$R_PGW" -v rt="$R_TAP" 'BEGIN {
-        printf "%-40s %12d %11.0f %11.2fx\n", "pgwarden test --tests DIR", rp, lp / 1000, lt / lp
-        printf "%-40s %12d %11.0f %11.2fx\n", "pg_prove --ext .pg --ext .sql -r DIR", rt, lt / 1000, 1
-    }'
+    print_link_table 40 "vs pg_prove" 2 "$LINK_DELAY_MS" "$LINK_RUNS" \
+        "pgwarden test --tests DIR" "$R_PGW" "$lp" "pg_prove --ext .pg --ext .sql -r DIR" "$R_TAP" "$lt"
     link_faster=$((lp < lt ? 1 : 0))
 fi
 faster=$((pgw <= tap ? 1 : 0))
