@@ -12,6 +12,14 @@ public final class Connection {
     private let noticeSink: NoticeSink
     /// Names savepoints uniquely within this connection.
     var savepointCounter = 0
+    /// Names prepared statements uniquely within this connection.
+    private var preparedStatementCounter = 0
+
+    /// A prepared statement name not used before on this connection.
+    package func nextPreparedStatementName() -> String {
+        preparedStatementCounter += 1
+        return "pgwarden_plan_\(preparedStatementCounter)"
+    }
 
     /// Opens a connection; throws a redacted `PGError(kind: .connection)` on failure.
     ///

@@ -22,6 +22,12 @@ public struct PipelinedBatch {
         /// the rest of the unit.
         case skipped
 
+        /// Whether the statement ran without error.
+        package var succeeded: Bool {
+            if case .result = self { return true }
+            return false
+        }
+
         /// The result, or the statement's error thrown (`.skipped` throws a client error).
         public func get() throws -> QueryResult {
             switch self {
@@ -33,20 +39,60 @@ public struct PipelinedBatch {
         }
     }
 
+    /// One statement of a unit and how it is sent: unnamed (Parse, Bind, Execute, as
+    /// `SQL` alone is), or as a named prepared statement whose parse analysis and plan
+    /// the server keeps for later statements of the same text
+    /// (`PipelinedBatch.Statement.prepared`).
+    package struct Statement {
+        let sql: SQL
+        /// The prepared statement's name; nil: unnamed.
+        let name: String?
+        /// Whether this message prepares `name` (Parse) before running it; false: it
+        /// runs one an earlier message prepared (Bind, Execute only).
+        let prepares: Bool
+
+        /// Sent unnamed, as `SQL` alone is.
+        package static func unnamed(_ sql: SQL) -> Statement {
+            Statement(sql: sql, name: nil, prepares: false)
+        }
+
+        /// Prepares `name` from `sql`'s text, then runs it. When the Parse fails, the
+        /// statement's outcome is that error (and the rest of its unit is skipped).
+        package static func preparing(_ name: String, _ sql: SQL) -> Statement {
+            Statement(sql: sql, name: name, prepares: true)
+        }
+
+        /// Runs the statement an earlier message prepared as `name`, with `sql`'s values.
+        /// When it was never prepared (its Parse failed or was skipped), the outcome is
+        /// 26000 (`invalid_sql_statement_name`).
+        package static func reusing(_ name: String, _ sql: SQL) -> Statement {
+            Statement(sql: sql, name: name, prepares: false)
+        }
+    }
+
     /// The units, each a list of statements, in the order they are sent.
-    public private(set) var units: [[SQL]] = []
+    private(set) var statements: [[Statement]] = []
+
+    /// The units' statements, in the order they are sent.
+    public var units: [[SQL]] { statements.map { $0.map(\.sql) } }
 
     public init() {}
 
     /// Adds a unit; returns its index in the outcomes `Connection.run(_:)` returns.
     @discardableResult
     public mutating func add(_ statements: [SQL]) -> Int {
-        units.append(statements)
-        return units.count - 1
+        add(statements: statements.map { .unnamed($0) })
+    }
+
+    /// Adds a unit of statements some of which may be named prepared statements.
+    @discardableResult
+    package mutating func add(statements unit: [Statement]) -> Int {
+        statements.append(unit)
+        return statements.count - 1
     }
 
     /// The number of statements in all units.
-    public var statementCount: Int { units.reduce(0) { $0 + $1.count } }
+    public var statementCount: Int { statements.reduce(0) { $0 + $1.count } }
 }
 
 extension Connection {
@@ -65,19 +111,28 @@ extension Connection {
     /// Returns one list of outcomes per unit, one outcome per statement.
     public func run(_ batch: PipelinedBatch) throws -> [[PipelinedBatch.Outcome]] {
         guard let first = batch.units.first(where: { !$0.isEmpty })?.first else {
-            return batch.units.map { _ in [] }
+            return batch.statements.map { _ in [] }
         }
         let handle = try openHandle(for: first.text)
         guard PQenterPipelineMode(handle) == 1 else { throw failure(sql: first.text) }
         defer { PQexitPipelineMode(handle) }
         try send(batch, handle)
         var outcomes: [[PipelinedBatch.Outcome]] = []
-        for unit in batch.units {
+        for unit in batch.statements {
             var unitOutcomes: [PipelinedBatch.Outcome] = []
             for statement in unit {
-                unitOutcomes.append(try readOutcome(handle, sql: statement.text))
+                let text = statement.sql.text
+                if statement.prepares {
+                    let parse = try readOutcome(handle, sql: text)
+                    if !parse.succeeded {
+                        _ = try readOutcome(handle, sql: text)  // the run, skipped after the failed Parse
+                        unitOutcomes.append(parse)
+                        continue
+                    }
+                }
+                unitOutcomes.append(try readOutcome(handle, sql: text))
             }
-            try awaitUnitSync(handle, sql: unit.last?.text ?? first.text)
+            try awaitUnitSync(handle, sql: unit.last?.sql.text ?? first.text)
             outcomes.append(unitOutcomes)
         }
         return outcomes
@@ -87,30 +142,39 @@ extension Connection {
         PQsetnonblocking(handle, 1)
         defer { PQsetnonblocking(handle, 0) }
         var unflushed = 0
-        for unit in batch.units {
+        for unit in batch.statements {
             for statement in unit {
-                try sendParams(handle, statement)
-                unflushed += statement.text.utf8.count
+                try send(handle, statement)
+                unflushed += statement.sql.text.utf8.count
             }
-            guard PQpipelineSync(handle) == 1 else { throw failure(sql: unit.last?.text ?? "") }
+            guard PQpipelineSync(handle) == 1 else { throw failure(sql: unit.last?.sql.text ?? "") }
             if unflushed >= 64 * 1024 {
-                try flushReading(handle, sql: unit.last?.text ?? "")
+                try flushReading(handle, sql: unit.last?.sql.text ?? "")
                 unflushed = 0
             }
         }
         try flushReading(handle, sql: batch.units.last?.last?.text ?? "")
     }
 
-    private func sendParams(_ handle: OpaquePointer, _ statement: SQL) throws {
-        let parameters = statement.bindings
+    private func send(_ handle: OpaquePointer, _ statement: PipelinedBatch.Statement) throws {
+        let text = statement.sql.text
+        let parameters = statement.sql.bindings
+        if let name = statement.name, statement.prepares {
+            guard PQsendPrepare(handle, name, text, Int32(parameters.count), nil) == 1 else {
+                throw failure(sql: text)
+            }
+        }
         let cValues: [UnsafeMutablePointer<CChar>?] = parameters.map { $0.flatMap { strdup($0) } }
         defer { cValues.forEach { free($0) } }
         let sent = cValues.withUnsafeBufferPointer { buffer -> Int32 in
             buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { values in
-                PQsendQueryParams(handle, statement.text, Int32(parameters.count), nil, values.baseAddress, nil, nil, 0)
+                if let name = statement.name {
+                    return PQsendQueryPrepared(handle, name, Int32(parameters.count), values.baseAddress, nil, nil, 0)
+                }
+                return PQsendQueryParams(handle, text, Int32(parameters.count), nil, values.baseAddress, nil, nil, 0)
             }
         }
-        guard sent == 1 else { throw failure(sql: statement.text) }
+        guard sent == 1 else { throw failure(sql: text) }
     }
 
     /// One statement's results up to its terminating null result.

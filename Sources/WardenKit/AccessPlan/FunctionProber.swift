@@ -20,7 +20,7 @@ struct FunctionProber {
                 let ticket = batch.rolledBack([
                     PersonaRequest.select(request.roleSwitch + request.requestSettings),
                     "select has_function_privilege(\(function.oid)::oid, 'execute')",
-                ])
+                ], parsedAs: request.role)
                 pending.append {
                     let results = try batch.outcomes(ticket).map { try $0.get() }
                     let observed = results[1].scalar == "t"

@@ -81,7 +81,7 @@ struct RelationProber {
         // One unit, as PostgREST sets them: the role switch and request settings, then the read.
         let ticket = batch.rolledBack([
             PersonaRequest.select(request.roleSwitch + request.requestSettings), digestSQL(),
-        ])
+        ], parsedAs: request.role)
         return {
             let outcomes = try batch.outcomes(ticket)
             let seen: [String?]?

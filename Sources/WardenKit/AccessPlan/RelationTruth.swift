@@ -40,7 +40,8 @@ extension RelationProber {
         for persona in context.plan.personas {
             let request = context.request(persona).routed("GET", "/\(plan.name)")
             let digest = plan.owner.map { digestSQL(alsoWhere: $0) } ?? digestSQL()
-            digestTickets.append((persona.name, batch.rolledBack([PersonaRequest.select(request.requestSettings), digest])))
+            digestTickets.append((persona.name, batch.rolledBack(
+                [PersonaRequest.select(request.requestSettings), digest], parsedAs: PlanReuse.adminRole)))
         }
         guard relation.isTable else {
             return { RelationTruth(digests: try Self.readDigests(digestTickets, batch)) }
@@ -53,11 +54,11 @@ extension RelationProber {
             let request = owner.map { context.request($0) } ?? .nobody
             sampleTickets.append((owner?.name ?? "", batch.rolledBack([
                 PersonaRequest.select(request.requestSettings), "select \(list)",
-            ])))
+            ], parsedAs: PlanReuse.adminRole)))
         }
         var targetTickets: [(RelationTruth.Target, ProbeBatch.Ticket)] = []
         for target in targets() {
-            targetTickets.append((target, batch.rolledBack(targetStatements(target))))
+            targetTickets.append((target, batch.rolledBack(targetStatements(target), parsedAs: PlanReuse.adminRole)))
         }
         return {
             var truth = RelationTruth(digests: try Self.readDigests(digestTickets, batch))

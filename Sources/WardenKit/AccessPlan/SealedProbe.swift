@@ -17,7 +17,9 @@ struct SealedProbe {
     /// Queues the probe; the returned closure reads what came of it.
     func queue(_ batch: ProbeBatch) -> () throws -> ProbeOutcome {
         guard let adminFirst else {
-            let ticket = batch.rolledBack([PersonaRequest.select(request.roleSwitch + request.requestSettings), statement])
+            let ticket = batch.rolledBack(
+                [PersonaRequest.select(request.roleSwitch + request.requestSettings), statement],
+                parsedAs: request.role)
             return { try Self.outcome(of: try batch.outcomes(ticket), settings: 1) }
         }
         let planStatements = SealedSQL.statements(of: adminFirst.sql)

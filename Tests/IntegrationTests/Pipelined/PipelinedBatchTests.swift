@@ -71,4 +71,32 @@ import TestSupport
         let outcomes = try connection.run(batch)
         #expect(try outcomes[0][0].get().scalar == hostile)
     }
+
+    /// A named prepared statement: prepared once, run again by later units with their
+    /// own values; a unit that runs a name whose Parse failed gets 26000, and the
+    /// statement is gone once deallocated.
+    @Test func aPreparedStatementIsReusedAndAFailedParseLeavesNoName() throws {
+        let connection = try TestCluster.connect()
+        let name = connection.nextPreparedStatementName()
+        let broken = connection.nextPreparedStatementName()
+        var batch = PipelinedBatch()
+        batch.add(statements: [.preparing(name, "select (\(1)::int + 1)::text")])
+        batch.add(statements: [.reusing(name, "select (\(41)::int + 1)::text")])
+        batch.add(statements: [.preparing(broken, SQL(raw: "select * from no_such_table")), .unnamed("select 1")])
+        batch.add(statements: [.reusing(broken, SQL(raw: "select * from no_such_table"))])
+        let outcomes = try connection.run(batch)
+        #expect(try outcomes[0][0].get().scalar == "2")
+        #expect(try outcomes[1][0].get().scalar == "42")
+        guard case .error(let parseError) = outcomes[2][0], case .skipped = outcomes[2][1],
+              case .error(let missing) = outcomes[3][0]
+        else {
+            Issue.record("unexpected outcomes: \(outcomes)")
+            return
+        }
+        #expect(parseError.sqlState == .undefinedTable)
+        #expect(missing.sqlState == "26000")
+        #expect(try connection.query("select array_agg(name order by name)::text from pg_prepared_statements").scalar == "{\(name)}")
+        try connection.execute("deallocate \(identifier: name)")
+        #expect(try connection.query("select count(*)::text from pg_prepared_statements").scalar == "0")
+    }
 }

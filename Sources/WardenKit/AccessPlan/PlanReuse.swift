@@ -1,0 +1,80 @@
+import WardenPostgres
+
+/// Which statements of a probe batch share one plan. A text that the batch sends
+/// more than once as the same role goes as a named prepared statement: its first
+/// use prepares it (Parse) and runs it, later uses only run it (Bind, Execute), so
+/// the server parses, analyses and plans it once instead of once per probe.
+///
+/// Why a shared plan proves what an unnamed statement proves: the statement is
+/// parsed as the role it runs as (the key includes the role, so name lookups and
+/// their schema `USAGE` checks are the persona's), privileges are checked when it
+/// runs, and the server analyses and plans it again whenever what it depends on
+/// changes: the catalog (every probe's changes are rolled back, and a rollback
+/// invalidates what they touched), `search_path`, and, where row security applies,
+/// the current role and `row_security` (PostgreSQL's plan cache, `plancache.c`).
+/// Values stay bound parameters, typed as for the unnamed statement.
+struct PlanReuse {
+    /// The role key for statements that look no name up (a rollback to a savepoint).
+    static let anyRole = "\u{0}any"
+    /// The role key for statements the admin runs (a persona's role name never starts
+    /// with a NUL).
+    static let adminRole = "\u{0}admin"
+
+    private struct Key: Hashable {
+        let role: String
+        let text: String
+    }
+
+    /// Each known unit's statements as they are sent.
+    private var units: [[PipelinedBatch.Statement]] = []
+    /// Where each name is prepared (unit, statement) and the other units that use it.
+    private var preparedAt: [String: (unit: Int, statement: Int)] = [:]
+    private var usedBy: [String: Set<Int>] = [:]
+    /// `deallocate` for every name, in the order they were made.
+    private(set) var deallocations: [SQL] = []
+
+    init(units sqlUnits: [[SQL]], roles: [String?], connection: Connection) {
+        var counts: [Key: Int] = [:]
+        let keyed: [[Key?]] = zip(sqlUnits, roles).map { unit, role in
+            unit.map { sql in role.map { Key(role: $0, text: sql.text) } }
+        }
+        for key in keyed.joined().compactMap({ $0 }) { counts[key, default: 0] += 1 }
+        var names: [Key: String] = [:]
+        for (unitIndex, unit) in sqlUnits.enumerated() {
+            var sent: [PipelinedBatch.Statement] = []
+            for (index, sql) in unit.enumerated() {
+                guard let key = keyed[unitIndex][index], counts[key, default: 0] > 1 else {
+                    sent.append(.unnamed(sql))
+                    continue
+                }
+                if let name = names[key] {
+                    sent.append(.reusing(name, sql))
+                    usedBy[name, default: []].insert(unitIndex)
+                } else {
+                    let name = connection.nextPreparedStatementName()
+                    names[key] = name
+                    preparedAt[name] = (unitIndex, index)
+                    deallocations.append("deallocate \(identifier: name)")
+                    sent.append(.preparing(name, sql))
+                }
+            }
+            units.append(sent)
+        }
+    }
+
+    /// How unit `index`'s statements are sent; units added after this was made are
+    /// sent unnamed.
+    func statements(ofUnit index: Int, _ sql: [SQL]) -> [PipelinedBatch.Statement] {
+        index < units.count ? units[index] : sql.map { .unnamed($0) }
+    }
+
+    /// The units that were to run a prepared statement whose Parse failed or was
+    /// skipped: they got 26000 instead of their outcome.
+    func unitsMissingTheirPlan(_ outcomes: [[PipelinedBatch.Outcome]]) -> [Int] {
+        var missing: Set<Int> = []
+        for (name, place) in preparedAt where !outcomes[place.unit][place.statement].succeeded {
+            missing.formUnion(usedBy[name, default: []].subtracting([place.unit]))
+        }
+        return missing.sorted()
+    }
+}

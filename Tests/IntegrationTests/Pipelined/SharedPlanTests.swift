@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+import WardenKit
+import TestSupport
+
+/// Probes that send the same text as the same role share one prepared statement
+/// (`PlanReuse`). What each proves must not change: a name is parsed as the role that
+/// runs it (schema `USAGE` is checked when a name is looked up, not when a plan runs),
+/// a persona whose Parse failed still gets its own refusal, and nothing stays.
+@Suite struct SharedPlanTests {
+    /// `hidden.note`: every persona role may select it, only `authenticated` may use
+    /// its schema; personas in this order, so a plan shared across roles would let
+    /// anon reuse what ava's probe prepared.
+    private static let plan = """
+        schemas: [hidden]
+        personas:
+          ava: { role: authenticated, email: ava.shared@example.com }
+          ben: { role: authenticated, email: ben.shared@example.com }
+          anon: { role: anon }
+          visitor: { role: anon }
+        relations:
+          hidden.note:
+            sample: { id: "3", body: "'three'" }
+            access:
+              ava: read
+              ben: read
+              anon: denied
+              visitor: denied
+        """
+
+    private func database() throws -> Connection {
+        let connection = try Connection(try TestCluster.newTwinDatabase("shared").project)
+        try connection.execute(
+            """
+            create schema hidden;
+            create table hidden.note (id int primary key, body text);
+            insert into hidden.note values (1, 'one'), (2, 'two');
+            grant select on hidden.note to anon, authenticated;
+            grant usage on schema hidden to authenticated
+            """)
+        return connection
+    }
+
+    @Test func aSharedPlanIsTheRoleOwnAndAFailedParseStillRefuses() throws {
+        let connection = try database()
+        let report = try AccessPlanRunner(
+            connection: connection, plan: AccessPlanParser(file: "shared.yml").parse(Self.plan)
+        ).run()
+        let observed = Dictionary(
+            report.results.filter { $0.operation == .select }.map { ($0.persona ?? "", $0.observed) },
+            uniquingKeysWith: { first, _ in first })
+        #expect(observed["ava"] == "all (2 rows)")
+        #expect(observed["ben"] == "all (2 rows)")
+        // anon has select on the table but no usage on its schema: refused at parse,
+        // for visitor too, whose probe was to reuse anon's plan (its Parse failed, so
+        // the probe ran again unnamed).
+        #expect(observed["anon"] == "none (permission denied)")
+        #expect(observed["visitor"] == "none (permission denied)")
+        #expect(report.failures.map(\.name) == [])
+        #expect(try connection.query("select count(*)::text from pg_prepared_statements").scalar == "0")
+    }
+}
