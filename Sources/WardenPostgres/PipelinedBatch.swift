@@ -41,32 +41,44 @@ public struct PipelinedBatch {
 
     /// One statement of a unit and how it is sent: unnamed (Parse, Bind, Execute, as
     /// `SQL` alone is), or as a named prepared statement whose parse analysis and plan
-    /// the server keeps for later statements of the same text
-    /// (`PipelinedBatch.Statement.prepared`).
+    /// the server keeps for later statements of the same text (`preparing`, `reusing`).
     package struct Statement {
         let sql: SQL
+        /// `sql.text` and `sql.bindings`, built once (the text is read to send, to
+        /// count what is unflushed, and to name the statement in errors).
+        package let text: String
+        let bindings: [String?]
         /// The prepared statement's name; nil: unnamed.
-        let name: String?
+        private(set) var name: String?
         /// Whether this message prepares `name` (Parse) before running it; false: it
         /// runs one an earlier message prepared (Bind, Execute only).
-        let prepares: Bool
+        private(set) var prepares = false
 
         /// Sent unnamed, as `SQL` alone is.
-        package static func unnamed(_ sql: SQL) -> Statement {
-            Statement(sql: sql, name: nil, prepares: false)
+        package init(_ sql: SQL) {
+            self.sql = sql
+            text = sql.text
+            bindings = sql.bindings
         }
 
-        /// Prepares `name` from `sql`'s text, then runs it. When the Parse fails, the
-        /// statement's outcome is that error (and the rest of its unit is skipped).
-        package static func preparing(_ name: String, _ sql: SQL) -> Statement {
-            Statement(sql: sql, name: name, prepares: true)
+        /// Prepares `name` from the statement's text, then runs it. When the Parse
+        /// fails, the statement's outcome is that error (and the rest of its unit is
+        /// skipped).
+        package func preparing(as name: String) -> Statement {
+            var copy = self
+            copy.name = name
+            copy.prepares = true
+            return copy
         }
 
-        /// Runs the statement an earlier message prepared as `name`, with `sql`'s values.
-        /// When it was never prepared (its Parse failed or was skipped), the outcome is
-        /// 26000 (`invalid_sql_statement_name`).
-        package static func reusing(_ name: String, _ sql: SQL) -> Statement {
-            Statement(sql: sql, name: name, prepares: false)
+        /// Runs the statement an earlier message prepared as `name`, with this one's
+        /// values. When it was never prepared (its Parse failed or was skipped), the
+        /// outcome is 26000 (`invalid_sql_statement_name`).
+        package func reusing(_ name: String) -> Statement {
+            var copy = self
+            copy.name = name
+            copy.prepares = false
+            return copy
         }
     }
 
@@ -81,7 +93,7 @@ public struct PipelinedBatch {
     /// Adds a unit; returns its index in the outcomes `Connection.run(_:)` returns.
     @discardableResult
     public mutating func add(_ statements: [SQL]) -> Int {
-        add(statements: statements.map { .unnamed($0) })
+        add(statements: statements.map(Statement.init))
     }
 
     /// Adds a unit of statements some of which may be named prepared statements.
@@ -110,7 +122,7 @@ extension Connection {
     /// Never stops at a statement's error; throws only when the connection fails.
     /// Returns one list of outcomes per unit, one outcome per statement.
     public func run(_ batch: PipelinedBatch) throws -> [[PipelinedBatch.Outcome]] {
-        guard let first = batch.units.first(where: { !$0.isEmpty })?.first else {
+        guard let first = batch.statements.first(where: { !$0.isEmpty })?.first else {
             return batch.statements.map { _ in [] }
         }
         let handle = try openHandle(for: first.text)
@@ -121,7 +133,7 @@ extension Connection {
         for unit in batch.statements {
             var unitOutcomes: [PipelinedBatch.Outcome] = []
             for statement in unit {
-                let text = statement.sql.text
+                let text = statement.text
                 if statement.prepares {
                     let parse = try readOutcome(handle, sql: text)
                     if !parse.succeeded {
@@ -132,7 +144,7 @@ extension Connection {
                 }
                 unitOutcomes.append(try readOutcome(handle, sql: text))
             }
-            try awaitUnitSync(handle, sql: unit.last?.sql.text ?? first.text)
+            try awaitUnitSync(handle, sql: unit.last?.text ?? first.text)
             outcomes.append(unitOutcomes)
         }
         return outcomes
@@ -145,20 +157,20 @@ extension Connection {
         for unit in batch.statements {
             for statement in unit {
                 try send(handle, statement)
-                unflushed += statement.sql.text.utf8.count
+                unflushed += statement.text.utf8.count
             }
-            guard PQpipelineSync(handle) == 1 else { throw failure(sql: unit.last?.sql.text ?? "") }
+            guard PQpipelineSync(handle) == 1 else { throw failure(sql: unit.last?.text ?? "") }
             if unflushed >= 64 * 1024 {
-                try flushReading(handle, sql: unit.last?.sql.text ?? "")
+                try flushReading(handle, sql: unit.last?.text ?? "")
                 unflushed = 0
             }
         }
-        try flushReading(handle, sql: batch.units.last?.last?.text ?? "")
+        try flushReading(handle, sql: batch.statements.last?.last?.text ?? "")
     }
 
     private func send(_ handle: OpaquePointer, _ statement: PipelinedBatch.Statement) throws {
-        let text = statement.sql.text
-        let parameters = statement.sql.bindings
+        let text = statement.text
+        let parameters = statement.bindings
         if let name = statement.name, statement.prepares {
             guard PQsendPrepare(handle, name, text, Int32(parameters.count), nil) == 1 else {
                 throw failure(sql: text)

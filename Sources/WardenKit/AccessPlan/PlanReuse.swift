@@ -34,38 +34,36 @@ struct PlanReuse {
     private(set) var deallocations: [SQL] = []
 
     init(units sqlUnits: [[SQL]], roles: [String?], connection: Connection) {
+        units = sqlUnits.map { $0.map(PipelinedBatch.Statement.init) }
         var counts: [Key: Int] = [:]
-        let keyed: [[Key?]] = zip(sqlUnits, roles).map { unit, role in
-            unit.map { sql in role.map { Key(role: $0, text: sql.text) } }
+        for (unit, role) in zip(units, roles) {
+            guard let role else { continue }
+            for statement in unit { counts[Key(role: role, text: statement.text), default: 0] += 1 }
         }
-        for key in keyed.joined().compactMap({ $0 }) { counts[key, default: 0] += 1 }
         var names: [Key: String] = [:]
-        for (unitIndex, unit) in sqlUnits.enumerated() {
-            var sent: [PipelinedBatch.Statement] = []
-            for (index, sql) in unit.enumerated() {
-                guard let key = keyed[unitIndex][index], counts[key, default: 0] > 1 else {
-                    sent.append(.unnamed(sql))
-                    continue
-                }
+        for (unitIndex, role) in roles.enumerated() {
+            guard let role else { continue }
+            for (index, statement) in units[unitIndex].enumerated() {
+                let key = Key(role: role, text: statement.text)
+                guard counts[key, default: 0] > 1 else { continue }
                 if let name = names[key] {
-                    sent.append(.reusing(name, sql))
+                    units[unitIndex][index] = statement.reusing(name)
                     usedBy[name, default: []].insert(unitIndex)
                 } else {
                     let name = connection.nextPreparedStatementName()
                     names[key] = name
                     preparedAt[name] = (unitIndex, index)
                     deallocations.append("deallocate \(identifier: name)")
-                    sent.append(.preparing(name, sql))
+                    units[unitIndex][index] = statement.preparing(as: name)
                 }
             }
-            units.append(sent)
         }
     }
 
     /// How unit `index`'s statements are sent; units added after this was made are
     /// sent unnamed.
     func statements(ofUnit index: Int, _ sql: [SQL]) -> [PipelinedBatch.Statement] {
-        index < units.count ? units[index] : sql.map { .unnamed($0) }
+        index < units.count ? units[index] : sql.map(PipelinedBatch.Statement.init)
     }
 
     /// The units that were to run a prepared statement whose Parse failed or was

@@ -80,21 +80,23 @@ import TestSupport
         let name = connection.nextPreparedStatementName()
         let broken = connection.nextPreparedStatementName()
         var batch = PipelinedBatch()
-        batch.add(statements: [.preparing(name, "select (\(1)::int + 1)::text")])
-        batch.add(statements: [.reusing(name, "select (\(41)::int + 1)::text")])
-        batch.add(statements: [.preparing(broken, SQL(raw: "select * from no_such_table")), .unnamed("select 1")])
-        batch.add(statements: [.reusing(broken, SQL(raw: "select * from no_such_table"))])
+        typealias Statement = PipelinedBatch.Statement
+        batch.add(statements: [Statement("select (\(1)::int + 1)::text").preparing(as: name)])
+        batch.add(statements: [Statement("select (\(41)::int + 1)::text").reusing(name)])
+        let missing = Statement(SQL(raw: "select * from no_such_table"))
+        batch.add(statements: [missing.preparing(as: broken), Statement("select 1")])
+        batch.add(statements: [missing.reusing(broken)])
         let outcomes = try connection.run(batch)
         #expect(try outcomes[0][0].get().scalar == "2")
         #expect(try outcomes[1][0].get().scalar == "42")
         guard case .error(let parseError) = outcomes[2][0], case .skipped = outcomes[2][1],
-              case .error(let missing) = outcomes[3][0]
+              case .error(let notPrepared) = outcomes[3][0]
         else {
             Issue.record("unexpected outcomes: \(outcomes)")
             return
         }
         #expect(parseError.sqlState == .undefinedTable)
-        #expect(missing.sqlState == "26000")
+        #expect(notPrepared.sqlState == "26000")
         #expect(try connection.query("select array_agg(name order by name)::text from pg_prepared_statements").scalar == "{\(name)}")
         try connection.execute("deallocate \(identifier: name)")
         #expect(try connection.query("select count(*)::text from pg_prepared_statements").scalar == "0")
