@@ -55,7 +55,7 @@ struct DevCommand: ParsableCommand {
                 InterruptHandler.shared.remove(token)
                 cluster.stop()
             }
-            let version = try ServerInfo.version(of: cluster.settings())
+            let version = try cluster.serverVersion ?? ServerInfo.version(of: cluster.settings())
             print("server: PostgreSQL \(version), ready in \(cluster.startupDuration.wholeMilliseconds) ms")
             if let line = cluster.origin.line { print(line) }
             // As on Supabase: bootstrap as the superuser, everything else as postgres.

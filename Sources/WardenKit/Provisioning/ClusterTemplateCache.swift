@@ -48,7 +48,6 @@ public struct ClusterTemplateCache: Sendable {
     /// Copies the entry for `key` into `target` (a new `data` folder) and checks the
     /// copy against the entry's manifest. Returns nil when there is no entry; throws
     /// `TemplateCacheProblem` when the entry cannot be used (then `target` is removed).
-    /// `cp` works in `target`'s folder (a server's, watched by its watchdog).
     func copy(_ key: ClusterTemplateKey, to target: URL) throws -> URL? {
         let entry = entry(for: key)
         guard FileManager.default.fileExists(atPath: entry.path) else { return nil }
@@ -58,8 +57,8 @@ public struct ClusterTemplateCache: Sendable {
         }
         guard manifest.key == key.name else { throw TemplateCacheProblem("its manifest names another key") }
         do {
-            try Self.copyTree(entry.appendingPathComponent("data"), to: target, workingIn: target.deletingLastPathComponent())
-            if let difference = try TemplateManifest(of: target, key: key.name).difference(from: manifest) {
+            let sizes = try DataDirectoryCopy.copy(entry.appendingPathComponent("data"), to: target)
+            if let difference = TemplateManifest(key: key.name, sizes: sizes).difference(from: manifest) {
                 throw TemplateCacheProblem(difference)
             }
         } catch {
@@ -79,9 +78,8 @@ public struct ClusterTemplateCache: Sendable {
     /// Stores a copy of the stopped data directory `data` as the entry for `key`:
     /// copied into a staging folder with its manifest, then renamed into place. When
     /// another run stored the key first, its entry is kept. Entries of other keys and
-    /// staging folders abandoned by killed runs are removed. `cp` works in `data`'s
-    /// folder (a server's: a killed pgwarden's watchdog stops it, and the staging
-    /// folder it leaves is never read, and removed later).
+    /// staging folders abandoned by killed runs are removed (a killed pgwarden's
+    /// staging folder is never read, and removed later).
     func store(_ data: URL, as key: ClusterTemplateKey) throws -> URL {
         let manager = FileManager.default
         try prepareDirectory()
@@ -89,8 +87,8 @@ public struct ClusterTemplateCache: Sendable {
         let staging = directory.appendingPathComponent(".staging-\(UUID().uuidString)")
         try manager.createDirectory(at: staging, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         defer { try? manager.removeItem(at: staging) }
-        try Self.copyTree(data, to: staging.appendingPathComponent("data"), workingIn: data.deletingLastPathComponent())
-        let manifest = try TemplateManifest(of: staging.appendingPathComponent("data"), key: key.name)
+        let sizes = try DataDirectoryCopy.copy(data, to: staging.appendingPathComponent("data"))
+        let manifest = TemplateManifest(key: key.name, sizes: sizes)
         try manifest.text.write(to: staging.appendingPathComponent("manifest"), atomically: false, encoding: .utf8)
         let target = entry(for: key)
         // rename(2) of a folder onto an existing, non-empty one fails: the first store wins.
@@ -142,16 +140,6 @@ public struct ClusterTemplateCache: Sendable {
             let path = directory.appendingPathComponent(name)
             let modified = (try? manager.attributesOfItem(atPath: path.path))?[.modificationDate] as? Date ?? .distantPast
             if name.hasPrefix(".trash-") || modified < Date().addingTimeInterval(-600) { try? manager.removeItem(at: path) }
-        }
-    }
-
-    /// `cp -a` (owners, modes and times kept: as root, the server's OS user keeps its
-    /// files; a reflink where the file system offers one).
-    static func copyTree(_ source: URL, to target: URL, workingIn folder: URL) throws {
-        let output = try ProcessRunner.runBrief(
-            "/bin/cp", ["-a", "--reflink=auto", source.path, target.path], workingDirectory: folder)
-        guard output.status == 0 else {
-            throw TemplateCacheProblem("cp -a \(source.path) \(target.path) exited with status \(output.status)")
         }
     }
 }

@@ -23,7 +23,9 @@ extension LocalCluster {
         var unusable: String?
         do {
             try cache.checkUsable()
-            let current = try ClusterTemplateKey.current(binaries: binaries, identity: identity, initdbArguments: initdbOptions)
+            let current = try ClusterTemplateKey.current(
+                binaries: binaries, knownVersion: installation?.serverVersion, identity: identity,
+                initdbArguments: initdbOptions)
             key = current
             do {
                 if let entry = try cache.copy(current, to: data) {

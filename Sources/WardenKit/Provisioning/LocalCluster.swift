@@ -25,6 +25,9 @@ public final class LocalCluster: @unchecked Sendable {
     public private(set) var startupDuration: Duration = .zero
     /// Where the data directory came from (`initdb`, or the template cache).
     public let origin: TemplateOrigin
+    /// The server's version as `show server_version` gives it (`15.18 (Debian …)`),
+    /// read from its `pg_config` before it started; nil when that was not possible.
+    public let serverVersion: String?
     package let binaries: PostgresBinaries
 
     private var server: Process?
@@ -93,7 +96,9 @@ public final class LocalCluster: @unchecked Sendable {
                 cache: cache, binaries: binaries, installation: installation, directory: directory, identity: identity,
                 timeout: timeout)
             let server = try launch(binaries: binaries, installation: installation, directory: directory, identity: identity)
-            let cluster = LocalCluster(directory: directory, binaries: binaries, server: server, watchdog: watchdog, origin: origin)
+            let cluster = LocalCluster(
+                directory: directory, binaries: binaries, server: server, watchdog: watchdog, origin: origin,
+                serverVersion: installation.map { String($0.serverVersion.dropFirst("PostgreSQL ".count)) })
             do {
                 try cluster.waitUntilReady(timeout: timeout)
             } catch {
@@ -109,9 +114,11 @@ public final class LocalCluster: @unchecked Sendable {
         }
     }
 
-    private init(directory: URL, binaries: PostgresBinaries, server: Process, watchdog: ClusterWatchdog, origin: TemplateOrigin) {
+    private init(directory: URL, binaries: PostgresBinaries, server: Process, watchdog: ClusterWatchdog, origin: TemplateOrigin,
+                 serverVersion: String?) {
         self.directory = directory
         self.origin = origin
+        self.serverVersion = serverVersion
         self.binaries = binaries
         self.server = server
         self.watchdog = watchdog

@@ -24,12 +24,16 @@ package struct PrivateInstallation: Sendable {
     package let extensionFolder: URL
     /// The libraries to preload (`shared_preload_libraries`) that the server has.
     package let preloadLibraries: [String]
+    /// The server's version as its `pg_config --version` reports it (read with the
+    /// layout, so the template key needs no `postgres --version` of its own).
+    package let serverVersion: String
 
     /// The system installation's folders, as `pg_config` reports them.
     struct Layout: Equatable {
         var bindir: String
         var sharedir: String
         var pkglibdir: String
+        var version: String
     }
 
     /// Builds the tree in `root` (a new folder) for the server in `binaries`, or
@@ -73,19 +77,21 @@ package struct PrivateInstallation: Sendable {
         let preload = PrivilegedExtensions.preloadedLibraries.filter {
             manager.fileExists(atPath: "\(layout.pkglibdir)/\($0).so")
         }
-        return PrivateInstallation(postgres: postgres, extensionFolder: extensions, preloadLibraries: preload)
+        return PrivateInstallation(
+            postgres: postgres, extensionFolder: extensions, preloadLibraries: preload, serverVersion: layout.version)
     }
 
     /// Reads the layout from the `pg_config` beside the server programs.
     static func layout(of binaries: PostgresBinaries) -> Layout? {
         let pgConfig = binaries.directory.appendingPathComponent("pg_config").path
         guard FileManager.default.isExecutableFile(atPath: pgConfig),
-            let output = try? ProcessRunner.runBrief(pgConfig, ["--bindir", "--sharedir", "--pkglibdir"]),
+            let output = try? ProcessRunner.runBrief(pgConfig, ["--bindir", "--sharedir", "--pkglibdir", "--version"]),
             output.status == 0
         else { return nil }
         let lines = output.standardOutput.split(separator: "\n").map(String.init)
-        guard lines.count == 3, lines.allSatisfy({ $0.hasPrefix("/") }) else { return nil }
-        return Layout(bindir: lines[0], sharedir: lines[1], pkglibdir: lines[2])
+        guard lines.count == 4, lines.prefix(3).allSatisfy({ $0.hasPrefix("/") }), lines[3].hasPrefix("PostgreSQL ")
+        else { return nil }
+        return Layout(bindir: lines[0], sharedir: lines[1], pkglibdir: lines[2], version: lines[3])
     }
 
     /// The longest folder path (ending in `/`) that starts every path.

@@ -9,6 +9,12 @@ struct TemplateManifest: Equatable {
     /// Relative path to size in bytes, for every regular file.
     var sizes: [String: Int64]
 
+    /// The manifest of files of these sizes (as `DataDirectoryCopy` copied them).
+    init(key: String, sizes: [String: Int64]) {
+        self.key = key
+        self.sizes = sizes
+    }
+
     /// Reads the sizes of every regular file under `folder`.
     init(of folder: URL, key: String) throws {
         self.key = key
