@@ -39,7 +39,10 @@ public struct MigrationRun: Sendable {
 
     public let command: Command
     public let dryRun: Bool
-    public internal(set) var steps: [Step] = []
+    public private(set) var steps: [Step] = []
+    /// How many steps ran in each direction, kept as steps are added (the Migrator asks
+    /// before every migration; counting the steps each time made a run quadratic).
+    private var stepsByDirection: [MigrationDirection: Int] = [:]
     /// The run's wall time, round trips and bookkeeping included (nil in a dry run);
     /// the summary line gives it, so a slow link shows in it.
     public internal(set) var elapsed: Duration?
@@ -47,8 +50,17 @@ public struct MigrationRun: Sendable {
     public init(command: Command, dryRun: Bool, steps: [Step] = []) {
         self.command = command
         self.dryRun = dryRun
-        self.steps = steps
+        for step in steps { append(step) }
     }
+
+    /// Adds a step.
+    mutating func append(_ step: Step) {
+        steps.append(step)
+        stepsByDirection[step.direction, default: 0] += 1
+    }
+
+    /// How many steps of the run so far went in `direction`.
+    func stepCount(_ direction: MigrationDirection) -> Int { stepsByDirection[direction] ?? 0 }
 
     /// One line: what was done (or would be), or that there was nothing to do.
     public var summary: String {

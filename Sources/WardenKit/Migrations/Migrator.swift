@@ -229,7 +229,7 @@ package final class Migrator {
         observer(.started(version: file.version.text, name: file.name, direction: direction))
         let runner = SectionRunner(
             history: history, session: session, file: file, section: section, direction: direction, record: record,
-            earlierInRun: run.steps.count { $0.direction == direction }, lockTimeout: ddlLockTimeout)
+            earlierInRun: run.stepCount(direction), lockTimeout: ddlLockTimeout)
         // The reset the last migration left pending goes with this one's BEGIN (once).
         if !section.options.transaction { try resetPendingSession() }
         var resetFirst = sessionNeedsReset
@@ -240,7 +240,7 @@ package final class Migrator {
                 ? try runner.runInTransaction(resetFirst: resetFirst)
                 : try runner.runStatementByStatement(retryLockWait: retry)
         }
-        run.steps.append(MigrationRun.Step(
+        run.append(MigrationRun.Step(
             version: file.version.text, name: file.name, direction: direction, duration: .milliseconds(milliseconds)))
         observer(.finished(version: file.version.text, name: file.name, direction: direction, duration: .milliseconds(milliseconds)))
         sessionNeedsReset = true
