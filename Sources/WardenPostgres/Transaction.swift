@@ -181,14 +181,23 @@ extension Connection {
             throw TransactionError(phase: .commit, underlying: error)
         }
         do {
-            for outcome in outcomes.dropLast() { _ = try outcome.get() }
-        } catch {
+            try Self.checkCommitted(outcomes)
+        } catch let error where !(error is TransactionError) {
             try rollBack(after: error)
             throw error
         }
+    }
+
+    /// Reads the outcomes of closing statements and the COMMIT after them (the last
+    /// one), sent in one unit: a closing statement's error is thrown as it is (the
+    /// transaction is still open, failed: the caller rolls back); a COMMIT that failed
+    /// or that the server turned into a ROLLBACK throws `TransactionError` with phase
+    /// `.commit`.
+    package static func checkCommitted(_ outcomes: [PipelinedBatch.Outcome]) throws {
+        for outcome in outcomes.dropLast() { _ = try outcome.get() }
         let tag: String
         do {
-            tag = try outcomes[outcomes.count - 1].get().commandTag
+            tag = try (outcomes.last ?? .skipped).get().commandTag
         } catch {
             throw TransactionError(phase: .commit, underlying: error)
         }

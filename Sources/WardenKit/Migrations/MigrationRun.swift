@@ -59,6 +59,11 @@ public struct MigrationRun: Sendable {
         stepsByDirection[step.direction, default: 0] += 1
     }
 
+    /// Adds steps, in order.
+    mutating func append(contentsOf steps: [Step]) {
+        for step in steps { append(step) }
+    }
+
     /// How many steps of the run so far went in `direction`.
     func stepCount(_ direction: MigrationDirection) -> Int { stepsByDirection[direction] ?? 0 }
 

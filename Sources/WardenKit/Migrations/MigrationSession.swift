@@ -28,6 +28,18 @@ package protocol MigrationSession: AnyObject {
     /// phase `.commit`. When the body throws, the transaction is rolled back and its
     /// error rethrown.
     func inTransaction(resetFirst: Bool, lockTimeout: Duration, _ body: (TransactionOpening) throws -> [SQL]) throws
+    /// `inTransaction`, except that the COMMIT (after the statements `body` returns)
+    /// is held instead of sent: it goes in the same unit as the next transaction's
+    /// opening, before it (so the next transaction's statements run only once this
+    /// one committed: one round trip where there were two), or alone when
+    /// `sendHeldCommit()` is called, which must be before anything else is sent.
+    /// `committed` is called once the server confirmed the COMMIT, before anything of
+    /// the next transaction is reported; when the held COMMIT (or a statement before
+    /// it) fails, the call that sent it throws `HeldCommitFailure`.
+    func inTransaction(resetFirst: Bool, lockTimeout: Duration, holdingCommit committed: @escaping () -> Void,
+                       _ body: (TransactionOpening) throws -> [SQL]) throws
+    /// Sends the held COMMIT, if any (`inTransaction(holdingCommit:)`).
+    func sendHeldCommit() throws
     /// True while a transaction is open and not failed.
     var isInTransaction: Bool { get }
     /// Runs migration statements in order, each exactly one statement (pipelined on a
@@ -60,6 +72,13 @@ package protocol MigrationSession: AnyObject {
 }
 
 extension MigrationSession {
+    /// Sessions that cannot hold a COMMIT commit at once.
+    package func inTransaction(resetFirst: Bool, lockTimeout: Duration, holdingCommit committed: @escaping () -> Void,
+                               _ body: (TransactionOpening) throws -> [SQL]) throws {
+        try inTransaction(resetFirst: resetFirst, lockTimeout: lockTimeout, body)
+        committed()
+    }
+    package func sendHeldCommit() throws {}
     package func setLockTimeout(_ timeout: Duration) throws {}
     package func copyIn(_ statement: String, data: String) throws {
         throw PGError(kind: .client, message: "this session cannot run COPY FROM STDIN")
@@ -94,4 +113,12 @@ package final class TransactionOpening {
     package func sendIfPending() throws {
         if !isSent { try send(with: []) }
     }
+}
+
+/// A held COMMIT (`MigrationSession.inTransaction(holdingCommit:)`), or a statement
+/// sent before it in its unit (the history write), failed: the transaction it was to
+/// commit is rolled back, or, when its answer was lost, may have committed.
+/// `underlying` is what `Connection.commit(after:)` would have thrown.
+package struct HeldCommitFailure: Error {
+    package let underlying: Error
 }

@@ -29,6 +29,15 @@ package final class Migrator {
     private var currentFile: MigrationFile?
     /// A migration finished and the session reset after it is not sent yet.
     private var sessionNeedsReset = false
+    /// The migration whose COMMIT is held, to go with the next one's BEGIN in one round
+    /// trip (`MigrationSession.inTransaction(holdingCommit:)`): its step, reported once
+    /// it committed, and its runner, which says how it failed otherwise.
+    private var held: HeldMigration?
+    /// Steps whose held COMMIT committed, not yet added to the run.
+    private var committedSteps: [MigrationRun.Step] = []
+    /// The next migration's events, waiting for the held one before it to commit (so
+    /// progress is reported in order: that one finished, then this one started).
+    private var waitingEvents: [MigrationEvent] = []
 
     package var files: [MigrationFile] { directory.files }
 
@@ -107,6 +116,7 @@ package final class Migrator {
             for file in pending {
                 try perform(file, .up, record: nil, run: &run)
             }
+            try sendHeldCommit(into: &run)
             run.elapsed = ContinuousClock.now - started
             return run
         }
@@ -125,9 +135,13 @@ package final class Migrator {
             var run = MigrationRun(command: .down, dryRun: false)
             let started = ContinuousClock.now
             for step in try plan() {
-                warnIfModified(step)
+                if let warning = modifiedWarning(step) {
+                    try sendHeldCommit(into: &run)  // the warning comes after the last step's line
+                    observer(warning)
+                }
                 try perform(step.file, .down, record: step.record, run: &run)
             }
+            try sendHeldCommit(into: &run)
             run.elapsed = ContinuousClock.now - started
             return run
         }
@@ -148,6 +162,7 @@ package final class Migrator {
             guard let step = try plan() else { return run }
             try perform(step.file, .down, record: step.record, run: &run)
             try perform(step.file, .up, record: nil, run: &run)
+            try sendHeldCommit(into: &run)
             run.elapsed = ContinuousClock.now - started
             return run
         }
@@ -197,6 +212,9 @@ package final class Migrator {
         do {
             value = try body()
         } catch {
+            // A COMMIT still held belongs to a migration that succeeded.
+            try? session.sendHeldCommit()
+            held = nil
             try? resetPendingSession()
             throw error
         }
@@ -217,33 +235,99 @@ package final class Migrator {
         })
     }
 
+    /// Runs one migration. A transactional one's COMMIT is held and goes with the next
+    /// one's BEGIN (or alone, `sendHeldCommit(into:)`): one round trip a migration. Its
+    /// step is added and reported once it committed; the next one's statements run
+    /// only then (they are in the same unit, after the COMMIT).
     private func perform(_ file: MigrationFile, _ direction: MigrationDirection, record: MigrationRecord?,
                          run: inout MigrationRun) throws
     {
         guard let section = file.section(direction) else {
+            try sendHeldCommit(into: &run)
             throw MigrationRefusal.irreversible(file: file.path, reason: file.irreversibility ?? "no down section")
         }
+        if !section.options.transaction { try sendHeldCommit(into: &run) }
         currentFile = file
         defer { currentFile = nil }
-        noteDroppedTransactionControl(section)
-        observer(.started(version: file.version.text, name: file.name, direction: direction))
+        let events = [droppedTransactionControlNote(section)].compactMap { $0 }
+            + [.started(version: file.version.text, name: file.name, direction: direction)]
+        if held == nil { events.forEach(observer) } else { waitingEvents = events }
         let runner = SectionRunner(
             history: history, session: session, file: file, section: section, direction: direction, record: record,
-            earlierInRun: run.stepCount(direction), lockTimeout: ddlLockTimeout)
+            // A failure of this one comes after the held one committed.
+            earlierInRun: run.stepCount(direction) + (held?.step?.direction == direction ? 1 : 0),
+            lockTimeout: ddlLockTimeout)
         // The reset the last migration left pending goes with this one's BEGIN (once).
         if !section.options.transaction { try resetPendingSession() }
         var resetFirst = sessionNeedsReset
         sessionNeedsReset = false
-        let milliseconds = try withLockRetries(file) { retry in
-            defer { resetFirst = false }
-            return section.options.transaction
-                ? try runner.runInTransaction(resetFirst: resetFirst)
-                : try runner.runStatementByStatement(retryLockWait: retry)
+        let this = HeldMigration(runner: runner)
+        let milliseconds: Int
+        do {
+            milliseconds = try withLockRetries(file) { retry in
+                defer { resetFirst = false }
+                return section.options.transaction
+                    ? try runner.runInTransaction(resetFirst: resetFirst, holdingCommit: { [weak self] in
+                        this.committed = true
+                        self?.heldCommitted(this)
+                    })
+                    : try runner.runStatementByStatement(retryLockWait: retry)
+            }
+        } catch let failure as HeldCommitFailure {
+            // The migration before this one did not commit; nothing of this one ran.
+            throw try heldFailure(failure)
         }
-        run.append(MigrationRun.Step(
-            version: file.version.text, name: file.name, direction: direction, duration: .milliseconds(milliseconds)))
-        observer(.finished(version: file.version.text, name: file.name, direction: direction, duration: .milliseconds(milliseconds)))
+        let step = MigrationRun.Step(
+            version: file.version.text, name: file.name, direction: direction, duration: .milliseconds(milliseconds))
+        run.append(contentsOf: committedSteps)
+        committedSteps = []
+        if section.options.transaction && !this.committed {
+            this.step = step
+            held = this
+        } else {
+            complete(step, into: &run)  // a session that cannot hold a COMMIT committed it already
+        }
         sessionNeedsReset = true
+    }
+
+    /// Reports a committed step and adds it to the run.
+    private func complete(_ step: MigrationRun.Step, into run: inout MigrationRun) {
+        run.append(step)
+        observer(.finished(version: step.version, name: step.name, direction: step.direction, duration: step.duration ?? .zero))
+    }
+
+    /// Called by the session once the held COMMIT committed: the held migration is
+    /// done (reported now; added to the run by the next `perform` or
+    /// `sendHeldCommit(into:)`), and the next one's events follow.
+    private func heldCommitted(_ migration: HeldMigration) {
+        guard let done = migration.step else { return }  // committed before `perform` returned
+        held = nil
+        committedSteps.append(done)
+        observer(.finished(version: done.version, name: done.name, direction: done.direction, duration: done.duration ?? .zero))
+        waitingEvents.forEach(observer)
+        waitingEvents = []
+    }
+
+    /// Sends the held COMMIT alone, if any, and adds its step to the run.
+    private func sendHeldCommit(into run: inout MigrationRun) throws {
+        if held != nil {
+            do {
+                try session.sendHeldCommit()
+            } catch let failure as HeldCommitFailure {
+                throw try heldFailure(failure)
+            }
+        }
+        run.append(contentsOf: committedSteps)
+        committedSteps = []
+    }
+
+    /// The held migration's own failure, for a held COMMIT that did not commit.
+    private func heldFailure(_ failure: HeldCommitFailure) throws -> Error {
+        waitingEvents = []
+        guard let earlier = held else { return failure.underlying }
+        held = nil
+        currentFile = earlier.runner.file
+        return try earlier.runner.failure(ofHeldCommit: failure)
     }
 
     /// Runs `body`; when it gave up waiting for a lock (55P03, rolled back), pauses and
@@ -290,14 +374,14 @@ package final class Migrator {
     }
 
     /// The one-line note for a file whose top-level BEGIN/COMMIT pairs are dropped.
-    private func noteDroppedTransactionControl(_ section: MigrationSection) {
-        guard !section.droppedStatements.isEmpty else { return }
+    private func droppedTransactionControlNote(_ section: MigrationSection) -> MigrationEvent? {
+        guard !section.droppedStatements.isEmpty else { return nil }
         let source = SourceText(section.sql)
         let lines = section.droppedStatements.map { index in
             source.location(ofOffset: section.statements[index].range.lowerBound).line + section.startLine - 1
         }
-        observer(.note("\(section.path): its BEGIN/COMMIT (lines \(lines.map(String.init).joined(separator: ", "))) "
-            + "are dropped: it runs in pgwarden's own transaction, with its history row"))
+        return .note("\(section.path): its BEGIN/COMMIT (lines \(lines.map(String.init).joined(separator: ", "))) "
+            + "are dropped: it runs in pgwarden's own transaction, with its history row")
     }
 
     private func warnAboutDrift(allowDrift: Bool) {
@@ -308,16 +392,29 @@ package final class Migrator {
         }
     }
 
-    private func warnIfModified(_ step: DownStep) {
+    /// The warning for a migration rolled back with a file changed since it was applied.
+    private func modifiedWarning(_ step: DownStep) -> MigrationEvent? {
         // A version the Supabase CLI applied has no checksum to compare.
-        if step.record.origin != .supabaseCLI && step.file.checksum != step.record.checksum {
-            observer(.warning("\(step.file.path) was modified after it was applied; rolling back with its current down section"))
-        }
+        guard step.record.origin != .supabaseCLI && step.file.checksum != step.record.checksum else { return nil }
+        return .warning("\(step.file.path) was modified after it was applied; rolling back with its current down section")
     }
 
     func serverNotice(_ notice: PGNotice) {
         guard notice.severity == "WARNING" else { return }
         let place = currentFile.map { "\($0.path): " } ?? ""
         observer(.warning("\(place)server WARNING: \(notice.message)"))
+    }
+}
+
+/// A migration whose COMMIT may be held (`Migrator.perform`): its runner (which says
+/// how it failed when the COMMIT does not commit), and, once `perform` returned, its
+/// step, reported when the COMMIT committed.
+private final class HeldMigration {
+    let runner: SectionRunner
+    var step: MigrationRun.Step?
+    var committed = false
+
+    init(runner: SectionRunner) {
+        self.runner = runner
     }
 }

@@ -77,11 +77,27 @@ package final class PostgresMigrationSession: MigrationSession {
     }
 
     package func releaseLock() {
+        assert(held == nil, "a held COMMIT is sent before the run lock is released")
         _ = try? connection.query("select pg_advisory_unlock(\(Self.lockKey))")
     }
 
     package func inTransaction(resetFirst: Bool, lockTimeout: Duration, _ body: (TransactionOpening) throws -> [SQL]) throws {
-        guard connection.transactionStatus == .idle else {
+        try transaction(resetFirst: resetFirst, lockTimeout: lockTimeout, holdingCommit: nil, body)
+    }
+
+    package func inTransaction(resetFirst: Bool, lockTimeout: Duration, holdingCommit committed: @escaping () -> Void,
+                               _ body: (TransactionOpening) throws -> [SQL]) throws {
+        try transaction(resetFirst: resetFirst, lockTimeout: lockTimeout, holdingCommit: committed, body)
+    }
+
+    /// The COMMIT `inTransaction(holdingCommit:)` held: the statements that go before
+    /// it (the history write) and whom to tell once it committed. While it is held,
+    /// the connection is still in that transaction.
+    private var held: (closing: [SQL], committed: () -> Void)?
+
+    private func transaction(resetFirst: Bool, lockTimeout: Duration, holdingCommit committed: (() -> Void)?,
+                             _ body: (TransactionOpening) throws -> [SQL]) throws {
+        guard held != nil || connection.transactionStatus == .idle else {
             throw APIMisuse("a transaction is already open on the migration session")
         }
         let opening = TransactionOpening { [self] statements in
@@ -91,24 +107,72 @@ package final class PostgresMigrationSession: MigrationSession {
         do {
             closing = try body(opening)
             try opening.sendIfPending()
+        } catch let failure as HeldCommitFailure {
+            // The earlier transaction did not commit (or its answer was lost): roll back
+            // what is open; nothing of this one ran.
+            if connection.isOpen && connection.transactionStatus != .idle { try? connection.rollBack(after: failure) }
+            throw failure
         } catch {
+            // Nothing of this transaction was sent: the earlier one's COMMIT still waits.
+            if held != nil {
+                try sendHeldCommit()
+                throw error
+            }
             if connection.transactionStatus != .idle { try connection.rollBack(after: error) }
             throw error
         }
-        try connection.commit(after: closing)
+        if let committed {
+            held = (closing, committed)
+        } else {
+            try connection.commit(after: closing)
+        }
     }
 
-    /// One round trip, one unit: the pending reset (as `resetSession` sends it), BEGIN,
-    /// `set_config('lock_timeout', ..., true)`, then `statements`. The first that fails
-    /// stops the rest; the caller rolls back what is open.
-    private func begin(resetFirst: Bool, lockTimeout: Duration, then statements: [String]) throws {
-        let opening = (resetFirst ? resetStatements : []) + ["begin", Self.lockTimeoutSQL(lockTimeout, local: true)]
-        let outcomes: [PipelinedBatch.Outcome]
+    package func sendHeldCommit() throws {
+        guard let pending = held else { return }
+        held = nil
         do {
-            outcomes = try connection.run(unit: opening + statements.map { SQL(raw: $0) })
+            try connection.commit(after: pending.closing)
         } catch {
+            throw HeldCommitFailure(underlying: error)
+        }
+        pending.committed()
+    }
+
+    /// Refuses to send anything while a COMMIT is held: it would run in the held
+    /// transaction (the Migrator sends the held COMMIT first).
+    private func checkNothingHeld() throws {
+        if held != nil { throw APIMisuse("a held COMMIT must be sent (sendHeldCommit) before anything else") }
+    }
+
+    /// One round trip, one unit: a held COMMIT (with the history write before it), the
+    /// pending reset (as `resetSession` sends it), BEGIN,
+    /// `set_config('lock_timeout', ..., true)`, then `statements`. The first that fails
+    /// stops the rest; the caller rolls back what is open. When the held COMMIT did not
+    /// commit, throws `HeldCommitFailure` (nothing after it ran); once it did, tells
+    /// its owner before reading the rest.
+    private func begin(resetFirst: Bool, lockTimeout: Duration, then statements: [String]) throws {
+        let pending = held
+        held = nil
+        let heldPart: [SQL] = pending.map { $0.closing + ["commit"] } ?? []
+        let opening = (resetFirst ? resetStatements : []) + ["begin", Self.lockTimeoutSQL(lockTimeout, local: true)]
+        var outcomes: [PipelinedBatch.Outcome]
+        do {
+            outcomes = try connection.run(unit: heldPart + opening + statements.map { SQL(raw: $0) })
+        } catch {
+            // Lost with the held COMMIT on its way: the server may have committed it.
+            if pending != nil { throw HeldCommitFailure(underlying: TransactionError(phase: .commit, underlying: error)) }
             // Lost with statements on their way: a statement's failure (nothing committed).
             throw statements.isEmpty ? TransactionError(phase: .begin, underlying: error) : error
+        }
+        if let pending {
+            do {
+                try Connection.checkCommitted(Array(outcomes.prefix(heldPart.count)))
+            } catch {
+                throw HeldCommitFailure(underlying: error)
+            }
+            pending.committed()
+            outcomes.removeFirst(heldPart.count)
         }
         for (index, outcome) in outcomes.enumerated() {
             guard case .error(var error) = outcome else { continue }
@@ -124,9 +188,13 @@ package final class PostgresMigrationSession: MigrationSession {
 
     package var isInTransaction: Bool { connection.transactionStatus == .inTransaction }
 
-    package func execute(statements: [String]) throws { try connection.execute(unsafeStatements: statements) }
+    package func execute(statements: [String]) throws {
+        try checkNothingHeld()
+        try connection.execute(unsafeStatements: statements)
+    }
 
     package func transactionSettings(including names: [String]) throws -> [String: String] {
+        try checkNothingHeld()
         let rows = try connection.query(
             """
             select name, setting from pg_settings where context in ('user', 'superuser')
@@ -157,6 +225,7 @@ package final class PostgresMigrationSession: MigrationSession {
     /// into the next one; then pgwarden's own session settings again. One round trip
     /// (pipelined, each statement its own protocol message).
     package func resetSession() throws {
+        try checkNothingHeld()
         for outcome in try connection.run(unit: resetStatements) { _ = try outcome.get() }
     }
 
@@ -165,6 +234,7 @@ package final class PostgresMigrationSession: MigrationSession {
     private var resetStatements: [SQL] { ["reset all", "reset role"] + sessionSettings }
 
     package func setLockTimeout(_ timeout: Duration) throws {
+        try checkNothingHeld()
         try connection.query(Self.lockTimeoutSQL(timeout, local: false))
     }
 
@@ -173,6 +243,7 @@ package final class PostgresMigrationSession: MigrationSession {
     }
 
     package func copyIn(_ statement: String, data: String) throws {
+        try checkNothingHeld()
         try connection.copyIn(unsafeStatement: statement, data: data)
     }
 

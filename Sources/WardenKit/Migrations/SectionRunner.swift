@@ -20,15 +20,19 @@ struct SectionRunner {
     let lockTimeout: Duration
     /// BEGIN; the section; insert (up) or delete (down) the history row; COMMIT.
     /// `resetFirst`: the session reset the last migration left pending goes with BEGIN.
-    /// Returns the section's duration in milliseconds.
-    func runInTransaction(resetFirst: Bool) throws -> Int {
+    /// `committed`: when given, the COMMIT is held, to go with the next migration's
+    /// BEGIN (`MigrationSession.inTransaction(holdingCommit:)`), and `committed` is
+    /// called once it committed; when it fails, `failure(ofHeldCommit:)` says how.
+    /// A held COMMIT of the migration before this one that fails is thrown as the
+    /// `HeldCommitFailure` it is. Returns the section's duration in milliseconds.
+    func runInTransaction(resetFirst: Bool, holdingCommit committed: (() -> Void)? = nil) throws -> Int {
         let clock = ContinuousClock()
         var phase = MigrationSQLFailure.FailedStep.statement
         var current: SectionBatch?
         var milliseconds = 0
         var authorTransaction = AuthorTransaction(session: session)
         do {
-            try session.inTransaction(resetFirst: resetFirst, lockTimeout: lockTimeout) { opening in
+            let body = { (opening: TransactionOpening) throws -> [SQL] in
                 let start = clock.now
                 try SectionBatch.forEachBatch(of: section) { batch in
                     current = batch
@@ -45,24 +49,45 @@ struct SectionRunner {
                 phase = .history
                 return try recordSuccess(milliseconds: milliseconds)
             }
-            return milliseconds
-        } catch {
-            // The history write goes with COMMIT: a COMMIT that failed, or whose answer
-            // was lost, is the commit phase.
-            if let failure = error as? TransactionError, failure.phase == .commit { phase = .commit }
-            let error = try Self.unwrap(error)
-            if error is OwnTransactionEnded {
-                try markFailed(error: "the \(direction.rawValue) section ended its own transaction (COMMIT or ROLLBACK)")
-                throw MigrationRefusal.transactionEnded(file: file.path, version: file.version.text, direction: direction)
+            if let committed {
+                try session.inTransaction(resetFirst: resetFirst, lockTimeout: lockTimeout, holdingCommit: committed, body)
+            } else {
+                try session.inTransaction(resetFirst: resetFirst, lockTimeout: lockTimeout, body)
             }
-            let lost = error is PGError && ((error as? PGError)?.kind == .connection || !session.isConnected)
-            let outcome = phase == .commit && lost ? outcomeAfterLostCommit() : .rolledBack
-            let failing = current?.failingItem((error as? PGError)?.completedStatements)
-            throw MigrationSQLFailure(
-                file: file, direction: direction, underlying: error, phase: phase,
-                sentOffset: failing?.fileOffset ?? section.startOffset,
-                statementIndex: phase == .statement ? failing?.index : nil, outcome: outcome, earlierInRun: earlierInRun)
+            return milliseconds
+        } catch let earlier as HeldCommitFailure {
+            throw earlier
+        } catch {
+            throw try failure(error, phase: phase, current: current)
         }
+    }
+
+    /// This migration's failure when its held COMMIT, or its history write sent with
+    /// it, did not commit (or its answer was lost).
+    func failure(ofHeldCommit held: HeldCommitFailure) throws -> Error {
+        var last: SectionBatch?
+        try SectionBatch.forEachBatch(of: section) { last = $0 }
+        return try failure(held.underlying, phase: .history, current: last)
+    }
+
+    /// What a failed transaction's error means for this migration. The history write
+    /// goes with COMMIT: a COMMIT that failed, or whose answer was lost, is the commit
+    /// phase.
+    private func failure(_ error: Error, phase: MigrationSQLFailure.FailedStep, current: SectionBatch?) throws -> Error {
+        var phase = phase
+        if let failure = error as? TransactionError, failure.phase == .commit { phase = .commit }
+        let error = try Self.unwrap(error)
+        if error is OwnTransactionEnded {
+            try markFailed(error: "the \(direction.rawValue) section ended its own transaction (COMMIT or ROLLBACK)")
+            return MigrationRefusal.transactionEnded(file: file.path, version: file.version.text, direction: direction)
+        }
+        let lost = error is PGError && ((error as? PGError)?.kind == .connection || !session.isConnected)
+        let outcome = phase == .commit && lost ? outcomeAfterLostCommit() : .rolledBack
+        let failing = current?.failingItem((error as? PGError)?.completedStatements)
+        return MigrationSQLFailure(
+            file: file, direction: direction, underlying: error, phase: phase,
+            sentOffset: failing?.fileOffset ?? section.startOffset,
+            statementIndex: phase == .statement ? failing?.index : nil, outcome: outcome, earlierInRun: earlierInRun)
     }
 
     /// The error behind a transaction's own failure: a failed BEGIN is rethrown as it

@@ -154,4 +154,18 @@ import TestSupport
         #expect(try !database.exists("three"))
         #expect(try database.scalar("select count(*) from pg_constraint where conname = 'refuses_three'") == "0")
     }
+
+    /// A COMMIT goes to the server with the next migration's BEGIN (one round trip):
+    /// when it fails (a deferred foreign key checked at COMMIT), the migration is rolled
+    /// back, reported as failing at COMMIT, and the next one never runs (the helper
+    /// checks that `4_after` left nothing).
+    @Test func aCommitThatFailsStopsTheRunBeforeTheNextMigration() throws {
+        let (failure, database) = try failure(
+            "-- migrate:up\ncreate table three (id int primary key, parent int references three (id) deferrable initially deferred);\n"
+                + "insert into three values (1, 2);\n")
+        #expect(failure.phase == .commit, "\(failure)")
+        #expect(failure.outcome == .rolledBack)
+        #expect(failure.description.contains("SQLSTATE 23503"), "\(failure)")
+        #expect(try !database.exists("three"))
+    }
 }
