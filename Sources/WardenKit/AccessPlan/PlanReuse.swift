@@ -27,8 +27,7 @@ struct PlanReuse {
 
     /// Each known unit's statements as they are sent.
     private var units: [[PipelinedBatch.Statement]] = []
-    /// Where each name is prepared (unit, statement) and the other units that use it.
-    private var preparedAt: [String: (unit: Int, statement: Int)] = [:]
+    /// The units that run each name without preparing it.
     private var usedBy: [String: Set<Int>] = [:]
     /// `deallocate` for every name, in the order they were made.
     private(set) var deallocations: [SQL] = []
@@ -52,7 +51,6 @@ struct PlanReuse {
                 } else {
                     let name = connection.nextPreparedStatementName()
                     names[key] = name
-                    preparedAt[name] = (unitIndex, index)
                     deallocations.append("deallocate \(identifier: name)")
                     units[unitIndex][index] = statement.preparing(as: name)
                 }
@@ -67,12 +65,20 @@ struct PlanReuse {
     }
 
     /// The units that were to run a prepared statement whose Parse failed or was
-    /// skipped: they got 26000 instead of their outcome.
+    /// skipped: they got 26000 (`invalid_sql_statement_name`) instead of their outcome.
+    /// (A failed preparing statement does not tell: its outcome is its run's error once
+    /// the Parse worked, e.g. an insert that row security refuses.)
     func unitsMissingTheirPlan(_ outcomes: [[PipelinedBatch.Outcome]]) -> [Int] {
         var missing: Set<Int> = []
-        for (name, place) in preparedAt where !outcomes[place.unit][place.statement].succeeded {
-            missing.formUnion(usedBy[name, default: []].subtracting([place.unit]))
+        for unit in usedBy.values.joined() where !missing.contains(unit) {
+            let lacksPlan = outcomes[unit].contains { outcome in
+                if case .error(let error) = outcome { return error.sqlState == Self.invalidStatementName }
+                return false
+            }
+            if lacksPlan { missing.insert(unit) }
         }
         return missing.sorted()
     }
+
+    private static let invalidStatementName: SQLState = "26000"
 }
