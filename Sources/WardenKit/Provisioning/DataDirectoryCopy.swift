@@ -13,24 +13,9 @@ import Foundation
 /// cached `dev`'s start. This makes six a file (two opens, `sendfile`, `fchown`, two
 /// closes) and shares the files among the machine's cores.
 enum DataDirectoryCopy {
-    private struct Entry {
-        let relative: String
-        let mode: mode_t
-        let owner: uid_t
-        let group: gid_t
-        let size: Int64
-    }
-
-    private struct Listing {
-        var folders: [Entry] = []
-        var files: [Entry] = []
-        var links: [Entry] = []
-    }
-
     /// Copies the folder `source` to `target`, which must not exist.
     static func copy(_ source: URL, to target: URL) throws -> [String: Int64] {
-        var listing = Listing()
-        try list(source.path, relative: "", into: &listing)
+        let listing = try DirectoryTree(source.path)
         var root = stat()
         guard lstat(source.path, &root) == 0 else { throw problem("\(source.path) cannot be read") }
         let asRoot = geteuid() == 0
@@ -55,31 +40,6 @@ enum DataDirectoryCopy {
         return try copied.sizes()
     }
 
-    /// Collects folders (parents first), regular files and links under `path`.
-    private static func list(_ path: String, relative: String, into listing: inout Listing) throws {
-        guard let folder = opendir(path) else { throw problem("\(path) cannot be listed: \(String(cString: strerror(errno)))") }
-        defer { closedir(folder) }
-        while let item = readdir(folder) {
-            let name = withUnsafePointer(to: item.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-            }
-            if name == "." || name == ".." { continue }
-            let full = "\(path)/\(name)", shown = relative.isEmpty ? name : "\(relative)/\(name)"
-            var status = stat()
-            guard lstat(full, &status) == 0 else { throw problem("\(full) cannot be read") }
-            let entry = Entry(relative: shown, mode: status.st_mode, owner: status.st_uid, group: status.st_gid,
-                              size: Int64(status.st_size))
-            switch status.st_mode & S_IFMT {
-            case S_IFDIR:
-                listing.folders.append(entry)
-                try list(full, relative: shown, into: &listing)
-            case S_IFREG: listing.files.append(entry)
-            case S_IFLNK: listing.links.append(entry)
-            default: throw problem("\(full) is neither a folder, a file nor a link")
-            }
-        }
-    }
-
     private static func make(folder path: String, mode: mode_t, owner: uid_t, group: gid_t, asRoot: Bool) throws {
         guard mkdir(path, mode & 0o7777) == 0 else { throw problem("\(path) cannot be created: \(String(cString: strerror(errno)))") }
         // mkdir applies the umask; the data directory's own mode (0700) must be exact.
@@ -87,7 +47,7 @@ enum DataDirectoryCopy {
         if asRoot { chown(path, owner, group) }
     }
 
-    private static func copyLink(_ link: Entry, from source: String, to target: String, asRoot: Bool) throws {
+    private static func copyLink(_ link: DirectoryTree.Entry, from source: String, to target: String, asRoot: Bool) throws {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let length = readlink("\(source)/\(link.relative)", &buffer, buffer.count - 1)
         guard length >= 0 else { throw problem("\(source)/\(link.relative) cannot be read") }
@@ -98,7 +58,7 @@ enum DataDirectoryCopy {
     }
 
     /// Copies one regular file; returns the bytes copied.
-    private static func copyFile(_ file: Entry, from source: String, to target: String, asRoot: Bool) throws -> Int64 {
+    private static func copyFile(_ file: DirectoryTree.Entry, from source: String, to target: String, asRoot: Bool) throws -> Int64 {
         let input = open("\(source)/\(file.relative)", O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { throw problem("\(source)/\(file.relative) cannot be opened: \(String(cString: strerror(errno)))") }
         defer { close(input) }

@@ -18,9 +18,8 @@ struct TemplateManifest: Equatable {
     /// Reads the sizes of every regular file under `folder`.
     init(of folder: URL, key: String) throws {
         self.key = key
-        var sizes: [String: Int64] = [:]
-        try Self.walk(folder.path, relative: "", into: &sizes)
-        self.sizes = sizes
+        let tree = try DirectoryTree(folder.path)
+        sizes = Dictionary(uniqueKeysWithValues: tree.files.map { ($0.relative, $0.size) })
     }
 
     /// Parses `text` (as written by `text`); nil when it is not a manifest.
@@ -54,27 +53,5 @@ struct TemplateManifest: Equatable {
         }
         if let extra = sizes.keys.sorted().first(where: { expected.sizes[$0] == nil }) { return "\(extra) is not in its manifest" }
         return nil
-    }
-
-    /// Collects regular files under `path` (symbolic links are not followed).
-    private static func walk(_ path: String, relative: String, into sizes: inout [String: Int64]) throws {
-        guard let folder = opendir(path) else {
-            throw TemplateCacheProblem("\(path) cannot be listed: \(String(cString: strerror(errno)))")
-        }
-        defer { closedir(folder) }
-        while let entry = readdir(folder) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-            }
-            if name == "." || name == ".." { continue }
-            let full = "\(path)/\(name)", shown = relative.isEmpty ? name : "\(relative)/\(name)"
-            var status = stat()
-            guard lstat(full, &status) == 0 else { throw TemplateCacheProblem("\(full) cannot be read") }
-            switch status.st_mode & S_IFMT {
-            case S_IFDIR: try walk(full, relative: shown, into: &sizes)
-            case S_IFREG: sizes[shown] = Int64(status.st_size)
-            default: break
-            }
-        }
     }
 }
