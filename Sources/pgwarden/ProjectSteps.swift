@@ -28,12 +28,11 @@ struct ProjectSteps {
         let migrations = try project.migrations()
         _ = try project.seedFiles()
         print(Self.describe(try SupabaseCompat.bootstrap(Connection(bootstrapSettings ?? settings))))
-        // Connect as the project's role only now: on the twin, bootstrap creates it.
-        let migrating = try Connection(settings)
+        // Connect as the project's role only now: on the twin, bootstrap creates it. One
+        // connection for all of it: a migration run leaves its connection as it found it.
         let connection = try Connection(settings)
-        print(try migrations.up(on: migrating, observer: progress.handle).summary)
-        print(try migrations.status(on: migrating).summary)
-        migrating.close()
+        print(try migrations.up(on: connection, observer: progress.handle).summary)
+        print(try migrations.status(on: connection).summary)
         try seed(connection)
         return connection
     }
