@@ -13,7 +13,7 @@
 # Environment:
 #   RUNS      timed runs per tool (default 5); figures are medians
 #   WARMUP    untimed runs per tool first (default 1)
-#   PGWARDEN  pgwarden binary to use; otherwise `swift build -c release` builds one
+#   PGWARDEN  pgwarden binary to use; otherwise built as scripts/release.sh builds it
 #   SCRATCH   --scratch-path for that build (default: swift's own .build)
 #   STRICT=1  exit 1 when a target is missed (default: report only)
 #   LINK_DELAY_MS  then also over a delayed TCP link (bench/delay-proxy.py, loopback):

@@ -19,7 +19,7 @@
 #
 # Environment:
 #   RUNS      timed runs per side (default 7); WARMUP untimed first (default 1)
-#   PGWARDEN  pgwarden binary to use; otherwise `swift build -c release` builds one
+#   PGWARDEN  pgwarden binary to use; otherwise built as scripts/release.sh builds it
 #   SCRATCH   --scratch-path for that build
 #   STRICT=1  exit 1 when dev is over 1.5x the floor
 #

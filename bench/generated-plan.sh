@@ -11,7 +11,7 @@
 # so that growth can be seen to be linear. One ephemeral server (`pgwarden dev --keep`),
 # one database per size; leaves no server and no temporary directory.
 #
-# Environment: PGWARDEN (binary; otherwise `swift build -c release`), SIZES, RUNS.
+# Environment: PGWARDEN (binary; otherwise built as scripts/release.sh builds it), SIZES, RUNS.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/lib.sh
@@ -30,12 +30,7 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-if [ -z "${PGWARDEN:-}" ]; then
-    say "building pgwarden (release)"
-    swift build -c release --product pgwarden >&2
-    PGWARDEN=.build/release/pgwarden
-fi
-[ -x "$PGWARDEN" ] || die "no pgwarden binary at $PGWARDEN"
+ensure_pgwarden
 
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/pgwarden-bench-generated.XXXXXX")"
 start_kept_dev

@@ -88,11 +88,13 @@ ensure_pgwarden() {
     fi
     # SwiftPM keeps its build locks (and some empty TemporaryDirectory.* folders)
     # in TMPDIR; that is the toolchain's doing and shared with other builds.
-    local scratch=()
-    if [ -n "${SCRATCH:-}" ]; then scratch=(--scratch-path "$SCRATCH"); fi
-    say "building pgwarden (release)"
-    swift build -c release --product pgwarden "${scratch[@]}" >&2
-    PGWARDEN="${SCRATCH:-.build}/release/pgwarden"
+    # Built as scripts/release.sh builds what ships (the Swift libraries linked in,
+    # which starts about 4.5 ms sooner than a dynamically linked build), in its
+    # scratch folder unless SCRATCH names another.
+    local build=(swift build -c release --static-swift-stdlib --product pgwarden --scratch-path "${SCRATCH:-.build-release}")
+    say "building pgwarden (release, as scripts/release.sh builds it)"
+    "${build[@]}" >&2
+    PGWARDEN="$("${build[@]}" --show-bin-path)/pgwarden"
     [ -x "$PGWARDEN" ] || die "no pgwarden binary at $PGWARDEN after the build"
 }
 

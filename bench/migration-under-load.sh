@@ -22,7 +22,7 @@
 #   CLIENTS       pgbench clients (default 4); SCALE pgbench scale (default 5)
 #   BIG_MB        size of the large migration in MB (default 50; 0 skips part 2)
 #   LOAD=0        skip part 1
-#   PGWARDEN      pgwarden binary to use; otherwise `swift build -c release` builds one
+#   PGWARDEN      pgwarden binary to use; otherwise built as scripts/release.sh builds it
 #   SCRATCH       --scratch-path for that build
 #
 # Installs when missing: pgbench and psql (Debian postgresql-client / postgresql-contrib,
@@ -72,11 +72,11 @@ ensure_tools() {
     fi
     command -v yoyo >/dev/null 2>&1 || die "yoyo is still missing after installing it"
     if [ -z "${PGWARDEN:-}" ]; then
-        local scratch=()
-        [ -z "${SCRATCH:-}" ] || scratch=(--scratch-path "$SCRATCH")
-        say "building pgwarden (release)"
-        swift build -c release --product pgwarden "${scratch[@]}" >&2
-        PGWARDEN="$(swift build -c release "${scratch[@]}" --show-bin-path)/pgwarden"
+        # As scripts/release.sh builds what ships (bench/lib.sh's ensure_pgwarden).
+        local build=(swift build -c release --static-swift-stdlib --product pgwarden --scratch-path "${SCRATCH:-.build-release}")
+        say "building pgwarden (release, as scripts/release.sh builds it)"
+        "${build[@]}" >&2
+        PGWARDEN="$("${build[@]}" --show-bin-path)/pgwarden"
     fi
     [ -x "$PGWARDEN" ] || die "pgwarden binary not found: $PGWARDEN"
 }

@@ -9,7 +9,7 @@
 # Environment:
 #   N         migrations to generate (default 300)
 #   R         repetitions; each figure is the median over R runs (default 1)
-#   PGWARDEN  pgwarden binary to use; otherwise `swift build -c release` builds one
+#   PGWARDEN  pgwarden binary to use; otherwise built as scripts/release.sh builds it
 #   SCRATCH   --scratch-path for that build (default: swift's own .build)
 #   STRICT=1  exit 1 when a target is missed (default: report only)
 #   TOOLS     which appliers run, of "psql pgwarden sqitch yoyo" (default: all four);
@@ -93,11 +93,11 @@ ensure_yoyo() {
 
 ensure_pgwarden() {
     if [ -z "${PGWARDEN:-}" ]; then
-        local scratch=()
-        [ -z "${SCRATCH:-}" ] || scratch=(--scratch-path "$SCRATCH")
-        say "building pgwarden (release)"
-        swift build -c release --product pgwarden "${scratch[@]}" >&2
-        PGWARDEN="$(swift build -c release "${scratch[@]}" --show-bin-path)/pgwarden"
+        # As scripts/release.sh builds what ships (bench/lib.sh's ensure_pgwarden).
+        local build=(swift build -c release --static-swift-stdlib --product pgwarden --scratch-path "${SCRATCH:-.build-release}")
+        say "building pgwarden (release, as scripts/release.sh builds it)"
+        "${build[@]}" >&2
+        PGWARDEN="$("${build[@]}" --show-bin-path)/pgwarden"
     fi
     [ -x "$PGWARDEN" ] || die "pgwarden binary not found or not executable: $PGWARDEN"
     # An unknown subcommand's --help prints the top-level help, so look for its usage.
