@@ -32,8 +32,10 @@ enum DataDirectoryCopy {
         let files = listing.files
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             for index in stride(from: worker, to: files.count, by: workers) {
-                copied.record(files[index].relative, Result {
-                    try copyFile(files[index], from: source.path, to: target.path, asRoot: asRoot)
+                let file = files[index]
+                copied.record(file.relative, Result {
+                    try copyFile(at: "\(source.path)/\(file.relative)", to: "\(target.path)/\(file.relative)",
+                                 mode: file.mode, owner: asRoot ? (file.owner, file.group) : nil)
                 })
             }
         }
@@ -58,12 +60,14 @@ enum DataDirectoryCopy {
     }
 
     /// Copies one regular file; returns the bytes copied.
-    private static func copyFile(_ file: DirectoryTree.Entry, from source: String, to target: String, asRoot: Bool) throws -> Int64 {
-        let input = open("\(source)/\(file.relative)", O_RDONLY | O_CLOEXEC)
-        guard input >= 0 else { throw problem("\(source)/\(file.relative) cannot be opened: \(String(cString: strerror(errno)))") }
+    /// Copies one regular file to `path` (which must not exist) with `mode` and, when
+    /// given, that owner; returns the bytes copied. Also how the private installation
+    /// copies `postgres` (`FileManager.copyItem` took about 5 ms for its 9 MB).
+    static func copyFile(at source: String, to path: String, mode: mode_t, owner: (uid_t, gid_t)?) throws -> Int64 {
+        let input = open(source, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw problem("\(source) cannot be opened: \(String(cString: strerror(errno)))") }
         defer { close(input) }
-        let path = "\(target)/\(file.relative)"
-        let output = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, file.mode & 0o7777)
+        let output = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode & 0o7777)
         guard output >= 0 else { throw problem("\(path) cannot be created: \(String(cString: strerror(errno)))") }
         defer { close(output) }
         var copied: Int64 = 0
@@ -74,7 +78,7 @@ enum DataDirectoryCopy {
             if sent == 0 { break }
             copied += Int64(sent)
         }
-        if asRoot { fchown(output, file.owner, file.group) }
+        if let owner { fchown(output, owner.0, owner.1) }
         return copied
     }
 

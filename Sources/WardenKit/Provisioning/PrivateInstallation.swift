@@ -62,7 +62,10 @@ package struct PrivateInstallation: Sendable {
             try manager.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
         }
         let postgres = bin.appendingPathComponent("postgres")
-        try manager.copyItem(at: binaries.postgres.resolvingSymlinksInPath(), to: postgres)
+        let server = binaries.postgres.resolvingSymlinksInPath().path
+        var status = stat()
+        guard stat(server, &status) == 0 else { throw ProvisioningError.binariesMissing(searched: [server]) }
+        _ = try DataDirectoryCopy.copyFile(at: server, to: postgres.path, mode: status.st_mode, owner: nil)
         try manager.createSymbolicLink(atPath: lib.path, withDestinationPath: layout.pkglibdir)
         try linkEntries(of: layout.sharedir, into: share, except: ["extension"])
         let extensions = share.appendingPathComponent("extension")
