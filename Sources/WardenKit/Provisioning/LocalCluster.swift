@@ -263,11 +263,20 @@ public final class LocalCluster: @unchecked Sendable {
         return process
     }
 
+    /// Polls every millisecond. PostgreSQL writes `ready` in the eighth line of
+    /// `postmaster.pid` once it accepts connections (pg_ctl waits on that): reading the
+    /// file costs the starting server nothing, where a connection attempt makes it fork
+    /// a process to refuse it. A connection attempt confirms the file, and is made every
+    /// 5 ms whatever the file says (when it cannot be read). It was every 5 ms only,
+    /// which cost a cached `dev` 2.5 ms on average.
     private func waitUntilReady(timeout: Double) throws {
         let deadline = Date().addingTimeInterval(timeout)
         let target = settings()
+        let pidFile = directory.appendingPathComponent("data/postmaster.pid").path
+        var attempt = 0
         while true {
-            if Connection.ping(target) == .accepting { return }
+            defer { attempt += 1 }
+            if attempt % 5 == 0 || Self.saysReady(pidFile), Connection.ping(target) == .accepting { return }
             if !isRunning {
                 throw ProvisioningError.serverFailed(step: "starting postgres", log: logTail())
             }
@@ -275,8 +284,15 @@ public final class LocalCluster: @unchecked Sendable {
                 stop()
                 throw ProvisioningError.startTimedOut(seconds: timeout, log: "")
             }
-            usleep(5_000)
+            usleep(1_000)
         }
+    }
+
+    /// Whether `postmaster.pid` says the server accepts connections.
+    private static func saysReady(_ pidFile: String) -> Bool {
+        guard let text = try? String(contentsOfFile: pidFile, encoding: .utf8) else { return false }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        return lines.count > 7 && lines[7].trimmingCharacters(in: .whitespaces) == "ready"
     }
 
     static func waitForExit(_ process: Process, seconds: Double) -> Bool {
