@@ -12,7 +12,7 @@ package protocol MigrationSession: AnyObject {
     func acquireLock(timeout: Duration?, onWait: () -> Void) throws
     /// Releases the run lock (errors are ignored: closing the session releases it too).
     func releaseLock()
-    /// Runs `body` in a transaction with `lock_timeout` set for it, and commits.
+    /// Runs `body` in a transaction with `lock_timeout` set for it, and commits it.
     ///
     /// The round trips are the cost, so BEGIN is not sent before `body` runs: the
     /// session reset a finished migration left pending (`resetFirst`, see
@@ -27,18 +27,19 @@ package protocol MigrationSession: AnyObject {
     /// turned into a ROLLBACK, or whose answer was lost, throws `TransactionError` with
     /// phase `.commit`. When the body throws, the transaction is rolled back and its
     /// error rethrown.
-    func inTransaction(resetFirst: Bool, lockTimeout: Duration, _ body: (TransactionOpening) throws -> [SQL]) throws
-    /// `inTransaction`, except that the COMMIT (after the statements `body` returns)
-    /// is held instead of sent: it goes in the same unit as the next transaction's
-    /// opening, before it (so the next transaction's statements run only once this
-    /// one committed: one round trip where there were two), or alone when
+    ///
+    /// A session may hold the COMMIT (after the statements `body` returns) instead of
+    /// sending it: it then goes in the same unit as the next transaction's opening,
+    /// before it (so the next transaction's statements run only once this one
+    /// committed: one round trip where there were two), or alone when
     /// `sendHeldCommit()` is called, which must be before anything else is sent.
-    /// `committed` is called once the server confirmed the COMMIT, before anything of
-    /// the next transaction is reported; when the held COMMIT (or a statement before
-    /// it) fails, the call that sent it throws `HeldCommitFailure`.
-    func inTransaction(resetFirst: Bool, lockTimeout: Duration, holdingCommit committed: @escaping () -> Void,
+    /// `committed` is called once the server confirmed the COMMIT (by a session that
+    /// does not hold it, before this returns), before anything of the next transaction
+    /// is reported; when a held COMMIT (or a statement before it) fails, the call that
+    /// sent it throws `HeldCommitFailure`.
+    func inTransaction(resetFirst: Bool, lockTimeout: Duration, committed: @escaping () -> Void,
                        _ body: (TransactionOpening) throws -> [SQL]) throws
-    /// Sends the held COMMIT, if any (`inTransaction(holdingCommit:)`).
+    /// Sends the held COMMIT, if any (`inTransaction`).
     func sendHeldCommit() throws
     /// True while a transaction is open and not failed.
     var isInTransaction: Bool { get }
@@ -72,12 +73,6 @@ package protocol MigrationSession: AnyObject {
 }
 
 extension MigrationSession {
-    /// Sessions that cannot hold a COMMIT commit at once.
-    package func inTransaction(resetFirst: Bool, lockTimeout: Duration, holdingCommit committed: @escaping () -> Void,
-                               _ body: (TransactionOpening) throws -> [SQL]) throws {
-        try inTransaction(resetFirst: resetFirst, lockTimeout: lockTimeout, body)
-        committed()
-    }
     package func sendHeldCommit() throws {}
     package func setLockTimeout(_ timeout: Duration) throws {}
     package func copyIn(_ statement: String, data: String) throws {
@@ -115,7 +110,7 @@ package final class TransactionOpening {
     }
 }
 
-/// A held COMMIT (`MigrationSession.inTransaction(holdingCommit:)`), or a statement
+/// A held COMMIT (`MigrationSession.inTransaction`), or a statement
 /// sent before it in its unit (the history write), failed: the transaction it was to
 /// commit is rolled back, or, when its answer was lost, may have committed.
 /// `underlying` is what `Connection.commit(after:)` would have thrown.

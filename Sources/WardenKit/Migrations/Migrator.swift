@@ -30,7 +30,7 @@ package final class Migrator {
     /// A migration finished and the session reset after it is not sent yet.
     private var sessionNeedsReset = false
     /// The migration whose COMMIT is held, to go with the next one's BEGIN in one round
-    /// trip (`MigrationSession.inTransaction(holdingCommit:)`): its step, reported once
+    /// trip (`MigrationSession.inTransaction`): its step, reported once
     /// it committed, and its runner, which says how it failed otherwise.
     private var held: HeldMigration?
     /// Steps whose held COMMIT committed, not yet added to the run.
@@ -267,7 +267,7 @@ package final class Migrator {
             milliseconds = try withLockRetries(file) { retry in
                 defer { resetFirst = false }
                 return section.options.transaction
-                    ? try runner.runInTransaction(resetFirst: resetFirst, holdingCommit: { [weak self] in
+                    ? try runner.runInTransaction(resetFirst: resetFirst, committed: { [weak self] in
                         this.committed = true
                         self?.heldCommitted(this)
                     })
@@ -293,6 +293,10 @@ package final class Migrator {
     /// Reports a committed step and adds it to the run.
     private func complete(_ step: MigrationRun.Step, into run: inout MigrationRun) {
         run.append(step)
+        reportFinished(step)
+    }
+
+    private func reportFinished(_ step: MigrationRun.Step) {
         observer(.finished(version: step.version, name: step.name, direction: step.direction, duration: step.duration ?? .zero))
     }
 
@@ -303,7 +307,7 @@ package final class Migrator {
         guard let done = migration.step else { return }  // committed before `perform` returned
         held = nil
         committedSteps.append(done)
-        observer(.finished(version: done.version, name: done.name, direction: done.direction, duration: done.duration ?? .zero))
+        reportFinished(done)
         waitingEvents.forEach(observer)
         waitingEvents = []
     }

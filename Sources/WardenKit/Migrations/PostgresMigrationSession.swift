@@ -81,22 +81,14 @@ package final class PostgresMigrationSession: MigrationSession {
         _ = try? connection.query("select pg_advisory_unlock(\(Self.lockKey))")
     }
 
-    package func inTransaction(resetFirst: Bool, lockTimeout: Duration, _ body: (TransactionOpening) throws -> [SQL]) throws {
-        try transaction(resetFirst: resetFirst, lockTimeout: lockTimeout, holdingCommit: nil, body)
-    }
-
-    package func inTransaction(resetFirst: Bool, lockTimeout: Duration, holdingCommit committed: @escaping () -> Void,
-                               _ body: (TransactionOpening) throws -> [SQL]) throws {
-        try transaction(resetFirst: resetFirst, lockTimeout: lockTimeout, holdingCommit: committed, body)
-    }
-
-    /// The COMMIT `inTransaction(holdingCommit:)` held: the statements that go before
-    /// it (the history write) and whom to tell once it committed. While it is held,
-    /// the connection is still in that transaction.
+    /// The COMMIT `inTransaction` held: the statements that go before it (the history
+    /// write) and whom to tell once it committed. While it is held, the connection is
+    /// still in that transaction.
     private var held: (closing: [SQL], committed: () -> Void)?
 
-    private func transaction(resetFirst: Bool, lockTimeout: Duration, holdingCommit committed: (() -> Void)?,
-                             _ body: (TransactionOpening) throws -> [SQL]) throws {
+    /// Always holds the COMMIT (see `MigrationSession.inTransaction`).
+    package func inTransaction(resetFirst: Bool, lockTimeout: Duration, committed: @escaping () -> Void,
+                               _ body: (TransactionOpening) throws -> [SQL]) throws {
         guard held != nil || connection.transactionStatus == .idle else {
             throw APIMisuse("a transaction is already open on the migration session")
         }
@@ -121,11 +113,7 @@ package final class PostgresMigrationSession: MigrationSession {
             if connection.transactionStatus != .idle { try connection.rollBack(after: error) }
             throw error
         }
-        if let committed {
-            held = (closing, committed)
-        } else {
-            try connection.commit(after: closing)
-        }
+        held = (closing, committed)
     }
 
     package func sendHeldCommit() throws {

@@ -20,19 +20,19 @@ struct SectionRunner {
     let lockTimeout: Duration
     /// BEGIN; the section; insert (up) or delete (down) the history row; COMMIT.
     /// `resetFirst`: the session reset the last migration left pending goes with BEGIN.
-    /// `committed`: when given, the COMMIT is held, to go with the next migration's
-    /// BEGIN (`MigrationSession.inTransaction(holdingCommit:)`), and `committed` is
-    /// called once it committed; when it fails, `failure(ofHeldCommit:)` says how.
-    /// A held COMMIT of the migration before this one that fails is thrown as the
-    /// `HeldCommitFailure` it is. Returns the section's duration in milliseconds.
-    func runInTransaction(resetFirst: Bool, holdingCommit committed: (() -> Void)? = nil) throws -> Int {
+    /// The session may hold the COMMIT, to go with the next migration's BEGIN
+    /// (`MigrationSession.inTransaction`); `committed` is called once it committed;
+    /// when it fails, `failure(ofHeldCommit:)` says how. A held COMMIT of the migration
+    /// before this one that fails is thrown as the `HeldCommitFailure` it is. Returns
+    /// the section's duration in milliseconds.
+    func runInTransaction(resetFirst: Bool, committed: @escaping () -> Void) throws -> Int {
         let clock = ContinuousClock()
         var phase = MigrationSQLFailure.FailedStep.statement
         var current: SectionBatch?
         var milliseconds = 0
         var authorTransaction = AuthorTransaction(session: session)
         do {
-            let body = { (opening: TransactionOpening) throws -> [SQL] in
+            try session.inTransaction(resetFirst: resetFirst, lockTimeout: lockTimeout, committed: committed) { opening in
                 let start = clock.now
                 try SectionBatch.forEachBatch(of: section) { batch in
                     current = batch
@@ -48,11 +48,6 @@ struct SectionRunner {
                 milliseconds = (clock.now - start).wholeMilliseconds
                 phase = .history
                 return try recordSuccess(milliseconds: milliseconds)
-            }
-            if let committed {
-                try session.inTransaction(resetFirst: resetFirst, lockTimeout: lockTimeout, holdingCommit: committed, body)
-            } else {
-                try session.inTransaction(resetFirst: resetFirst, lockTimeout: lockTimeout, body)
             }
             return milliseconds
         } catch let earlier as HeldCommitFailure {

@@ -34,7 +34,9 @@ final class InMemoryHistory: MigrationHistory, MigrationSession {
 
     func delete(version: String) throws { rows.removeAll { $0.version == version } }
 
-    func inTransaction(resetFirst: Bool, lockTimeout: Duration, _ body: (TransactionOpening) throws -> [SQL]) throws {
+    /// Commits at once (holds no COMMIT), then says so.
+    func inTransaction(resetFirst: Bool, lockTimeout: Duration, committed: @escaping () -> Void,
+                       _ body: (TransactionOpening) throws -> [SQL]) throws {
         if resetFirst { try resetSession() }
         snapshot = (rows, executed)
         do {
@@ -46,6 +48,7 @@ final class InMemoryHistory: MigrationHistory, MigrationSession {
             throw error
         }
         snapshot = nil
+        committed()
     }
 
     private func rollback() {
