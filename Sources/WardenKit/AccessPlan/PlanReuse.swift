@@ -32,27 +32,33 @@ struct PlanReuse {
     /// `deallocate` for every name, in the order they were made.
     private(set) var deallocations: [SQL] = []
 
-    init(units sqlUnits: [[SQL]], roles: [String?], connection: Connection) {
+    /// `roles[u][i]`: the role statement i of unit u is parsed as; nil: sent unnamed.
+    init(units sqlUnits: [[SQL]], roles: [[String?]], connection: Connection) {
         units = sqlUnits.map { $0.map(PipelinedBatch.Statement.init) }
-        var counts: [Key: Int] = [:]
-        for (unit, role) in zip(units, roles) {
-            guard let role else { continue }
-            for statement in unit { counts[Key(role: role, text: statement.text), default: 0] += 1 }
+        // Where each (role, text) occurs, in order; one hashing of each text.
+        var uses: [Key: [(unit: Int, index: Int)]] = [:]
+        var order: [Key] = []
+        for (unitIndex, unitRoles) in roles.enumerated() {
+            for (index, role) in unitRoles.enumerated() {
+                guard let role else { continue }
+                let key = Key(role: role, text: units[unitIndex][index].text)
+                if uses[key]?.append((unitIndex, index)) == nil {
+                    uses[key] = [(unitIndex, index)]
+                    order.append(key)
+                }
+            }
         }
-        var names: [Key: String] = [:]
-        for (unitIndex, role) in roles.enumerated() {
-            guard let role else { continue }
-            for (index, statement) in units[unitIndex].enumerated() {
-                let key = Key(role: role, text: statement.text)
-                guard counts[key, default: 0] > 1 else { continue }
-                if let name = names[key] {
-                    units[unitIndex][index] = statement.reusing(name)
-                    usedBy[name, default: []].insert(unitIndex)
+        for key in order {
+            guard let places = uses[key], places.count > 1 else { continue }
+            let name = connection.nextPreparedStatementName()
+            deallocations.append("deallocate \(identifier: name)")
+            for (position, place) in places.enumerated() {
+                let statement = units[place.unit][place.index]
+                if position == 0 {
+                    units[place.unit][place.index] = statement.preparing(as: name)
                 } else {
-                    let name = connection.nextPreparedStatementName()
-                    names[key] = name
-                    deallocations.append("deallocate \(identifier: name)")
-                    units[unitIndex][index] = statement.preparing(as: name)
+                    units[place.unit][place.index] = statement.reusing(name)
+                    usedBy[name, default: []].insert(place.unit)
                 }
             }
         }

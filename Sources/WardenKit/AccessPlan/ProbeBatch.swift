@@ -2,19 +2,25 @@ import WardenPostgres
 
 /// Probes collected and sent together (`PipelinedBatch`): one round trip for all of
 /// them, however many there are. The batch sets one savepoint after its seal check,
-/// and every probe is followed by a unit of its own that rolls back to it, so a probe
-/// that fails leaves the transaction usable for the next, and no probe sees what
-/// another did: `rollback to savepoint` undoes everything since the savepoint and
-/// keeps it, so each probe starts from the very state the batch started from, as
-/// with a savepoint of its own (two statements fewer per probe; issue 18). The
-/// savepoint is released after the last probe.
+/// and every probe is rolled back to it, so a probe that fails leaves the transaction
+/// usable for the next, and no probe sees what another did: `rollback to savepoint`
+/// undoes everything since the savepoint and keeps it, so each probe starts from the
+/// very state the batch started from, as with a savepoint of its own (two statements
+/// fewer per probe; issue 18). The savepoint is released after the last probe.
+///
+/// A probe's rollback opens the next unit (the next probe's, or the batch's closing
+/// one), not a unit of its own: a failed statement skips only the rest of its unit,
+/// and the next unit still starts with the rollback, so the next probe runs only after
+/// it, exactly as before, with one Sync (one server flush, one client read) fewer per
+/// probe (issue 18).
 ///
 /// The seal (`RunSeal`) is checked once, after the whole batch, and that is as
 /// strong as checking after every probe: every probe's changes, a role or setting
 /// changed with `set_config(..., false)` included, are undone by its rollback to the
 /// savepoint; that rollback (and the final release) must succeed (the transaction and the
 /// savepoint are then still the runner's: no statement sent as one extended-protocol
-/// message can end the transaction and leave a savepoint of it behind), and whatever
+/// message can end the transaction and leave a savepoint of it behind; when it fails,
+/// the rest of its unit, the next probe, is skipped and the run stops), and whatever
 /// would outlive a probe outlives the batch, where the seal's identity query, sent
 /// as the batch's last unit, sees it (with the transaction status, as
 /// `RunSeal.verify` checks them). The batch's first unit checks the seal too (what
@@ -26,18 +32,30 @@ import WardenPostgres
 /// view of eight joins is most of a read probe's server time). The statements are
 /// deallocated at the end of the batch.
 final class ProbeBatch {
-    /// A probe's place in the batch.
+    /// A probe's place in the batch: its unit, and where its statements start in it
+    /// (after the previous probe's rollback).
     struct Ticket {
         fileprivate let unit: Int
+        fileprivate let first: Int
+    }
+
+    /// One unit: its statements and, for each, the role it is parsed as when its plan
+    /// may be shared (nil: sent unnamed).
+    private struct Unit {
+        var statements: [SQL] = []
+        var roles: [String?] = []
+        /// Whether its first statement is the previous probe's rollback.
+        var opensWithRollback = false
     }
 
     private static let savepoint = "pgwarden_probe"
     private static let rollback: SQL = "rollback to savepoint \(raw: savepoint)"
-    /// The units as queued; `roles[i]`: the role unit i's statements are parsed as
-    /// when their plans may be shared (nil: each is sent unnamed).
-    private var units: [[SQL]] = []
-    private var roles: [String?] = []
-    private var controlUnits: Set<Int> = []
+    private var units: [Unit] = []
+    /// The statements that keep the batch's savepoint (set, roll back to, release):
+    /// an error there stops the run.
+    private var controlStatements: [(unit: Int, index: Int)] = []
+    /// Whether the last probe still waits for its rollback, which opens the next unit.
+    private var rollbackPending = false
     private var outcomes: [[PipelinedBatch.Outcome]] = []
     /// Whether a limit that ran out in any probe stops the run (`run` throws it);
     /// false when the reader handles them (a check may expect 57014).
@@ -54,16 +72,40 @@ final class ProbeBatch {
         self.before = before
         self.stopsAtLimits = stopsAtLimits
         self.sharesPlans = sharesPlans
+        // A broken seal makes the guard fail, which skips the savepoint and leaves the
+        // transaction aborted: every later unit fails.
         add([RunSeal.identitySQL, seal.guardSQL()])
-        add(["savepoint \(raw: Self.savepoint)"], control: true)
+        addControl("savepoint \(raw: Self.savepoint)")
+    }
+
+    /// Starts a unit, opened by the last probe's rollback when one is pending.
+    @discardableResult
+    private func openUnit() -> Int {
+        units.append(Unit())
+        if rollbackPending {
+            rollbackPending = false
+            units[units.count - 1].opensWithRollback = true
+            addControl(Self.rollback)
+        }
+        return units.count - 1
     }
 
     @discardableResult
-    private func add(_ statements: [SQL], parsedAs role: String? = nil, control: Bool = false) -> Int {
-        units.append(statements)
-        roles.append(sharesPlans ? role : nil)
-        if control { controlUnits.insert(units.count - 1) }
-        return units.count - 1
+    private func add(_ statements: [SQL], parsedAs role: String? = nil) -> Ticket {
+        let unit = openUnit()
+        let first = units[unit].statements.count
+        units[unit].statements += statements
+        units[unit].roles += Array(repeating: sharesPlans ? role : nil, count: statements.count)
+        return Ticket(unit: unit, first: first)
+    }
+
+    /// Adds a statement that keeps the savepoint to the unit being built.
+    private func addControl(_ statement: SQL) {
+        if units.isEmpty { units.append(Unit()) }
+        let unit = units.count - 1
+        controlStatements.append((unit, units[unit].statements.count))
+        units[unit].statements.append(statement)
+        units[unit].roles.append(sharesPlans ? PlanReuse.anyRole : nil)
     }
 
     /// Adds statements that run in order and are rolled back after them. `role`: the
@@ -72,33 +114,33 @@ final class ProbeBatch {
     /// as the same role shares its plan. Leave it nil for plan SQL: a statement that
     /// may change the role makes the role of the statements after it unknown.
     func rolledBack(_ statements: [SQL], parsedAs role: String? = nil) -> Ticket {
-        let unit = add(statements, parsedAs: role)
-        add([Self.rollback], parsedAs: PlanReuse.anyRole, control: true)
-        return Ticket(unit: unit)
+        let ticket = add(statements, parsedAs: role)
+        rollbackPending = true
+        return ticket
     }
 
     /// Sends everything, reads every outcome, then checks that every probe was
     /// rolled back and that the seal holds. A limit that ran out (a lock wait, a long
     /// statement) stops the run, as it would have one probe at a time.
     func run(_ connection: Connection, after origin: String) throws {
-        let reuse = PlanReuse(units: units, roles: roles, connection: connection)
-        // Each prepared statement is deallocated before the release, in a unit of its
-        // own followed by a rollback to the savepoint: DEALLOCATE fails (26000) when
-        // the statement's Parse did, and that aborts the subtransaction only.
+        let reuse = PlanReuse(units: units.map(\.statements), roles: units.map(\.roles), connection: connection)
+        // Each prepared statement is deallocated before the release, each DEALLOCATE
+        // rolled back to the savepoint like a probe: it fails (26000) when the
+        // statement's Parse did, and that aborts the subtransaction only.
         for deallocate in reuse.deallocations {
-            add([deallocate])
-            add([Self.rollback], control: true)
+            rolledBack([deallocate])
         }
-        add(["release savepoint \(raw: Self.savepoint)"], control: true)
-        let lastUnit = add([RunSeal.identitySQL])
+        openUnit()
+        addControl("release savepoint \(raw: Self.savepoint)")
+        let last = add([RunSeal.identitySQL])
         var batch = PipelinedBatch()
         for index in units.indices {
-            batch.add(statements: reuse.statements(ofUnit: index, units[index]))
+            batch.add(statements: reuse.statements(ofUnit: index, units[index].statements))
         }
         outcomes = try connection.run(batch)
         try seal.check(identity: try outcomes[0][0].get().rows.first ?? [], after: before)
-        for unit in controlUnits.sorted() {
-            for case .error(let error) in outcomes[unit] {
+        for (unit, index) in controlStatements {
+            if case .error(let error) = outcomes[unit][index] {
                 throw AccessPlanError(
                     file: seal.source, line: nil,
                     message: "\(origin) broke the run's seal: the probes' savepoint could not be set, rolled back to or released (\(error.message)); the run was stopped and rolled back")
@@ -112,7 +154,7 @@ final class ProbeBatch {
                 file: seal.source, line: nil,
                 message: "\(origin) broke the run's seal: the run's transaction is no longer open; the run was stopped and rolled back")
         }
-        try seal.check(identity: try outcomes[lastUnit][0].get().rows.first ?? [], after: origin)
+        try seal.check(identity: try outcomes[last.unit][last.first].get().rows.first ?? [], after: origin)
         try runAgainWithoutSharedPlans(reuse.unitsMissingTheirPlan(outcomes), connection, after: origin)
     }
 
@@ -122,15 +164,18 @@ final class ProbeBatch {
     private func runAgainWithoutSharedPlans(_ units: [Int], _ connection: Connection, after origin: String) throws {
         guard !units.isEmpty else { return }
         let again = ProbeBatch(seal: seal, after: origin, stopsAtLimits: stopsAtLimits, sharesPlans: false)
-        let tickets = units.map { again.rolledBack(self.units[$0]) }
+        let probes = units.map { unit in
+            let first = self.units[unit].opensWithRollback ? 1 : 0
+            return (unit, first, again.rolledBack(Array(self.units[unit].statements.dropFirst(first))))
+        }
         try again.run(connection, after: origin)
-        for (unit, ticket) in zip(units, tickets) {
-            outcomes[unit] = try again.outcomes(ticket)
+        for (unit, first, ticket) in probes {
+            outcomes[unit] = Array(outcomes[unit].prefix(first)) + (try again.outcomes(ticket))
         }
     }
 
     /// The outcome of each statement of a probe, in the order they were given.
     func outcomes(_ ticket: Ticket) throws -> [PipelinedBatch.Outcome] {
-        outcomes[ticket.unit]
+        Array(outcomes[ticket.unit][ticket.first...])
     }
 }
