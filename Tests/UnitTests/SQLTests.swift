@@ -33,6 +33,11 @@ import TestSupport
     @Test func literalsAndArrays() {
         #expect(SQL.quoteLiteral("it's") == "'it''s'")
         #expect(SQL.quoteLiteral(#"a\b"#) == #" E'a\\b'"#)
+        #expect(SQL.quoteLiteral("plain") == "'plain'")
+        #expect(SQL.quoteLiteral(#"it's a\b"#) == #" E'it''s a\\b'"#)
+        #expect(SQL.quoteIdentifier("plain") == #""plain""#)
+        #expect(SQL.quoteIdentifier(#"a"b""#) == #""a""b""""#)
+        #expect(SQL.quoteIdentifier("") == #""""#)
         let sql: SQL = "select \(array: ["a", "b\"c", #"d\e"#])::text[]"
         #expect(sql.bindings == [#"{"a","b\"c","d\\e"}"#])
     }

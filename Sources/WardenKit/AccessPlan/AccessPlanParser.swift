@@ -37,7 +37,7 @@ package struct AccessPlanParser {
         try budget.checkText(text)
         let root: Node
         do {
-            guard let node = try Yams.compose(yaml: text) else { throw reader.fail(nil, "the plan file is empty") }
+            guard let node = try Yams.compose(yaml: text, YAMLNodeReader.resolver) else { throw reader.fail(nil, "the plan file is empty") }
             root = node
         } catch let error as YamlError {
             throw AccessPlanError(file: reader.file, line: Self.line(of: error), message: "invalid YAML: \(Self.summary(of: error))")

@@ -132,7 +132,24 @@ struct PlanCatalogCheck {
     }
 
     /// A signature without spaces after commas and parentheses, for comparing spellings.
+    /// (By hand, not a regular expression: Foundation compiles one on every call, and
+    /// this runs for every planned function against every exposed one.)
     static func normalized(_ signature: String) -> String {
-        signature.replacingOccurrences(of: #"\s*([(),])\s*"#, with: "$1", options: .regularExpression)
+        let punctuation: Set<Character> = ["(", ")", ","]
+        var result = ""
+        var pendingSpace = ""
+        for character in signature {
+            if character.isWhitespace {
+                pendingSpace.append(character)
+                continue
+            }
+            if !punctuation.contains(character), !(result.last.map(punctuation.contains) ?? false) {
+                result += pendingSpace
+            }
+            pendingSpace = ""
+            result.append(character)
+        }
+        if !(result.last.map(punctuation.contains) ?? false) { result += pendingSpace }
+        return result
     }
 }
