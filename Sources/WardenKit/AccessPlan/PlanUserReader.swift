@@ -47,7 +47,7 @@ struct PlanUserReader {
     }
 
     private func flag(_ node: Node, _ what: String) throws -> Bool {
-        guard case .scalar(let scalar) = node, scalar.style == .plain, let value = YAMLNodeReader.bool(node) else {
+        guard case .scalar(let scalar) = node, scalar.style == .plain, let value = node.bool else {
             throw reader.fail(node, "\(what) must be true or false")
         }
         return value

@@ -37,7 +37,7 @@ struct TokenOptionsReader {
             options.signInMethod = method
         }
         if let node = field("expired") {
-            guard case .scalar(let scalar) = node, scalar.style == .plain, let value = YAMLNodeReader.bool(node) else {
+            guard case .scalar(let scalar) = node, scalar.style == .plain, let value = node.bool else {
                 throw reader.fail(node, "expired of persona '\(name)' must be true or false")
             }
             options.expired = value

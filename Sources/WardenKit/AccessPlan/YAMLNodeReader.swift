@@ -8,23 +8,12 @@ struct YAMLNodeReader {
     let file: String
 
     /// How the plan is composed: with no implicit tag rules. Yams' default rules are
-    /// regular expressions, compiled at first use and matched against every scalar
-    /// (and again for every mapping key, to find repeated keys): about a tenth of
-    /// `pgwarden test`'s own time for Electric Ride's plan. pgwarden reads every
-    /// scalar as text anyway; `bool(_:)` reads YAML 1.1's booleans, and Yams' `int` and
-    /// `null` never looked at the tag.
+    /// regular expressions, compiled at first use and matched against every mapping
+    /// key to find repeated keys: about a tenth of `pgwarden test`'s own time for
+    /// Electric Ride's plan. Nothing pgwarden reads depends on them: it reads scalars
+    /// as text, and Yams' `bool`, `int` and `null` look at the text of an untagged
+    /// scalar, not at a resolved tag (`YAMLScalarTests`).
     static let resolver = Resolver.basic
-
-    /// A plain scalar spelled as a YAML 1.1 boolean (`true`, `yes`, `on`, `False`,
-    /// ...: the spellings Yams' default rule accepts), or nil.
-    static func bool(_ node: Node) -> Bool? {
-        guard case .scalar(let scalar) = node, scalar.style == .plain else { return nil }
-        switch scalar.string {
-        case "true", "True", "TRUE", "yes", "Yes", "YES", "on", "On", "ON": return true
-        case "false", "False", "FALSE", "no", "No", "NO", "off", "Off", "OFF": return false
-        default: return nil
-        }
-    }
 
     func line(_ node: Node) -> Int? { node.mark.map { $0.line } }
 
@@ -98,7 +87,7 @@ struct YAMLNodeReader {
         switch node {
         case .scalar(let scalar):
             if node.null != nil, scalar.style == .plain { return "null" }
-            if let bool = Self.bool(node), scalar.style == .plain { return bool ? "true" : "false" }
+            if let bool = node.bool, scalar.style == .plain { return bool ? "true" : "false" }
             if let int = node.int, scalar.style == .plain { return String(int) }
             return JSONText.quote(scalar.string)
         case .mapping:
