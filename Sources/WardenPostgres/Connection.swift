@@ -21,6 +21,21 @@ public final class Connection {
         return "pgwarden_plan_\(preparedStatementCounter)"
     }
 
+    /// The named statements a pipelined batch prepared (their Parse succeeded) and no
+    /// `deallocatePreparedStatements()` has removed yet.
+    package internal(set) var preparedStatements: [String] = []
+
+    /// Deallocates every statement a pipelined batch prepared, in one round trip (a
+    /// prepared statement is the session's: a rollback does not remove it).
+    package func deallocatePreparedStatements() throws {
+        guard !preparedStatements.isEmpty else { return }
+        var batch = PipelinedBatch()
+        _ = batch.add(preparedStatements.map { "deallocate \(identifier: $0)" })
+        let outcomes = try run(batch)
+        preparedStatements = []
+        for outcome in outcomes.joined() { _ = try outcome.get() }
+    }
+
     /// Opens a connection; throws a redacted `PGError(kind: .connection)` on failure.
     ///
     /// - Parameter onNotice: receives server notices (NOTICE, WARNING, ...) instead of

@@ -134,13 +134,14 @@ extension Connection {
             var unitOutcomes: [PipelinedBatch.Outcome] = []
             for statement in unit {
                 let text = statement.text
-                if statement.prepares {
+                if statement.prepares, let name = statement.name {
                     let parse = try readOutcome(handle, sql: text)
                     if !parse.succeeded {
                         _ = try readOutcome(handle, sql: text)  // the run, skipped after the failed Parse
                         unitOutcomes.append(parse)
                         continue
                     }
+                    preparedStatements.append(name)
                 }
                 unitOutcomes.append(try readOutcome(handle, sql: text))
             }

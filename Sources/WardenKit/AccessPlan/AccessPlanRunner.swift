@@ -34,14 +34,21 @@ package struct AccessPlanRunner {
             BlockerWatch(settings: connection.settings, pid: $0, delay: min(.seconds(1), limits.lockTimeout / 2))
         }
         defer { _ = watch?.stop() }
+        let report: AccessPlanReport
         do {
-            return try run(subject: &subject)
-        } catch let error as PGError where AccessPlanLimits.isLimit(error) {
+            report = try run(subject: &subject)
+        } catch {
+            // The probes' shared plans (`PlanReuse`) outlive the rolled-back run: each
+            // made is removed, whatever ended the run.
+            try? connection.deallocatePreparedStatements()
+            guard let error = error as? PGError, AccessPlanLimits.isLimit(error) else { throw error }
             let lockWait = error.sqlState == .lockNotAvailable
             throw AccessPlanTimeout(
                 subject: subject, lockWait: lockWait, limit: lockWait ? limits.lockTimeout : limits.statementTimeout,
                 blocking: watch?.stop() ?? [], message: error.message)
         }
+        try connection.deallocatePreparedStatements()
+        return report
     }
 
     private func run(subject: inout String) throws -> AccessPlanReport {

@@ -29,8 +29,6 @@ struct PlanReuse {
     private var units: [[PipelinedBatch.Statement]] = []
     /// The units that run each name without preparing it.
     private var usedBy: [String: Set<Int>] = [:]
-    /// `deallocate` for every name, in the order they were made.
-    private(set) var deallocations: [SQL] = []
 
     /// `roles[u][i]`: the role statement i of unit u is parsed as; nil: sent unnamed.
     init(units sqlUnits: [[SQL]], roles: [[String?]], connection: Connection) {
@@ -51,7 +49,6 @@ struct PlanReuse {
         for key in order {
             guard let places = uses[key], places.count > 1 else { continue }
             let name = connection.nextPreparedStatementName()
-            deallocations.append("deallocate \(identifier: name)")
             for (position, place) in places.enumerated() {
                 let statement = units[place.unit][place.index]
                 if position == 0 {

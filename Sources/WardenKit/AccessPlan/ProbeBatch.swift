@@ -30,7 +30,7 @@ import WardenPostgres
 /// A statement text that several probes send as the same role is parsed and planned
 /// once: it goes as a named prepared statement (`PlanReuse`; issue 18: planning a
 /// view of eight joins is most of a read probe's server time). The statements are
-/// deallocated at the end of the batch.
+/// deallocated when the run ends (`AccessPlanRunner`), all in one round trip.
 final class ProbeBatch {
     /// A probe's place in the batch: its unit, and where its statements start in it
     /// (after the previous probe's rollback).
@@ -124,12 +124,6 @@ final class ProbeBatch {
     /// statement) stops the run, as it would have one probe at a time.
     func run(_ connection: Connection, after origin: String) throws {
         let reuse = PlanReuse(units: units.map(\.statements), roles: units.map(\.roles), connection: connection)
-        // Each prepared statement is deallocated before the release, each DEALLOCATE
-        // rolled back to the savepoint like a probe: it fails (26000) when the
-        // statement's Parse did, and that aborts the subtransaction only.
-        for deallocate in reuse.deallocations {
-            rolledBack([deallocate])
-        }
         openUnit()
         addControl("release savepoint \(raw: Self.savepoint)")
         let last = add([RunSeal.identitySQL])

@@ -249,7 +249,7 @@ public final class LocalCluster: @unchecked Sendable {
         }
         let (program, fullArguments) = identity.command((installation?.postgres ?? binaries.postgres).path, arguments)
         let logURL = directory.appendingPathComponent("server.log")
-        FileManager.default.createFile(atPath: logURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
         let log = try FileHandle(forWritingTo: logURL)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: program)

@@ -42,7 +42,7 @@ import TestSupport
         let (url, connection) = try electricRide()
         let root = try project()
         defer { try? FileManager.default.removeItem(at: root) }
-        let before = try DatabaseDigest.of(connection)
+        let before = try DatabaseDigest.ofDatabase(connection)
         let result = try PgwardenCLI.run(["test", "--database-url", url], directory: root.path)
         #expect(result.status == 0, "\(result.all)")
         #expect(result.standardOutput.contains("pgTAP: 3 files, 13 assertions, 11 passed, 0 failed, 2 skipped or todo"))
@@ -53,7 +53,7 @@ import TestSupport
         #expect(result.standardOutput.contains("? 6 - brand names are unique per country # TODO"))
         // No plan: the access as observed (issue 16 item 7), and pgTAP alone decides.
         #expect(result.standardOutput.contains("no access plan (access-plan.yml): what the database allows now"))
-        #expect(try DatabaseDigest.of(connection) == before)
+        #expect(try DatabaseDigest.ofDatabase(connection) == before)
         #expect(try connection.query("select count(*) from pg_extension where extname = 'pgtap'").scalar == "0")
     }
 
@@ -61,7 +61,7 @@ import TestSupport
         let (url, connection) = try electricRide()
         let root = try project(["zz_failing_test.sql": Self.failingFile])
         defer { try? FileManager.default.removeItem(at: root) }
-        let before = try DatabaseDigest.of(connection)
+        let before = try DatabaseDigest.ofDatabase(connection)
         let text = try PgwardenCLI.run(["test", "--database-url", url], directory: root.path)
         #expect(text.status == 1, "\(text.all)")
         #expect(text.standardOutput.contains("✗ supabase/tests/zz_failing_test.sql:4: 2 - there are minus one makes"))
@@ -75,7 +75,7 @@ import TestSupport
         #expect(xml.contains(#"<testcase classname="supabase/tests/zz_failing_test.sql" name="2 - there are minus one makes" file="supabase/tests/zz_failing_test.sql" line="4">"#))
         #expect(xml.contains("<failure message=\"supabase/tests/zz_failing_test.sql: 2 - there are minus one makes\">"))
         #expect(xml.components(separatedBy: "<testcase ").count - 1 == 15)
-        #expect(try DatabaseDigest.of(connection) == before)
+        #expect(try DatabaseDigest.ofDatabase(connection) == before)
     }
 
     @Test func aSQLErrorFailsItsFileAtItsLineAndTheNextFileStillRuns() throws {
