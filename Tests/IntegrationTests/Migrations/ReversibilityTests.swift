@@ -96,7 +96,7 @@ import TestSupport
         process.executableURL = cluster.binaries.directory.appendingPathComponent("pg_dump")
         process.arguments = ["--schema-only", "--no-owner", "--dbname", try database.url]
         let pipeURL = FileManager.default.temporaryDirectory.appendingPathComponent("pgwarden-test-dump-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: pipeURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: pipeURL.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: pipeURL) }
         process.standardOutput = try FileHandle(forWritingTo: pipeURL)
         process.standardError = FileHandle.nullDevice
