@@ -21,6 +21,12 @@ public final class Connection {
         return "pgwarden_plan_\(preparedStatementCounter)"
     }
 
+    /// While a pipelined batch's answers are read, the statement being read: a server
+    /// notice handed to `onNotice` then was raised by that statement (libpq parses a
+    /// notice when it reads it, and a later statement's answer starts with its Parse
+    /// or Bind completion, which is not read ahead).
+    package internal(set) var readingStatement: (unit: Int, index: Int)?
+
     /// The named statements a pipelined batch prepared (their Parse succeeded) and no
     /// `deallocatePreparedStatements()` has removed yet.
     package internal(set) var preparedStatements: [String] = []

@@ -130,9 +130,11 @@ extension Connection {
         defer { PQexitPipelineMode(handle) }
         try send(batch, handle)
         var outcomes: [[PipelinedBatch.Outcome]] = []
-        for unit in batch.statements {
+        defer { readingStatement = nil }
+        for (unitIndex, unit) in batch.statements.enumerated() {
             var unitOutcomes: [PipelinedBatch.Outcome] = []
-            for statement in unit {
+            for (statementIndex, statement) in unit.enumerated() {
+                readingStatement = (unitIndex, statementIndex)
                 let text = statement.text
                 if statement.prepares, let name = statement.name {
                     let parse = try readOutcome(handle, sql: text)

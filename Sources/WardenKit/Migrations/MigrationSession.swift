@@ -70,6 +70,10 @@ package protocol MigrationSession: AnyObject {
     func reconnectAndReadRecords() -> [MigrationRecord]?
     /// False once the connection is lost.
     var isConnected: Bool { get }
+    /// True while the answers to a held COMMIT (and the history write before it) are
+    /// read: a server notice then is the held migration's (a deferred trigger's
+    /// WARNING at COMMIT), not the one whose BEGIN travels with it.
+    var isReadingHeldCommit: Bool { get }
 }
 
 extension MigrationSession {
@@ -83,6 +87,7 @@ extension MigrationSession {
     package func restoreTransactionSettings(_ before: [String: String], keeping sessionNames: Set<String>) throws {}
     package func reconnectAndReadRecords() -> [MigrationRecord]? { nil }
     package var isConnected: Bool { true }
+    package var isReadingHeldCommit: Bool { false }
 }
 
 /// A transaction's BEGIN, not sent yet: it goes with the first statements of the

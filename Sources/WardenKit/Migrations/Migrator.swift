@@ -405,7 +405,9 @@ package final class Migrator {
 
     func serverNotice(_ notice: PGNotice) {
         guard notice.severity == "WARNING" else { return }
-        let place = currentFile.map { "\($0.path): " } ?? ""
+        // A WARNING raised at a held COMMIT is the held migration's.
+        let file = session.isReadingHeldCommit ? held?.runner.file ?? currentFile : currentFile
+        let place = file.map { "\($0.path): " } ?? ""
         observer(.warning("\(place)server WARNING: \(notice.message)"))
     }
 }

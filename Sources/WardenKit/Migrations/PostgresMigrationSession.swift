@@ -116,9 +116,20 @@ package final class PostgresMigrationSession: MigrationSession {
         held = (closing, committed)
     }
 
+    /// How many statements at the start of the unit being read are the held COMMIT's
+    /// (the history write, then COMMIT); 0 when none is.
+    private var heldStatementsInFlight = 0
+
+    package var isReadingHeldCommit: Bool {
+        guard heldStatementsInFlight > 0, let reading = connection.readingStatement else { return false }
+        return reading.index < heldStatementsInFlight
+    }
+
     package func sendHeldCommit() throws {
         guard let pending = held else { return }
         held = nil
+        heldStatementsInFlight = pending.closing.count + 1
+        defer { heldStatementsInFlight = 0 }
         do {
             try connection.commit(after: pending.closing)
         } catch {
@@ -145,6 +156,8 @@ package final class PostgresMigrationSession: MigrationSession {
         let heldPart: [SQL] = pending.map { $0.closing + ["commit"] } ?? []
         let opening = (resetFirst ? resetStatements : []) + ["begin", Self.lockTimeoutSQL(lockTimeout, local: true)]
         var outcomes: [PipelinedBatch.Outcome]
+        heldStatementsInFlight = heldPart.count
+        defer { heldStatementsInFlight = 0 }
         do {
             outcomes = try connection.run(unit: heldPart + opening + statements.map { SQL(raw: $0) })
         } catch {

@@ -61,7 +61,7 @@ struct SectionRunner {
     /// it, did not commit (or its answer was lost).
     func failure(ofHeldCommit held: HeldCommitFailure) throws -> Error {
         var last: SectionBatch?
-        try SectionBatch.forEachBatch(of: section) { last = $0 }
+        SectionBatch.forEachBatch(of: section) { last = $0 }
         return try failure(held.underlying, phase: .history, current: last)
     }
 

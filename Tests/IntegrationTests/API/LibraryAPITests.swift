@@ -81,6 +81,43 @@ import TestSupport
         #expect(!events.contains { $0.contains("after the run") })
     }
 
+    /// A WARNING raised at COMMIT (a deferred constraint trigger) names the migration
+    /// that committed, although its COMMIT travels with the next migration's BEGIN, and
+    /// the last migration's too (its COMMIT goes alone at the end of the run).
+    @Test func aWarningAtCommitNamesTheMigrationThatCommitted() throws {
+        let database = try ScratchDatabase(label: "api")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("warn-commit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func deferredWarning(_ table: String) -> String {
+            """
+            -- migrate:up
+            create table \(table) (n int);
+            create function \(table)_checked() returns trigger language plpgsql as $$
+            begin raise warning 'checked % at commit', tg_table_name; return null; end $$;
+            create constraint trigger \(table)_at_commit after insert on \(table)
+                deferrable initially deferred for each row execute function \(table)_checked();
+            insert into \(table) values (1);
+            -- migrate:down
+            drop table \(table);
+            drop function \(table)_checked();
+
+            """
+        }
+        try deferredWarning("first").write(
+            to: folder.appendingPathComponent("20990101000001_first.sql"), atomically: true, encoding: .utf8)
+        try deferredWarning("second").write(
+            to: folder.appendingPathComponent("20990101000002_second.sql"), atomically: true, encoding: .utf8)
+        let connection = try database.connect()
+        var events: [String] = []
+        try Migrations(directory: folder).up(on: connection) { event in
+            if case .warning(let text) = event { events.append(text) }
+        }
+        #expect(events.contains { $0.contains("20990101000001_first.sql: server WARNING: checked first at commit") }, "\(events)")
+        #expect(events.contains { $0.contains("20990101000002_second.sql: server WARNING: checked second at commit") }, "\(events)")
+        #expect(!events.contains { $0.contains("second.sql") && $0.contains("checked first") }, "\(events)")
+    }
+
     @Test func inTransactionEndsAsTheBodySays() throws {
         let database = try ScratchDatabase(label: "api")
         let connection = try database.connect()
