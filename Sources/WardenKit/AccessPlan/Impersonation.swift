@@ -22,8 +22,11 @@ struct Impersonation {
 
     /// Returns to the admin role inside a probe (for verification queries).
     func becomeAdmin() throws {
-        try connection.query("select set_config('role', \(seal.roleSetting), true)")
+        try connection.query(becomeAdminSQL)
     }
+
+    /// The statement `becomeAdmin()` sends, for a pipelined unit.
+    var becomeAdminSQL: SQL { "select set_config('role', \(seal.roleSetting), true)" }
 
     /// Runs `body` as the persona inside a savepoint that is always rolled back, so
     /// the probe leaves nothing behind; `adminFirst` is plan SQL run as the admin (with

@@ -89,22 +89,50 @@ enum PersonaOutcome {
 }
 
 extension ProbeContext {
+    private static let lintSavepoint = "pgwarden_lint_probe"
+
     /// Runs `sql` as `personaName` in a rolled-back savepoint; `after` runs as the
     /// admin, still inside it (to count what changed). `sql` is text the probes build
     /// from quoted names and the catalog's own expressions (trusted by construction).
+    ///
+    /// One pipelined unit, each statement its own protocol message: the savepoint, the
+    /// persona's settings and role as PostgREST sets them, a 5 s statement limit, `sql`,
+    /// and back to the admin; the rollback goes in the same round trip (or, with
+    /// `after`, once it ran). A failure stops the rest of the unit, as one statement
+    /// at a time stopped the probe (issue 18: about six round trips a probe before).
     func asPersona(_ personaName: String, _ sql: String,
                    after: (() throws -> Void)? = nil) throws -> PersonaOutcome {
         guard let persona = plan.persona(named: personaName) else { return .rows([]) }
-        do {
-            return try impersonation.probe(request(persona)) {
-                try connection.query("select set_config('statement_timeout', '5s', true)")
-                let rows = try connection.query(unsafeSQL: sql).rows
-                try impersonation.becomeAdmin()
-                try after?()
-                return .rows(rows)
+        let request = self.request(persona)
+        let rollback: [SQL] = [
+            "rollback to savepoint \(raw: Self.lintSavepoint)", "release savepoint \(raw: Self.lintSavepoint)",
+        ]
+        var batch = PipelinedBatch()
+        _ = batch.add([
+            "savepoint \(raw: Self.lintSavepoint)",
+            PersonaRequest.select(request.roleSwitch + request.requestSettings),
+            "select set_config('statement_timeout', '5s', true)",
+            SQL(raw: sql),
+            impersonation.becomeAdminSQL,
+        ])
+        if after == nil { _ = batch.add(rollback) }
+        let outcomes = try connection.run(batch)
+        _ = try outcomes[0][0].get()  // the savepoint: its failure is the run's, not the probe's
+        let firstError = outcomes[0].lazy.compactMap { outcome -> PGError? in
+            if case .error(let error) = outcome { return error }
+            return nil
+        }.first
+        let outcome = try firstError.map(PersonaOutcome.refused) ?? .rows(try outcomes[0][3].get().rows)
+        if let after {
+            var failure: Error?
+            if case .rows = outcome {
+                do { try after() } catch { failure = error }
             }
-        } catch let error as PGError where error.kind == .server {
-            return .refused(error)
+            for result in try connection.run(unit: rollback) { _ = try result.get() }
+            if let failure { throw failure }
+        } else {
+            for result in outcomes[1] { _ = try result.get() }
         }
+        return outcome
     }
 }
