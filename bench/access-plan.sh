@@ -46,9 +46,26 @@ PGW_PROBES=""
 TAP_TESTS=""
 PSQL_TESTS=""
 T_PGW=(); T_PGW_OWN=(); T_TAP=(); T_PSQL=()
+# The server's CPU time for each run (Linux): the postmaster's reaped children's user
+# and system time (/proc/<pid>/stat), read before and after; the run's backend is one
+# of them once it has ended and been reaped (hence the short pause after each run).
+C_PGW=(); C_TAP=(); C_PSQL=()
+PM_PID="$(head -n 1 "$SERVER_DIR/data/postmaster.pid" 2>/dev/null || true)"
+TICK="$(getconf CLK_TCK 2>/dev/null || echo 100)"
+server_cpu_us() {
+    if [ -n "$PM_PID" ] && [ -r "/proc/$PM_PID/stat" ]; then
+        awk -v tick="$TICK" '{ sub(/^.*\) /, ""); print int(($14 + $15) * 1000000 / tick) }' "/proc/$PM_PID/stat"
+    else
+        echo 0
+    fi
+}
+cpu_before=0
+cpu_start() { cpu_before="$(server_cpu_us)"; }
+cpu_end() { sleep 0.05; echo $(( $(server_cpu_us) - cpu_before )); }
 
 run_pgwarden() {  # $1 = timed (1) or not (0)
     local start end status=0
+    cpu_start
     start="$(now_us)"
     "$PGWARDEN" test --database-url "$DB_URL" --plan "$PLAN_FILE" --format json >"$WORK/pgwarden.json" 2>"$WORK/pgwarden.err" || status=$?
     end="$(now_us)"
@@ -68,11 +85,13 @@ run_pgwarden() {  # $1 = timed (1) or not (0)
     [ "$failed" -eq 0 ] && [ "$probes" -eq "$listed" ] && [ "$probes" -gt 0 ] \
         || die "pgwarden test: $probes probes, $listed results, $failed failed"
     PGW_PROBES="$probes"
-    if [ "$1" -eq 1 ]; then T_PGW+=("$((end - start))"); T_PGW_OWN+=("$((own * 1000))"); fi
+    local cpu; cpu="$(cpu_end)"
+    if [ "$1" -eq 1 ]; then T_PGW+=("$((end - start))"); T_PGW_OWN+=("$((own * 1000))"); C_PGW+=("$cpu"); fi
 }
 
 run_pg_prove() {
     local start end status=0
+    cpu_start
     start="$(now_us)"
     pg_prove "$TAP_FILE" >"$WORK/pg_prove.out" 2>&1 || status=$?
     end="$(now_us)"
@@ -83,12 +102,14 @@ run_pg_prove() {
     fi
     TAP_TESTS="$(sed -n 's/.*Tests=\([0-9]*\).*/\1/p' "$WORK/pg_prove.out")"
     [ -n "$TAP_TESTS" ] && [ "$TAP_TESTS" -gt 0 ] || die "pg_prove ran no tests"
-    if [ "$1" -eq 1 ]; then T_TAP+=("$((end - start))"); fi
+    local cpu; cpu="$(cpu_end)"
+    if [ "$1" -eq 1 ]; then T_TAP+=("$((end - start))"); C_TAP+=("$cpu"); fi
 }
 
 # The same pgTAP file through psql alone: the database work without Perl's harness.
 run_psql() {
     local start end status=0
+    cpu_start
     start="$(now_us)"
     psql -X -q -t -A -v ON_ERROR_STOP=1 -f "$TAP_FILE" >"$WORK/psql.out" 2>&1 || status=$?
     end="$(now_us)"
@@ -101,7 +122,8 @@ run_psql() {
         die "the pgTAP file through psql failed (exit $status, $ok ok, $notok not ok, plan ${planned:-none})"
     fi
     PSQL_TESTS="$ok"
-    if [ "$1" -eq 1 ]; then T_PSQL+=("$((end - start))"); fi
+    local cpu; cpu="$(cpu_end)"
+    if [ "$1" -eq 1 ]; then T_PSQL+=("$((end - start))"); C_PSQL+=("$cpu"); fi
 }
 
 say "pgwarden $("$PGWARDEN" --version 2>/dev/null || echo '?'), $(pg_prove --version 2>/dev/null | head -n 1), $SERVER_VERSION"
@@ -175,6 +197,10 @@ BEGIN {
         pgw_n, own / 1000, pgw_n / (own / 1e6)
     printf "pgTAP: %d assertions; \"vs pg_prove\" = pg_prove median / this tool'"'"'s median (above 1: faster)\n", tap_n
 }'
+if [ "$(median_us "${C_TAP[@]}")" -gt 0 ]; then
+    printf 'server CPU per run (the postmaster'"'"'s reaped backends, median): pgwarden test %d ms, pg_prove %d ms, psql -f %d ms\n' \
+        "$(( $(median_us "${C_PGW[@]}") / 1000 ))" "$(( $(median_us "${C_TAP[@]}") / 1000 ))" "$(( $(median_us "${C_PSQL[@]}") / 1000 ))"
+fi
 
 if [ "$LINK_DELAY_MS" != "0" ]; then
     lp="$(median_us "${L_PGW[@]}")"; lq="$(median_us "${L_PSQL[@]}")"
