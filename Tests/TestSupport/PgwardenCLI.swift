@@ -95,8 +95,8 @@ public enum PgwardenCLI {
         let temporary = FileManager.default.temporaryDirectory
         let outURL = temporary.appendingPathComponent("pgwarden-test-out-\(UUID().uuidString)")
         let errURL = temporary.appendingPathComponent("pgwarden-test-err-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: outURL)
         process.standardError = try FileHandle(forWritingTo: errURL)
         process.standardInput = FileHandle.nullDevice

@@ -20,17 +20,18 @@ struct LintCatalog {
     /// Every finding, in rule order then subject order.
     func read() throws -> [LintFinding] {
         // pg_get_expr with an empty search_path qualifies every name (auth.uid()).
-        try connection.rolledBack {
-            try connection.query("select set_config('search_path', '', true)")
-            var findings: [LintFinding] = []
-            findings += try apiRelations()
-            findings += try tablesAndPolicies()
-            findings += try LintPolicyRules(policies: try policies()).findings()
-            findings += try multiplePermissive()
-            findings += try functions()
-            findings += try extensions()
-            return findings
-        }
+        // Every query in one round trip.
+        let results = try CatalogReads.run(connection, [
+            apiRelationsSQL, tablesAndPoliciesSQL, policiesSQL, multiplePermissiveSQL, functionsSQL, extensionsSQL,
+        ], emptySearchPathFrom: 0).map(\.rows)
+        var findings: [LintFinding] = []
+        findings += apiRelations(results[0])
+        findings += tablesAndPolicies(results[1])
+        findings += try LintPolicyRules(policies: policies(results[2])).findings()
+        findings += multiplePermissive(results[3])
+        findings += functions(results[4])
+        findings += extensions(results[5])
+        return findings
     }
 
     private var exposed: String { PostgresArray.literal(schemas) }
@@ -46,9 +47,8 @@ struct LintCatalog {
         """
 
     /// Views, materialized views and foreign tables in the API, and views reading auth.users.
-    private func apiRelations() throws -> [LintFinding] {
-        let rows = try connection.query(
-            """
+    private var apiRelationsSQL: SQL {
+        """
             select n.nspname, c.relname, c.relkind::text,
                    coalesce((select lower(o.option_value) in ('true', 'on', 'yes', '1')
                              from pg_options_to_table(c.reloptions) o where o.option_name = 'security_invoker'), false)::text,
@@ -58,8 +58,11 @@ struct LintCatalog {
             from pg_class c join pg_namespace n on n.oid = c.relnamespace
             where n.nspname = any(\(exposed)::text[]) and n.nspname <> all(\(system)::text[]) and c.relkind in ('v', 'm', 'f')
               and \(raw: Self.apiRoleReads) and \(raw: Self.notExtensionMember)
-            order by n.nspname, c.relname
-            """).rows
+        order by n.nspname, c.relname
+        """
+    }
+
+    private func apiRelations(_ rows: [[String?]]) -> [LintFinding] {
         var findings: [LintFinding] = []
         for row in rows {
             let (schema, name, kind) = (row[0] ?? "", row[1] ?? "", row[2] ?? "")
@@ -89,17 +92,19 @@ struct LintCatalog {
     }
 
     /// RLS off on a table in the API; policies without RLS; RLS without policies.
-    private func tablesAndPolicies() throws -> [LintFinding] {
-        let rows = try connection.query(
-            """
+    private var tablesAndPoliciesSQL: SQL {
+        """
             select n.nspname, c.relname, c.relrowsecurity::text,
                    (select string_agg(p.polname, ', ' order by p.polname) from pg_policy p where p.polrelid = c.oid),
                    (n.nspname = any(\(exposed)::text[]) and \(raw: Self.apiRoleReads))::text
             from pg_class c join pg_namespace n on n.oid = c.relnamespace
             where c.relkind = 'r' and n.nspname <> all(\(system)::text[]) and n.nspname not like 'pg\\_%'
               and \(raw: Self.notExtensionMember)
-            order by n.nspname, c.relname
-            """).rows
+        order by n.nspname, c.relname
+        """
+    }
+
+    private func tablesAndPolicies(_ rows: [[String?]]) -> [LintFinding] {
         var findings: [LintFinding] = []
         for row in rows {
             let (schema, name, rls, policies, inAPI) = (row[0] ?? "", row[1] ?? "", row[2] == "true", row[3], row[4] == "true")
@@ -121,9 +126,8 @@ struct LintCatalog {
         return findings
     }
 
-    private func policies() throws -> [LintPolicyRules.Policy] {
-        try connection.query(
-            """
+    private var policiesSQL: SQL {
+        """
             select n.nspname, c.relname, p.polname, p.polcmd::text, p.polpermissive::text,
                    (p.polroles = array[0::oid] or exists (select 1 from pg_roles r where r.oid = any(p.polroles)
                                                            and r.rolname in ('anon', 'authenticated')))::text,
@@ -132,8 +136,12 @@ struct LintCatalog {
                    pg_get_expr(p.polqual, p.polrelid), pg_get_expr(p.polwithcheck, p.polrelid)
             from pg_policy p join pg_class c on c.oid = p.polrelid join pg_namespace n on n.oid = c.relnamespace
             where c.relkind = 'r' and c.relrowsecurity and n.nspname <> all(\(system)::text[]) and \(raw: Self.notExtensionMember)
-            order by n.nspname, c.relname, p.polname
-            """).rows.map { row in
+        order by n.nspname, c.relname, p.polname
+        """
+    }
+
+    private func policies(_ rows: [[String?]]) -> [LintPolicyRules.Policy] {
+        rows.map { row in
             LintPolicyRules.Policy(
                 schema: row[0] ?? "", table: row[1] ?? "", name: row[2] ?? "", command: row[3] ?? "*",
                 permissive: row[4] == "true", forAPIRoles: row[5] == "true", roles: row[6] ?? "",
@@ -142,9 +150,8 @@ struct LintCatalog {
     }
 
     /// More than one permissive policy for one role and one action on a table.
-    private func multiplePermissive() throws -> [LintFinding] {
-        try connection.query(
-            """
+    private var multiplePermissiveSQL: SQL {
+        """
             select n.nspname, c.relname, r.rolname, action.name,
                    string_agg(p.polname, ', ' order by p.polname)
             from pg_policy p join pg_class c on c.oid = p.polrelid join pg_namespace n on n.oid = c.relnamespace
@@ -156,8 +163,12 @@ struct LintCatalog {
               and not r.rolbypassrls and r.rolname not like 'pg\\_%' and r.rolname not like 'supabase%admin'
             group by n.nspname, c.relname, r.rolname, action.name
             having count(*) > 1
-            order by 1, 2, 3, 4
-            """).rows.map { row in
+        order by 1, 2, 3, 4
+        """
+    }
+
+    private func multiplePermissive(_ rows: [[String?]]) -> [LintFinding] {
+        rows.map { row in
             LintFinding(
                 rule: .multiplePermissivePolicies, kind: .table, schema: row[0] ?? "", name: row[1] ?? "",
                 detail: "table \(row[0] ?? "").\(row[1] ?? "") has several permissive policies for role \(row[2] ?? "") on \(row[3] ?? ""): \(row[4] ?? "")"
@@ -166,9 +177,8 @@ struct LintCatalog {
     }
 
     /// Security-definer functions anon or authenticated may execute; functions without a fixed search_path.
-    private func functions() throws -> [LintFinding] {
-        let rows = try connection.query(
-            """
+    private var functionsSQL: SQL {
+        """
             select n.nspname, p.proname, \(raw: ExposedCatalog.signatureSQL), p.prosecdef::text,
                    (p.prokind = 'f' and n.nspname = any(\(exposed)::text[])
                     and exists (select 1 from pg_roles r where r.rolname = 'anon' and has_function_privilege(r.oid, p.oid, 'execute')))::text,
@@ -178,8 +188,11 @@ struct LintCatalog {
             from pg_proc p join pg_namespace n on n.oid = p.pronamespace
             where n.nspname <> all(\(system)::text[]) and n.nspname not like 'pg\\_%' and p.prokind in ('f', 'p', 'w')
               and not exists (select 1 from pg_depend d where d.classid = 'pg_proc'::regclass and d.objid = p.oid and d.deptype = 'e')
-            order by 3
-            """).rows
+        order by 3
+        """
+    }
+
+    private func functions(_ rows: [[String?]]) -> [LintFinding] {
         var findings: [LintFinding] = []
         for row in rows {
             let (schema, name, signature) = (row[0] ?? "", row[1] ?? "", row[2] ?? "")
@@ -203,12 +216,15 @@ struct LintCatalog {
     }
 
     /// Extensions installed in public (plpgsql aside).
-    private func extensions() throws -> [LintFinding] {
-        try connection.query(
-            """
-            select e.extname from pg_extension e join pg_namespace n on n.oid = e.extnamespace
-            where n.nspname = 'public' and e.extname <> 'plpgsql' order by 1
-            """).rows.map { row in
+    private var extensionsSQL: SQL {
+        """
+        select e.extname from pg_extension e join pg_namespace n on n.oid = e.extnamespace
+        where n.nspname = 'public' and e.extname <> 'plpgsql' order by 1
+        """
+    }
+
+    private func extensions(_ rows: [[String?]]) -> [LintFinding] {
+        rows.map { row in
             LintFinding(rule: .extensionInPublic, kind: .extension, schema: "public", name: row[0] ?? "",
                         detail: "extension \(row[0] ?? "") is installed in public; install it in another schema (extensions)")
         }

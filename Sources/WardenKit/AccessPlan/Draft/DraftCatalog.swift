@@ -40,8 +40,7 @@ struct DraftCatalog {
     static func read(_ connection: Connection, schemas: [String]) throws -> DraftCatalog {
         var catalog = DraftCatalog()
         let schemaArray = PostgresArray.literal(schemas)
-        let columnRows = try connection.query(
-            """
+        let columnsSQL: SQL = """
             select format('%s.%s', n.nspname, c.relname), a.attname, bt.typname::text, bt.typcategory::text,
                    case when bt.typcategory = 'S' and a.atttypmod > 4 then (a.atttypmod - 4)::text end,
                    (select e.enumlabel::text from pg_enum e where e.enumtypid = bt.oid order by e.enumsortorder limit 1),
@@ -61,8 +60,14 @@ struct DraftCatalog {
             join pg_type bt on bt.oid = case when t.typtype = 'd' then t.typbasetype else t.oid end
             where n.nspname = any(\(schemaArray)::text[]) and c.relkind in ('r', 'p') and a.attnum > 0 and not a.attisdropped
             order by n.nspname, c.relname, a.attnum
-            """).rows
-        for row in columnRows {
+            """
+        // With an empty search_path, pg_get_expr schema-qualifies every name (auth.uid(),
+        // public.patron), so owner rules read the same whatever the role's search_path.
+        // Every query in one round trip (a savepoint inside a caller's transaction).
+        let results = try CatalogReads.run(
+            connection, [columnsSQL] + Self.policySQL(schemaArray), emptySearchPathFrom: 1
+        ).map(\.rows)
+        for row in results[0] {
             let reference = row[7].flatMap { text -> (String, String)? in
                 let parts = text.split(separator: "|", maxSplits: 1).map(String.init)
                 return parts.count == 2 ? (parts[0], parts[1]) : nil
@@ -72,36 +77,24 @@ struct DraftCatalog {
                 maxLength: row[4].flatMap { Int($0) }, firstLabel: row[5], required: row[6] == "true",
                 reference: reference))
         }
-        // With an empty search_path, pg_get_expr schema-qualifies every name (auth.uid(),
-        // public.patron), so owner rules read the same whatever the role's search_path.
-        // (rolledBack: a savepoint inside a caller's transaction, which stays open.)
-        try connection.rolledBack {
-            try connection.query("select set_config('search_path', '', true)")
-            try catalog.readPolicies(connection, schemaArray)
-        }
+        catalog.readPolicies(Array(results.dropFirst()))
         return catalog
     }
 
     /// Policy expressions, security-definer functions and view sources.
-    private mutating func readPolicies(_ connection: Connection, _ schemaArray: String) throws {
-        let policyRows = try connection.query(
+    private static func policySQL(_ schemaArray: String) -> [SQL] {
+        [
             """
             select format('%s.%s', n.nspname, c.relname), pg_get_expr(p.polqual, p.polrelid), pg_get_expr(p.polwithcheck, p.polrelid)
             from pg_policy p join pg_class c on c.oid = p.polrelid join pg_namespace n on n.oid = c.relnamespace
             where n.nspname = any(\(schemaArray)::text[])
             order by p.polname
-            """).rows
-        for row in policyRows {
-            policyExpressions[row[0] ?? "", default: []] += [row[1], row[2]].compactMap { $0 }
-        }
-        let definerRows = try connection.query(
+            """,
             """
             select \(raw: ExposedCatalog.signatureSQL)
             from pg_proc p join pg_namespace n on n.oid = p.pronamespace
             where n.nspname = any(\(schemaArray)::text[]) and p.prosecdef
-            """).rows
-        securityDefiner = Set(definerRows.compactMap { $0[0] })
-        let sourceRows = try connection.query(
+            """,
             """
             select distinct format('%s.%s', vn.nspname, v.relname), format('%s.%s', tn.nspname, t.relname)
             from pg_rewrite r
@@ -113,7 +106,16 @@ struct DraftCatalog {
             join pg_namespace tn on tn.oid = t.relnamespace
             where vn.nspname = any(\(schemaArray)::text[]) and v.relkind in ('v', 'm')
             order by 1, 2
-            """).rows
-        for row in sourceRows { viewSources[row[0] ?? "", default: []].append(row[1] ?? "") }
+            """,
+        ]
+    }
+
+    /// Reads the rows of `policySQL`'s queries, in order.
+    private mutating func readPolicies(_ results: [[[String?]]]) {
+        for row in results[0] {
+            policyExpressions[row[0] ?? "", default: []] += [row[1], row[2]].compactMap { $0 }
+        }
+        securityDefiner = Set(results[1].compactMap { $0[0] })
+        for row in results[2] { viewSources[row[0] ?? "", default: []].append(row[1] ?? "") }
     }
 }
