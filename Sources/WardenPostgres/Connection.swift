@@ -52,6 +52,14 @@ public final class Connection {
     ) throws {
         self.settings = settings
         self.noticeSink = NoticeSink(onNotice)
+        // Refused before libpq reads it: it would look a piece of the password up as a
+        // host name (a DNS query) and print it back in its error.
+        if settings.hasStrayAtSign {
+            handle = nil
+            throw PGError(
+                kind: .invalidConnectionString,
+                message: "not connecting to \(settings.conninfo.prefix { $0 != ":" })://\(Redaction.mask): the URL has an '@' or '/' in its user name or password that is not percent-encoded, so libpq would read part of it as the host, port or database name; write '@' as %40 and '/' as %2F")
+        }
         handle = Self.connect(settings)
         guard let handle else {
             throw PGError(kind: .client, message: "out of memory while connecting")

@@ -52,6 +52,18 @@ public struct ConnectionSettings: Sendable, CustomStringConvertible, Equatable {
         return ["user", "host", "port", "dbname"].contains { parameters[$0]?.contains("@") == true }
     }
 
+    /// A misread URL whose stray `@` (or an `@` after a `/`) sits before the query:
+    /// an unencoded `@` or `/` in the user name or password, of which libpq would send a
+    /// piece to the host-name lookup, or use as a port or database name. (An `@` in a
+    /// query value, e.g. a socket folder in `?host=`, is not stray.)
+    package var hasStrayAtSign: Bool {
+        guard isMisreadURL, let scheme = urlScheme else { return false }
+        let beforeQuery = conninfo.dropFirst(scheme.count).prefix { $0 != "?" }
+        guard let at = beforeQuery.firstIndex(of: "@") else { return false }
+        if beforeQuery[beforeQuery.index(after: at)...].contains("@") { return true }
+        return beforeQuery[..<at].contains("/")
+    }
+
     /// The secrets to keep out of every message: every secret option's value (the
     /// password, the client key's `sslpassword`; else their environment variables), and
     /// for a misread URL every part that may hold a piece of it.

@@ -54,6 +54,29 @@ import Testing
         #expect(settings.redacted.hasPrefix("postgres://****"))
     }
 
+    /// Such a URL is refused before libpq reads it: libpq would look a piece of the
+    /// password up as a host name. An '@' only in the query (a socket folder) is not.
+    @Test func aStrayAtSignIsRefusedBeforeConnecting() throws {
+        for conninfo in ["postgres://alice:S3c@r3t@db/app", "postgres://alice:S3c/r3t@db/app", "postgres://alice:S3c/r3t@db"] {
+            let settings = try ConnectionSettings(conninfo)
+            #expect(settings.hasStrayAtSign, "\(conninfo)")
+            do {
+                _ = try Connection(settings)
+                Issue.record("connected with \(conninfo)")
+            } catch let error as PGError {
+                #expect(error.kind == .invalidConnectionString)
+                #expect(error.message.contains("write '@' as %40 and '/' as %2F"))
+                for piece in ["S3c", "r3t"] { #expect(!error.message.contains(piece), "\(error.message)") }
+            }
+        }
+        for conninfo in [
+            "postgresql://alice:S3cr3t@db/app", "postgresql://u:p@db/app?host=%2Frun%2Fpg%4015",
+            "postgresql://u:p@%2Frun%2Fpg%4015/db", "postgresql://alice@db/app?pass%77ord=S3cr3t",
+        ] {
+            #expect(!(try ConnectionSettings(conninfo)).hasStrayAtSign, "\(conninfo)")
+        }
+    }
+
     @Test(arguments: [
         "host=db password=S3cr3t nonsense", "host=db password='S3cr3t", "postgresql://alice:S3cr3t%zz@db/app",
         "postgresql://alice:S3cr3t@db/app?bogus=S3cr3t", "postgresql://alice:S3cr3t@db/app?S3cr3t=1",
