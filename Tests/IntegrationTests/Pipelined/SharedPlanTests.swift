@@ -59,4 +59,26 @@ import TestSupport
         #expect(report.failures.map(\.name) == [])
         #expect(try connection.query("select count(*)::text from pg_prepared_statements").scalar == "0")
     }
+
+    /// The shared plans outlive the batches that made them, and a run that stops
+    /// (here a check that breaks the seal, after the relations' batches ran) still
+    /// leaves none.
+    @Test func aRunThatStopsLeavesNoSharedPlan() throws {
+        let connection = try database()
+        let plan = Self.plan + """
+
+            checks:
+              - name: becomes someone else for the rest of the session
+                as: ava
+                sql: select set_config('role', 'anon', false)
+                expect: { value: "anon" }
+            """
+        do {
+            _ = try AccessPlanRunner(connection: connection, plan: AccessPlanParser(file: "shared.yml").parse(plan)).run()
+            Issue.record("the run did not stop")
+        } catch {
+            #expect("\(error)".contains("seal"), "\(error)")
+        }
+        #expect(try connection.query("select count(*)::text from pg_prepared_statements").scalar == "0")
+    }
 }
