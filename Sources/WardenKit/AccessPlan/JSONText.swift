@@ -4,8 +4,9 @@ import Foundation
 /// scalar, as Swift compares strings), so the same value is always the same text.
 ///
 /// Written here for the values pgwarden builds itself (`String`, `Bool`, `Int`,
-/// `NSNull`, dictionaries with `String` keys, arrays): Foundation's `JSONSerialization` costs about
-/// a millisecond a token on Linux (dynamic casts, bridging), several per plan run.
+/// `NSNull`, dictionaries with `String` keys, arrays): Foundation's
+/// `JSONSerialization` costs about a millisecond a token on Linux (dynamic casts,
+/// bridging), several per plan run.
 /// Any other value (a number Foundation decoded, a `Double`) is written by
 /// `JSONSerialization`, exactly as before.
 enum JSONText {

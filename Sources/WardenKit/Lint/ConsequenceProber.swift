@@ -118,11 +118,13 @@ extension ProbeContext {
         if after == nil { _ = batch.add(rollback) }
         let outcomes = try connection.run(batch)
         _ = try outcomes[0][0].get()  // the savepoint: its failure is the run's, not the probe's
-        let firstError = outcomes[0].lazy.compactMap { outcome -> PGError? in
-            if case .error(let error) = outcome { return error }
-            return nil
-        }.first
-        let outcome = try firstError.map(PersonaOutcome.refused) ?? .rows(try outcomes[0][3].get().rows)
+        // The first statement that did not succeed failed (the rest were skipped after it).
+        let outcome: PersonaOutcome
+        if case .error(let error)? = outcomes[0].first(where: { !$0.succeeded }) {
+            outcome = .refused(error)
+        } else {
+            outcome = .rows(try outcomes[0][3].get().rows)
+        }
         if let after {
             var failure: Error?
             if case .rows = outcome {

@@ -49,15 +49,15 @@ struct LintCatalog {
     /// Views, materialized views and foreign tables in the API, and views reading auth.users.
     private var apiRelationsSQL: SQL {
         """
-            select n.nspname, c.relname, c.relkind::text,
-                   coalesce((select lower(o.option_value) in ('true', 'on', 'yes', '1')
-                             from pg_options_to_table(c.reloptions) o where o.option_name = 'security_invoker'), false)::text,
-                   exists (select 1 from pg_rewrite w join pg_depend d on d.classid = 'pg_rewrite'::regclass and d.objid = w.oid
-                           where w.ev_class = c.oid and d.refobjid = to_regclass('auth.users'))::text,
-                   coalesce((select u.relrowsecurity from pg_class u where u.oid = to_regclass('auth.users')), false)::text
-            from pg_class c join pg_namespace n on n.oid = c.relnamespace
-            where n.nspname = any(\(exposed)::text[]) and n.nspname <> all(\(system)::text[]) and c.relkind in ('v', 'm', 'f')
-              and \(raw: Self.apiRoleReads) and \(raw: Self.notExtensionMember)
+        select n.nspname, c.relname, c.relkind::text,
+               coalesce((select lower(o.option_value) in ('true', 'on', 'yes', '1')
+                         from pg_options_to_table(c.reloptions) o where o.option_name = 'security_invoker'), false)::text,
+               exists (select 1 from pg_rewrite w join pg_depend d on d.classid = 'pg_rewrite'::regclass and d.objid = w.oid
+                       where w.ev_class = c.oid and d.refobjid = to_regclass('auth.users'))::text,
+               coalesce((select u.relrowsecurity from pg_class u where u.oid = to_regclass('auth.users')), false)::text
+        from pg_class c join pg_namespace n on n.oid = c.relnamespace
+        where n.nspname = any(\(exposed)::text[]) and n.nspname <> all(\(system)::text[]) and c.relkind in ('v', 'm', 'f')
+          and \(raw: Self.apiRoleReads) and \(raw: Self.notExtensionMember)
         order by n.nspname, c.relname
         """
     }
@@ -94,12 +94,12 @@ struct LintCatalog {
     /// RLS off on a table in the API; policies without RLS; RLS without policies.
     private var tablesAndPoliciesSQL: SQL {
         """
-            select n.nspname, c.relname, c.relrowsecurity::text,
-                   (select string_agg(p.polname, ', ' order by p.polname) from pg_policy p where p.polrelid = c.oid),
-                   (n.nspname = any(\(exposed)::text[]) and \(raw: Self.apiRoleReads))::text
-            from pg_class c join pg_namespace n on n.oid = c.relnamespace
-            where c.relkind = 'r' and n.nspname <> all(\(system)::text[]) and n.nspname not like 'pg\\_%'
-              and \(raw: Self.notExtensionMember)
+        select n.nspname, c.relname, c.relrowsecurity::text,
+               (select string_agg(p.polname, ', ' order by p.polname) from pg_policy p where p.polrelid = c.oid),
+               (n.nspname = any(\(exposed)::text[]) and \(raw: Self.apiRoleReads))::text
+        from pg_class c join pg_namespace n on n.oid = c.relnamespace
+        where c.relkind = 'r' and n.nspname <> all(\(system)::text[]) and n.nspname not like 'pg\\_%'
+          and \(raw: Self.notExtensionMember)
         order by n.nspname, c.relname
         """
     }
@@ -128,14 +128,14 @@ struct LintCatalog {
 
     private var policiesSQL: SQL {
         """
-            select n.nspname, c.relname, p.polname, p.polcmd::text, p.polpermissive::text,
-                   (p.polroles = array[0::oid] or exists (select 1 from pg_roles r where r.oid = any(p.polroles)
-                                                           and r.rolname in ('anon', 'authenticated')))::text,
-                   array_to_string(array(select case when r = 0 then 'public' else pg_get_userbyid(r) end
-                                         from unnest(p.polroles) r), ', '),
-                   pg_get_expr(p.polqual, p.polrelid), pg_get_expr(p.polwithcheck, p.polrelid)
-            from pg_policy p join pg_class c on c.oid = p.polrelid join pg_namespace n on n.oid = c.relnamespace
-            where c.relkind = 'r' and c.relrowsecurity and n.nspname <> all(\(system)::text[]) and \(raw: Self.notExtensionMember)
+        select n.nspname, c.relname, p.polname, p.polcmd::text, p.polpermissive::text,
+               (p.polroles = array[0::oid] or exists (select 1 from pg_roles r where r.oid = any(p.polroles)
+                                                       and r.rolname in ('anon', 'authenticated')))::text,
+               array_to_string(array(select case when r = 0 then 'public' else pg_get_userbyid(r) end
+                                     from unnest(p.polroles) r), ', '),
+               pg_get_expr(p.polqual, p.polrelid), pg_get_expr(p.polwithcheck, p.polrelid)
+        from pg_policy p join pg_class c on c.oid = p.polrelid join pg_namespace n on n.oid = c.relnamespace
+        where c.relkind = 'r' and c.relrowsecurity and n.nspname <> all(\(system)::text[]) and \(raw: Self.notExtensionMember)
         order by n.nspname, c.relname, p.polname
         """
     }
@@ -152,17 +152,17 @@ struct LintCatalog {
     /// More than one permissive policy for one role and one action on a table.
     private var multiplePermissiveSQL: SQL {
         """
-            select n.nspname, c.relname, r.rolname, action.name,
-                   string_agg(p.polname, ', ' order by p.polname)
-            from pg_policy p join pg_class c on c.oid = p.polrelid join pg_namespace n on n.oid = c.relnamespace
-            join pg_roles r on r.oid = any(p.polroles) or p.polroles = array[0::oid]
-            cross join lateral unnest(case p.polcmd when 'r' then array['select'] when 'a' then array['insert']
-                                       when 'w' then array['update'] when 'd' then array['delete']
-                                       else array['select', 'insert', 'update', 'delete'] end) as action(name)
-            where c.relkind = 'r' and p.polpermissive and n.nspname <> all(\(system)::text[]) and \(raw: Self.notExtensionMember)
-              and not r.rolbypassrls and r.rolname not like 'pg\\_%' and r.rolname not like 'supabase%admin'
-            group by n.nspname, c.relname, r.rolname, action.name
-            having count(*) > 1
+        select n.nspname, c.relname, r.rolname, action.name,
+               string_agg(p.polname, ', ' order by p.polname)
+        from pg_policy p join pg_class c on c.oid = p.polrelid join pg_namespace n on n.oid = c.relnamespace
+        join pg_roles r on r.oid = any(p.polroles) or p.polroles = array[0::oid]
+        cross join lateral unnest(case p.polcmd when 'r' then array['select'] when 'a' then array['insert']
+                                   when 'w' then array['update'] when 'd' then array['delete']
+                                   else array['select', 'insert', 'update', 'delete'] end) as action(name)
+        where c.relkind = 'r' and p.polpermissive and n.nspname <> all(\(system)::text[]) and \(raw: Self.notExtensionMember)
+          and not r.rolbypassrls and r.rolname not like 'pg\\_%' and r.rolname not like 'supabase%admin'
+        group by n.nspname, c.relname, r.rolname, action.name
+        having count(*) > 1
         order by 1, 2, 3, 4
         """
     }
@@ -179,15 +179,15 @@ struct LintCatalog {
     /// Security-definer functions anon or authenticated may execute; functions without a fixed search_path.
     private var functionsSQL: SQL {
         """
-            select n.nspname, p.proname, \(raw: ExposedCatalog.signatureSQL), p.prosecdef::text,
-                   (p.prokind = 'f' and n.nspname = any(\(exposed)::text[])
-                    and exists (select 1 from pg_roles r where r.rolname = 'anon' and has_function_privilege(r.oid, p.oid, 'execute')))::text,
-                   (p.prokind = 'f' and n.nspname = any(\(exposed)::text[])
-                    and exists (select 1 from pg_roles r where r.rolname = 'authenticated' and has_function_privilege(r.oid, p.oid, 'execute')))::text,
-                   exists (select 1 from unnest(coalesce(p.proconfig, '{}')) s where s like 'search\\_path=%')::text
-            from pg_proc p join pg_namespace n on n.oid = p.pronamespace
-            where n.nspname <> all(\(system)::text[]) and n.nspname not like 'pg\\_%' and p.prokind in ('f', 'p', 'w')
-              and not exists (select 1 from pg_depend d where d.classid = 'pg_proc'::regclass and d.objid = p.oid and d.deptype = 'e')
+        select n.nspname, p.proname, \(raw: ExposedCatalog.signatureSQL), p.prosecdef::text,
+               (p.prokind = 'f' and n.nspname = any(\(exposed)::text[])
+                and exists (select 1 from pg_roles r where r.rolname = 'anon' and has_function_privilege(r.oid, p.oid, 'execute')))::text,
+               (p.prokind = 'f' and n.nspname = any(\(exposed)::text[])
+                and exists (select 1 from pg_roles r where r.rolname = 'authenticated' and has_function_privilege(r.oid, p.oid, 'execute')))::text,
+               exists (select 1 from unnest(coalesce(p.proconfig, '{}')) s where s like 'search\\_path=%')::text
+        from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+        where n.nspname <> all(\(system)::text[]) and n.nspname not like 'pg\\_%' and p.prokind in ('f', 'p', 'w')
+          and not exists (select 1 from pg_depend d where d.classid = 'pg_proc'::regclass and d.objid = p.oid and d.deptype = 'e')
         order by 3
         """
     }
