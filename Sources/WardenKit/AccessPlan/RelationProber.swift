@@ -18,6 +18,13 @@ struct RelationProber {
     /// The relation's quoted, schema-qualified name.
     var table: SQL { "\(identifier: relation.schema, relation.name)" }
 
+    /// The whole row, as a query that reads `table` without an alias names it. The
+    /// relation is never aliased: an owner rule taken from a policy names the policy's
+    /// table where PostgreSQL's deparser qualifies a column (`teams.id` inside a
+    /// subquery), and it only resolves where the table goes by its own name, as in the
+    /// policy and in PostgREST's queries.
+    var wholeRow: SQL { "\(identifier: relation.name).*" }
+
     /// Queues every persona's probes; the returned closure reads their results once
     /// the batch has run.
     func queueProbes(_ truth: RelationTruth, _ batch: ProbeBatch) throws -> () throws -> [ProbeResult] {
@@ -55,7 +62,7 @@ struct RelationProber {
     func digestSQL() -> SQL {
         """
         select count(*)::text, md5(coalesce(string_agg(j, E'\\n' order by j), ''))
-        from (select to_jsonb(r)::text as j from \(table) r) s
+        from (select to_jsonb(\(wholeRow))::text as j from \(table)) s
         """
     }
 
@@ -67,7 +74,7 @@ struct RelationProber {
         select count(*)::text, md5(coalesce(string_agg(j, E'\\n' order by j), '')),
                count(*) filter (where own)::text,
                md5(coalesce(string_agg(j, E'\\n' order by j) filter (where own), ''))
-        from (select to_jsonb(r)::text as j, (\(raw: condition)) as own from \(table) r) s
+        from (select to_jsonb(\(wholeRow))::text as j, (\(raw: condition)) as own from \(table)) s
         """
     }
 

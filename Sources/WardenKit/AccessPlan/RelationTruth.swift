@@ -123,7 +123,7 @@ extension RelationProber {
         let request = context.plan.persona(named: name).map { context.request($0) } ?? .nobody
         return [
             PersonaRequest.select(request.requestSettings),
-            "select ctid::text from \(table) r\(condition) limit 1",
+            "select ctid::text from \(table)\(condition) limit 1",
         ]
     }
 }

@@ -128,7 +128,7 @@ public struct PlanDrafter {
         let quoted = "\(DraftOwnership.sqlName(view.schema)).\(DraftOwnership.sqlName(view.name))"
         for rule in ownerRules(readBy: view.qualifiedName, catalog, ownership) {
             do {
-                try connection.rolledBack { _ = try connection.query("select 1 from \(raw: quoted) r where (\(raw: rule)) limit 0") }
+                try connection.rolledBack { _ = try connection.query("select 1 from \(raw: quoted) where (\(raw: rule)) limit 0") }
                 return rule
             } catch {
                 continue
