@@ -47,7 +47,7 @@ struct DevCommand: ParsableCommand {
             // Every input (migrations, seeds, test files, the plan) is read and checked
             // before a server starts: a run that will refuse its input starts nothing.
             let suite = try tests.suite(in: layout)
-            let runsPlan = TestsOptions.hasPlan(layout)
+            let runsPlan = try TestsOptions.hasPlan(layout, named: plan.file)
             let accessPlan = try ProjectSteps.checkInputs(of: layout.project, withPlan: runsPlan)
             let cluster = try LocalCluster.start(cache: noCache ? nil : ClusterTemplateCache.user())
             let token = InterruptHandler.shared.onInterrupt { cluster.stop() }

@@ -59,7 +59,7 @@ struct TestCommand: ParsableCommand {
             let layout = try project.layout(plan: self.plan.file, allGiven: self.plan.file != nil)
             // Every input file is read and checked before anything connects.
             let suite = try tests.suite(in: layout)
-            let hasPlan = TestsOptions.hasPlan(layout)
+            let hasPlan = try TestsOptions.hasPlan(layout, named: self.plan.file)
             let plan = hasPlan ? try AccessPlan(contentsOf: layout.planFile) : nil
             let connection = try database.connect()
             guard let plan else {

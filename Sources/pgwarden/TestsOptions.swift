@@ -20,10 +20,16 @@ struct TestsOptions: ParsableArguments {
         return try PgTAPSuite.discover(in: layout.root.relativePath).map { try PgTAPSuite(folder: $0) }
     }
 
-    /// Whether there is an access plan to prove: a file at --plan, or at the layout's
-    /// plan path. Without one, `test` and `dev` show the access as observed, under a
-    /// heading that names the path they looked at (so a mistyped --plan is visible).
-    static func hasPlan(_ layout: ProjectLayout) -> Bool {
-        FileManager.default.fileExists(atPath: layout.planFile.path)
+    /// Whether there is an access plan to prove at the layout's plan path. Without one,
+    /// `test` and `dev` show the access as observed, under a heading that names the path
+    /// they looked at. A plan named by `--plan` (`named`) must exist: a mistyped path in
+    /// CI would otherwise turn a failing plan into a green run.
+    static func hasPlan(_ layout: ProjectLayout, named: String?) throws -> Bool {
+        if FileManager.default.fileExists(atPath: layout.planFile.path) { return true }
+        guard let named else { return false }
+        throw AccessPlanError(
+            file: named, line: nil,
+            message: "no such file; --plan names a plan that must exist (leave --plan out to see the access as observed, "
+                + "or write a first plan with pgwarden plan draft --output \(named))")
     }
 }

@@ -19,8 +19,9 @@ import TestSupport
         let before = try DatabaseDigest.ofDatabase(admin)
         let folder = try scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let plan = folder.appendingPathComponent("access-plan.yml").path
-        let result = try PgwardenCLI.run(["test", "--database-url", url, "--plan", plan])
+        // No --plan: the project's default path, where there is no plan yet.
+        let plan = "access-plan.yml"
+        let result = try PgwardenCLI.run(["test", "--database-url", url], directory: folder.path)
         #expect(result.status == 0, "\(result.all)")
         let out = result.standardOutput
         #expect(out.contains("no access plan (\(plan)): what the database allows now"))
@@ -29,8 +30,8 @@ import TestSupport
         #expect(out.contains("DANGER anon_security_definer_function_executable public.remove_note(integer)"))
         #expect(out.contains("  probe: anon called public.remove_note(1): succeeded, deleted 1 row of public.notes_open"))
         #expect(out.contains("start a plan from this: pgwarden plan draft --output \(plan)"))
-        #expect(!FileManager.default.fileExists(atPath: plan))
-        let strict = try PgwardenCLI.run(["test", "--database-url", url, "--plan", plan, "--strict"])
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent(plan).path))
+        let strict = try PgwardenCLI.run(["test", "--database-url", url, "--strict"], directory: folder.path)
         #expect(strict.status == 1, "\(strict.all)")
         #expect(try DatabaseDigest.ofDatabase(admin) == before)
     }
@@ -66,6 +67,27 @@ import TestSupport
         #expect(json.status == 0, "\(json.all)")
         #expect(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) is [String: Any])
         #expect(json.standardError.contains("INTENDED security_definer_view public.count_of_vehicles_by_brand"))
+    }
+
+    @Test func aPlanNamedByFlagMustExist() throws {
+        let (admin, _, url) = try LintFindingsTests.database()
+        let before = try DatabaseDigest.ofDatabase(admin)
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let typo = folder.appendingPathComponent("acess-plan.yml").path
+        let expected = "pgwarden: \(typo): no such file; --plan names a plan that must exist"
+        let tested = try PgwardenCLI.run(["test", "--database-url", url, "--plan", typo])
+        #expect(tested.status == 65, "\(tested.all)")
+        #expect(tested.standardError.hasPrefix(expected), "\(tested.standardError)")
+        #expect(tested.standardOutput.isEmpty, "\(tested.standardOutput)")
+        // dev refuses it before a server starts.
+        let dev = try PgwardenCLI.run(
+            ["dev", "--migrations", LintFindingsTests.folder.path, "--plan", typo],
+            environment: PgwardenCLI.cleanEnvironment(), directory: folder.path)
+        #expect(dev.status == 65, "\(dev.all)")
+        #expect(dev.standardError.hasPrefix(expected), "\(dev.standardError)")
+        #expect(!dev.standardOutput.contains("server:"), "\(dev.standardOutput)")
+        #expect(try DatabaseDigest.ofDatabase(admin) == before)
     }
 
     @Test func devWithoutAPlanIsNotAnErrorAndShowsTheDangers() throws {
