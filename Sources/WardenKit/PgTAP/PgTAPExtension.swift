@@ -8,12 +8,18 @@ import WardenPostgres
 /// for the transaction only (`set_config(..., true)`), so `plan()`, `ok()` resolve.
 ///
 /// pgTAP's control file says `superuser = false`: a role with CREATE on the schema
-/// may create it. On the twin `postgres` owns `extensions`, so no superuser step is
-/// needed there.
+/// may create it. On the twin it is one of supautils' privileged extensions, whose
+/// script runs as the superuser (`PrivateInstallation`), so its functions belong to the
+/// superuser, as on Supabase, and a project's `alter default privileges ... revoke
+/// execute on functions from public` does not take them from anon.
 struct PgTAPExtension {
     let connection: Connection
 
-    func ensure() throws {
+    /// Makes pgTAP usable; returns the statement that puts its schema on the search
+    /// path for the transaction (a no-op when it is there), to run again after a file's
+    /// session was reset.
+    @discardableResult
+    func ensure() throws -> SQL? {
         let state = try connection.query(
             """
             select (select extnamespace::regnamespace::text from pg_extension where extname = 'pgtap'),
@@ -31,13 +37,13 @@ struct PgTAPExtension {
             }
             schema = try create(inExtensions: field(2) == "t", role: field(4) ?? "this role")
         }
-        if let schema {
-            try connection.query(
-                """
-                select set_config('search_path', current_setting('search_path') || ', ' || \(schema)::text, true)
-                where not (\(schema)::text::regnamespace::name = any (current_schemas(false)))
-                """)
-        }
+        guard let schema else { return nil }
+        let onSearchPath: SQL = """
+            select set_config('search_path', current_setting('search_path') || ', ' || \(schema)::text, true)
+            where not (\(schema)::text::regnamespace::name = any (current_schemas(false)))
+            """
+        try connection.query(onSearchPath)
+        return onSearchPath
     }
 
     /// Creates pgTAP; returns the schema it went into.

@@ -117,14 +117,23 @@ package struct PrivateInstallation: Sendable {
         }
     }
 
-    /// Copies a control file, replacing any `trusted` line with `trusted = true`.
+    /// Copies a control file, replacing any `trusted` and `superuser` lines with
+    /// `trusted = true` and `superuser = true`: the script then runs as the bootstrap
+    /// superuser, which owns what it creates, as supautils runs a privileged extension's
+    /// script as `supabase_admin`. An extension whose own control file says
+    /// `superuser = false` (pgTAP) would otherwise run as `postgres`, and `postgres`'s
+    /// default privileges (a project's `revoke execute on functions from public`) would
+    /// take EXECUTE on its functions from anon and authenticated, as they do not on
+    /// Supabase (supabase/supautils `src/supautils.c`, privileged extensions: created
+    /// after switching to the superuser).
     private static func writeTrusted(control source: String, to target: URL) throws {
         let text = try String(contentsOfFile: source, encoding: .utf8)
         let kept = text.split(separator: "\n", omittingEmptySubsequences: false).filter {
-            !$0.trimmingCharacters(in: .whitespaces).hasPrefix("trusted")
+            let line = $0.trimmingCharacters(in: .whitespaces)
+            return !line.hasPrefix("trusted") && !line.hasPrefix("superuser")
         }
         let marked = kept.joined(separator: "\n").trimmingCharacters(in: .newlines)
-            + "\n# pgwarden: trusted, as supautils lets postgres create it on Supabase\ntrusted = true\n"
+            + "\n# pgwarden: trusted, as supautils lets postgres create it on Supabase\ntrusted = true\nsuperuser = true\n"
         try marked.write(to: target, atomically: false, encoding: .utf8)
         // Readable by the server's OS user whatever the umask (it may not be the caller).
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: target.path)
