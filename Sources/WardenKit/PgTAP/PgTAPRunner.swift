@@ -4,9 +4,13 @@ import WardenPostgres
 /// role (`postgres` on Supabase and the twin), and reads the TAP itself.
 ///
 /// The whole run is one transaction that is rolled back (so even `create extension
-/// pgtap`, when pgTAP was missing, leaves nothing), and each file runs in a savepoint
-/// of it that is rolled back: no file sees another's changes and nothing is ever
-/// committed. Each statement is sent on its own, as the extended protocol's one
+/// pgtap`, when pgTAP was missing, leaves nothing): nothing is ever committed. Each
+/// file runs as pg_prove runs it, in a session of its own, as far as one transaction
+/// can: it starts from a reset session (`sessionReset`: the role, settings, temporary
+/// tables and cached plans a fresh connection has), and what it changes in the
+/// database outside its own `BEGIN ... ROLLBACK` stays for the files after it, as psql's
+/// autocommit keeps it under pg_prove (a setup file's helper functions, say); a file
+/// that fails is rolled back whole. Each statement is sent on its own, as the extended protocol's one
 /// statement (the server refuses a second one), after `PgTAPScript` has taken out
 /// the file's own BEGIN/COMMIT/ROLLBACK; after each, the connection must still be in
 /// the run's transaction. A SQL error stops its file (as `psql -v ON_ERROR_STOP=1`
@@ -30,11 +34,24 @@ package struct PgTAPRunner {
     /// One result per file, in order.
     package func run() throws -> [TestSuiteResult] {
         try connection.rolledBack {
-            try PgTAPExtension(connection: connection).ensure()
+            let onSearchPath = try PgTAPExtension(connection: connection).ensure()
             let transaction = try connection.query("select txid_current()::text").scalar ?? ""
-            return try scripts.map { try run($0, transaction: transaction).suite }
+            return try scripts.map { script in
+                try connection.execute(Self.sessionReset + [onSearchPath].compactMap { $0 })
+                return try run(script, transaction: transaction).suite
+            }
         }
     }
+
+    /// What a file's own session under pg_prove would start without, undone in the
+    /// run's transaction (so the caller's session is as it was once the run is rolled
+    /// back): the role a file switched to, every setting (`reset all` returns them to
+    /// the role's and the connection's defaults), temporary tables (pgTAP's own
+    /// bookkeeping among them), cached plans and sequence values. Each is allowed in a
+    /// transaction block (`discard all` is not).
+    static let sessionReset: [SQL] = [
+        "reset role", "reset all", "discard temp", "discard plans", "discard sequences",
+    ]
 
     /// Stops the rest of its pipelined unit unless it runs in the run's transaction.
     private static func guardSQL(transaction: String) -> SQL {
@@ -46,7 +63,7 @@ package struct PgTAPRunner {
         let began = ContinuousClock.now
         var current: PgTAPScript.Statement?
         do {
-            try connection.rolledBackSavepoint {
+            try connection.savepoint {
                 for block in script.blocks {
                     try run(block, script: script, transaction: transaction, outcome: &outcome, current: &current)
                 }

@@ -167,6 +167,76 @@ import TestSupport
         #expect(alone.standardOutput.contains("no access plan"))
     }
 
+    /// As under `supabase test db` (pg_prove, psql's autocommit, a session per file): a
+    /// setup file's helpers are there for the files after it, while no file inherits
+    /// another's role, settings or pgTAP bookkeeping; nothing stays after the run.
+    @Test func aSetupFileServesTheFilesAfterItAndEachFileStartsAFreshSession() throws {
+        let (url, connection) = try electricRide()
+        let root = try project([
+            "000_setup_test.sql": """
+                create schema tests;
+                create function tests.answer() returns int language sql as 'select 42';
+                grant usage on schema tests to anon;
+                select plan(1);
+                select ok(true, 'the helpers are in place');
+                select * from finish();
+
+                """,
+            "005_switches_role_test.sql": """
+                set role anon;
+                set application_name = 'left by 005';
+                create temporary table scratch (x int);
+                select plan(1);
+                select is(tests.answer(), 42, 'a later file calls the helper');
+                select * from finish();
+
+                """,
+            "007_fresh_session_test.sql": """
+                begin;
+                select plan(4);
+                select is(current_user::text, 'postgres', 'the file starts as the run''s role');
+                select isnt(current_setting('application_name'), 'left by 005', 'with its own settings');
+                select is(to_regclass('pg_temp.scratch'), null, 'and no temporary table of another file');
+                select is(tests.answer(), 42, 'the setup file''s helper is still there');
+                select * from finish();
+                rollback;
+
+                """,
+        ])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let before = try DatabaseDigest.ofDatabase(connection)
+        let result = try PgwardenCLI.run(["test", "--database-url", url], directory: root.path)
+        #expect(result.status == 0, "\(result.all)")
+        #expect(result.standardOutput.contains("✓ supabase/tests/007_fresh_session_test.sql"), "\(result.standardOutput)")
+        #expect(result.standardOutput.contains("pgTAP: 6 files, 19 assertions, 17 passed, 0 failed, 2 skipped or todo"),
+                "\(result.standardOutput)")
+        #expect(try DatabaseDigest.ofDatabase(connection) == before)
+        #expect(try connection.query("select to_regnamespace('tests')").scalar == nil)
+    }
+
+    /// pgTAP is a privileged extension on Supabase, created by supautils as the superuser:
+    /// a project that revokes EXECUTE on its own new functions from PUBLIC does not take
+    /// pgTAP's from anon (basejump's first migration does this).
+    @Test func anonMayCallPgTAPAfterTheProjectRevokesExecuteFromPublic() throws {
+        let (url, connection) = try electricRide()
+        try connection.execute("alter default privileges revoke execute on functions from public")
+        let root = try project([
+            "03_as_anon_test.sql": """
+                begin;
+                select plan(1);
+                set local role anon;
+                select ok(true, 'anon calls ok()');
+                select * from finish();
+                rollback;
+
+                """,
+        ])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let result = try PgwardenCLI.run(["test", "--database-url", url], directory: root.path)
+        #expect(result.status == 0, "\(result.all)")
+        #expect(result.standardOutput.contains("✓ supabase/tests/03_as_anon_test.sql"), "\(result.standardOutput)")
+    }
+
     @Test func onPlainPostgresPgTAPIsCreatedForTheRunOnlyAndTestsFolderIsFound() throws {
         let settings = try TestCluster.newDatabase("plaintap")
         let connection = try Connection(settings)
