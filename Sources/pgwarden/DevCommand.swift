@@ -34,6 +34,15 @@ struct DevCommand: ParsableCommand {
     @Flag(help: "Leave the server running and print its connection URL (stop it with Ctrl-C).")
     var keep = false
 
+    /// A warning when `supabase/config.toml`'s `[db] major_version` is not the major
+    /// version of the server this run started (`running`: `15.18 (Debian ...)`).
+    static func majorVersionNote(wanted: Int?, running: String) -> String? {
+        guard let wanted, let major = Int(running.prefix { $0.isNumber }), major != wanted else { return nil }
+        return "note: supabase/config.toml's [db] major_version is \(wanted), but this run's server is PostgreSQL \(running), "
+            + "the newest on this machine: what differs between the two versions may behave differently here "
+            + "(install PostgreSQL \(wanted)'s server, or set PGWARDEN_PG_BINDIR to its bin folder)"
+    }
+
     func run() throws {
         // Signals are handled from the first moment; whatever happens, the server's
         // watchdog removes what is left when this process ends.
@@ -58,6 +67,9 @@ struct DevCommand: ParsableCommand {
             let version = try cluster.serverVersion ?? ServerInfo.version(of: cluster.settings())
             print("server: PostgreSQL \(version), ready in \(cluster.startupDuration.wholeMilliseconds) ms")
             if let line = cluster.origin.line { print(line) }
+            if let note = Self.majorVersionNote(wanted: layout.supabaseConfig?.majorVersion, running: version) {
+                Terminal.note(note)
+            }
             // As on Supabase: bootstrap as the superuser, everything else as postgres.
             let steps = ProjectSteps(
                 project: layout.project, settings: cluster.settings(user: cluster.projectUser),

@@ -196,6 +196,22 @@ import TestSupport
         #expect(dev.standardOutput.contains("seed: applied 2 files from supabase/seeds/01_golfers.sql"))
     }
 
+    @Test func devWarnsWhenTheProjectAsksForAnotherPostgresMajorVersion() throws {
+        let root = try copy()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let config = URL(fileURLWithPath: "\(root)/supabase/config.toml")
+        let text = try String(contentsOf: config, encoding: .utf8)
+        try text.replacingOccurrences(of: "major_version = 15", with: "major_version = 99")
+            .write(to: config, atomically: true, encoding: .utf8)
+        let dev = try PgwardenCLI.run(["dev"], directory: root)
+        #expect(dev.status == 0, "\(dev.all)")
+        #expect(dev.standardError.contains("note: supabase/config.toml's [db] major_version is 99, but this run's server is PostgreSQL "),
+                "\(dev.standardError)")
+        let plain = try PgwardenCLI.run(["dev"], directory: Self.fixture)
+        #expect(plain.status == 0, "\(plain.all)")
+        #expect(!plain.standardError.contains("major_version"), "\(plain.standardError)")
+    }
+
     @Test func devRefusesBadMigrationsBeforeStartingAServer() throws {
         let root = try copy()
         defer { try? FileManager.default.removeItem(atPath: root) }

@@ -36,10 +36,15 @@ public struct SupabaseConfig: Sendable, Equatable {
     public var seed: Seed
     /// nil when config.toml has no `[auth.hook.custom_access_token]` table.
     public var customAccessTokenHook: AccessTokenHook?
+    /// `[db] major_version`: the PostgreSQL major version the project runs on ("has to
+    /// be the same as your remote database's", the Supabase CLI's template says); nil
+    /// when not given.
+    public var majorVersion: Int?
 
-    public init(seed: Seed = Seed(), customAccessTokenHook: AccessTokenHook? = nil) {
+    public init(seed: Seed = Seed(), customAccessTokenHook: AccessTokenHook? = nil, majorVersion: Int? = nil) {
         self.seed = seed
         self.customAccessTokenHook = customAccessTokenHook
+        self.majorVersion = majorVersion
     }
 
     /// Reads and parses `file`; a malformed file or a value of the wrong type is a
@@ -66,6 +71,9 @@ public struct SupabaseConfig: Sendable, Equatable {
         }
         let reader = ConfigReader(file: file)
         var config = SupabaseConfig()
+        if let db = try reader.table(table, "db") {
+            config.majorVersion = try reader.int(db, "major_version", key: "db.major_version")
+        }
         if let seed = try reader.table(table, "db", "seed") {
             config.seed.enabled = try reader.bool(seed, "enabled", key: "db.seed.enabled") ?? true
             config.seed.sqlPaths = try reader.strings(seed, "sql_paths", key: "db.seed.sql_paths") ?? ["./seed.sql"]
@@ -100,6 +108,12 @@ private struct ConfigReader {
         guard let value = table[name] else { return nil }
         guard let bool = value.bool else { throw ProjectLayoutError.configValue(file: file, key: key, expected: "true or false") }
         return bool
+    }
+
+    func int(_ table: TOMLTable, _ name: String, key: String) throws -> Int? {
+        guard let value = table[name] else { return nil }
+        guard let int = value.int else { throw ProjectLayoutError.configValue(file: file, key: key, expected: "a whole number") }
+        return int
     }
 
     func string(_ table: TOMLTable, _ name: String, key: String) throws -> String? {

@@ -104,6 +104,14 @@ import TestSupport
         #expect(try SupabaseConfig.parse("", file: "c.toml") == SupabaseConfig())
     }
 
+    @Test func theProjectsPostgresMajorVersionIsRead() throws {
+        #expect(try SupabaseConfig.parse("[db]\nport = 54322\nmajor_version = 17\n", file: "c.toml").majorVersion == 17)
+        #expect(try SupabaseConfig.parse("[db.seed]\nenabled = true\n", file: "c.toml").majorVersion == nil)
+        #expect(throws: ProjectLayoutError.configValue(file: "c.toml", key: "db.major_version", expected: "a whole number")) {
+            try SupabaseConfig.parse("[db]\nmajor_version = \"17\"\n", file: "c.toml")
+        }
+    }
+
     @Test func flagsWinOverTheLayout() throws {
         let root = try make(["access-plan.yml": "x"], folders: ["supabase/migrations"])
         let layout = try ProjectLayout.discover(in: URL(fileURLWithPath: root.path))
