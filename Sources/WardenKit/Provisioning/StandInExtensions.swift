@@ -13,6 +13,9 @@ public enum StandInExtensions {
         var name: String
         var comment: String
         var requires: [String] = []
+        /// The schema its control file fixes, as the real extension's does (PostgreSQL
+        /// then creates it when missing and refuses any other); nil: the one asked for.
+        var schema: String? = nil
         var script: [UInt8]
     }
 
@@ -28,7 +31,7 @@ public enum StandInExtensions {
             StandIn(name: "pgjwt", comment: "pgwarden local stand-in for pgjwt: HS256/384/512 sign and verify",
                     requires: ["pgcrypto"], script: PackageResources.StandInPgjwt_sql),
             StandIn(name: "pgmq", comment: "pgwarden local stand-in for pgmq: queues as tables, from its documented API",
-                    script: PackageResources.StandInPgmq_sql),
+                    schema: "pgmq", script: PackageResources.StandInPgmq_sql),
             StandIn(name: "supabase_vault", comment: "pgwarden local stand-in for Supabase Vault: registers the vault bootstrap made (not encrypted)",
                     script: PackageResources.StandInSupabaseVault_sql),
             StandIn(name: "pg_graphql", comment: "pgwarden local stand-in for pg_graphql: its resolver says it is not available",
@@ -67,6 +70,7 @@ public enum StandInExtensions {
 
                 """
             if !standIn.requires.isEmpty { control += "requires = '\(standIn.requires.joined(separator: ", "))'\n" }
+            if let schema = standIn.schema { control += "schema = '\(schema)'\n" }
             try write(Array(control.utf8), to: folder.appendingPathComponent("\(standIn.name).control"))
             try write(standIn.script, to: folder.appendingPathComponent("\(standIn.name)--\(version).sql"))
         }
