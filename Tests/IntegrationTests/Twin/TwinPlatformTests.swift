@@ -81,6 +81,25 @@ import TestSupport
         #expect(error.message.contains("local stand-in"))
     }
 
+    /// supautils' privileged_role_allowed_configs (PG ansible/files/postgresql_config/
+    /// supautils.conf.j2, commit 7db7e1a) lets postgres set session_replication_role
+    /// (a migration's `set session_replication_role = replica`), for the session or the
+    /// transaction; log_statement is not on that list and stays refused.
+    @Test func postgresMaySetTheParametersSupautilsAllows() throws {
+        let (_, project) = try project()
+        _ = try project.query("set session_replication_role = replica")
+        #expect(try project.query("show session_replication_role").scalar == "replica")
+        _ = try project.query("reset session_replication_role")
+        try project.execute("begin")
+        _ = try project.query("set local session_replication_role = replica")
+        #expect(try project.query("show session_replication_role").scalar == "replica")
+        try project.execute("commit")
+        #expect(try project.query("show session_replication_role").scalar == "origin")
+        _ = try project.query("set track_io_timing = on")
+        let refused = try #require(throws: PGError.self) { try project.query("set log_statement = 'all'") }
+        #expect(refused.sqlState == .insufficientPrivilege)
+    }
+
     /// Supabase docs (api/aggregate-functions; PostgREST v12 in-database configuration):
     /// postgres runs `alter role authenticator set pgrst.* ...; notify pgrst, 'reload config'`.
     /// Role settings are cluster-wide: the change is made and read in one transaction
