@@ -125,7 +125,13 @@ import TestSupport
         #expect(try project.query("select extversion from pg_extension where extname = 'pg_net'").scalar == "pgwarden-stand-in")
         _ = try project.query("create extension pgjwt with schema extensions")
         #expect(try StandInExtensions.installed(project) == ["pg_net", "pgjwt"])
-        #expect(StandInExtensions.reportLine(["pg_net", "pgjwt"])?.hasPrefix("stand-ins: pg_net, pgjwt are pgwarden's local stand-ins") == true)
+        #expect(StandInExtensions.reportLine(["pg_net", "pgjwt"]) == "stand-ins: pg_net, pgjwt are pgwarden's local stand-ins, "
+            + "not the real extensions: what reaches them (HTTP calls) is not provable locally (docs/supabase-twin.md)")
+        // Each names only what it stands for (HTTP once for pg_net and http); pgjwt and pgmq work locally.
+        #expect(StandInExtensions.reportLine(["http", "pg_graphql", "pg_net", "supabase_vault"])?
+            .contains("(HTTP calls, GraphQL, Vault encryption) is not provable locally") == true)
+        #expect(StandInExtensions.reportLine(["pgjwt", "pgmq"])
+            == "stand-ins: pgjwt, pgmq are pgwarden's local stand-ins, not the real extensions (docs/supabase-twin.md)")
         #expect(StandInExtensions.reportLine([]) == nil)
     }
 
