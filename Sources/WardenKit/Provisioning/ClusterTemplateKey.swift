@@ -56,7 +56,8 @@ public struct ClusterTemplateKey: Equatable, Sendable {
         add("pgwarden", Array(WardenKit.version.utf8))
         for script in SupabaseCompat.scripts { add(script.name, Array(script.sql.utf8)) }
         for standIn in StandInExtensions.all {
-            add(standIn.name, Array((standIn.comment + standIn.requires.joined(separator: ",")).utf8) + standIn.script)
+            let control = standIn.comment + standIn.requires.joined(separator: ",") + (standIn.schema.map { " schema=\($0)" } ?? "")
+            add(standIn.name, Array(control.utf8) + standIn.script)
         }
         add("privileged", Array(PrivilegedExtensions.names.joined(separator: ",").utf8))
         add("initdb", Array(initdbArguments.joined(separator: " ").utf8))

@@ -13,6 +13,12 @@ public enum StandInExtensions {
         var name: String
         var comment: String
         var requires: [String] = []
+        /// The schema its control file fixes, as the real extension's does (PostgreSQL
+        /// then creates it when missing and refuses any other); nil: the one asked for.
+        var schema: String? = nil
+        /// What the real extension does that the stand-in cannot, for the run report
+        /// ("HTTP calls"); nil when the stand-in does all of it locally.
+        var unprovable: String? = nil
         var script: [UInt8]
     }
 
@@ -22,17 +28,17 @@ public enum StandInExtensions {
     static var all: [StandIn] {
         [
             StandIn(name: "pg_net", comment: "pgwarden local stand-in for pg_net: requests are recorded, never sent",
-                    script: PackageResources.StandInPgNet_sql),
+                    unprovable: "HTTP calls", script: PackageResources.StandInPgNet_sql),
             StandIn(name: "http", comment: "pgwarden local stand-in for http: requests are recorded, then refused",
-                    script: PackageResources.StandInHttp_sql),
+                    unprovable: "HTTP calls", script: PackageResources.StandInHttp_sql),
             StandIn(name: "pgjwt", comment: "pgwarden local stand-in for pgjwt: HS256/384/512 sign and verify",
                     requires: ["pgcrypto"], script: PackageResources.StandInPgjwt_sql),
             StandIn(name: "pgmq", comment: "pgwarden local stand-in for pgmq: queues as tables, from its documented API",
-                    script: PackageResources.StandInPgmq_sql),
+                    schema: "pgmq", script: PackageResources.StandInPgmq_sql),
             StandIn(name: "supabase_vault", comment: "pgwarden local stand-in for Supabase Vault: registers the vault bootstrap made (not encrypted)",
-                    script: PackageResources.StandInSupabaseVault_sql),
+                    unprovable: "Vault encryption", script: PackageResources.StandInSupabaseVault_sql),
             StandIn(name: "pg_graphql", comment: "pgwarden local stand-in for pg_graphql: its resolver says it is not available",
-                    script: PackageResources.StandInPgGraphql_sql),
+                    unprovable: "GraphQL", script: PackageResources.StandInPgGraphql_sql),
         ]
     }
 
@@ -46,12 +52,18 @@ public enum StandInExtensions {
         ).rows.compactMap { $0.first ?? nil }
     }
 
-    /// The run report's line naming the stand-ins a database uses; nil when none.
+    /// The run report's line naming the stand-ins a database uses, and what of theirs
+    /// (HTTP calls, GraphQL, ...) is not provable locally; nil when none.
     package static func reportLine(_ names: [String]) -> String? {
         guard !names.isEmpty else { return nil }
         let verb = names.count == 1 ? "is a pgwarden local stand-in, not the real extension" : "are pgwarden's local stand-ins, not the real extensions"
-        return "stand-ins: \(names.joined(separator: ", ")) \(verb): "
-            + "what reaches \(names.count == 1 ? "it" : "them") (HTTP calls, GraphQL, Vault encryption) is not provable locally (docs/supabase-twin.md)"
+        var unprovable: [String] = []
+        for name in names {
+            if let what = all.first(where: { $0.name == name })?.unprovable, !unprovable.contains(what) { unprovable.append(what) }
+        }
+        let line = "stand-ins: \(names.joined(separator: ", ")) \(verb)"
+        guard !unprovable.isEmpty else { return line + " (docs/supabase-twin.md)" }
+        return line + ": what reaches \(names.count == 1 ? "it" : "them") (\(unprovable.joined(separator: ", "))) is not provable locally (docs/supabase-twin.md)"
     }
 
     /// Writes every stand-in whose extension the folder does not already have.
@@ -67,6 +79,7 @@ public enum StandInExtensions {
 
                 """
             if !standIn.requires.isEmpty { control += "requires = '\(standIn.requires.joined(separator: ", "))'\n" }
+            if let schema = standIn.schema { control += "schema = '\(schema)'\n" }
             try write(Array(control.utf8), to: folder.appendingPathComponent("\(standIn.name).control"))
             try write(standIn.script, to: folder.appendingPathComponent("\(standIn.name)--\(version).sql"))
         }

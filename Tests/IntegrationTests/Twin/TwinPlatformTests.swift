@@ -81,6 +81,39 @@ import TestSupport
         #expect(error.message.contains("local stand-in"))
     }
 
+    /// pg_net (0.12 onwards, as Supabase ships it; supabase/pg_net sql/pg_net.sql)
+    /// grants every privilege on its tables to PUBLIC: postgres may clean old responses
+    /// and requests, and the API roles hold the same.
+    @Test func postgresMayCleanPgNetsTables() throws {
+        let (_, project) = try project()
+        _ = try project.query("select net.http_get('https://example.test/old')")
+        _ = try project.query("delete from net._http_response where created < now() - interval '1 day'")
+        #expect(try project.query("with gone as (delete from net.http_request_queue returning id) select count(*)::text from gone").scalar == "1")
+        #expect(try project.query("""
+            select string_agg(r || ':' || has_table_privilege(r, 'net._http_response', 'select, delete')::text, ',' order by r)
+            from unnest(array['anon', 'authenticated', 'service_role']) r
+            """).scalar == "anon:true,authenticated:true,service_role:true")
+    }
+
+    /// supautils' privileged_role_allowed_configs (PG ansible/files/postgresql_config/
+    /// supautils.conf.j2, commit 7db7e1a) lets postgres set session_replication_role
+    /// (a migration's `set session_replication_role = replica`), for the session or the
+    /// transaction; log_statement is not on that list and stays refused.
+    @Test func postgresMaySetTheParametersSupautilsAllows() throws {
+        let (_, project) = try project()
+        _ = try project.query("set session_replication_role = replica")
+        #expect(try project.query("show session_replication_role").scalar == "replica")
+        _ = try project.query("reset session_replication_role")
+        try project.execute("begin")
+        _ = try project.query("set local session_replication_role = replica")
+        #expect(try project.query("show session_replication_role").scalar == "replica")
+        try project.execute("commit")
+        #expect(try project.query("show session_replication_role").scalar == "origin")
+        _ = try project.query("set track_io_timing = on")
+        let refused = try #require(throws: PGError.self) { try project.query("set log_statement = 'all'") }
+        #expect(refused.sqlState == .insufficientPrivilege)
+    }
+
     /// Supabase docs (api/aggregate-functions; PostgREST v12 in-database configuration):
     /// postgres runs `alter role authenticator set pgrst.* ...; notify pgrst, 'reload config'`.
     /// Role settings are cluster-wide: the change is made and read in one transaction

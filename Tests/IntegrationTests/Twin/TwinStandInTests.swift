@@ -69,6 +69,42 @@ import TestSupport
         #expect(try project.query("select to_regclass('pgmq.q_jobs') is null").scalar == "t")
     }
 
+    /// pgmq's control file fixes its schema (`schema = 'pgmq'`, pgmq v1.4.4
+    /// pgmq-extension/pgmq.control): a schema dump's `create schema if not exists pgmq;
+    /// create extension if not exists pgmq with schema pgmq` and a bare `create
+    /// extension` under an empty search_path (as `supabase db dump` and migra write them)
+    /// both install it in pgmq.
+    @Test func pgmqInstallsInItsSchemaInEitherForm() throws {
+        let dumped = try project()
+        try dumped.execute("create schema if not exists pgmq; create extension if not exists pgmq with schema pgmq;")
+        #expect(try dumped.query("select extnamespace::regnamespace::text from pg_extension where extname = 'pgmq'").scalar == "pgmq")
+        _ = try dumped.query("select pgmq.create('dumped')")
+
+        let bare = try project()
+        try bare.execute(#"select set_config('search_path', '', false); create extension if not exists "pgmq";"#)
+        #expect(try bare.query("select extnamespace::regnamespace::text from pg_extension where extname = 'pgmq'").scalar == "pgmq")
+        _ = try bare.query("select pgmq.create('bare')")
+        // As upstream: no other schema.
+        #expect(throws: PGError.self) { try self.project().query("create extension pgmq with schema public") }
+    }
+
+    /// pgmq v1.4.4's array forms: `delete(queue, bigint[])` and `archive(queue, bigint[])`
+    /// return the ids they removed (ids not in the queue are skipped).
+    @Test func pgmqDeletesAndArchivesSeveralIds() throws {
+        let project = try project()
+        _ = try project.query("create extension pgmq")
+        _ = try project.query("select pgmq.create('batch')")
+        let ids = try project.query(#"select pgmq.send_batch('batch', array['{"n":1}', '{"n":2}', '{"n":3}', '{"n":4}']::jsonb[])::text"#)
+            .rows.compactMap { $0.first ?? nil }
+        #expect(ids.count == 4)
+        #expect(try project.query("select string_agg(id::text, ',' order by id) from pgmq.delete('batch', array[\(ids[0])::bigint, \(ids[1])::bigint, 999999]) id")
+            .scalar == "\(ids[0]),\(ids[1])")
+        #expect(try project.query("select string_agg(id::text, ',' order by id) from pgmq.archive('batch', array[\(ids[2])::bigint, \(ids[3])::bigint]) id")
+            .scalar == "\(ids[2]),\(ids[3])")
+        #expect(try project.query("select format('%s %s', (select count(*) from pgmq.q_batch), (select string_agg(message->>'n', ',' order by msg_id) from pgmq.a_batch))")
+            .scalar == "0 3,4")
+    }
+
     /// Schema dumps of hosted projects start with `create extension if not exists
     /// supabase_vault with schema vault` and `pg_graphql with schema graphql`.
     @Test func vaultAndGraphqlRegistrationsLetSchemaDumpsApply() throws {
@@ -89,7 +125,13 @@ import TestSupport
         #expect(try project.query("select extversion from pg_extension where extname = 'pg_net'").scalar == "pgwarden-stand-in")
         _ = try project.query("create extension pgjwt with schema extensions")
         #expect(try StandInExtensions.installed(project) == ["pg_net", "pgjwt"])
-        #expect(StandInExtensions.reportLine(["pg_net", "pgjwt"])?.hasPrefix("stand-ins: pg_net, pgjwt are pgwarden's local stand-ins") == true)
+        #expect(StandInExtensions.reportLine(["pg_net", "pgjwt"]) == "stand-ins: pg_net, pgjwt are pgwarden's local stand-ins, "
+            + "not the real extensions: what reaches them (HTTP calls) is not provable locally (docs/supabase-twin.md)")
+        // Each names only what it stands for (HTTP once for pg_net and http); pgjwt and pgmq work locally.
+        #expect(StandInExtensions.reportLine(["http", "pg_graphql", "pg_net", "supabase_vault"])?
+            .contains("(HTTP calls, GraphQL, Vault encryption) is not provable locally") == true)
+        #expect(StandInExtensions.reportLine(["pgjwt", "pgmq"])
+            == "stand-ins: pgjwt, pgmq are pgwarden's local stand-ins, not the real extensions (docs/supabase-twin.md)")
         #expect(StandInExtensions.reportLine([]) == nil)
     }
 

@@ -91,8 +91,12 @@ begin
                    'net.http_post(text, jsonb, jsonb, jsonb, integer), net.http_delete(text, jsonb, jsonb, integer) to %I',
                    grantee);
   end loop;
-  if exists (select 1 from pg_catalog.pg_roles where rolname = 'postgres') then
-    grant select on net.http_request_queue, net._http_response to postgres;
-  end if;
+  -- The tables and their sequence: every privilege to PUBLIC, as pg_net's own script
+  -- grants since 0.12 (supabase/pg_net commit 8e34a8e, sql/pg_net.sql, unchanged to
+  -- v0.20.5; Supabase ships 0.12 onwards: PG migrations/db/migrations/
+  -- 20250220051611_pg_net_perms_fix.sql), so postgres may clean net._http_response.
+  grant usage on schema net to public;
+  grant all on all tables in schema net to public;
+  grant all on all sequences in schema net to public;
 end
 $grants$;

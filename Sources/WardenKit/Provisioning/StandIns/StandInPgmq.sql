@@ -3,9 +3,13 @@
 -- docs/api/sql/functions.md; Supabase docs, guides/queues): a queue is a table
 -- pgmq.q_<name> (and pgmq.a_<name> for archived messages); create, send,
 -- send_batch, read, pop, set_vt, delete, archive, purge_queue, drop_queue,
--- list_queues. It always lives in schema pgmq, as upstream.
-
-create schema if not exists pgmq;
+-- list_queues; delete and archive of one id (-> boolean) or of an array of ids
+-- (-> the ids done, as a set), as in pgmq 1.4.4 (tag v1.4.4, commit 9787166, the
+-- version supabase/postgres nix/ext/pgmq.nix pins). It always lives in schema pgmq:
+-- as upstream's pgmq.control (`schema = 'pgmq'`), the stand-in's control file names
+-- it, so PostgreSQL creates the schema when missing (the script does not), and both
+-- `create extension pgmq` (any search_path) and a dump's `create schema if not exists
+-- pgmq; create extension if not exists pgmq with schema pgmq` work.
 
 create type pgmq.message_record as (msg_id bigint, read_ct integer, enqueued_at timestamptz, vt timestamptz,
                                     message jsonb);
@@ -125,6 +129,15 @@ begin
 end
 $fn$;
 
+create function pgmq.delete(queue_name text, msg_ids bigint[]) returns setof bigint
+  language plpgsql volatile
+as $fn$
+begin
+  return query execute pg_catalog.format('delete from %s where msg_id = any($1) returning msg_id',
+                                         pgmq.pgwarden_table(queue_name, 'q')) using msg_ids;
+end
+$fn$;
+
 create function pgmq.archive(queue_name text, msg_id bigint) returns boolean
   language plpgsql volatile
 as $fn$
@@ -137,6 +150,17 @@ begin
     pgmq.pgwarden_table(queue_name, 'q'), pgmq.pgwarden_table(queue_name, 'a')) using msg_id;
   get diagnostics moved = row_count;
   return moved > 0;
+end
+$fn$;
+
+create function pgmq.archive(queue_name text, msg_ids bigint[]) returns setof bigint
+  language plpgsql volatile
+as $fn$
+begin
+  return query execute pg_catalog.format(
+    'with gone as (delete from %s where msg_id = any($1) returning msg_id, read_ct, enqueued_at, vt, message) '
+    || 'insert into %s (msg_id, read_ct, enqueued_at, vt, message) select * from gone returning msg_id',
+    pgmq.pgwarden_table(queue_name, 'q'), pgmq.pgwarden_table(queue_name, 'a')) using msg_ids;
 end
 $fn$;
 
