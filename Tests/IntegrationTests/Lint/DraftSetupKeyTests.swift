@@ -51,4 +51,25 @@ import TestSupport
         #expect(report.passed, "\(report.failures.map { "\($0.name): \($0.observed)" })")
         #expect(try connection.query("select count(*)::text from public.subscriptions").scalar == "0")
     }
+
+    @Test func theSummaryCountsInTheSingular() throws {
+        let connection = try Connection(try TestCluster.newTwinDatabase("one").project)
+        try connection.execute(unsafeScript: """
+            create table public.subscriptions (id text primary key, user_id uuid references auth.users, status text);
+            alter table public.subscriptions enable row level security;
+            create policy "own" on public.subscriptions for select using (auth.uid() = user_id);
+            """)
+        let url = try TestCluster.cluster.url(database: connection.settings.parameters["dbname"] ?? "", user: "postgres")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("draft-one-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("access-plan.yml").path
+        let drafted = try PgwardenCLI.run(["plan", "draft", "--database-url", url, "--output", file])
+        #expect(drafted.status == 0, "\(drafted.all)")
+        #expect(drafted.standardOutput.contains(
+            "plan draft: 1 relation, 0 functions, 0 cells marked DANGER, 0 lint dangers (pgwarden lint); pgwarden test passes with it"),
+            "\(drafted.all)")
+        let tested = try PgwardenCLI.run(["test", "--database-url", url, "--plan", file])
+        #expect(tested.status == 0, "\(tested.all)")
+    }
 }
