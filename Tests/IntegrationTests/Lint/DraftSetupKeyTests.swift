@@ -6,7 +6,8 @@ import TestSupport
 /// `plan draft`'s setup gives each signed-in persona a row of its own even when the
 /// table's keys have no default (a text key, as in vercel/nextjs-subscription-payments;
 /// a short varchar key, a number key past existing rows, a composite key, a unique
-/// column besides the key, a uuid key): both personas see their own row, no DANGER
+/// column besides the key, a uuid key, a key and a column a check lists the values
+/// of): both personas see their own row, no DANGER
 /// is made up, and the draft passes on its own database.
 @Suite struct DraftSetupKeyTests {
     static let schema = """
@@ -18,8 +19,11 @@ import TestSupport
           slug text not null, version int not null, handle text not null unique, since date not null unique,
           user_id uuid not null references auth.users, primary key (slug, version));
         create table public.devices (id uuid primary key, user_id uuid not null references auth.users);
+        create table public.memberships (
+          tier text primary key check (tier in ('free', 'pro')),
+          state varchar(10) not null check (state in ('active', 'canceled')), user_id uuid references auth.users);
         """
-    static let tables = ["subscriptions", "invoices", "tickets", "handles", "devices"]
+    static let tables = ["subscriptions", "invoices", "tickets", "handles", "devices", "memberships"]
 
     static func database() throws -> Connection {
         let connection = try Connection(try TestCluster.newTwinDatabase("keys").project)
@@ -46,6 +50,7 @@ import TestSupport
         // The sample stays readable; only the setup numbers the personas' keys.
         #expect(draft.yaml.contains(#"id: "'Draft id'""#))
         #expect(draft.yaml.contains("select 'Draft id ' || row_number() over (order by u.email), u.id from auth.users u"))
+        #expect(draft.yaml.contains(#"state: "'active'""#))
         let drafted = try AccessPlanParser(file: "draft.yml").parse(draft.yaml)
         let report = try AccessPlanRunner(connection: connection, plan: drafted).run()
         #expect(report.passed, "\(report.failures.map { "\($0.name): \($0.observed)" })")

@@ -51,7 +51,7 @@ struct DraftOwnership {
         return chosen.map { ($0.name, $0.name == owner ? "auth.uid()" : value(for: $0) ?? "null") }
     }
 
-    /// A value of the column's kind: its foreign key's, an enum label, or one for its type.
+    /// A value of the column's kind: its foreign key's, an enum label, the first value its check lists, or one for its type.
     func value(for column: DraftCatalog.Column) -> String? {
         if let reference = column.reference {
             if reference.table == "auth.users" && reference.column == "id" { return "auth.uid()" }
@@ -61,6 +61,7 @@ struct DraftOwnership {
             return "(select \(name) from \(reference.table)\(owned) order by \(name) limit 1)"
         }
         if let label = column.firstLabel { return Self.literal(label) }
+        if let allowed = column.allowedValues?.first { return Self.literal(allowed) }
         switch (column.category, column.typeName) {
         case ("S", _):
             let text = "Draft \(column.name)"
