@@ -2,7 +2,7 @@ import Foundation
 import WardenPostgres
 
 /// What `plan draft` reads from the catalog beyond `ExposedCatalog`: each table's
-/// columns (type, nullability, default, single-column foreign key), the
+/// columns (type, nullability, default, single-column foreign key, unique key, listed values), the
 /// expressions of its row-level security policies, and which functions are
 /// security definer.
 struct DraftCatalog {
@@ -20,6 +20,12 @@ struct DraftCatalog {
         var required: Bool
         /// The referenced `schema.table` and column of a single-column foreign key.
         var reference: (table: String, column: String)?
+        /// Part of the primary key, a unique constraint or a unique index: rows need
+        /// different values in it.
+        var unique = false
+        /// The values its check constraints list (`status in ('active', 'canceled')`),
+        /// when they list some; see `DraftCheckList`.
+        var allowedValues: [String]? = nil
     }
 
     var columns: [String: [Column]] = [:]
@@ -52,7 +58,11 @@ struct DraftCatalog {
                     join pg_attribute fa on fa.attrelid = k.confrelid and fa.attnum = k.confkey[1]
                     where k.conrelid = c.oid and k.contype = 'f' and cardinality(k.conkey) = 1
                       and k.conkey[1] = a.attnum
-                    limit 1)
+                    limit 1),
+                   exists (select from pg_index i
+                           where i.indrelid = c.oid and i.indisunique and a.attnum = any(i.indkey::int2[]))::text,
+                   array_to_json(array(select pg_get_expr(k.conbin, k.conrelid) from pg_constraint k
+                                       where k.conrelid = c.oid and k.contype = 'c' and k.conkey = array[a.attnum]))::text
             from pg_attribute a
             join pg_class c on c.oid = a.attrelid
             join pg_namespace n on n.oid = c.relnamespace
@@ -75,7 +85,8 @@ struct DraftCatalog {
             catalog.columns[row[0] ?? "", default: []].append(Column(
                 name: row[1] ?? "", typeName: row[2] ?? "", category: row[3] ?? "",
                 maxLength: row[4].flatMap { Int($0) }, firstLabel: row[5], required: row[6] == "true",
-                reference: reference))
+                reference: reference, unique: row[8] == "true",
+                allowedValues: DraftCheckList.allowed(by: JSONStringArray.decode(row[9]))))
         }
         catalog.readPolicies(Array(results.dropFirst()))
         return catalog

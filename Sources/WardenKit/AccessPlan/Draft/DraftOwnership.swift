@@ -51,7 +51,7 @@ struct DraftOwnership {
         return chosen.map { ($0.name, $0.name == owner ? "auth.uid()" : value(for: $0) ?? "null") }
     }
 
-    /// A value of the column's kind: its foreign key's, an enum label, or one for its type.
+    /// A value of the column's kind: its foreign key's, an enum label, the first value its check lists, or one for its type.
     func value(for column: DraftCatalog.Column) -> String? {
         if let reference = column.reference {
             if reference.table == "auth.users" && reference.column == "id" { return "auth.uid()" }
@@ -61,6 +61,7 @@ struct DraftOwnership {
             return "(select \(name) from \(reference.table)\(owned) order by \(name) limit 1)"
         }
         if let label = column.firstLabel { return Self.literal(label) }
+        if let allowed = column.allowedValues?.first { return Self.literal(allowed) }
         switch (column.category, column.typeName) {
         case ("S", _):
             let text = "Draft \(column.name)"
@@ -107,11 +108,7 @@ struct DraftOwnership {
             return sample.isEmpty ? nil : unownedRow(table, quotedTable, sample, userEmail: emails.first ?? "")
         }
         let columns = sample.map { Self.sqlName($0.column) }.joined(separator: ", ")
-        // A number (often the primary key) differs per user, so both rows fit.
-        let values = sample.map {
-            $0.expression == "1" ? "(select count(*) from \(quotedTable)) + row_number() over (order by u.email)"
-                : $0.expression.replacingOccurrences(of: "auth.uid()", with: "u.id").replacingOccurrences(of: "auth.email()", with: "u.email")
-        }.joined(separator: ", ")
+        let values = sample.map { setupValue($0, table: table, quotedTable: quotedTable) }.joined(separator: ", ")
         let list = emails.map(Self.literal).joined(separator: ", ")
         return """
             do $draft$ begin
@@ -122,6 +119,19 @@ struct DraftOwnership {
               raise notice 'plan draft: no rows for \(table.replacingOccurrences(of: "'", with: "''")): %', sqlerrm;
             end $draft$
             """
+    }
+
+    /// A sample value in a persona's setup row (`u` is the persona's `auth.users` row):
+    /// a column of a unique key gets a value of its own per persona, so both rows fit.
+    private func setupValue(_ entry: (column: String, expression: String), table: String, quotedTable: String) -> String {
+        if let column = catalog.columns[table]?.first(where: { $0.name == entry.column }),
+           entry.expression == value(for: column),
+           let distinct = DraftDistinctValue.expression(for: column, quotedTable: quotedTable) {
+            return distinct
+        }
+        // Any other number differs per user too: a key that is not declared unique often is one.
+        if entry.expression == "1" { return "(select count(*) from \(quotedTable)) + \(DraftDistinctValue.personaNumber)" }
+        return entry.expression.replacingOccurrences(of: "auth.uid()", with: "u.id").replacingOccurrences(of: "auth.email()", with: "u.email")
     }
 
     /// (A user column gets the first persona's id: the admin has no auth.uid().)

@@ -69,10 +69,12 @@ public struct PlanDrafter {
     /// Observes the database and writes the plan that states what it allows now.
     /// - Parameter source: how messages about the plan name it (a file that does not exist yet).
     public func draft(source: String = "the drafted plan") throws -> PlanDraft {
-        let exposed = try ExposedCatalog.read(connection, schemas: schemas)
+        let personas = Self.personas(metadata: userMetadata)
+        // What the run will resolve the plan against: a relation none of the personas'
+        // roles may reach (storage.migrations) is not exposed, so it is not drafted.
+        let exposed = try ExposedCatalog.read(connection, schemas: schemas, roles: personas.map(\.role))
         let catalog = try DraftCatalog.read(connection, schemas: schemas)
         let ownership = DraftOwnership(catalog: catalog)
-        let personas = Self.personas(metadata: userMetadata)
         var plan = AccessPlan(
             source: source, schemas: schemas, personas: personas, setup: [],
             relations: exposed.relations.map { relation in

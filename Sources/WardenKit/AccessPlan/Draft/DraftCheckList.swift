@@ -1,0 +1,30 @@
+import Foundation
+
+/// The text values a check constraint of one column lists: `status in ('active',
+/// 'canceled')` or `status = 'active'`, as `pg_get_expr` prints them. Any other
+/// check (a range, a function, `or ... is null`) lists nothing.
+enum DraftCheckList {
+    private static let literal = try? NSRegularExpression(pattern: #"'((?:[^']|'')*)'::[a-z ]+"#)
+    /// The check with its literals as `L` and its parentheses gone.
+    private static let shape = try? NSRegularExpression(
+        pattern: #"^[^ ]+(::[a-z ]+)? = (ANY ARRAY\[L(, L)*\](::[a-z ]+\[\])?|L)$"#)
+
+    static func values(_ check: String) -> [String]? {
+        guard let literal, let shape else { return nil }
+        let range = NSRange(check.startIndex..., in: check)
+        let values = literal.matches(in: check, range: range).compactMap { match in
+            Range(match.range(at: 1), in: check).map { check[$0].replacingOccurrences(of: "''", with: "'") }
+        }
+        let rest = literal.stringByReplacingMatches(in: check, range: range, withTemplate: "L")
+            .replacingOccurrences(of: "(", with: "").replacingOccurrences(of: ")", with: "")
+        guard !values.isEmpty, shape.firstMatch(in: rest, range: NSRange(rest.startIndex..., in: rest)) != nil else { return nil }
+        return values
+    }
+
+    /// The values every list of `checks` allows, in the first list's order; nil when none lists any.
+    static func allowed(by checks: [String]) -> [String]? {
+        let lists = checks.compactMap(values)
+        guard let first = lists.first else { return nil }
+        return first.filter { value in lists.allSatisfy { $0.contains(value) } }
+    }
+}
