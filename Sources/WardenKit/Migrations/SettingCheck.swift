@@ -14,15 +14,20 @@ enum SettingCheck {
 
     static func check(_ section: MigrationSection, source: SourceText, direction: MigrationDirection) throws {
         for statement in section.statements {
-            let kind = statement.kind
-            guard kind == .sessionSetting || kind == .transactionSetting,
-                let name = lexingSettingName(statement.keywords)
-            else { continue }
-            let value = settingValue(statement.text)
-            guard let accepted = lexingSettings[name], !accepted.contains(value) else { continue }
+            guard let name = changedLexingSetting(statement) else { continue }
             let line = source.location(ofOffset: section.startOffset + statement.range.lowerBound).line
             throw MigrationInputError.lexingSetting(file: section.path, line: line, setting: name)
         }
+    }
+
+    /// The lexing setting `statement` sets to a value pgwarden does not accept; nil when
+    /// it sets none.
+    static func changedLexingSetting(_ statement: SQLStatement) -> String? {
+        guard statement.kind == .sessionSetting || statement.kind == .transactionSetting,
+            let name = lexingSettingName(statement.keywords),
+            let accepted = lexingSettings[name], !accepted.contains(settingValue(statement.text))
+        else { return nil }
+        return name
     }
 
     /// The setting a SET/RESET statement names, when it is one that changes lexing.

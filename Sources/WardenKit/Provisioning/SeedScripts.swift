@@ -6,13 +6,26 @@ import WardenPostgres
 /// that would end the transaction, touch savepoints or change the role: `SealedSQL`)
 /// before anything runs, so "all seed files rolled back" is always the truth; then all
 /// run in one transaction, each statement one extended-protocol message.
+///
+/// Session settings are allowed, as the Supabase CLI runs a seed on a session of its
+/// own: `supabase db dump --data-only` writes pg_dump's `SET statement_timeout = 0;`,
+/// `SET row_security = off;` ... and ends with `RESET ALL`. What they set ends with the
+/// seeds: when a file has a session setting (`SET` without `LOCAL`, `RESET ALL`), the
+/// session's settings are reset (`reset all`) once the seeds are in. A setting that
+/// changes how SQL text is read (`standard_conforming_strings = off`) is refused with
+/// its line, as in a migration (`SettingCheck`).
 package enum SeedScripts {
     /// Runs the files in order; returns them. A failing file rolls every seed file back.
     @discardableResult
     package static func apply(_ files: [URL], on connection: Connection) throws -> [URL] {
         let scripts = try files.map { file in (file, try read(file)) }
+        defer {
+            if scripts.contains(where: { $0.1.setsSession }), connection.transactionStatus == .idle {
+                _ = try? connection.execute(["reset all"])
+            }
+        }
         try connection.inTransaction {
-            for (file, text) in scripts {
+            for (file, (text, _)) in scripts {
                 do {
                     try SQLScript.run(text, on: connection)
                 } catch let error as PGError {
@@ -25,8 +38,9 @@ package enum SeedScripts {
         return files
     }
 
-    /// A seed file's text, checked.
-    static func read(_ file: URL) throws -> String {
+    /// A seed file's text, checked, and whether it sets anything for the session
+    /// (`SET` without `LOCAL`, `RESET ALL`).
+    static func read(_ file: URL) throws -> (text: String, setsSession: Bool) {
         let shown = file.relativePath
         guard let data = FileManager.default.contents(atPath: file.path) else {
             throw SeedError(file: shown, message: "cannot read the seed file")
@@ -38,9 +52,26 @@ package enum SeedScripts {
         guard let text = String(data: data, encoding: .utf8) else {
             throw SeedError(file: shown, message: "the seed file is not valid UTF-8")
         }
-        if let violation = SealedSQL.firstViolation(in: text, alsoAllowing: [.copyFromStdin]) {
-            throw SeedError(file: shown, line: violation.line, message: violation.message + "; nothing was applied")
+        // One pass over the statements (a seed may be a 50 MB dump): the seal, the
+        // lexing setting, and whether it sets anything for the session.
+        let source = SourceText(text)
+        let allowed = SealedSQL.allowedKinds.union([.copyFromStdin, .sessionSetting, .sessionReset])
+        var setsSession = false
+        for statement in StatementSplitter.split(text) {
+            func line() -> Int { source.location(ofOffset: statement.range.lowerBound).line }
+            guard allowed.contains(statement.kind) else {
+                let violation = SealedSQL.Violation(
+                    kind: statement.kind, line: line(), words: statement.keywords.prefix(3).joined(separator: " "))
+                throw SeedError(file: shown, line: violation.line, message: violation.message + "; nothing was applied")
+            }
+            if let setting = SettingCheck.changedLexingSetting(statement) {
+                throw SeedError(
+                    file: shown, line: line(),
+                    message: "\(setting) may only be on: pgwarden reads the seed's statements with it on; "
+                        + "write E'...' strings for backslash escapes; nothing was applied")
+            }
+            setsSession = setsSession || statement.kind == .sessionSetting || statement.kind == .sessionReset
         }
-        return text
+        return (text, setsSession)
     }
 }

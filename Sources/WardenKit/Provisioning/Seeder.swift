@@ -22,8 +22,9 @@ public struct Seeder {
 
     /// Runs every seed file; returns the files applied. Reads and checks all files
     /// before it changes anything: a statement that would end the seed transaction,
-    /// touch savepoints, change the role or set session settings (`SealedSQL`) is
-    /// refused with its line, so "all seed files rolled back" is always the truth.
+    /// touch savepoints or change the role (`SealedSQL`) is refused with its line, so
+    /// "all seed files rolled back" is always the truth. Session settings a file makes
+    /// (a dump's `SET` lines) end with the seeds (`SeedScripts`).
     /// Refuses (25001) on a connection already in a transaction.
     @discardableResult
     public func apply(_ connection: Connection) throws -> [URL] {
