@@ -26,7 +26,6 @@ struct ProjectSteps {
     /// role, for the plan and the tests.
     func provision(bootstrapSettings: ConnectionSettings?) throws -> Connection {
         let migrations = try project.migrations()
-        _ = try project.seedFiles()
         print(Self.describe(try SupabaseCompat.bootstrap(Connection(bootstrapSettings ?? settings))))
         // Connect as the project's role only now: on the twin, bootstrap creates it. One
         // connection for all of it: a migration run leaves its connection as it found it.

@@ -253,6 +253,11 @@ import TestSupport
         #expect(sealed.status == 65, "\(sealed.all)")
         #expect(sealed.standardError.contains("supabase/seeds/02_scores.sql:1: "), "\(sealed.all)")
         #expect(try Connection(project).query("select count(*) from public.golfer").scalar == "0")
+        // dev refuses it before a server starts.
+        let dev = try PgwardenCLI.run(["dev"], directory: root)
+        #expect(dev.status == 65, "\(dev.all)")
+        #expect(dev.standardError.contains("supabase/seeds/02_scores.sql:1: 'commit' (COMMIT) is not allowed here"), "\(dev.all)")
+        #expect(!dev.standardOutput.contains("server:"), "\(dev.all)")
     }
 
     static let tinyPlan = """

@@ -47,8 +47,14 @@ public struct Project: Sendable {
     /// The access plan, read and checked.
     public func accessPlan() throws -> AccessPlan { try AccessPlan(contentsOf: planFile) }
 
-    /// The seed files in the order they apply (empty when there are none).
-    public func seedFiles() throws -> [URL] { try seeds.files() }
+    /// The seed files in the order they apply (empty when there are none), each read
+    /// and checked as `seed(on:)` checks it: a file that would end the seed transaction,
+    /// touch savepoints or change the role is an error naming its line.
+    public func seedFiles() throws -> [URL] {
+        let files = try seeds.files()
+        for file in files { _ = try SeedScripts.read(file) }
+        return files
+    }
 
     /// Applies the seed files in one transaction; returns them, or nil when there are
     /// none (no seeds folder, no file, or seeding disabled in `config.toml`).
