@@ -35,7 +35,7 @@ import TestSupport
         #expect(before.status == 2, "\(before.all)")
         #expect(before.standardError.hasPrefix(
             "layout: Supabase CLI project (migrations supabase/migrations, seeds supabase/seeds/01_golfers.sql, "
-                + "supabase/seeds/02_scores.sql, tests supabase/tests, plan supabase/access-plan.yml)\n"))
+                + "supabase/seeds/02_scores.sql, no tests folder, no plan yet (supabase/access-plan.yml))\n"))
         #expect(before.standardOutput.contains(
             "order: file-name order, as the Supabase CLI and dbmate apply this folder: 20230201000000_applied_on_hosted.sql "
                 + "applies before 202406201411_add_golfer_invalid_col.sql"))

@@ -95,8 +95,10 @@ public struct ProjectLayout: Sendable {
     /// `layout: Supabase CLI project (migrations supabase/migrations, seeds supabase/seed.sql, ...)`.
     public var summary: String {
         let name = kind == .supabase ? "Supabase CLI project" : "pgwarden project"
-        return "layout: \(name) (migrations \(migrationsDirectory.relativePath), seeds \(seeds.shown), "
-            + "tests \(testsDirectory.relativePath), plan \(planFile.relativePath))"
+        let manager = FileManager.default
+        let tests = manager.fileExists(atPath: testsDirectory.path) ? "tests \(testsDirectory.relativePath)" : "no tests folder"
+        let plan = manager.fileExists(atPath: planFile.path) ? "plan \(planFile.relativePath)" : "no plan yet (\(planFile.relativePath))"
+        return "layout: \(name) (migrations \(migrationsDirectory.relativePath), seeds \(seeds.shown), \(tests), \(plan))"
     }
 
     static func join(_ base: String, _ component: String) -> String {

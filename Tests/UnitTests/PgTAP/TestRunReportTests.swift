@@ -55,6 +55,15 @@ import Testing
         #expect(!report.passed)
     }
 
+    @Test func theSummaryCountsOneFileAndOneAssertionInTheSingular() {
+        let one = TestRunReport(accessPlan: nil, plan: nil, suites: [
+            TestSuiteResult(kind: "pgTAP", file: "supabase/tests/a.sql", cases: [
+                TestCaseResult(number: 1, description: "holds", line: 3, status: .passed),
+            ], duration: .milliseconds(1)),
+        ])
+        #expect(one.suiteSummary == "pgTAP: 1 file, 1 assertion, 1 passed, 0 failed, 0 skipped or todo (1 ms)")
+    }
+
     @Test func aServerWithoutPgTAPIsToldWhichPackageToInstall() {
         #expect(PgTAPError.notInstalled(package: "postgresql-15-pgtap").description
             == "this server has no pgTAP, which the test files need: install it on the server (Debian/Ubuntu: apt-get install postgresql-15-pgtap)")

@@ -18,13 +18,18 @@ package struct MatrixReport {
         let personas = report.personas.map(\.name)
         let firstWidth = max(8, (report.relations + report.functions).map(\.count).max() ?? 8) + 2
         let cellWidth = max(9, (personas.map(\.count).max() ?? 0) + 2)
-        lines.append(pad("relation", firstWidth) + personas.map { pad($0, cellWidth) }.joined())
+        if report.relations.isEmpty && report.functions.isEmpty {
+            lines.append("nothing to probe: no table, view or function in the plan's schemas")
+        }
+        if !report.relations.isEmpty {
+            lines.append(pad("relation", firstWidth) + personas.map { pad($0, cellWidth) }.joined())
+        }
         for relation in report.relations {
             let cells = personas.map { persona in pad(relationCell(relation, persona), cellWidth) }
             lines.append(pad(relation, firstWidth) + cells.joined())
         }
         if !report.functions.isEmpty {
-            lines.append("")
+            if !report.relations.isEmpty { lines.append("") }
             lines.append(pad("function", firstWidth) + personas.map { pad($0, cellWidth) }.joined())
             for function in report.functions {
                 let cells = personas.map { persona in pad(functionCell(function, persona), cellWidth) }
@@ -36,8 +41,10 @@ package struct MatrixReport {
             lines.append("")
             for check in checks { lines.append("\(check.passed ? "✓" : "✗") check: \(check.subject) (as \(check.persona ?? "?"))") }
         }
-        lines.append("")
-        lines.append("S I U D = select insert update delete: capital all rows, small own rows, x refused, · none")
+        if !report.relations.isEmpty {
+            lines.append("")
+            lines.append("S I U D = select insert update delete: capital all rows, small own rows, x refused, · none")
+        }
         if !report.failures.isEmpty && !isObservation {
             lines.append("")
             lines.append("Failures:")

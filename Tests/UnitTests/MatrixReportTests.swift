@@ -1,0 +1,15 @@
+import Testing
+@testable import WardenKit
+
+/// The terminal matrix when there is nothing to show: a sentence, not an empty header.
+@Suite struct MatrixReportTests {
+    @Test func aPlanWithNothingExposedSaysSoInsteadOfAnEmptyMatrix() {
+        let report = AccessPlanReport(
+            planSource: "access-plan.yml", personas: [Persona(name: "anon", role: "anon", user: nil, line: 1)], relations: [], functions: [],
+            access: [:], execute: [:], results: [], duration: .milliseconds(3))
+        let text = MatrixReport(report).render()
+        #expect(text.hasPrefix("nothing to probe: no table, view or function in the plan's schemas\n"), "\(text)")
+        #expect(!text.contains("relation "), "\(text)")
+        #expect(!text.contains("S I U D"), "\(text)")
+    }
+}
