@@ -65,6 +65,7 @@ public enum SupabaseCompat {
             "auth.mfa_challenges", "auth.mfa_amr_claims", "auth.audit_log_entries", "auth.instances",
             "auth.schema_migrations", "auth.flow_state", "auth.one_time_tokens", "auth.sso_providers",
             "auth.sso_domains", "auth.saml_providers", "auth.saml_relay_states", "storage.buckets", "storage.objects",
+            "storage.s3_multipart_uploads", "storage.s3_multipart_uploads_parts",
             "vault.secrets", "vault.decrypted_secrets", "supabase_functions.hooks",
         ].map { piece("table \($0)", "to_regclass(\($0)) is not null") }
         + [

@@ -236,6 +236,45 @@ enum TwinFacts {
                  select pg_get_expr(d.adbin, d.adrelid) from pg_attrdef d join pg_attribute a on a.attrelid = d.adrelid and a.attnum = d.adnum
                  where d.adrelid = 'storage.objects'::regclass and a.attname = 'path_tokens'
                  """, supabase: "string_to_array(name, '/'::text)", source: "ST 0003-pathtoken-column.sql"),
+        TwinFact(fact: "S3 multipart upload tables: owned by supabase_storage_admin, row-level security on", sql: """
+                 select string_agg(format('%s by %s rls=%s', oid::regclass, relowner::regrole, relrowsecurity::text), ',' order by relname)
+                 from pg_class where oid in ('storage.s3_multipart_uploads'::regclass, 'storage.s3_multipart_uploads_parts'::regclass)
+                 """, supabase: "storage.s3_multipart_uploads by supabase_storage_admin rls=true,storage.s3_multipart_uploads_parts by supabase_storage_admin rls=true",
+                 source: "ST 0021-s3-multipart-uploads.sql"),
+        TwinFact(fact: "storage.s3_multipart_uploads' columns", sql: """
+                 select string_agg(format('%s %s%s', attname, format_type(atttypid, atttypmod), case when attnotnull then ' not null' else '' end),
+                                   ', ' order by attnum)
+                 from pg_attribute where attrelid = 'storage.s3_multipart_uploads'::regclass and attnum > 0 and not attisdropped
+                 """, supabase: "id text not null, in_progress_size bigint not null, upload_signature text not null, bucket_id text not null, "
+                    + "key text not null, version text not null, owner_id text, created_at timestamp with time zone not null, "
+                    + "user_metadata jsonb, metadata jsonb",
+                 source: "ST 0021-s3-multipart-uploads.sql, 0022-s3-multipart-uploads-big-ints.sql, 0025-custom-metadata.sql, 0057-s3-multipart-uploads-metadata.sql"),
+        TwinFact(fact: "storage.s3_multipart_uploads_parts' columns", sql: """
+                 select string_agg(format('%s %s%s', attname, format_type(atttypid, atttypmod), case when attnotnull then ' not null' else '' end),
+                                   ', ' order by attnum)
+                 from pg_attribute where attrelid = 'storage.s3_multipart_uploads_parts'::regclass and attnum > 0 and not attisdropped
+                 """, supabase: "id uuid not null, upload_id text not null, size bigint not null, part_number integer not null, "
+                    + "bucket_id text not null, key text not null, etag text not null, owner_id text, version text not null, "
+                    + "created_at timestamp with time zone not null",
+                 source: "ST 0021-s3-multipart-uploads.sql, 0022-s3-multipart-uploads-big-ints.sql"),
+        TwinFact(fact: "a part belongs to its upload (deleted with it)", sql: """
+                 select format('%s %s', confrelid::regclass, confdeltype) from pg_constraint
+                 where conrelid = 'storage.s3_multipart_uploads_parts'::regclass and contype = 'f'
+                   and confrelid = 'storage.s3_multipart_uploads'::regclass
+                 """, supabase: "storage.s3_multipart_uploads c", source: "ST 0021-s3-multipart-uploads.sql"),
+        TwinFact(fact: "anon and authenticated may only read the S3 upload tables", sql: """
+                 select string_agg(format('%s %s %s', r, t, (select string_agg(p, ',' order by p)
+                                          from unnest(array['select', 'insert', 'update', 'delete', 'trigger']) p
+                                          where has_table_privilege(r, t, p))), ',' order by r, t)
+                 from unnest(array['anon', 'authenticated']) r,
+                      unnest(array['storage.s3_multipart_uploads', 'storage.s3_multipart_uploads_parts']) t
+                 """, supabase: "anon storage.s3_multipart_uploads select,anon storage.s3_multipart_uploads_parts select,"
+                    + "authenticated storage.s3_multipart_uploads select,authenticated storage.s3_multipart_uploads_parts select",
+                 source: "ST 0021-s3-multipart-uploads.sql"),
+        TwinFact(fact: "service_role and postgres hold every privilege on the S3 upload tables",
+                 sql: "select (\(privileges("service_role", on: "storage.s3_multipart_uploads"))) || ' / ' || (\(privileges("postgres", on: "storage.s3_multipart_uploads_parts")))",
+                 supabase: "delete,insert,select,trigger,update / delete,insert,select,trigger,update",
+                 source: "ST 0021-s3-multipart-uploads.sql; ST 0002-storage-schema.sql (default privileges to postgres)"),
         TwinFact(fact: "direct deletes from buckets and objects go through protect_delete()", sql: """
                  select string_agg(format('%s %s', tgrelid::regclass, tgname), ',' order by tgname) from pg_trigger
                  where tgfoid = 'storage.protect_delete()'::regprocedure

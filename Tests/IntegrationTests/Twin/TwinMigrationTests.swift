@@ -99,6 +99,36 @@ import TestSupport
         #expect(error?.sqlState == .insufficientPrivilege, "\(action): \(error?.message ?? "succeeded")")
     }
 
+    /// Every project has storage's S3 multipart upload tables (ST 0021): a schema dump's
+    /// grants on them apply as postgres, postgres may write policies on them
+    /// (supautils.policy_grants), and anon, though granted select, sees no row
+    /// (row-level security, no policy) and may not write.
+    @Test func theS3UploadTablesTakeADumpsGrantsAndHideRowsFromAnon() throws {
+        let (admin, project) = try TestCluster.newTwinDatabase("s3")
+        #expect(try asPostgres(
+            """
+            grant select on table storage.s3_multipart_uploads to postgres;
+            grant all on table storage.s3_multipart_uploads_parts to service_role;
+            create policy "own uploads" on storage.s3_multipart_uploads for select to authenticated using (owner_id = auth.uid()::text);
+            drop policy "own uploads" on storage.s3_multipart_uploads;
+            """, on: project)?.message == nil)
+        try Connection(admin).execute(
+            """
+            insert into storage.buckets (id, name) values ('b', 'b');
+            insert into storage.s3_multipart_uploads (id, upload_signature, bucket_id, key, version) values ('u1', 's', 'b', 'k', 'v');
+            """)
+        let connection = try Connection(project)
+        try connection.execute("begin")
+        _ = try connection.query("set local role anon")
+        #expect(try connection.query("select count(*)::text from storage.s3_multipart_uploads").scalar == "0")
+        let refused = try #require(throws: PGError.self) {
+            try connection.query("insert into storage.s3_multipart_uploads_parts (upload_id, part_number, bucket_id, key, etag, version) values ('u1', 1, 'b', 'k', 'e', 'v')")
+        }
+        #expect(refused.sqlState == .insufficientPrivilege)
+        try connection.execute("rollback")
+        #expect(try connection.query("select count(*)::text from storage.s3_multipart_uploads").scalar == "1")
+    }
+
     /// ... and what Supabase lets postgres do, the twin lets it do.
     @Test func supabaseAllowsAndSoDoesTheTwin() throws {
         let project = try TestCluster.newTwinDatabase("allowed").project

@@ -57,7 +57,8 @@ begin
       end if;
       if target is not null and not inside_extension
          and target::text not in ('auth.audit_log_entries', 'auth.identities', 'auth.refresh_tokens', 'auth.sessions',
-                                  'auth.users', 'storage.buckets', 'storage.migrations', 'storage.objects')
+                                  'auth.users', 'storage.buckets', 'storage.migrations', 'storage.objects',
+                                  'storage.s3_multipart_uploads', 'storage.s3_multipart_uploads_parts')
          and not pg_catalog.pg_has_role('postgres', (select relowner from pg_catalog.pg_class where oid = target), 'usage')
       then
         raise exception 'must be owner of table %', target using errcode = '42501';

@@ -1,10 +1,11 @@
 -- pgwarden twin, step 4: the storage schema as Supabase's storage server (v1.70.6)
 -- leaves it, for what apps' migrations and policies use: buckets and objects
 -- (owned by supabase_storage_admin, row-level security on, granted to the API roles
--- and postgres), the migration history table, foldername(), filename(),
--- extension(), and the guard against direct deletes. Facts and sources:
--- docs/supabase-twin.md, "storage". S3 multipart, analytics and vector tables are
--- left out.
+-- and postgres), the S3 multipart upload tables (ST 0021, 0022, 0025, 0057: same owner,
+-- row-level security on, service_role and postgres all, anon and authenticated select),
+-- the migration history table, foldername(), filename(), extension(), and the guard
+-- against direct deletes. Facts and sources: docs/supabase-twin.md, "storage".
+-- Analytics and vector tables, and the storage server's own functions, are left out.
 
 do $twin$
 begin
@@ -81,6 +82,41 @@ begin
     create index name_prefix_search on storage.objects (name text_pattern_ops);
     create index idx_objects_bucket_id_name on storage.objects (bucket_id, name collate "C");
     perform pg_temp.twin_note('table', 'storage.objects');
+  end if;
+
+  -- The S3 protocol's uploads in progress and their parts (ST 0021-s3-multipart-uploads.sql;
+  -- sizes bigint since 0022, user_metadata since 0025, metadata since 0057).
+  if to_regclass('storage.s3_multipart_uploads') is null then
+    create table storage.s3_multipart_uploads (
+      id               text not null primary key,
+      in_progress_size bigint not null default 0,
+      upload_signature text not null,
+      bucket_id        text not null references storage.buckets (id),
+      key              text collate "C" not null,
+      version          text not null,
+      owner_id         text,
+      created_at       timestamptz not null default now(),
+      user_metadata    jsonb,
+      metadata         jsonb
+    );
+    create index idx_multipart_uploads_list on storage.s3_multipart_uploads (bucket_id, key collate "C", created_at);
+    perform pg_temp.twin_note('table', 'storage.s3_multipart_uploads');
+  end if;
+
+  if to_regclass('storage.s3_multipart_uploads_parts') is null then
+    create table storage.s3_multipart_uploads_parts (
+      id          uuid not null default gen_random_uuid() primary key,
+      upload_id   text not null references storage.s3_multipart_uploads (id) on delete cascade,
+      size        bigint not null default 0,
+      part_number integer not null,
+      bucket_id   text not null references storage.buckets (id),
+      key         text collate "C" not null,
+      etag        text not null,
+      owner_id    text,
+      version     text not null,
+      created_at  timestamptz not null default now()
+    );
+    perform pg_temp.twin_note('table', 'storage.s3_multipart_uploads_parts');
   end if;
 
   if to_regclass('storage.migrations') is null then
@@ -192,6 +228,16 @@ begin
     -- The storage server's own history: nobody else (revoking writes its owner's entry).
     if created.name = 'storage.migrations' then
       revoke all on storage.migrations from anon, authenticated, service_role, postgres;
+      continue;
+    end if;
+    -- S3 uploads: all to service_role and (by the storage schema's default privileges,
+    -- ST 0002) postgres; anon and authenticated only select (ST 0021).
+    if created.name in ('storage.s3_multipart_uploads', 'storage.s3_multipart_uploads_parts') then
+      perform pg_temp.twin_grant('table', created.name, 'select, insert, update, delete, truncate, references, trigger',
+                                 grantee)
+      from unnest(array['service_role', 'postgres']) as grantee;
+      perform pg_temp.twin_grant('table', created.name, 'select', grantee)
+      from unnest(array['anon', 'authenticated']) as grantee;
       continue;
     end if;
     perform pg_temp.twin_grant('table', created.name, 'select, insert, update, delete, truncate, references, trigger',
