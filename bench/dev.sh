@@ -9,7 +9,7 @@
 #              so both sides start from the same bytes.
 #   dev        `pgwarden dev` with a warm template cache: copy the template, start,
 #              bootstrap check, migrations with history, seeds, the access plan
-#              (259 probes), the report, stop, remove.
+#              (291 probes), the report, stop, remove.
 #   dev-nocache `pgwarden dev --no-cache`: initdb and the twin's bootstrap every time
 #              (what dev did before the cache).
 #
@@ -98,7 +98,7 @@ chmod 0755 "$WORK"; chmod 0644 "$WORK/migrations.sql" "$WORK/seeds.sql"
 run_dev() {  # $1: extra argument (or empty); prints "ready_ms done_ms"
     local out="$WORK/dev.out" status=0
     "$PGWARDEN" dev ${1:+"$1"} >"$out" 2>&1 || status=$?
-    if [ "$status" -ne 0 ] || ! grep -q "259 probes, 259 passed, 0 failed" "$out"; then
+    if [ "$status" -ne 0 ] || ! grep -q "291 probes, 291 passed, 0 failed" "$out"; then
         cat "$out" >&2
         die "pgwarden dev $1 failed (exit $status)"
     fi

@@ -28,7 +28,7 @@ import TestSupport
         let (url, _) = try electricRideURL()
         let text = try PgwardenCLI.run(["test", "--database-url", url], environment: PgwardenCLI.cleanEnvironment(), directory: root)
         #expect(text.status == 0)
-        #expect(text.standardOutput.contains("259 probes, 259 passed, 0 failed"))
+        #expect(text.standardOutput.contains("291 probes, 291 passed, 0 failed"))
         let junit = FileManager.default.temporaryDirectory.appendingPathComponent("plan-\(UUID().uuidString).xml")
         defer { try? FileManager.default.removeItem(at: junit) }
         let withFile = try PgwardenCLI.run(
@@ -36,9 +36,9 @@ import TestSupport
             environment: PgwardenCLI.cleanEnvironment(), directory: root)
         #expect(withFile.status == 0)
         #expect(withFile.standardOutput.contains("public.saved"))  // the matrix still shows
-        #expect(try String(contentsOf: junit, encoding: .utf8).contains("<testsuites name=\"pgwarden access plan\" tests=\"259\" failures=\"0\""))
+        #expect(try String(contentsOf: junit, encoding: .utf8).contains("<testsuites name=\"pgwarden access plan\" tests=\"291\" failures=\"0\""))
         let tap = try PgwardenCLI.run(["test", "--database-url", url, "--format", "tap"], environment: PgwardenCLI.cleanEnvironment(), directory: root)
-        #expect(tap.standardOutput.hasPrefix("TAP version 13\n1..259\n"))
+        #expect(tap.standardOutput.hasPrefix("TAP version 13\n1..291\n"))
     }
 
     @Test func testExitsOneAndNamesTheFailingCell() throws {
@@ -83,7 +83,7 @@ import TestSupport
     @Test func devRunsTheWholeJobAndLeavesNothingBehind() throws {
         let result = try PgwardenCLI.run(["dev"], environment: PgwardenCLI.cleanEnvironment(), directory: root)
         #expect(result.status == 0, "\(result.all)")
-        for line in ["bootstrap: created", "applied 15 migrations", "seed: applied 3 files", "259 probes, 259 passed, 0 failed"] {
+        for line in ["bootstrap: created", "applied 15 migrations", "seed: applied 3 files", "291 probes, 291 passed, 0 failed"] {
             #expect(result.standardOutput.contains(line), "missing: \(line)")
         }
     }

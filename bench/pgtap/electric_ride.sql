@@ -1,8 +1,8 @@
 -- Electric Ride's access plan (access-plan.yml), hand-written as pgTAP: the same
--- 259 assertions that `pgwarden test` makes, one per probe, in the same order,
+-- 291 assertions that `pgwarden test` makes, one per probe, in the same order,
 -- written the way Supabase projects write their RLS tests today:
---   222 relation cells and column lists: the 12 tables and views of `public`
---       (182) and storage's `buckets` and `objects` (40);
+--   254 relation cells and column lists: the 12 tables and views of `public`
+--       (182) and storage's `buckets`, `objects` and S3 multipart upload tables (72);
 --    28 function privileges: delete_current_user(), handle_new_user() and
 --       storage's foldername(), filename(), extension(), protect_delete() and
 --       update_updated_at_column(), for each of the four personas;
@@ -59,7 +59,7 @@ set local search_path = public, extensions;
 -- pgwarden, for the whole run.
 set local storage.allow_delete_query = 'true';
 
-select plan(259);
+select plan(291);
 
 -- ---------------------------------------------------------------- users and setup
 -- The plan's two users. Inserting into auth.users fires on_auth_user_created,
@@ -110,6 +110,14 @@ select 'vehicle-photos', p.user_id::text || '/' || l.id::text || '/front.jpg', p
 from public.listing l join public.patron p on p.id = l.patron_id
 where p.email_address in ('ava.plan@example.com', 'ben.plan@example.com') and l.is_active;
 
+-- An S3 multipart upload in progress, with one part, for the storage server's tables.
+with upload as (
+  insert into storage.s3_multipart_uploads (id, upload_signature, bucket_id, key, version)
+  values ('plan-upload', 'plan-signature', 'vehicle-photos', 'plan/large.jpg', 'plan-version')
+  returning id, bucket_id, key, version)
+insert into storage.s3_multipart_uploads_parts (upload_id, part_number, bucket_id, key, etag, version)
+select id, 1, bucket_id, key, 'plan-etag', version from upload;
+
 -- What the admin sees, for the "all" and "own" comparisons and for naming rows
 -- that a persona itself cannot see.
 create schema as_admin;
@@ -127,6 +135,8 @@ create table as_admin.saved_listings as select * from public.saved_listings;
 create table as_admin.count_of_vehicles_by_brand as select * from public.count_of_vehicles_by_brand;
 create table as_admin.buckets as select * from storage.buckets;
 create table as_admin.objects as select * from storage.objects;
+create table as_admin.s3_multipart_uploads as select * from storage.s3_multipart_uploads;
+create table as_admin.s3_multipart_uploads_parts as select * from storage.s3_multipart_uploads_parts;
 -- The first of the setup's four vehicles (the one Ava's active listing offers).
 create table as_admin.plan_vehicle as
   select vehicle_id as id from public.listing where description = 'Ava''s active listing';
@@ -1337,6 +1347,152 @@ with d as (delete from storage.objects
                        where owner_id = 'aaaaaaaa-0000-4000-8000-000000000001' order by name limit 1)
            returning 1)
 select is(count(*), 1::bigint, 'storage.objects: service_role deletes a user''s photo') from d;
+rollback to savepoint probe; release savepoint probe;
+
+-- ================================================================ storage.s3_multipart_uploads
+-- No owner rule, no policy: anon and authenticated hold select only and see no row.
+-- anon: none
+reset role;
+set local role anon;
+select set_config('request.jwt.claims', '{"role":"anon"}', true);
+select is_empty('select * from storage.s3_multipart_uploads', 'storage.s3_multipart_uploads: anon sees no row');
+savepoint probe;
+select throws_ok($$insert into storage.s3_multipart_uploads (id, upload_signature, bucket_id, key, version) values ('probe-upload', 'probe-signature', 'vehicle-photos', 'probe/large.jpg', 'probe-version')$$,
+                 '42501', null, 'storage.s3_multipart_uploads: anon may not insert');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+select throws_ok($$update storage.s3_multipart_uploads set key = key where id = 'plan-upload'$$,
+                 '42501', null, 'storage.s3_multipart_uploads: anon may not update');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+select throws_ok($$delete from storage.s3_multipart_uploads where id = 'plan-upload'$$,
+                 '42501', null, 'storage.s3_multipart_uploads: anon may not delete');
+rollback to savepoint probe; release savepoint probe;
+
+-- ava: none
+reset role;
+set local role authenticated;
+select set_config('request.jwt.claims', '{"role":"authenticated","sub":"aaaaaaaa-0000-4000-8000-000000000001","email":"ava.plan@example.com","aud":"authenticated","app_metadata":{"provider":"email","providers":["email"]},"user_metadata":{"first_name":"Ava","last_name":"Planwright"},"is_anonymous":false}', true);
+select is_empty('select * from storage.s3_multipart_uploads', 'storage.s3_multipart_uploads: ava sees no row');
+savepoint probe;
+select throws_ok($$insert into storage.s3_multipart_uploads (id, upload_signature, bucket_id, key, version) values ('probe-upload', 'probe-signature', 'vehicle-photos', 'probe/large.jpg', 'probe-version')$$,
+                 '42501', null, 'storage.s3_multipart_uploads: ava may not insert');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+select throws_ok($$update storage.s3_multipart_uploads set key = key where id = 'plan-upload'$$,
+                 '42501', null, 'storage.s3_multipart_uploads: ava may not update');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+select throws_ok($$delete from storage.s3_multipart_uploads where id = 'plan-upload'$$,
+                 '42501', null, 'storage.s3_multipart_uploads: ava may not delete');
+rollback to savepoint probe; release savepoint probe;
+
+-- ben: none
+select set_config('request.jwt.claims', '{"role":"authenticated","sub":"bbbbbbbb-0000-4000-8000-000000000002","email":"ben.plan@example.com","aud":"authenticated","app_metadata":{"provider":"email","providers":["email"]},"user_metadata":{"full_name":"Ben Probert"},"is_anonymous":false}', true);
+select is_empty('select * from storage.s3_multipart_uploads', 'storage.s3_multipart_uploads: ben sees no row');
+savepoint probe;
+select throws_ok($$insert into storage.s3_multipart_uploads (id, upload_signature, bucket_id, key, version) values ('probe-upload', 'probe-signature', 'vehicle-photos', 'probe/large.jpg', 'probe-version')$$,
+                 '42501', null, 'storage.s3_multipart_uploads: ben may not insert');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+select throws_ok($$update storage.s3_multipart_uploads set key = key where id = 'plan-upload'$$,
+                 '42501', null, 'storage.s3_multipart_uploads: ben may not update');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+select throws_ok($$delete from storage.s3_multipart_uploads where id = 'plan-upload'$$,
+                 '42501', null, 'storage.s3_multipart_uploads: ben may not delete');
+rollback to savepoint probe; release savepoint probe;
+
+-- service: all
+reset role;
+set local role service_role;
+select set_config('request.jwt.claims', '{"role":"service_role"}', true);
+select results_eq('select * from storage.s3_multipart_uploads order by id',
+                  'select * from as_admin.s3_multipart_uploads order by id', 'storage.s3_multipart_uploads: service_role sees every row');
+savepoint probe;
+select lives_ok($$insert into storage.s3_multipart_uploads (id, upload_signature, bucket_id, key, version) values ('probe-upload', 'probe-signature', 'vehicle-photos', 'probe/large.jpg', 'probe-version')$$,
+                'storage.s3_multipart_uploads: service_role may insert');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with u as (update storage.s3_multipart_uploads set key = key where id = 'plan-upload' returning 1)
+select is(count(*), 1::bigint, 'storage.s3_multipart_uploads: service_role updates a row') from u;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with d as (delete from storage.s3_multipart_uploads where id = 'plan-upload' returning 1)
+select is(count(*), 1::bigint, 'storage.s3_multipart_uploads: service_role deletes a row') from d;
+rollback to savepoint probe; release savepoint probe;
+
+-- ================================================================ storage.s3_multipart_uploads_parts
+-- No owner rule, no policy: anon and authenticated hold select only and see no row.
+-- anon: none
+reset role;
+set local role anon;
+select set_config('request.jwt.claims', '{"role":"anon"}', true);
+select is_empty('select * from storage.s3_multipart_uploads_parts', 'storage.s3_multipart_uploads_parts: anon sees no row');
+savepoint probe;
+select throws_ok($$insert into storage.s3_multipart_uploads_parts (upload_id, part_number, bucket_id, key, etag, version) values ((select min(id) from storage.s3_multipart_uploads), 2, 'vehicle-photos', 'plan/large.jpg', 'probe-etag', 'plan-version')$$,
+                 '42501', null, 'storage.s3_multipart_uploads_parts: anon may not insert');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+select throws_ok($$update storage.s3_multipart_uploads_parts set key = key where upload_id = 'plan-upload'$$,
+                 '42501', null, 'storage.s3_multipart_uploads_parts: anon may not update');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+select throws_ok($$delete from storage.s3_multipart_uploads_parts where upload_id = 'plan-upload'$$,
+                 '42501', null, 'storage.s3_multipart_uploads_parts: anon may not delete');
+rollback to savepoint probe; release savepoint probe;
+
+-- ava: none
+reset role;
+set local role authenticated;
+select set_config('request.jwt.claims', '{"role":"authenticated","sub":"aaaaaaaa-0000-4000-8000-000000000001","email":"ava.plan@example.com","aud":"authenticated","app_metadata":{"provider":"email","providers":["email"]},"user_metadata":{"first_name":"Ava","last_name":"Planwright"},"is_anonymous":false}', true);
+select is_empty('select * from storage.s3_multipart_uploads_parts', 'storage.s3_multipart_uploads_parts: ava sees no row');
+savepoint probe;
+select throws_ok($$insert into storage.s3_multipart_uploads_parts (upload_id, part_number, bucket_id, key, etag, version) values ((select min(id) from storage.s3_multipart_uploads), 2, 'vehicle-photos', 'plan/large.jpg', 'probe-etag', 'plan-version')$$,
+                 '42501', null, 'storage.s3_multipart_uploads_parts: ava may not insert');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+select throws_ok($$update storage.s3_multipart_uploads_parts set key = key where upload_id = 'plan-upload'$$,
+                 '42501', null, 'storage.s3_multipart_uploads_parts: ava may not update');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+select throws_ok($$delete from storage.s3_multipart_uploads_parts where upload_id = 'plan-upload'$$,
+                 '42501', null, 'storage.s3_multipart_uploads_parts: ava may not delete');
+rollback to savepoint probe; release savepoint probe;
+
+-- ben: none
+select set_config('request.jwt.claims', '{"role":"authenticated","sub":"bbbbbbbb-0000-4000-8000-000000000002","email":"ben.plan@example.com","aud":"authenticated","app_metadata":{"provider":"email","providers":["email"]},"user_metadata":{"full_name":"Ben Probert"},"is_anonymous":false}', true);
+select is_empty('select * from storage.s3_multipart_uploads_parts', 'storage.s3_multipart_uploads_parts: ben sees no row');
+savepoint probe;
+select throws_ok($$insert into storage.s3_multipart_uploads_parts (upload_id, part_number, bucket_id, key, etag, version) values ((select min(id) from storage.s3_multipart_uploads), 2, 'vehicle-photos', 'plan/large.jpg', 'probe-etag', 'plan-version')$$,
+                 '42501', null, 'storage.s3_multipart_uploads_parts: ben may not insert');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+select throws_ok($$update storage.s3_multipart_uploads_parts set key = key where upload_id = 'plan-upload'$$,
+                 '42501', null, 'storage.s3_multipart_uploads_parts: ben may not update');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+select throws_ok($$delete from storage.s3_multipart_uploads_parts where upload_id = 'plan-upload'$$,
+                 '42501', null, 'storage.s3_multipart_uploads_parts: ben may not delete');
+rollback to savepoint probe; release savepoint probe;
+
+-- service: all
+reset role;
+set local role service_role;
+select set_config('request.jwt.claims', '{"role":"service_role"}', true);
+select results_eq('select * from storage.s3_multipart_uploads_parts order by id',
+                  'select * from as_admin.s3_multipart_uploads_parts order by id', 'storage.s3_multipart_uploads_parts: service_role sees every row');
+savepoint probe;
+select lives_ok($$insert into storage.s3_multipart_uploads_parts (upload_id, part_number, bucket_id, key, etag, version) values ((select min(id) from storage.s3_multipart_uploads), 2, 'vehicle-photos', 'plan/large.jpg', 'probe-etag', 'plan-version')$$,
+                'storage.s3_multipart_uploads_parts: service_role may insert');
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with u as (update storage.s3_multipart_uploads_parts set key = key where upload_id = 'plan-upload' returning 1)
+select is(count(*), 1::bigint, 'storage.s3_multipart_uploads_parts: service_role updates a row') from u;
+rollback to savepoint probe; release savepoint probe;
+savepoint probe;
+with d as (delete from storage.s3_multipart_uploads_parts where upload_id = 'plan-upload' returning 1)
+select is(count(*), 1::bigint, 'storage.s3_multipart_uploads_parts: service_role deletes a row') from d;
 rollback to savepoint probe; release savepoint probe;
 
 -- ================================================================ functions

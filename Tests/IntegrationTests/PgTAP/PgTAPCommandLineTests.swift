@@ -137,11 +137,11 @@ import TestSupport
             ["test", "--database-url", url, "--plan", ElectricRide.planPath, "--tests", "supabase/tests",
              "--format", "json", "--output", json.path], directory: root.path)
         #expect(result.status == 1, "\(result.all)")
-        #expect(result.standardOutput.contains("259 probes, 259 passed, 0 failed"))
+        #expect(result.standardOutput.contains("291 probes, 291 passed, 0 failed"))
         #expect(result.standardOutput.contains("pgTAP: 4 files, 15 assertions, 12 passed, 1 failed"))
         let document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any])
         #expect(document["passed"] as? Bool == false)
-        #expect((document["results"] as? [Any])?.count == 259)
+        #expect((document["results"] as? [Any])?.count == 291)
         let files = try #require(document["pgtap"] as? [[String: Any]])
         #expect(files.map { $0["file"] as? String } == [
             "supabase/tests/01_schema_test.sql", "supabase/tests/02_anon_test.sql",
@@ -152,7 +152,7 @@ import TestSupport
     @Test func devRunsThePlanAndTheSuiteOrTheSuiteAlone() throws {
         let both = try PgwardenCLI.run(["dev", "--tests", Self.fixture.path], directory: PackagePaths.root.path)
         #expect(both.status == 0, "\(both.all)")
-        #expect(both.standardOutput.contains("259 probes, 259 passed, 0 failed"))
+        #expect(both.standardOutput.contains("291 probes, 291 passed, 0 failed"))
         #expect(both.standardOutput.contains("pgTAP: 3 files, 13 assertions, 11 passed, 0 failed, 2 skipped or todo"))
         // A project with migrations, seeds and supabase/tests but no plan: pgTAP decides.
         let root = try project(["zz_failing_test.sql": Self.failingFile])

@@ -50,7 +50,7 @@ import TestSupport
         let result = try PgwardenCLI.run(
             ["dev"], environment: PgwardenCLI.cleanEnvironment(["PGWARDEN_TMPDIR": base]), directory: root)
         #expect(result.status == 0, "\(result.all)")
-        #expect(result.standardOutput.contains("259 probes, 259 passed, 0 failed"))
+        #expect(result.standardOutput.contains("291 probes, 291 passed, 0 failed"))
         let left = settle(base, seconds: 5)
         #expect(left.processes.isEmpty && left.files.isEmpty, "\(left)")
     }

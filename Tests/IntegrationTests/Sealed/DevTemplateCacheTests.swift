@@ -53,7 +53,7 @@ import TestSupport
     }
 
     private func passedWholePlan(_ output: PgwardenCLI.Output) -> Bool {
-        output.status == 0 && output.standardOutput.contains("259 probes, 259 passed, 0 failed")
+        output.status == 0 && output.standardOutput.contains("291 probes, 291 passed, 0 failed")
     }
 
     @Test func aSecondDevCopiesTheCachedTemplateSaysSoAndStartsFaster() throws {

@@ -44,15 +44,15 @@ import TestSupport
             ["test", "--database-url", url, "--output", file.path], environment: PgwardenCLI.cleanEnvironment(),
             directory: root)
         #expect(result.status == 0, "\(result.all)")
-        #expect(result.standardOutput.contains("259 probes, 259 passed, 0 failed"))
-        #expect(try String(contentsOf: file, encoding: .utf8).contains("259 probes, 259 passed, 0 failed"))
+        #expect(result.standardOutput.contains("291 probes, 291 passed, 0 failed"))
+        #expect(try String(contentsOf: file, encoding: .utf8).contains("291 probes, 291 passed, 0 failed"))
         let json = FileManager.default.temporaryDirectory.appendingPathComponent("report-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: json) }
         let machine = try PgwardenCLI.run(
             ["test", "--database-url", url, "--format", "json", "--output", json.path],
             environment: PgwardenCLI.cleanEnvironment(), directory: root)
         #expect(machine.status == 0)
-        #expect(machine.standardOutput.contains("259 probes, 259 passed, 0 failed"))
+        #expect(machine.standardOutput.contains("291 probes, 291 passed, 0 failed"))
         let decoded = try JSONSerialization.jsonObject(with: Data(contentsOf: json))
         #expect(decoded is [String: Any])
     }
@@ -64,7 +64,7 @@ import TestSupport
             ["test", "--database-url", url, "--format", "json", "--output", path],
             environment: PgwardenCLI.cleanEnvironment(), directory: root)
         #expect(result.status == 73)
-        #expect(result.standardOutput.contains("259 probes, 259 passed, 0 failed"))  // the matrix still shows
+        #expect(result.standardOutput.contains("291 probes, 291 passed, 0 failed"))  // the matrix still shows
         #expect(result.standardError.hasPrefix("pgwarden: cannot write the report to \(path): "))
         #expect(result.standardError.filter { $0 == "\n" }.count == 1, "\(result.standardError)")
     }
