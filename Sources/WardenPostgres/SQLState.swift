@@ -36,6 +36,7 @@ public struct SQLState: RawRepresentable, Hashable, Sendable, CustomStringConver
     public static let duplicateTable: SQLState = "42P07"
     public static let divisionByZero: SQLState = "22012"
     public static let invalidTextRepresentation: SQLState = "22P02"
+    public static let invalidParameterValue: SQLState = "22023"
     public static let raiseException: SQLState = "P0001"
     public static let queryCanceled: SQLState = "57014"
     public static let lockNotAvailable: SQLState = "55P03"

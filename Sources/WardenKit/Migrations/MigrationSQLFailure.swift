@@ -99,7 +99,7 @@ public struct MigrationSQLFailure: WardenError {
             return "this statement cannot run in a transaction: mark the section "
                 + "`-- migrate:\(direction.rawValue) transaction:false` (it then runs one statement at a time)"
         }
-        return MissingExtension(error)?.hint ?? RefusedPrivilegedExtension(error)?.hint
+        return TwinGapHint.hint(for: error)
     }
 
     static func oneLine(_ text: String) -> String {

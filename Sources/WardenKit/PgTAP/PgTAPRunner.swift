@@ -129,7 +129,7 @@ package struct PgTAPRunner {
         var text = error.message
         if let state = error.sqlState { text = "\(state.rawValue): " + text }
         if let detail = error.detail { text += " (detail: \(detail))" }
-        if let hint = error.hint { text += " (hint: \(hint))" }
+        if let hint = TwinGapHint.hint(for: error) ?? error.hint { text += " (hint: \(hint))" }
         return text
     }
 }

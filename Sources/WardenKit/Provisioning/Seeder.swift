@@ -55,6 +55,7 @@ public struct SeedError: WardenError {
 
     public var description: String {
         let location = line.map { "\(file):\($0)" } ?? file
-        return "\(location): \(message)" + (underlying == nil ? "" : "\n(all seed files rolled back)")
+        let hint = underlying.flatMap(TwinGapHint.hint(for:)).map { "\nHINT: \($0)" } ?? ""
+        return "\(location): \(message)" + hint + (underlying == nil ? "" : "\n(all seed files rolled back)")
     }
 }

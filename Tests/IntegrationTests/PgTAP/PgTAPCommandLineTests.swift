@@ -114,6 +114,17 @@ import TestSupport
         #expect(!result.all.contains("after the error"), "\(result.all)")
     }
 
+    @Test func anExtensionTheServerLacksIsExplainedInTheFilesFailure() throws {
+        let (url, _) = try electricRide()
+        let root = try project(["00_needs_jsonschema_test.sql": "select plan(1);\ncreate extension if not exists pg_jsonschema;\nselect pass('x');\n"])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let result = try PgwardenCLI.run(["test", "--database-url", url], directory: root.path)
+        #expect(result.status == 1, "\(result.all)")
+        #expect(result.standardOutput.contains("0A000: extension \"pg_jsonschema\" is not available"), "\(result.all)")
+        #expect(result.standardOutput.contains("(hint: this server lacks the extension pg_jsonschema, which Supabase provides"),
+                "\(result.all)")
+    }
+
     @Test func transactionControlInTheWrongPlaceIsRefusedBeforeAnythingRuns() throws {
         let (url, connection) = try electricRide()
         let root = try project([
