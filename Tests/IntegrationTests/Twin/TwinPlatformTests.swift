@@ -114,6 +114,24 @@ import TestSupport
         #expect(refused.sqlState == .insufficientPrivilege)
     }
 
+    /// supautils is a hook in the server, not an event trigger: in replica mode (a dump's
+    /// `set session_replication_role = replica`, then its storage policies) postgres still
+    /// creates a policy on storage.objects, and a privileged extension still gets its
+    /// after-create script. The twin's event triggers fire always.
+    @Test func thePolicyGrantsAndExtensionScriptsHoldInReplicaMode() throws {
+        let (_, project) = try project()
+        try project.execute("begin")
+        _ = try project.query("set local session_replication_role = replica")
+        _ = try project.query("create policy replica_mode on storage.objects for select to authenticated using (true)")
+        #expect(try project.query("select count(*)::text from pg_policies where policyname = 'replica_mode'").scalar == "1")
+        try project.execute("rollback")
+        let disabled = try project.query("""
+            select coalesce(string_agg(evtname, ', ' order by evtname), '') from pg_event_trigger
+            where evtname like 'pgwarden%' and evtenabled <> 'A'
+            """).scalar
+        #expect(disabled == "")
+    }
+
     /// Supabase docs (api/aggregate-functions; PostgREST v12 in-database configuration):
     /// postgres runs `alter role authenticator set pgrst.* ...; notify pgrst, 'reload config'`.
     /// Role settings are cluster-wide: the change is made and read in one transaction

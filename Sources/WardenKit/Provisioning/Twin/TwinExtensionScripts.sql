@@ -75,5 +75,7 @@ begin
     alter event trigger pgwarden_extension_after_create owner to supabase_admin;
     perform pg_temp.twin_note('event_trigger', 'pgwarden_extension_after_create');
   end if;
+  -- Fires whatever session_replication_role is, as supautils' hook does.
+  perform pg_temp.twin_enable_always('pgwarden_extension_after_create');
 end
 $twin$;

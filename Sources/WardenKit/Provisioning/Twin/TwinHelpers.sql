@@ -27,6 +27,18 @@ begin
 end
 $fn$;
 
+-- Makes event trigger `name` fire in every session_replication_role (ENABLE ALWAYS),
+-- noting it when it did not yet.
+create or replace function pg_temp.twin_enable_always(name text) returns void
+  language plpgsql as $fn$
+begin
+  if exists (select 1 from pg_catalog.pg_event_trigger where evtname = name and evtenabled <> 'A') then
+    execute format('alter event trigger %I enable always', name);
+    perform pg_temp.twin_note('event_trigger', name);
+  end if;
+end
+$fn$;
+
 -- Was this object created by this bootstrap run?
 create or replace function pg_temp.twin_is_new(name text) returns boolean
   language sql as $fn$ select exists (select 1 from pg_temp.twin_created c where c.name = $1) $fn$;

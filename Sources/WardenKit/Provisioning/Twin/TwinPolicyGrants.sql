@@ -80,6 +80,12 @@ begin
       execute function extensions.pgwarden_policy_grants_end();
     perform pg_temp.twin_note('event_trigger', 'pgwarden_policy_grants');
   end if;
+  -- supautils is a hook in the server, not a trigger, so it works whatever
+  -- session_replication_role is (postgres may set it to replica, as pg_dump's and
+  -- supabase db dump's scripts do): these fire in replica mode too.
+  perform pg_temp.twin_enable_always(evtname)
+  from pg_catalog.pg_event_trigger
+  where evtname in ('pgwarden_policy_grants_start', 'pgwarden_policy_grants_end', 'pgwarden_policy_grants_drop');
 end
 $twin$;
 
