@@ -113,7 +113,7 @@ run_floor() {
     [ "${#RUN_AS[@]}" -eq 0 ] || chown "$PG_USER" "$FLOOR_DIR"
     "${RUN_AS[@]}" "$BINDIR/postgres" -D "$FLOOR_DIR/data" -k "$FLOOR_DIR" -p 5432 \
         -c listen_addresses= -c fsync=off -c synchronous_commit=off -c full_page_writes=off \
-        -c wal_level=minimal -c max_wal_senders=0 -c checkpoint_timeout=1h -c shared_buffers=64MB \
+        -c wal_level=logical -c max_wal_senders=10 -c max_replication_slots=5 -c checkpoint_timeout=1h -c shared_buffers=64MB \
         -c dynamic_shared_memory_type=mmap >"$WORK/floor.log" 2>&1 &
     FLOOR_PID=$!
     local url="postgresql://postgres@/postgres?host=$FLOOR_DIR&port=5432"

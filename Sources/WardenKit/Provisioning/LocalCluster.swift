@@ -64,7 +64,11 @@ public final class LocalCluster: @unchecked Sendable {
         "fsync=off",  // never wait for the disk
         "synchronous_commit=off",  // commit returns before the WAL is flushed
         "full_page_writes=off",  // no torn-page protection needed
-        "wal_level=minimal", "max_wal_senders=0",  // no replication, smaller WAL
+        // As on Supabase (supabase/postgres ansible/files/postgresql_config/
+        // postgresql.conf.j2: wal_level = logical, max_wal_senders 10, replication slots
+        // 5): a migration that adds a table to the supabase_realtime publication gets no
+        // "wal_level is insufficient" warning, and one that makes a slot works.
+        "wal_level=logical", "max_wal_senders=10", "max_replication_slots=5",
         "checkpoint_timeout=1h",  // no checkpoints during a short life
         "max_connections=60",  // tests run several connections in parallel
         "shared_buffers=64MB",

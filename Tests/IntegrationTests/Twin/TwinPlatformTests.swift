@@ -114,6 +114,15 @@ import TestSupport
         #expect(refused.sqlState == .insufficientPrivilege)
     }
 
+    /// Supabase's postgresql.conf (PG ansible/files/postgresql_config/postgresql.conf.j2,
+    /// commit 7db7e1a): wal_level logical, 10 WAL senders, 5 replication slots, so a
+    /// migration adding a table to the supabase_realtime publication gets no warning.
+    @Test func theServerWritesLogicalWALAsSupabaseDoes() throws {
+        let (admin, _) = try project()
+        #expect(try admin.query("select current_setting('wal_level') || ' ' || current_setting('max_wal_senders') || ' ' || current_setting('max_replication_slots')").scalar
+                == "logical 10 5")
+    }
+
     /// supautils is a hook in the server, not an event trigger: in replica mode (a dump's
     /// `set session_replication_role = replica`, then its storage policies) postgres still
     /// creates a policy on storage.objects, and a privileged extension still gets its
