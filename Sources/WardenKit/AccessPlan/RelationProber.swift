@@ -97,9 +97,23 @@ struct RelationProber {
                 seen = try outcomes[1].get().rows.first
             } catch let error as PGError where error.sqlState == .insufficientPrivilege {
                 seen = nil
+            } catch let error as PGError where Self.isReadFailure(error, outcomes) {
+                // The read itself failed as the API would answer it (a policy that
+                // recurses, 42P17; a cast in a policy, 22P02): an observation, not a
+                // failure of the run.
+                let failure = ProbeOutcome(error)
+                return result(persona, .select, "select", expected: selectExpectation(scope, truth: digests),
+                              observed: failure.summary, passed: false)
             }
             return selectResult(persona, scope, seen: seen, truth: digests)
         }
+    }
+
+    /// Whether `error` is the read's own (its settings went through) and a server
+    /// error other than a limit running out, which stops the run.
+    private static func isReadFailure(_ error: PGError, _ outcomes: [PipelinedBatch.Outcome]) -> Bool {
+        guard case .result = outcomes[0], case .error = outcomes[1] else { return false }
+        return error.kind == .server && !AccessPlanLimits.isLimit(error)
     }
 
     private func selectResult(_ persona: Persona, _ scope: Scope, seen: [String?]?,
@@ -128,15 +142,18 @@ struct RelationProber {
             observed = "none (permission denied)"
             passed = scope == .nothing || scope == .denied
         }
-        let ownCount = truth.own?.first.flatMap { $0 } ?? "0"
-        let expected: String
+        return result(persona, .select, "select", expected: selectExpectation(scope, truth: truth), observed: observed,
+                      passed: passed)
+    }
+
+    /// What the plan expects a read to see, in the report's words.
+    private func selectExpectation(_ scope: Scope, truth: (all: [String?], own: [String?]?)) -> String {
         switch scope {
-        case .all: expected = "all (\(allCount) rows)"
-        case .own: expected = "own (\(ownCount) rows)"
-        case .nothing: expected = "none (0 rows or permission denied)"
-        case .denied: expected = "denied (42501)"
+        case .all: return "all (\(truth.all.first.flatMap { $0 } ?? "0") rows)"
+        case .own: return "own (\(truth.own?.first.flatMap { $0 } ?? "0") rows)"
+        case .nothing: return "none (0 rows or permission denied)"
+        case .denied: return "denied (42501)"
         }
-        return result(persona, .select, "select", expected: expected, observed: observed, passed: passed)
     }
 
     // MARK: - Insert

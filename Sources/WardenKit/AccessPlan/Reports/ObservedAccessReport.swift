@@ -22,6 +22,22 @@ public struct ObservedAccessReport {
         }
     }
 
+    /// Requests the API would answer with an SQL error (a policy that recurses, a cast
+    /// in a policy that fails): one line per relation or function and error, naming the
+    /// probes that met it.
+    public var errorLines: [String] {
+        var errors: [(subject: String, observed: String, probes: [String])] = []
+        for result in draft.report.results where result.observed.hasPrefix("error ") {
+            let probe = "\(result.probe) as \(result.persona ?? "-")"
+            if let index = errors.firstIndex(where: { $0.subject == result.subject && $0.observed == result.observed }) {
+                errors[index].probes.append(probe)
+            } else {
+                errors.append((result.subject, result.observed, [probe]))
+            }
+        }
+        return errors.map { "ERROR \($0.subject) · \($0.probes.joined(separator: ", ")): \($0.observed)" }
+    }
+
     /// The line before the matrix.
     public var heading: String {
         "no access plan (\(planFile)): what the database allows now, observed as anon, two signed-in users (ava, ben) and service_role"
@@ -37,7 +53,7 @@ public struct ObservedAccessReport {
         let dangers = dangerLines
         var matrix = MatrixReport(draft.report)
         matrix.isObservation = true
-        return ([heading, "", matrix.render(), ""]
+        return ([heading, "", matrix.render(), ""] + errorLines
             + (dangers.isEmpty ? ["no dangers found"] : dangers) + [nextStep]).joined(separator: "\n")
     }
 }

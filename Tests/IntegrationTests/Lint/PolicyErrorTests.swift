@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+@testable import WardenKit
+import TestSupport
+
+/// A read that the API would answer with an SQL error (a policy that recurses into its
+/// own table, 42P17) is an observation of its cell, not the end of the run: the plan's
+/// cell fails with the error, and the plan-less run lists it.
+@Suite struct PolicyErrorTests {
+    static let migrations = PackagePaths.root.appendingPathComponent("Tests/IntegrationTests/Fixtures/RecursivePolicy/migrations")
+
+    @Test func aRecursivePolicyFailsItsCellsAndTheRunGoesOn() throws {
+        let connection = try ElectricRide.database(migrations: Self.migrations, seeded: false)
+        let plan = try AccessPlanParser(file: "members.yml").parse("""
+            schemas: [public]
+            personas:
+              anon: {role: anon}
+              ava: {role: authenticated, email: ava@example.com}
+              ben: {role: authenticated, email: ben@example.com}
+            relations:
+              public.members:
+                owner: user_id = auth.uid()
+                sample: {team_id: "1", user_id: auth.uid()}
+                access:
+                  anon: none
+                  authenticated: {select: own, insert: own}
+            """)
+        let report = try AccessPlanRunner(connection: connection, plan: plan).run()
+        let reads = report.results.filter { $0.probe == "select" && $0.persona != "anon" }
+        #expect(reads.count == 2)
+        for read in reads {
+            #expect(!read.passed)
+            #expect(read.observed.hasPrefix("error 42P17: infinite recursion detected in policy for relation \"members\""), "\(read.observed)")
+            #expect(read.expected == "own (0 rows)")
+        }
+        #expect(report.results.contains { $0.persona == "anon" && $0.probe == "select" && $0.passed })
+    }
+
+    @Test func thePlanlessRunListsTheErrorsAndFinishes() throws {
+        let connection = try ElectricRide.database(migrations: Self.migrations, seeded: false)
+        let url = try TestCluster.cluster.url(database: connection.settings.parameters["dbname"] ?? "", user: "postgres")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("recursive-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try PgwardenCLI.run(["test", "--database-url", url], directory: folder.path)
+        #expect(result.status == 0, "\(result.all)")
+        #expect(result.standardOutput.contains(
+            "ERROR public.members · select as ava, select as ben: error 42P17: infinite recursion detected in policy"),
+                "\(result.standardOutput)")
+        #expect(result.standardOutput.contains("error 42P17: infinite recursion detected in policy for relation \"members\""))
+    }
+}
