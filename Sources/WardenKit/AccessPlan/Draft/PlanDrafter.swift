@@ -87,7 +87,16 @@ public struct PlanDrafter {
             },
             functions: exposed.functions.map { FunctionPlan(signature: $0.signature, execute: [:], line: 0) },
             checks: [], accessTokenHook: accessTokenHook)
-        plan.setup = exposed.relations.filter(\.isTable).compactMap { relation in
+        let exposedTables = exposed.relations.filter(\.isTable)
+        let tables = Dictionary(exposedTables.map { ($0.qualifiedName, $0) }) { first, _ in first }
+        // A foreign key names its table quoted as SQL (`public."Trip Log"`).
+        let byQuotedName = Dictionary(exposedTables.map {
+            ("\(DraftOwnership.sqlName($0.schema)).\(DraftOwnership.sqlName($0.name))", $0.qualifiedName)
+        }) { first, _ in first }
+        let setupOrder = DraftSetupOrder.ordered(exposedTables.map(\.qualifiedName)) { table in
+            catalog.columns[table, default: []].compactMap { $0.reference.flatMap { byQuotedName[$0.table] } }
+        }
+        plan.setup = setupOrder.compactMap { tables[$0] }.compactMap { relation in
             ownership.setupRows(
                 table: relation.qualifiedName,
                 quotedTable: "\(DraftOwnership.sqlName(relation.schema)).\(DraftOwnership.sqlName(relation.name))", emails: Self.emails)
