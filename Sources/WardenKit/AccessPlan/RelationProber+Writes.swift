@@ -10,9 +10,12 @@ extension RelationProber {
         if plan.owner != nil, persona.user != nil {
             let own = truth.row(.own(persona.name))
             let other = truth.row(.notOwn(persona.name))
-            pending.append(write(persona, scope, operation, "\(verb) own row", row: own, ownsIt: true, batch))
+            let ownWrite = write(persona, scope, operation, "\(verb) own row", row: own, ownsIt: true, batch)
+            pending.append(ownWrite)
             pending.append(write(persona, scope, operation, "\(verb) another user's row", row: other, ownsIt: false, batch))
-            if operation == .update { pending.append(try queueMove(persona, scope, row: own, truth, batch)) }
+            if operation == .update {
+                pending.append(try queueMove(persona, scope, row: own, truth, batch, ownUpdate: ownWrite))
+            }
         } else if plan.owner != nil {
             let row = context.someUser.flatMap { truth.row(.own($0.name)) }
             pending.append(write(persona, scope, operation, "\(verb) a user's row", row: row, ownsIt: false, batch))
@@ -47,7 +50,7 @@ extension RelationProber {
     /// Tries to give an own row to another user by writing that user's values into
     /// the ownership columns (the sample columns whose values differ between users).
     private func queueMove(_ persona: Persona, _ scope: Scope, row: String?, _ truth: RelationTruth,
-                           _ batch: ProbeBatch) throws -> Pending {
+                           _ batch: ProbeBatch, ownUpdate: @escaping Pending) throws -> Pending {
         let label = "move own row to another user"
         let expectAllowed = scope == .all
         guard let other = context.otherUser(than: persona) else {
@@ -65,12 +68,25 @@ extension RelationProber {
         let theirs = try truth.sample(as: other).get()
         let changed = plan.sample.indices.filter { mine[$0] != theirs[$0] }
         guard !changed.isEmpty else {
-            let result = ProbeResult(
-                subjectKind: .relation, subject: plan.qualifiedName, persona: persona.name, operation: .update,
-                probe: label, expected: expectation(expectAllowed, scope),
-                observed: "cannot probe: the sample gives both users the same values, so it names no ownership column",
-                passed: false)
-            return { result }
+            return {
+                // No ownership column to write (ownership through another table, say): a
+                // move is an update of the own row, so when that update is refused (no
+                // row affected: the policy hides the row from every update; or 42501),
+                // the move is refused with it.
+                let own = try ownUpdate()
+                let refusal: ProbeOutcome? = own.observed == "0 rows" ? .rows(0)
+                    : own.observed.hasPrefix("denied (42501") ? .denied(message: own.observed) : nil
+                guard let refusal else {
+                    return ProbeResult(
+                        subjectKind: .relation, subject: plan.qualifiedName, persona: persona.name, operation: .update,
+                        probe: label, expected: expectation(expectAllowed, scope),
+                        observed: "cannot probe: the sample gives both users the same values, so it names no ownership column",
+                        passed: false)
+                }
+                var result = verdict(persona, .update, label, expectAllowed: expectAllowed, scope: scope, outcome: refusal)
+                result.observed = "refused, as updating the own row is (\(own.observed)); the sample names no ownership column to move it by"
+                return result
+            }
         }
         let assignments = SQL.joined(
             changed.map { "\(identifier: plan.sample[$0].column) = \(theirs[$0])" }, separator: ", ")

@@ -23,9 +23,7 @@ import TestSupport
         #expect(serviceReads.observed.hasPrefix("all ("), "\(serviceReads.observed)")
     }
 
-    @Test func handWrittenOwnerRuleMayNameTheRelation() throws {
-        let connection = try ElectricRide.database(migrations: Self.migrations, seeded: false)
-        let plan = try AccessPlanParser(file: "teams.yml").parse("""
+    static let teamsPlan = """
             schemas: [public]
             personas:
               anon: {role: anon}
@@ -50,15 +48,38 @@ import TestSupport
                 access:
                   anon: none
                   authenticated: {select: own}
-            """)
+            """
+
+    @Test func handWrittenOwnerRuleMayNameTheRelation() throws {
+        let connection = try ElectricRide.database(migrations: Self.migrations, seeded: false)
+        let plan = try AccessPlanParser(file: "teams.yml").parse(Self.teamsPlan)
         let report = try AccessPlanRunner(connection: connection, plan: plan).run()
-        // Every cell passes but moving a team to another user: membership is not a
-        // column of the row, so the probe has nothing to write (and says so).
+        #expect(report.passed, "\(report.failures.map { "\($0.name): \($0.observed)" })")
+        // Membership is not a column of the row: there is nothing to move a team by, and
+        // as updating one's own team affects no row (no update policy), moving it is refused with it.
+        let moves = report.results.filter { $0.subject == "public.teams" && $0.probe == "move own row to another user" }
+        #expect(moves.count == 2)
+        #expect(moves.allSatisfy { $0.observed.hasPrefix("refused, as updating the own row is (0 rows)") }, "\(moves.map(\.observed))")
+        let seen = report.results.filter { $0.subject == "public.teams" && $0.probe == "select" && $0.persona != "anon" }
+        #expect(seen.map(\.observed) == ["own (1 rows)", "own (1 rows)"], "\(seen.map(\.observed))")
+    }
+
+    /// When members may update their team, moving it is a real question the sample
+    /// cannot ask (no ownership column): the cell says so and fails.
+    @Test func aMoveWithNothingToMoveByIsNotProvenWhenUpdatesGoThrough() throws {
+        let connection = try ElectricRide.database(migrations: Self.migrations, seeded: false)
+        try connection.execute("grant update on public.teams to authenticated")
+        try connection.execute("""
+            create policy "members update their teams" on public.teams for update to authenticated
+              using ((select auth.uid()) in (select user_id from public.members where team_id = id))
+            """)
+        let plan = try AccessPlanParser(file: "teams.yml").parse(
+            Self.teamsPlan.replacingOccurrences(
+                of: "authenticated: {select: own}\n  public.members:", with: "authenticated: {select: own, update: own}\n  public.members:"))
+        let report = try AccessPlanRunner(connection: connection, plan: plan).run()
         let failures = report.failures.map { "\($0.name): \($0.observed)" }
         #expect(failures == ["ava", "ben"].map {
             "\($0) · public.teams · move own row to another user: cannot probe: the sample gives both users the same values, so it names no ownership column"
         }, "\(failures)")
-        let seen = report.results.filter { $0.subject == "public.teams" && $0.probe == "select" && $0.persona != "anon" }
-        #expect(seen.map(\.observed) == ["own (1 rows)", "own (1 rows)"], "\(seen.map(\.observed))")
     }
 }
