@@ -15,7 +15,18 @@ import WardenKit
 enum TwinCatalog {
     static let schemas = "'public', 'auth', 'storage', 'extensions', 'graphql_public', 'realtime', 'graphql', 'vault', 'supabase_functions', 'net'"
 
+    /// Read with an empty search_path, so every name is schema-qualified whatever the
+    /// role's search_path was when the connection opened (bootstrap sets
+    /// supabase_admin's to include auth: a connection opened before and one opened
+    /// after would otherwise print the same objects differently).
     static func fingerprint(_ connection: Connection) throws -> [String] {
+        try connection.rolledBack {
+            try connection.execute("set local search_path = ''")
+            return try rows(connection)
+        }
+    }
+
+    private static func rows(_ connection: Connection) throws -> [String] {
         try connection.query(
             """
             with acl(kind, name, grants) as (
