@@ -34,6 +34,12 @@ import Testing
             == [.rlsReferencesUserMetadata, .authRLSInitplan])
     }
 
+    @Test func theSummaryCountsOneFindingAndOneDangerInTheSingular() {
+        let view = LintFinding(rule: .securityDefinerView, kind: .view, schema: "public", name: "v", detail: "")
+        #expect(LintReportFormats.summary(LintReport(findings: [view], duration: .zero)) == "lint: 1 finding, 1 danger")
+        #expect(LintReportFormats.summary(LintReport(findings: [], duration: .zero)) == "lint: 0 findings, 0 dangers")
+    }
+
     @Test func dangerDependsOnProofLevelAndIntent() {
         var finding = LintFinding(rule: .anonSecurityDefinerFunctionExecutable, kind: .function, schema: "public",
                                   name: "f", signature: "public.f()", detail: "")

@@ -19,7 +19,7 @@ public enum LintReportFormats {
     /// One line: how many findings, how many dangers.
     public static func summary(_ report: LintReport) -> String {
         let intended = report.findings.filter(\.intended).count
-        return "lint: \(report.findings.count) findings, \(report.dangers.count) dangers"
+        return "lint: \(counted(report.findings.count, "finding")), \(counted(report.dangers.count, "danger"))"
             + (intended > 0 ? ", \(intended) intended by the access plan" : "")
     }
 

@@ -82,9 +82,7 @@ public struct MigrationRun: Sendable {
             + (dryRun ? " (dry run: nothing was changed)" : " in \(Self.duration(total))")
     }
 
-    static func count(_ number: Int) -> String {
-        number == 1 ? "1 migration" : "\(number) migrations"
-    }
+    static func count(_ number: Int) -> String { counted(number, "migration") }
 
     /// The line for one step, e.g. `applied 20261121000100 create_lookup_tables (12 ms)`.
     public static func line(for step: Step, dryRun: Bool) -> String {

@@ -32,7 +32,7 @@ public struct TestRunReport: Sendable {
         let failed = cases.filter { $0.status == .failed }.count
         let passedCount = cases.filter { $0.status == .passed }.count
         let milliseconds = suites.reduce(Duration.zero) { $0 + $1.duration }.inSeconds * 1000
-        return "pgTAP: \(suites.count) file\(suites.count == 1 ? "" : "s"), \(cases.count) assertion\(cases.count == 1 ? "" : "s"), "
+        return "pgTAP: \(counted(suites.count, "file")), \(counted(cases.count, "assertion")), "
             + "\(passedCount) passed, \(failed) failed, \(cases.count - passedCount - failed) skipped or todo"
             + " (\(Int(milliseconds.rounded())) ms)"
     }
