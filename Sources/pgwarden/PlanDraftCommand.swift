@@ -51,8 +51,8 @@ struct PlanDraftCommand: ParsableCommand {
                 connection: connection, schemas: schema.isEmpty ? ["public"] : schema, userMetadata: userMetadata,
                 accessTokenHook: try AccessTokenHook.configured(nearPlan: output ?? "access-plan.yml"))
                 .draft()  // messages about it name "the drafted plan", not a file that does not exist yet
-            let summary = "plan draft: \(counted(draft.plan.relations.count, "relation")), \(counted(draft.plan.functions.count, "function")), "
-                + "\(counted(draft.dangers, "cell")) marked DANGER, \(counted(draft.findings.dangers.count, "lint danger")) (pgwarden lint); "
+            let summary = "plan draft: \(Self.count(draft.plan.relations.count, "relation")), \(Self.count(draft.plan.functions.count, "function")), "
+                + "\(Self.count(draft.dangers, "cell")) marked DANGER, \(Self.count(draft.findings.dangers.count, "lint danger")) (pgwarden lint); "
                 + (draft.verified ? "pgwarden test passes with it" : "some cells could not be stated (see NOTE)")
             if let output {
                 try draft.yaml.write(toFile: output, atomically: true, encoding: .utf8)
@@ -64,4 +64,7 @@ struct PlanDraftCommand: ParsableCommand {
             }
         }
     }
+
+    /// `1 relation`, `2 relations` (the library's own helper is not public API).
+    static func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
 }
