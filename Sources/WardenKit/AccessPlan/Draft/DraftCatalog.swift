@@ -26,6 +26,9 @@ struct DraftCatalog {
         /// The values its check constraints list (`status in ('active', 'canceled')`),
         /// when they list some; see `DraftCheckList`.
         var allowedValues: [String]? = nil
+        /// An insert may give it a value: not `GENERATED ALWAYS AS IDENTITY`, not a
+        /// generated column (those refuse one, 428C9).
+        var writable = true
     }
 
     var columns: [String: [Column]] = [:]
@@ -62,7 +65,8 @@ struct DraftCatalog {
                    exists (select from pg_index i
                            where i.indrelid = c.oid and i.indisunique and a.attnum = any(i.indkey::int2[]))::text,
                    array_to_json(array(select pg_get_expr(k.conbin, k.conrelid) from pg_constraint k
-                                       where k.conrelid = c.oid and k.contype = 'c' and k.conkey = array[a.attnum]))::text
+                                       where k.conrelid = c.oid and k.contype = 'c' and k.conkey = array[a.attnum]))::text,
+                   (a.attidentity <> 'a' and a.attgenerated = '')::text
             from pg_attribute a
             join pg_class c on c.oid = a.attrelid
             join pg_namespace n on n.oid = c.relnamespace
@@ -86,7 +90,7 @@ struct DraftCatalog {
                 name: row[1] ?? "", typeName: row[2] ?? "", category: row[3] ?? "",
                 maxLength: row[4].flatMap { Int($0) }, firstLabel: row[5], required: row[6] == "true",
                 reference: reference, unique: row[8] == "true",
-                allowedValues: DraftCheckList.allowed(by: JSONStringArray.decode(row[9]))))
+                allowedValues: DraftCheckList.allowed(by: JSONStringArray.decode(row[9])), writable: row[10] != "false"))
         }
         catalog.readPolicies(Array(results.dropFirst()))
         return catalog

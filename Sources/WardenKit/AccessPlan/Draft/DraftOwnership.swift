@@ -47,7 +47,9 @@ struct DraftOwnership {
         let columns = catalog.columns[table] ?? []
         let owner = ownerColumn(of: table)
         var chosen = columns.filter { $0.required || $0.name == owner }
-        if chosen.isEmpty, let first = columns.first(where: { value(for: $0) != nil }) { chosen = [first] }
+        // No column an insert must give: the first it may give (an identity column that is
+        // GENERATED ALWAYS refuses a value, so a sample naming it proves nothing).
+        if chosen.isEmpty, let first = columns.first(where: { $0.writable && value(for: $0) != nil }) { chosen = [first] }
         return chosen.map { ($0.name, $0.name == owner ? "auth.uid()" : value(for: $0) ?? "null") }
     }
 
