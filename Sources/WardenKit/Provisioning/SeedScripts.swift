@@ -19,11 +19,6 @@ package enum SeedScripts {
     @discardableResult
     package static func apply(_ files: [URL], on connection: Connection) throws -> [URL] {
         let scripts = try files.map { file in (file, try read(file)) }
-        defer {
-            if scripts.contains(where: { $0.1.setsSession }), connection.transactionStatus == .idle {
-                _ = try? connection.execute(["reset all"])
-            }
-        }
         try connection.inTransaction {
             for (file, (text, _)) in scripts {
                 do {
@@ -35,6 +30,9 @@ package enum SeedScripts {
             }
             return .commit
         }
+        // A failed seed's settings went with its rollback; a committed one's stay in the
+        // session until reset.
+        if scripts.contains(where: { $0.1.setsSession }) { try connection.execute(["reset all"]) }
         return files
     }
 
@@ -52,26 +50,19 @@ package enum SeedScripts {
         guard let text = String(data: data, encoding: .utf8) else {
             throw SeedError(file: shown, message: "the seed file is not valid UTF-8")
         }
-        // One pass over the statements (a seed may be a 50 MB dump): the seal, the
-        // lexing setting, and whether it sets anything for the session.
-        let source = SourceText(text)
-        let allowed = SealedSQL.allowedKinds.union([.copyFromStdin, .sessionSetting, .sessionReset])
-        var setsSession = false
-        for statement in StatementSplitter.split(text) {
-            func line() -> Int { source.location(ofOffset: statement.range.lowerBound).line }
-            guard allowed.contains(statement.kind) else {
-                let violation = SealedSQL.Violation(
-                    kind: statement.kind, line: line(), words: statement.keywords.prefix(3).joined(separator: " "))
-                throw SeedError(file: shown, line: violation.line, message: violation.message + "; nothing was applied")
-            }
-            if let setting = SettingCheck.changedLexingSetting(statement) {
-                throw SeedError(
-                    file: shown, line: line(),
-                    message: "\(setting) may only be on: pgwarden reads the seed's statements with it on; "
-                        + "write E'...' strings for backslash escapes; nothing was applied")
-            }
-            setsSession = setsSession || statement.kind == .sessionSetting || statement.kind == .sessionReset
+        // Split once (a seed may be a 50 MB dump): the seal, then the lexing setting.
+        let (statements, violation) = SealedSQL.checked(text, alsoAllowing: [.copyFromStdin, .sessionSetting, .sessionReset])
+        if let violation {
+            throw SeedError(file: shown, line: violation.line, message: violation.message + "; nothing was applied")
         }
+        for statement in statements {
+            guard let setting = SettingCheck.changedLexingSetting(statement) else { continue }
+            throw SeedError(
+                file: shown, line: SourceText(text).location(ofOffset: statement.range.lowerBound).line,
+                message: "\(setting) may only be on: pgwarden reads the seed's statements with it on; "
+                    + "write E'...' strings for backslash escapes; nothing was applied")
+        }
+        let setsSession = statements.contains { $0.kind == .sessionSetting || $0.kind == .sessionReset }
         return (text, setsSession)
     }
 }

@@ -26,15 +26,22 @@ package enum SealedSQL {
     /// The first statement of `text` whose kind is not allowed (beyond `allowedKinds`,
     /// also `extra`: seeds may stream `COPY FROM STDIN` data); nil when all are.
     package static func firstViolation(in text: String, alsoAllowing extra: Set<StatementKind> = []) -> Violation? {
-        let source = SourceText(text)
+        checked(text, alsoAllowing: extra).violation
+    }
+
+    /// `text` split once: its statements, and the first whose kind is not allowed (as
+    /// `firstViolation`), for a caller that checks the statements further.
+    package static func checked(_ text: String, alsoAllowing extra: Set<StatementKind> = [])
+        -> (statements: [SQLStatement], violation: Violation?)
+    {
+        let statements = StatementSplitter.split(text)
         let allowed = allowedKinds.union(extra)
-        for statement in StatementSplitter.split(text) where !allowed.contains(statement.kind) {
-            return Violation(
-                kind: statement.kind,
-                line: source.location(ofOffset: statement.range.lowerBound).line,
-                words: statement.keywords.prefix(3).joined(separator: " "))
-        }
-        return nil
+        guard let statement = statements.first(where: { !allowed.contains($0.kind) }) else { return (statements, nil) }
+        let violation = Violation(
+            kind: statement.kind,
+            line: SourceText(text).location(ofOffset: statement.range.lowerBound).line,
+            words: statement.keywords.prefix(3).joined(separator: " "))
+        return (statements, violation)
     }
 
     /// The statements of `text`, each as sent to the server, in order.
