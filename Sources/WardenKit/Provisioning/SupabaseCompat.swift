@@ -19,10 +19,10 @@ public enum SupabaseCompat {
     ]
 
     /// The twin's SQL, in the order it runs: helpers, roles, database, auth (schema and
-    /// types, tables, functions), storage, the stand-in for supautils' policy grants,
-    /// the parameters supautils lets postgres set (PostgREST's among them), the Vault
-    /// stand-in, and the platform's other schemas (graphql, supabase_functions) and
-    /// extensions.
+    /// types, tables, functions), storage, the stand-ins for supautils' policy grants and
+    /// drop-trigger grants, the parameters supautils lets postgres set (PostgREST's among
+    /// them), the Vault stand-in, and the platform's other schemas (graphql,
+    /// supabase_functions) and extensions.
     public static var scripts: [(name: String, sql: String)] {
         [
             ("TwinHelpers.sql", PackageResources.TwinHelpers_sql), ("TwinRoles.sql", PackageResources.TwinRoles_sql),
@@ -31,6 +31,7 @@ public enum SupabaseCompat {
             ("TwinAuthFunctions.sql", PackageResources.TwinAuthFunctions_sql),
             ("TwinStorage.sql", PackageResources.TwinStorage_sql),
             ("TwinPolicyGrants.sql", PackageResources.TwinPolicyGrants_sql),
+            ("TwinDropTriggerGrants.sql", PackageResources.TwinDropTriggerGrants_sql),
             ("TwinAllowedConfigs.sql", PackageResources.TwinAllowedConfigs_sql), ("TwinVault.sql", PackageResources.TwinVault_sql),
             ("TwinPlatform.sql", PackageResources.TwinPlatform_sql),
             ("TwinExtensionScripts.sql", PackageResources.TwinExtensionScripts_sql),

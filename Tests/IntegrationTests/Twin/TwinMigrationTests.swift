@@ -81,10 +81,10 @@ import TestSupport
     /// What Supabase refuses to postgres, the twin refuses with the same SQLSTATE.
     @Test(arguments: [
         ("create a table in auth", "create table auth.sessions_archive (id uuid)"),
-        ("drop a trigger on auth.users", """
+        ("disable a trigger on auth.users", """
             create function public.noop() returns trigger language plpgsql as $$ begin return new; end $$;
             create trigger noop after insert on auth.users for each row execute function public.noop();
-            drop trigger noop on auth.users;
+            alter table auth.users disable trigger noop;
             """),
         ("alter auth.users", "alter table auth.users add column nickname text"),
         ("create a table in storage", "create table storage.thumbnails (id uuid)"),
@@ -138,6 +138,8 @@ import TestSupport
             drop policy "own files" on storage.objects;
             create policy "read own account" on auth.users for select to authenticated using (id = auth.uid());
             create function public.on_signup() returns trigger language plpgsql as $$ begin return new; end $$;
+            create trigger on_signup after insert on auth.users for each row execute function public.on_signup();
+            drop trigger on_signup on auth.users;
             create trigger on_signup after insert on auth.users for each row execute function public.on_signup();
             drop function public.on_signup() cascade;
             select set_config('storage.allow_delete_query', 'true', true);
