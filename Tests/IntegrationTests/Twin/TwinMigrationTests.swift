@@ -152,6 +152,24 @@ import TestSupport
         #expect(try connection.query("select rolsuper::text from pg_roles where rolname = 'postgres'").scalar == "false")
     }
 
+    /// supautils lifts policy commands only on its listed tables: a policy on a table
+    /// postgres neither owns nor finds listed may not be dropped either (its sql_drop
+    /// check once ran while postgres was still a superuser, and so passed everything).
+    @Test(arguments: ["public.admin_notes", "auth.schema_migrations"])
+    func postgresMayNotDropAPolicyOnATableOutsideTheList(_ table: String) throws {
+        let (admin, project) = try TestCluster.newTwinDatabase("dropol")
+        try Connection(admin).execute(unsafeScript:
+            """
+            create table public.admin_notes (id int);
+            create policy admins_only on \(table) using (false);
+            """)
+        let error = try asPostgres("drop policy admins_only on \(table)", on: project)
+        #expect(error?.sqlState == .insufficientPrivilege, "\(error?.message ?? "succeeded")")
+        let connection = try Connection(admin)
+        #expect(try connection.query("select count(*)::text from pg_policies where policyname = 'admins_only'").scalar == "1")
+        #expect(try connection.query("select rolsuper::text from pg_roles where rolname = 'postgres'").scalar == "false")
+    }
+
     @Test func aMissingExtensionNamesTheExtensionAndItsPackage() throws {
         let folder = try MigrationFolder([
             "1_embeddings.sql": "create extension if not exists vector with schema extensions;\n",

@@ -52,9 +52,12 @@ begin
         select p.polrelid::regclass, c.in_extension into target, inside_extension
         from pg_catalog.pg_event_trigger_ddl_commands() c join pg_catalog.pg_policy p on p.oid = c.objid
         where c.object_type = 'policy' limit 1;
-        alter role postgres nosuperuser;
-        perform pg_catalog.set_config('pgwarden.policy_grant_active', 'off', true);
       end if;
+      -- The command itself is done (a DROP POLICY's sql_drop comes before its end):
+      -- the lift ends before the check, since a superuser has every role and
+      -- pg_has_role would answer true for any owner.
+      alter role postgres nosuperuser;
+      perform pg_catalog.set_config('pgwarden.policy_grant_active', 'off', true);
       if target is not null and not inside_extension
          and target::text not in ('auth.audit_log_entries', 'auth.identities', 'auth.refresh_tokens', 'auth.sessions',
                                   'auth.users', 'storage.buckets', 'storage.migrations', 'storage.objects',
