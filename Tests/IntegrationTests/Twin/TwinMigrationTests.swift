@@ -89,7 +89,7 @@ import TestSupport
         ("alter auth.users", "alter table auth.users add column nickname text"),
         ("create a table in storage", "create table storage.thumbnails (id uuid)"),
         ("alter storage.objects", "alter table storage.objects enable row level security"),
-        ("create a policy on an auth table outside supautils' list", "create policy p on auth.mfa_factors for select using (true)"),
+        ("create a policy on an auth table outside supautils' list", "create policy p on auth.schema_migrations for select using (true)"),
         ("write the auth server's migration history", "insert into auth.schema_migrations values ('1')"),
         ("delete from storage.objects directly", "delete from storage.objects"),
         ("create a role that is a superuser", "create role sneaky superuser"),
@@ -137,6 +137,8 @@ import TestSupport
             create policy "own files" on storage.objects for select to authenticated using (owner_id = auth.uid()::text);
             drop policy "own files" on storage.objects;
             create policy "read own account" on auth.users for select to authenticated using (id = auth.uid());
+            create policy "own factors" on auth.mfa_factors for select to authenticated using (user_id = auth.uid());
+            drop policy "own factors" on auth.mfa_factors;
             create function public.on_signup() returns trigger language plpgsql as $$ begin return new; end $$;
             create trigger on_signup after insert on auth.users for each row execute function public.on_signup();
             drop trigger on_signup on auth.users;

@@ -96,9 +96,10 @@ import TestSupport
     }
 
     /// supautils' privileged_role_allowed_configs (PG ansible/files/postgresql_config/
-    /// supautils.conf.j2, commit 7db7e1a) lets postgres set session_replication_role
+    /// conf.d/supautils.conf, commit 6124db1) lets postgres set session_replication_role
     /// (a migration's `set session_replication_role = replica`), for the session or the
-    /// transaction; log_statement is not on that list and stays refused.
+    /// transaction, and log_statement, wal_compression and pg_stat_statements.*;
+    /// log_parser_stats is not on that list and stays refused.
     @Test func postgresMaySetTheParametersSupautilsAllows() throws {
         let (_, project) = try project()
         _ = try project.query("set session_replication_role = replica")
@@ -110,7 +111,10 @@ import TestSupport
         try project.execute("commit")
         #expect(try project.query("show session_replication_role").scalar == "origin")
         _ = try project.query("set track_io_timing = on")
-        let refused = try #require(throws: PGError.self) { try project.query("set log_statement = 'all'") }
+        _ = try project.query("set log_statement = 'all'")
+        _ = try project.query("set wal_compression = on")
+        _ = try project.query("set pg_stat_statements.track = 'all'")
+        let refused = try #require(throws: PGError.self) { try project.query("set log_parser_stats = on") }
         #expect(refused.sqlState == .insufficientPrivilege)
     }
 

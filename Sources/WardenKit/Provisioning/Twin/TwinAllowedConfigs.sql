@@ -1,14 +1,17 @@
 -- pgwarden twin, step 6: the parameters Supabase lets postgres set although plain
 -- PostgreSQL keeps them for superusers. On Supabase, supautils lets its privileged
 -- role (postgres) set those of supautils.privileged_role_allowed_configs (supabase/postgres
--- ansible/files/postgresql_config/supautils.conf.j2 at commit 7db7e1a):
--- auto_explain.log_min_duration, auto_explain.log_nested_statements, log_lock_waits,
--- log_min_messages, pg_net.batch_size, pg_net.ttl, pgaudit.*, pgrst.*, plan_filter.*,
--- safeupdate.enabled, session_replication_role, track_io_timing. Since PostgreSQL 15,
+-- ansible/files/postgresql_config/conf.d/supautils.conf at commit 6124db1):
+-- auto_explain.*, log_lock_waits, log_min_duration_statement, log_min_messages,
+-- log_parameter_max_length, log_replication_commands, log_statement, log_temp_files,
+-- pg_net.batch_size, pg_net.ttl, pg_stat_statements.*, pgaudit.*, pgrst.*, plan_filter.*,
+-- safeupdate.enabled, session_replication_role, track_io_timing, wal_compression.
+-- Since PostgreSQL 15,
 -- `grant set on parameter` gives one named parameter to a role; the twin grants
 -- postgres:
 --   * each listed name this server defines with context superuser
---     (session_replication_role, log_lock_waits, log_min_messages, track_io_timing);
+--     (session_replication_role, log_statement, track_io_timing, wal_compression,
+--     pg_stat_statements.track, ...);
 --     the other names belong to libraries the twin does not load, and anyone may set
 --     such a placeholder in a session;
 --   * pgrst.*: Supabase's docs tell users to run, as postgres, `alter role
@@ -37,9 +40,10 @@ begin
       'server_cors_allowed_origins', 'server_timing_enabled', 'server_trace_header']) as name
     union all
     select s.name from pg_catalog.pg_settings s
-    where s.context = 'superuser' and s.name = any (array[
-      'auto_explain.log_min_duration', 'auto_explain.log_nested_statements', 'log_lock_waits', 'log_min_messages',
-      'pg_net.batch_size', 'pg_net.ttl', 'safeupdate.enabled', 'session_replication_role', 'track_io_timing'])
+    where s.context = 'superuser' and (s.name like 'auto_explain.%' or s.name like 'pg_stat_statements.%' or s.name = any (array[
+      'log_lock_waits', 'log_min_duration_statement', 'log_min_messages', 'log_parameter_max_length',
+      'log_replication_commands', 'log_statement', 'log_temp_files', 'pg_net.batch_size', 'pg_net.ttl',
+      'safeupdate.enabled', 'session_replication_role', 'track_io_timing', 'wal_compression']))
   loop
     continue when exists (
       select 1 from pg_catalog.pg_parameter_acl a, pg_catalog.aclexplode(a.paracl) e

@@ -1,12 +1,14 @@
 -- pgwarden twin, step 5: what Supabase's supautils extension does for policies.
 -- On Supabase, postgres owns neither auth's nor storage's tables, yet may create,
 -- alter and drop policies on some of them: supautils.policy_grants lets it
--- (supabase/postgres ansible/files/postgresql_config/supautils.conf.j2). Plain
+-- (supabase/postgres ansible/files/postgresql_config/conf.d/supautils.conf, the same
+-- 24 tables as its drop_trigger_grants; docs/supabase-twin.md). Plain
 -- PostgreSQL has no such setting, so the twin does the same with event triggers: for
 -- a policy command run by a postgres session, postgres is a superuser for that one
 -- command (the role change is part of the command's transaction), and the command
 -- is refused, as PostgreSQL would, when its table is neither postgres's nor listed.
--- Everything else on those tables (drop trigger, alter table, ...) stays refused.
+-- Everything else on those tables (alter table, ...) stays refused; DROP TRIGGER has
+-- its own stand-in (TwinDropTriggerGrants.sql).
 
 do $twin$
 begin
@@ -59,8 +61,12 @@ begin
       alter role postgres nosuperuser;
       perform pg_catalog.set_config('pgwarden.policy_grant_active', 'off', true);
       if target is not null and not inside_extension
-         and target::text not in ('auth.audit_log_entries', 'auth.identities', 'auth.refresh_tokens', 'auth.sessions',
-                                  'auth.users', 'storage.buckets', 'storage.migrations', 'storage.objects',
+         and target::text not in ('auth.audit_log_entries', 'auth.flow_state', 'auth.identities', 'auth.instances',
+                                  'auth.mfa_amr_claims', 'auth.mfa_challenges', 'auth.mfa_factors', 'auth.oauth_clients',
+                                  'auth.one_time_tokens', 'auth.refresh_tokens', 'auth.saml_providers',
+                                  'auth.saml_relay_states', 'auth.sessions', 'auth.sso_domains', 'auth.sso_providers',
+                                  'auth.users', 'realtime.messages', 'realtime.subscription', 'storage.buckets',
+                                  'storage.buckets_analytics', 'storage.objects', 'storage.prefixes',
                                   'storage.s3_multipart_uploads', 'storage.s3_multipart_uploads_parts')
          and not pg_catalog.pg_has_role('postgres', (select relowner from pg_catalog.pg_class where oid = target), 'usage')
       then
