@@ -53,6 +53,37 @@ struct PlanAccountCreator {
 
     private static let savepoint = "pgwarden_sign_up"
 
+    /// The signed-in personas the database would refuse to sign up, without keeping
+    /// anything: each account is inserted (with its identity) in order, in a savepoint
+    /// of its own, inside a transaction (or savepoint) that is rolled back. A persona
+    /// signs up after those before it, as in the run, so a trigger's unique key sees them.
+    func signUpRefusals() throws -> [PersonaSignUpRefusal] {
+        let users = plan.personas.compactMap { persona in persona.user.map { (persona, $0) } }
+        guard !users.isEmpty else { return [] }
+        return try connection.rolledBack {
+            let identityColumns = users.contains { !$0.1.isAnonymous } ? try readIdentityColumns() : []
+            var refusals: [PersonaSignUpRefusal] = []
+            for (persona, user) in users {
+                let id = UUID().uuidString.lowercased()
+                do {
+                    try connection.savepoint {
+                        try connection.execute(insertUser(id: id, user))
+                        if !user.isAnonymous, Self.identityNeeds.isSubset(of: identityColumns) {
+                            try connection.execute(insertIdentity(userID: id, user, columns: identityColumns))
+                        }
+                    }
+                } catch let error as PGError where error.sqlState != nil {
+                    refusals.append(PersonaSignUpRefusal(
+                        persona: persona.name, email: user.isAnonymous ? "an anonymous user" : user.email,
+                        trigger: try SignUpTriggers.culprit(of: error, on: connection),
+                        sqlState: error.sqlState?.rawValue, message: error.message, detail: error.detail,
+                        metadataJSON: user.metadataJSON))
+                }
+            }
+            return refusals
+        }
+    }
+
     /// When the project's sign-up trigger refused the user, says which trigger and
     /// what it raised (the insert's savepoint already rolled back).
     private func explainSignUp(_ error: PGError, _ user: PlanUser, persona: Persona) throws {

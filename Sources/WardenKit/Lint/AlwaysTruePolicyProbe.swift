@@ -2,13 +2,17 @@ import WardenPostgres
 
 /// What a write policy that is always true lets a signed-in user (ava) do to rows of
 /// another user (ben): insert a row as ben, update or delete ben's rows. Without an
-/// owner column, every row is "another user's".
+/// owner column, every row is "another user's". (With a plan, its two signed-in users.)
 struct AlwaysTruePolicyProbe {
     let context: ProbeContext
     let finding: LintFinding
     let ownership: DraftOwnership
 
     func run() throws -> LintConsequence {
+        guard let ava = context.userName else {
+            return LintConsequence(verdict: .notProbed, evidence: [ProbeContext.leftOutEvidence])
+        }
+        let benName = context.otherUserName
         let table = finding.subject
         let quoted = ConsequenceProber.quoted(finding)
         let owner = ownership.ownerColumn(of: table).map(DraftOwnership.sqlName)
@@ -16,18 +20,18 @@ struct AlwaysTruePolicyProbe {
         let whose = owner == nil ? "" : " owned by another user"
         var evidence: [String] = []
         var proven = false
-        if let ben = context.userIDs["ben"] {
+        if let benName, let ben = context.userIDs[benName] {
             let sample = ownership.sample(of: table)
             if !sample.isEmpty {
                 let columns = sample.map { DraftOwnership.sqlName($0.column) }.joined(separator: ", ")
                 let values = sample.map { $0.expression.replacingOccurrences(of: "auth.uid()", with: "'\(ben)'::uuid") }
                 let sql = "insert into \(quoted) (\(columns)) values (\(values.joined(separator: ", ")))"
-                switch try context.asPersona("ava", sql) {
+                switch try context.asPersona(ava, sql) {
                 case .rows:
                     proven = true
-                    evidence.append("ava inserted a row of \(table)\(owner == nil ? "" : " owned by ben")")
+                    evidence.append("\(ava) inserted a row of \(table)\(owner == nil ? "" : " owned by \(benName)")")
                 case .refused(let error):
-                    evidence.append("ava's insert into \(table)\(owner == nil ? "" : " as ben"): refused (\(PersonaOutcome.describe(error)))")
+                    evidence.append("\(ava)'s insert into \(table)\(owner == nil ? "" : " as \(benName)"): refused (\(PersonaOutcome.describe(error)))")
                 }
             }
         }
@@ -35,16 +39,20 @@ struct AlwaysTruePolicyProbe {
             ("updated", "with changed as (update \(quoted) set \(owner ?? firstColumn()) = \(owner ?? firstColumn()) where \(others) returning 1) select count(*)::text from changed"),
             ("deleted", "with changed as (delete from \(quoted) where \(others) returning 1) select count(*)::text from changed"),
         ] {
-            switch try context.asPersona("ava", sql) {
+            switch try context.asPersona(ava, sql) {
             case .rows(let rows):
                 let count = Int(rows.first?.first.flatMap { $0 } ?? "0") ?? 0
                 if count > 0 { proven = true }
-                evidence.append("ava \(verb) \(count) row\(count == 1 ? "" : "s") of \(table)\(whose)")
+                evidence.append("\(ava) \(verb) \(count) row\(count == 1 ? "" : "s") of \(table)\(whose)")
             case .refused(let error):
-                evidence.append("ava's \(verb == "updated" ? "update" : "delete") of \(table): refused (\(PersonaOutcome.describe(error)))")
+                evidence.append("\(ava)'s \(verb == "updated" ? "update" : "delete") of \(table): refused (\(PersonaOutcome.describe(error)))")
             }
         }
-        return LintConsequence(verdict: proven ? .proven : .harmless, evidence: evidence, personas: proven ? ["ava"] : [])
+        // Without the other user, there may be no row of theirs to try: not harmless.
+        if !proven && benName == nil && owner != nil {
+            return LintConsequence(verdict: .notProbed, evidence: evidence + [ProbeContext.leftOutEvidence])
+        }
+        return LintConsequence(verdict: proven ? .proven : .harmless, evidence: evidence, personas: proven ? [ava] : [])
     }
 
     /// A column an update can set to itself.

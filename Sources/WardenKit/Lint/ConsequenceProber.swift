@@ -2,24 +2,27 @@ import Foundation
 import WardenPostgres
 
 /// Proves what access findings let a persona do, the way `pgwarden test` proves a
-/// plan: in one transaction that is rolled back, the draft's personas (anon, two
-/// signed-in users ava and ben, service_role) get accounts (`PlanAccountCreator`),
+/// plan: in one transaction that is rolled back, the personas (anon, two signed-in
+/// users, service_role: `LintCast`) get accounts (`PlanAccountCreator`),
 /// each probe acts as a persona exactly as PostgREST would (`Impersonation`) in a
 /// savepoint of its own that is rolled back, so a failing probe does not end the run
 /// and nothing stays.
 struct ConsequenceProber {
     let connection: Connection
     let schemas: [String]
-    /// anon, ava, ben and service_role (with the metadata a sign-up trigger may need).
+    /// anon, two signed-in users and service_role (with the metadata a sign-up trigger
+    /// may need); a signed-in user whose sign-up was refused is not among them.
     let personas: [Persona]
     /// Read before the run (it opens a transaction of its own).
     let draftCatalog: DraftCatalog
+    /// The plan's custom access token hook, when the personas are a plan's.
+    var accessTokenHook: AccessTokenHook? = nil
 
     /// The findings, each probed one given its consequence.
     func prove(_ findings: [LintFinding]) throws -> [LintFinding] {
         let plan = AccessPlan(
             source: "pgwarden lint", schemas: schemas, personas: personas, setup: [],
-            relations: [], functions: [], checks: [])
+            relations: [], functions: [], checks: [], accessTokenHook: accessTokenHook)
         return try connection.rolledBack {
             let seal = try RunSeal.capture(connection, source: plan.source)
             let userIDs = try PlanAccountCreator(connection: connection, plan: plan).createAccounts()
@@ -39,13 +42,13 @@ struct ConsequenceProber {
         }
     }
 
-    /// Rows of ava and ben in the tables whose policies are probed (as `plan draft` does).
+    /// Rows of the signed-in users in the tables whose policies are probed (as `plan draft` does).
     private func addOwnedRows(for findings: [LintFinding]) throws {
         let ownership = DraftOwnership(catalog: draftCatalog)
         let tables = Set(findings.filter { $0.rule == .rlsPolicyAlwaysTrue }.map(\.subject))
         for table in tables.sorted() {
             guard let finding = findings.first(where: { $0.subject == table }),
-                  let sql = ownership.setupRows(table: table, quotedTable: Self.quoted(finding), emails: PlanDrafter.emails)
+                  let sql = ownership.setupRows(table: table, quotedTable: Self.quoted(finding), emails: personas.compactMap { $0.user?.email })
             else { continue }
             try connection.savepoint { try connection.execute(unsafeScript: sql) }
         }
@@ -62,9 +65,13 @@ struct ConsequenceProber {
         case .rlsDisabledInPublic, .policyExistsRLSDisabled:
             return try RelationReadProbe(context: context, finding: finding).run(withWrites: true)
         case .anonSecurityDefinerFunctionExecutable:
-            return try FunctionCallProbe(context: context, finding: finding).run(as: "anon")
+            guard let anon = context.anonName else { return nil }
+            return try FunctionCallProbe(context: context, finding: finding).run(as: anon)
         case .authenticatedSecurityDefinerFunctionExecutable:
-            return try FunctionCallProbe(context: context, finding: finding).run(as: "ava")
+            guard let user = context.userName else {
+                return LintConsequence(verdict: .notProbed, evidence: [ProbeContext.leftOutEvidence])
+            }
+            return try FunctionCallProbe(context: context, finding: finding).run(as: user)
         case .rlsPolicyAlwaysTrue:
             return try AlwaysTruePolicyProbe(
                 context: context, finding: finding, ownership: DraftOwnership(catalog: draftCatalog)).run()

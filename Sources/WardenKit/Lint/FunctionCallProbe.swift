@@ -45,7 +45,7 @@ struct FunctionCallProbe {
                     + (changes.isEmpty ? ["changed nothing"] : changes)
                 evidence.append("\(persona) called \(shown): succeeded, \(parts.joined(separator: ", "))")
                 // Data handed to anon with the owner's rights is a consequence too.
-                let proven = !changes.isEmpty || (persona == "anon" && returned > 0)
+                let proven = !changes.isEmpty || (context.plan.persona(named: persona)?.role == "anon" && returned > 0)
                 return LintConsequence(verdict: proven ? .proven : .harmless, evidence: evidence,
                                        personas: proven ? [persona] : [])
             case .refused(let error):

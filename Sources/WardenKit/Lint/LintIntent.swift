@@ -12,7 +12,9 @@ struct LintIntent {
             return finding
         }
         var judged = finding
-        judged.intended = consequence.personas.allSatisfy { declares(finding, role: Self.role(of: $0)) }
+        judged.intended = consequence.personas.allSatisfy { name in
+            declares(finding, role: plan.persona(named: name)?.role ?? Self.role(of: name))
+        }
         return judged
     }
 

@@ -12,6 +12,7 @@ public enum LintReportFormats {
             lines.append("  \(finding.detail)")
             for line in finding.consequence?.evidence ?? [] { lines.append("  probe: \(line)") }
         }
+        lines += PersonaSignUpRefusal.lines(report.leftOut)
         lines.append(summary(report))
         return lines.joined(separator: "\n")
     }
@@ -21,18 +22,20 @@ public enum LintReportFormats {
         let intended = report.findings.filter(\.intended).count
         return "lint: \(counted(report.findings.count, "finding")), \(counted(report.dangers.count, "danger"))"
             + (intended > 0 ? ", \(intended) intended by the access plan" : "")
+            + (report.leftOut.isEmpty ? "" : "; \(counted(report.leftOut.count, "persona")) left out (not probed)")
     }
 
     public static func json(_ report: LintReport) throws -> String {
         struct Document: Encodable {
             var findings: [LintFinding]
+            var leftOut: [PersonaSignUpRefusal]
             var dangers: Int
             var passed: Bool
             var seconds: Double
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let document = Document(findings: report.findings, dangers: report.dangers.count, passed: report.passed,
+        let document = Document(findings: report.findings, leftOut: report.leftOut, dangers: report.dangers.count, passed: report.passed,
                                 seconds: report.duration.inSeconds)
         return String(decoding: try encoder.encode(document), as: UTF8.self)
     }
@@ -40,7 +43,8 @@ public enum LintReportFormats {
     /// A test case per finding, failing when it is a danger.
     public static func junit(_ report: LintReport) -> String {
         let seconds = String(format: "%.3f", report.duration.inSeconds)
-        let count = report.findings.count, failures = report.dangers.count
+        let leftOut = report.leftOut.isEmpty ? 0 : 1
+        let count = report.findings.count + leftOut, failures = report.dangers.count + leftOut
         var lines = [
             #"<?xml version="1.0" encoding="UTF-8"?>"#,
             "<testsuites name=\"pgwarden lint\" tests=\"\(count)\" failures=\"\(failures)\" time=\"\(seconds)\">",
@@ -56,13 +60,24 @@ public enum LintReportFormats {
             lines.append("      <failure message=\"\(xml(finding.detail))\">\(xml(message(finding)))</failure>")
             lines.append("    </testcase>")
         }
+        if leftOut > 0 {
+            let text = PersonaSignUpRefusal.lines(report.leftOut)
+            lines.append("    <testcase classname=\"pgwarden\" name=\"signed-in personas\">")
+            lines.append("      <failure message=\"\(xml(text[0]))\">\(xml(text.joined(separator: "\n")))</failure>")
+            lines.append("    </testcase>")
+        }
         lines += ["  </testsuite>", "</testsuites>"]
         return lines.joined(separator: "\n")
     }
 
     /// `::error` for dangers, `::warning` for other security findings, `::notice` for the rest.
     public static func github(_ report: LintReport) -> String {
-        ordered(report).map { finding in
+        let leftOut = PersonaSignUpRefusal.lines(report.leftOut)
+        let notice = leftOut.isEmpty ? [] : [
+            "::error title=\(GitHubAnnotations.property("pgwarden lint: personas left out"))::"
+                + GitHubAnnotations.data(leftOut.joined(separator: "\n")),
+        ]
+        return (notice + ordered(report).map { finding in
             let quiet = finding.intended || finding.consequence?.verdict == .harmless || finding.rule.level == .info
             let command = finding.isDanger ? "error" : finding.rule.isSecurity && !quiet ? "warning" : "notice"
             var properties: [String] = []
@@ -71,7 +86,7 @@ public enum LintReportFormats {
             }
             properties.append("title=\(GitHubAnnotations.property("\(finding.rule.rawValue): \(finding.subject)"))")
             return "::\(command) \(properties.joined(separator: ","))::\(GitHubAnnotations.data(message(finding)))"
-        }.joined(separator: "\n")
+        }).joined(separator: "\n")
     }
 
     public static func markdown(_ report: LintReport) -> String {
@@ -80,6 +95,8 @@ public enum LintReportFormats {
             let proven = (finding.consequence?.evidence ?? []).map(MarkdownReport.cell).joined(separator: "<br>")
             lines.append("| \(finding.status) | [`\(finding.rule.rawValue)`](\(finding.rule.remediation)) | `\(MarkdownReport.cell(finding.subject))` | \(proven) |")
         }
+        let leftOut = PersonaSignUpRefusal.lines(report.leftOut)
+        if !leftOut.isEmpty { lines += ["", "```"] + leftOut + ["```"] }
         return lines.joined(separator: "\n")
     }
 

@@ -9,29 +9,45 @@ import WardenPostgres
 public struct Linter {
     let connection: Connection
     let schemas: [String]
-    /// Who the probes act as: anon, two signed-in users (ava, ben) and service_role.
+    /// Who the probes act as without a plan: anon, two signed-in users (ava, ben) and
+    /// service_role. With a plan, its own personas (`LintCast`).
     var personas: [Persona] = PlanDrafter.personas()
+    /// The drafted users' metadata (`--user-metadata`).
+    let userMetadata: DraftUserMetadata
 
     /// - Parameters:
     ///   - connection: an admin connection, as for proving a plan (on Supabase, `postgres`).
     ///   - schemas: the schemas the API exposes.
-    public init(connection: Connection, schemas: [String] = ["public"]) {
+    ///   - userMetadata: `raw_user_meta_data` for the drafted signed-in personas (ava and
+    ///     ben), for a sign-up trigger that needs some; a plan's personas use their own.
+    public init(connection: Connection, schemas: [String] = ["public"], userMetadata: DraftUserMetadata = .none) {
         self.connection = connection
         self.schemas = schemas
+        self.userMetadata = userMetadata
+        personas = PlanDrafter.personas(metadata: userMetadata.byPersona)
     }
 
     /// Reads the findings, proves their consequences (unless `probing` is false: then
     /// nothing is called or written, not even in a rolled-back transaction), and judges
-    /// them by `plan`.
+    /// them by `plan`. The probes act as the plan's personas when there is a plan (see
+    /// `LintCast`); a signed-in persona whose sign-up the database refuses is left out,
+    /// named in `LintReport.leftOut` (the report then does not pass), and what needed
+    /// it is not probed.
     public func run(plan: AccessPlan? = nil, migrations: URL? = nil, probing: Bool = true) throws -> LintReport {
         let started = ContinuousClock.now
         // A plan's functions by their canonical signature (however the plan spells them).
         let plannedFunctions = try plan.map(check) ?? [:]
         let found = try LintCatalog(connection: connection, schemas: schemas).read()
         var findings = found
+        var leftOut: [PersonaSignUpRefusal] = []
         if probing {
+            var cast = plan.map { LintCast.personas(plan: $0, drafted: personas, metadata: userMetadata) } ?? personas
+            leftOut = try PlanDrafter.refusals(of: cast, on: connection, schemas: schemas)
+            cast.removeAll { persona in leftOut.contains { $0.persona == persona.name } }
             let draftCatalog = try DraftCatalog.read(connection, schemas: schemas)
-            findings = try ConsequenceProber(connection: connection, schemas: schemas, personas: personas, draftCatalog: draftCatalog).prove(found)
+            findings = try ConsequenceProber(
+                connection: connection, schemas: schemas, personas: cast, draftCatalog: draftCatalog,
+                accessTokenHook: plan?.accessTokenHook).prove(found)
         }
         if let plan {
             let intent = LintIntent(plan: plan, functions: plannedFunctions)
@@ -41,7 +57,7 @@ public struct Linter {
             let locator = try MigrationObjectLocator(folder: migrations)
             findings = findings.map { var finding = $0; finding.location = locator.location(of: finding); return finding }
         }
-        return LintReport(findings: findings, duration: ContinuousClock.now - started)
+        return LintReport(findings: findings, duration: ContinuousClock.now - started, leftOut: leftOut)
     }
 
     /// A plan is checked against the catalog as `pgwarden test` checks it (roles,
@@ -59,9 +75,12 @@ public struct Linter {
 public struct LintReport: Sendable {
     public var findings: [LintFinding]
     public var duration: Duration
+    /// Signed-in personas the probes could not act as: the database refused their sign-up.
+    public var leftOut: [PersonaSignUpRefusal] = []
 
     /// Findings that are dangers (`LintFinding.isDanger`).
     public var dangers: [LintFinding] { findings.filter(\.isDanger) }
-    /// True when no finding is a danger (the exit status of `pgwarden lint`).
-    public var passed: Bool { dangers.isEmpty }
+    /// True when no finding is a danger and no persona was left out (the exit status
+    /// of `pgwarden lint`): a run that could not act as everyone does not pass.
+    public var passed: Bool { dangers.isEmpty && leftOut.isEmpty }
 }

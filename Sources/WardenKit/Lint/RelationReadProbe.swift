@@ -7,13 +7,11 @@ struct RelationReadProbe {
     let context: ProbeContext
     let finding: LintFinding
 
-    static let personas = ["anon", "ava"]
-
     func run(withWrites: Bool = false) throws -> LintConsequence {
         let quoted = ConsequenceProber.quoted(finding)
         let sources = finding.kind == .view ? try sourceTables() : []
         var evidence: [String] = [], proven: [String] = []
-        for persona in Self.personas {
+        for persona in [context.anonName, context.userName].compactMap({ $0 }) {
             let seen = try count(quoted, as: persona)
             var line = "\(persona) reads \(Self.text(seen)) of \(finding.subject)"
             var shown = (Int(seen) ?? 0) > 0
@@ -35,7 +33,10 @@ struct RelationReadProbe {
             evidence.append(line)
             if shown { proven.append(persona) }
         }
-        return LintConsequence(verdict: proven.isEmpty ? .harmless : .proven, evidence: evidence, personas: proven)
+        // Without a signed-in user, nothing seen is not "harmless": a user may see more.
+        if context.userName == nil { evidence.append(ProbeContext.leftOutEvidence) }
+        let verdict: LintConsequence.Verdict = !proven.isEmpty ? .proven : context.userName == nil ? .notProbed : .harmless
+        return LintConsequence(verdict: verdict, evidence: evidence, personas: proven)
     }
 
     /// Row count, or the SQLSTATE that refused the read.

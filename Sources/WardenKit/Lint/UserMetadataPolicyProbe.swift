@@ -12,12 +12,13 @@ struct UserMetadataPolicyProbe {
     let expressions: [String]
 
     func run() throws -> LintConsequence {
-        guard let ava = context.plan.persona(named: "ava"), let user = ava.user, !keys().isEmpty else {
-            return LintConsequence(verdict: .notProbed, evidence: [])
+        guard !keys().isEmpty else { return LintConsequence(verdict: .notProbed, evidence: []) }
+        guard let name = context.userName, let ava = context.plan.persona(named: name), let user = ava.user else {
+            return LintConsequence(verdict: .notProbed, evidence: [ProbeContext.leftOutEvidence])
         }
         let quoted = ConsequenceProber.quoted(finding)
         let baseline = try count(quoted, as: ava)
-        var evidence = ["ava reads \(RelationReadProbe.text(String(baseline))) of \(finding.subject) with her own user_metadata"]
+        var evidence = ["\(name) reads \(RelationReadProbe.text(String(baseline))) of \(finding.subject) with \(Self.own(name)) user_metadata"]
         for key in keys() {
             for value in try candidateValues() {
                 var forged = ava
@@ -25,13 +26,16 @@ struct UserMetadataPolicyProbe {
                 forged.user?.metadataJSON = JSONText.encode([key: value])
                 let seen = try count(quoted, as: forged)
                 guard seen > baseline else { continue }
-                evidence.append("ava, after setting her own user_metadata to \(forged.user?.metadataJSON ?? ""), reads \(RelationReadProbe.text(String(seen))) of \(finding.subject)")
-                return LintConsequence(verdict: .proven, evidence: evidence, personas: ["ava"])
+                evidence.append("\(name), after setting \(Self.own(name)) user_metadata to \(forged.user?.metadataJSON ?? ""), reads \(RelationReadProbe.text(String(seen))) of \(finding.subject)")
+                return LintConsequence(verdict: .proven, evidence: evidence, personas: [name])
             }
         }
         evidence.append("no user_metadata value tried (keys \(keys().joined(separator: ", ")), values from the table's text columns) showed more rows")
         return LintConsequence(verdict: .harmless, evidence: evidence)
     }
+
+    /// "her own" for the drafted ava, "their own" for a plan's persona.
+    static func own(_ name: String) -> String { name == "ava" ? "her own" : "their own" }
 
     /// The user_metadata keys the policies read.
     private func keys() -> [String] {

@@ -109,6 +109,8 @@ struct DraftOwnership {
         guard ownerRule(of: table) != nil else {
             return sample.isEmpty ? nil : unownedRow(table, quotedTable, sample, userEmail: emails.first ?? "")
         }
+        // No signed-in persona (all left out): no one to own a row.
+        guard !emails.isEmpty else { return nil }
         let columns = sample.map { Self.sqlName($0.column) }.joined(separator: ", ")
         let values = sample.map { setupValue($0, table: table, quotedTable: quotedTable) }.joined(separator: ", ")
         let list = emails.map(Self.literal).joined(separator: ", ")

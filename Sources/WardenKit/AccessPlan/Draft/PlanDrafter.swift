@@ -35,41 +35,27 @@ public struct PlanDrafter {
         self.connection = connection
         self.schemas = schemas
         self.accessTokenHook = accessTokenHook
-        self.userMetadata = try Self.metadata(userMetadata)
+        self.userMetadata = try DraftUserMetadata(userMetadata).byPersona
     }
 
-    /// Reads the metadata entries; anything but a JSON object (after `name=`) is an error.
-    static func metadata(_ entries: [String]) throws -> [String: String] {
-        var byPersona: [String: String] = [:]
-        for entry in entries {
-            var targets = names
-            var json = entry
-            if let equals = entry.firstIndex(of: "="), !entry.hasPrefix("{") {
-                let name = String(entry[..<equals])
-                guard names.contains(name) else {
-                    throw AccessPlanError(
-                        file: "--user-metadata", line: nil,
-                        message: "'\(name)' is not a drafted signed-in persona (\(names.joined(separator: ", ")))")
-                }
-                targets = [name]
-                json = String(entry[entry.index(after: equals)...])
-            }
-            guard let object = JSONText.object(json) else {
-                throw AccessPlanError(
-                    file: "--user-metadata", line: nil,
-                    message: "'\(entry)' is not a JSON object such as {\"handle\": \"ava\"} (or ava={...} for one persona)")
-            }
-            for name in targets { byPersona[name] = JSONText.encode(object) }
-        }
-        return byPersona
-    }
+    /// When true, a signed-in persona whose sign-up the database refuses (a sign-up
+    /// trigger that needs user metadata it lacks) is left out of the observation and
+    /// named in `PlanDraft.leftOut`, instead of failing the draft: what `dev` and `test`
+    /// do without a plan. A plan drafted so lacks those personas: keep it false to write one.
+    public var leavesOutRefusedPersonas = false
 
     static let emails = ["ava.draft@example.com", "ben.draft@example.com"]
 
     /// Observes the database and writes the plan that states what it allows now.
     /// - Parameter source: how messages about the plan name it (a file that does not exist yet).
     public func draft(source: String = "the drafted plan") throws -> PlanDraft {
-        let personas = Self.personas(metadata: userMetadata)
+        var personas = Self.personas(metadata: userMetadata)
+        var leftOut: [PersonaSignUpRefusal] = []
+        if leavesOutRefusedPersonas {
+            leftOut = try Self.refusals(of: personas, on: connection, schemas: schemas)
+            personas.removeAll { persona in leftOut.contains { $0.persona == persona.name } }
+        }
+        let emails = personas.compactMap { $0.user?.email }
         // What the run will resolve the plan against: a relation none of the personas'
         // roles may reach (storage.migrations) is not exposed, so it is not drafted.
         let exposed = try ExposedCatalog.read(connection, schemas: schemas, roles: personas.map(\.role))
@@ -99,7 +85,7 @@ public struct PlanDrafter {
         plan.setup = setupOrder.compactMap { tables[$0] }.compactMap { relation in
             ownership.setupRows(
                 table: relation.qualifiedName,
-                quotedTable: "\(DraftOwnership.sqlName(relation.schema)).\(DraftOwnership.sqlName(relation.name))", emails: Self.emails)
+                quotedTable: "\(DraftOwnership.sqlName(relation.schema)).\(DraftOwnership.sqlName(relation.name))", emails: emails)
         }
         let observation = DraftObservation(results: try AccessPlanRunner(connection: connection, plan: plan).run().results)
         var notes: [String: [String: [String]]] = [:]
@@ -125,12 +111,21 @@ public struct PlanDrafter {
         }
         var linter = Linter(connection: connection, schemas: schemas)
         linter.personas = personas
-        let findings = try linter.run()
+        var findings = try linter.run()
+        findings.leftOut = leftOut
         var writer = PlanDraftWriter(plan: plan, notes: notes, securityDefiner: catalog.securityDefiner, findings: findings.dangers)
         writer.userColumns = catalog.userColumns
         return PlanDraft(
             yaml: writer.render(), plan: plan, dangers: writer.dangers().count, verified: check.passed,
-            report: check, dangerCells: writer.dangers(), findings: findings)
+            report: check, dangerCells: writer.dangers(), findings: findings, leftOut: leftOut)
+    }
+
+    /// The signed-in personas among `personas` whose sign-up the database refuses.
+    static func refusals(of personas: [Persona], on connection: Connection, schemas: [String]) throws -> [PersonaSignUpRefusal] {
+        let plan = AccessPlan(
+            source: "the drafted plan", schemas: schemas, personas: personas, setup: [],
+            relations: [], functions: [], checks: [])
+        return try PlanAccountCreator(connection: connection, plan: plan).signUpRefusals()
     }
 
     /// A view's owner rule: the first owner rule of a table it reads that is also a
@@ -201,4 +196,7 @@ public struct PlanDraft: Sendable {
     public internal(set) var dangerCells: [String]
     /// What `pgwarden lint` finds, each finding's consequence proven.
     public internal(set) var findings: LintReport
+    /// The signed-in personas left out because the database refused their sign-up
+    /// (only with `PlanDrafter.leavesOutRefusedPersonas`); empty when all were observed.
+    public internal(set) var leftOut: [PersonaSignUpRefusal] = []
 }

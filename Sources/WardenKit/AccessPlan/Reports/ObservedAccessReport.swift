@@ -38,10 +38,23 @@ public struct ObservedAccessReport {
         return errors.map { "ERROR \($0.subject) · \($0.probes.joined(separator: ", ")): \($0.observed)" }
     }
 
-    /// The line before the matrix.
+    /// The line before the matrix: who was observed (signed-in personas left out are
+    /// named, and `leftOutLines` says why).
     public var heading: String {
-        "no access plan (\(planFile)): what the database allows now, observed as anon, two signed-in users (ava, ben) and service_role"
+        let left = draft.leftOut.map(\.persona)
+        let users = draft.plan.personas.filter { $0.user != nil }.map(\.name)
+        let signedIn = users.isEmpty ? "" : "\(users.count == 2 ? "two signed-in users" : "signed-in user") (\(users.joined(separator: ", "))) and "
+        let who = users.isEmpty ? "anon and service_role" : "anon, \(signedIn)service_role"
+        return "no access plan (\(planFile)): what the database allows now, observed as \(who)"
+            + (left.isEmpty ? "" : " (\(left.joined(separator: ", ")) left out: see LEFT OUT below)")
     }
+
+    /// Which signed-in personas were left out and why (the server's error, its
+    /// SQLSTATE, the trigger), with a hint; empty when every persona was observed.
+    public var leftOutLines: [String] { PersonaSignUpRefusal.lines(draft.leftOut) }
+
+    /// True when every persona was observed (none left out).
+    public var isComplete: Bool { draft.leftOut.isEmpty }
 
     /// The line after it.
     public var nextStep: String {
@@ -54,6 +67,6 @@ public struct ObservedAccessReport {
         var matrix = MatrixReport(draft.report)
         matrix.isObservation = true
         return ([heading, "", matrix.render(), ""] + errorLines
-            + (dangers.isEmpty ? ["no dangers found"] : dangers) + [nextStep]).joined(separator: "\n")
+            + (dangers.isEmpty ? ["no dangers found"] : dangers) + leftOutLines + [nextStep]).joined(separator: "\n")
     }
 }

@@ -1,0 +1,62 @@
+/// A signed-in persona the database would not sign up: inserting its `auth.users` row
+/// failed (most often the project's sign-up trigger needs user metadata the persona
+/// lacks). A run without a plan leaves such a persona out and says so.
+public struct PersonaSignUpRefusal: Sendable, Equatable, Codable {
+    /// The persona's name (`ava`).
+    public var persona: String
+    /// Its account's email.
+    public var email: String
+    /// The trigger that refused the row, as `trigger on_auth_user_created
+    /// (public.handle_new_user())`; nil when the error did not come from a trigger.
+    public var trigger: String?
+    /// The server's SQLSTATE (`23502`).
+    public var sqlState: String?
+    /// The server's message.
+    public var message: String
+    /// The server's detail, if any.
+    public var detail: String?
+    /// The `raw_user_meta_data` the row had, as JSON text.
+    public var metadataJSON: String
+
+    public init(persona: String, email: String, trigger: String?, sqlState: String?, message: String,
+                detail: String?, metadataJSON: String) {
+        self.persona = persona
+        self.email = email
+        self.trigger = trigger
+        self.sqlState = sqlState
+        self.message = message
+        self.detail = detail
+        self.metadataJSON = metadataJSON
+    }
+
+    /// One line per refusal, and one hint: which personas were left out and why.
+    /// Refusals with the same trigger, SQLSTATE and message share a line.
+    public static func lines(_ refusals: [PersonaSignUpRefusal]) -> [String] {
+        guard !refusals.isEmpty else { return [] }
+        var groups: [(key: String, refusals: [PersonaSignUpRefusal])] = []
+        for refusal in refusals {
+            let key = "\(refusal.trigger ?? "")\u{0}\(refusal.sqlState ?? "")\u{0}\(refusal.message)"
+            if let index = groups.firstIndex(where: { $0.key == key }) {
+                groups[index].refusals.append(refusal)
+            } else {
+                groups.append((key, [refusal]))
+            }
+        }
+        let names = refusals.map(\.persona)
+        var lines = ["LEFT OUT \(names.joined(separator: ", ")): not observed; the database refused to sign "
+            + "\(names.count == 1 ? "this persona" : "these personas") up"]
+        for group in groups {
+            let first = group.refusals[0]
+            let who = group.refusals.map { "\($0.persona) (\($0.email))" }.joined(separator: ", ")
+            let by = first.trigger.map { "the sign-up \($0) on auth.users refused" } ?? "inserting into auth.users failed for"
+            let metadata = Set(group.refusals.map(\.metadataJSON)).sorted().joined(separator: " / ")
+            lines.append("  \(by) the auth.users row of \(who): \(first.sqlState.map { "\($0) " } ?? "")\(first.message)"
+                + (group.refusals.count == 1 ? first.detail.map { " (\($0))" } ?? "" : "")
+                + "; raw_user_meta_data was \(metadata)")
+        }
+        lines.append("  hint: give the personas the user metadata the trigger needs with --user-metadata '{\"key\": \"value\"}' "
+            + "(or ava=... / ben=... for one), or write a plan whose personas have metadata: "
+            + "(pgwarden plan draft --user-metadata ... --output <plan file>)")
+        return lines
+    }
+}
