@@ -16,7 +16,9 @@ struct DevCommand: ParsableCommand {
             template (in $XDG_CACHE_HOME/pgwarden or ~/.cache/pgwarden, or PGWARDEN_CACHE_DIR; \
             made on the first run, remade when PostgreSQL or pgwarden changes; docs/dev-cache.md). With --keep the server stays up, and its URL is \
             printed, until you press Ctrl-C. Exit status as for `pgwarden test`. Without a plan \
-            file, shows the access as observed, its dangers and how to start a plan (exit status 0).
+            file, shows the access as observed, its dangers and how to start a plan (exit status 0; \
+            1 when a pgTAP test fails, or when a signed-in persona had to be left out because the \
+            project's sign-up trigger refused it: give it --user-metadata, or write a plan with metadata:).
             """
     )
 
@@ -24,6 +26,7 @@ struct DevCommand: ParsableCommand {
     @OptionGroup var seeds: SeedsOptions
     @OptionGroup var plan: PlanOptions
     @OptionGroup var tests: TestsOptions
+    @OptionGroup var userMetadata: UserMetadataOptions
 
     @Option(help: "Report format, as for `pgwarden test`: text, junit, tap, json, github or markdown.")
     var format: TestCommand.Format = .text
@@ -78,6 +81,7 @@ struct DevCommand: ParsableCommand {
             let suites: [TestSuiteResult]
             var passed = true
             if let accessPlan {
+                userMetadata.noteIfPlanned()
                 let report = try accessPlan.prove(on: connection)
                 suites = try suite?.run(on: Connection(cluster.settings(user: cluster.projectUser))) ?? []
                 let run = TestRunReport(accessPlan: report, plan: accessPlan, suites: suites)
@@ -85,12 +89,15 @@ struct DevCommand: ParsableCommand {
                 try ReportPrinter(format: format, output: nil, plan: accessPlan).print(run)
                 passed = run.passed
             } else {
-                let observed = try PlanDrafter(connection: connection).draft()
+                var drafter = try PlanDrafter(connection: connection, userMetadata: userMetadata.entries)
+                drafter.leavesOutRefusedPersonas = true
+                let observed = try drafter.draft()
                 suites = try suite?.run(on: connection) ?? []
                 print("")
                 _ = try ObservedAccessPrinter(format: format, output: nil, planFile: layout.planFile.relativePath)
                     .print(observed, suites: suites)
-                passed = suites.allSatisfy(\.passed)
+                // An observation that left a persona out is not a pass.
+                passed = suites.allSatisfy(\.passed) && observed.leftOut.isEmpty
             }
             print("dev: done in \((clock.now - began).wholeMilliseconds) ms")
             if keep {

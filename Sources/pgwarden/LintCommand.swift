@@ -17,10 +17,16 @@ struct LintCommand: ParsableCommand {
             rollback cannot undo (a function's dblink or other outside effects, sequences) is \
             not undone either: on a live database, --no-probes only reads the catalog. \
             With --plan (default access-plan.yml, when it exists), a finding whose \
-            consequence the plan declares is "intended". Findings name the migration file \
+            consequence the plan declares is "intended", and the probes act as the plan's \
+            personas (its anon, first two signed-in users with an email, service_role: their \
+            email and metadata:); without one, as drafted users ava and ben (--user-metadata \
+            gives them the metadata a sign-up trigger needs). A signed-in persona whose sign-up \
+            the database refuses is left out and named; what needed it is not probed. \
+            Findings name the migration file \
             and line that created the object (found by searching --migrations). \
             Exit status 1 when a finding is a danger (a proven consequence the plan does not \
-            declare, or an unprobed ERROR-level security finding), 0 otherwise; 65 bad plan \
+            declare, or an unprobed ERROR-level security finding) or a persona was left out, \
+            0 otherwise; 65 bad plan \
             file; 69 server unreachable; 73 the --output file cannot be written.
             """)
 
@@ -39,6 +45,8 @@ struct LintCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("An exposed schema (repeat for more; default: the plan's, else public).", valueName: "SCHEMA"))
     var schema: [String] = []
+
+    @OptionGroup var userMetadata: UserMetadataOptions
 
     @Flag(help: "Only read the catalog: call no function and write nothing, not even in a rolled-back transaction (no consequences are proven).")
     var noProbes = false
@@ -62,7 +70,7 @@ struct LintCommand: ParsableCommand {
             let migrationsPath = layout.migrationsDirectory.path
             let folder = FileManager.default.fileExists(atPath: migrationsPath, isDirectory: &isDirectory) && isDirectory.boolValue
                 ? layout.migrationsDirectory : nil
-            let report = try Linter(connection: connection, schemas: schemas)
+            let report = try Linter(connection: connection, schemas: schemas, userMetadata: userMetadata.metadata)
                 .run(plan: accessPlan, migrations: folder, probing: !noProbes)
             try LintPrinter(format: format, output: output).print(report)
             if !report.passed { throw ExitStatus.failure }

@@ -3,7 +3,8 @@ import WardenKit
 
 /// Prints the access observed when there is no plan: the matrix in `format` (the
 /// dangers and the next step go to standard output with text, else to standard error,
-/// so a JSON or XML report stays parseable). Returns false when a danger was found.
+/// so a JSON or XML report stays parseable). Returns false when a danger was found
+/// (personas left out are named too; the caller decides the exit status with `leftOut`).
 struct ObservedAccessPrinter {
     let format: TestCommand.Format
     let output: String?
@@ -16,7 +17,8 @@ struct ObservedAccessPrinter {
             Swift.print(observed.render())
             if !suites.isEmpty { Swift.print("\n" + TestRunReport(accessPlan: nil, plan: nil, suites: suites).text()) }
         } else {
-            let notes = ([observed.heading] + observed.errorLines + observed.dangerLines + [observed.nextStep]).joined(separator: "\n")
+            let notes = ([observed.heading] + observed.errorLines + observed.dangerLines + observed.leftOutLines
+                + [observed.nextStep]).joined(separator: "\n")
             FileHandle.standardError.write(Data((notes + "\n").utf8))
             // The tests, when there are any, are the report; else the access as observed.
             try ReportPrinter(format: format, output: output, plan: nil)

@@ -41,6 +41,10 @@ struct PlanDraftCommand: ParsableCommand {
             valueName: "JSON"))
     var userMetadata: [String] = []
 
+    func validate() throws {
+        try UserMetadataOptions.check(userMetadata)
+    }
+
     func run() throws {
         try ErrorReporter.run {
             if let output, FileManager.default.fileExists(atPath: output) {

@@ -18,7 +18,7 @@ struct TestCommand: ParsableCommand {
             pgTAP files (--tests, default supabase/tests) run as `supabase test db` runs them, \
             each in a transaction that is rolled back; their assertions join the report. \
             Exit status 1 when any cell or assertion fails (with --strict, also when `pgwarden lint` \
-            finds a danger the plan does not declare), 0 when all hold, \
+            finds a danger the plan does not declare, or could not act as a persona), 0 when all hold, \
             65 when the plan file or a test file itself is wrong, 69 when the server has no pgTAP, \
             73 when the --output file cannot be written (the matrix is still shown), 75 when the run \
             waited longer than --plan-lock-timeout for a lock (the blocking session is named) or a \
@@ -27,7 +27,11 @@ struct TestCommand: ParsableCommand {
             Without a plan file, shows the access as observed (what `pgwarden plan draft` sees: \
             every exposed table, view and function for anon, two signed-in users and \
             service_role), marks the dangers, and says how to start a plan; that is not an \
-            error: the pgTAP tests, if any, decide the exit status (with --strict, also the dangers).
+            error: the pgTAP tests, if any, decide the exit status (with --strict, also the dangers). \
+            When the project's sign-up trigger refuses the signed-in users (it needs user metadata), \
+            they are left out, the rest is observed and the tests still run, and the exit status is 1 \
+            (the observation is incomplete): give them --user-metadata '{"key": "value"}', or write \
+            a plan whose personas have metadata:. With a plan, --strict's lint acts as the plan's personas.
             """
     )
 
@@ -42,6 +46,7 @@ struct TestCommand: ParsableCommand {
 
     @OptionGroup var limits: PlanLimitOptions
     @OptionGroup var tests: TestsOptions
+    @OptionGroup var userMetadata: UserMetadataOptions
 
     @Option(help: "Report format: text (a matrix), junit, tap, json, github (annotations; the matrix also goes to $GITHUB_STEP_SUMMARY when set) or markdown.")
     var format: Format = .text
@@ -64,20 +69,25 @@ struct TestCommand: ParsableCommand {
             let connection = try database.connect()
             guard let plan else {
                 let suites = try suite?.run(on: connection) ?? []
-                var noDanger = true
+                var noDanger = true, complete = true
                 if try PlanDrafter.canObserve(connection) {
-                    let observed = try PlanDrafter(connection: connection).draft()
+                    var drafter = try PlanDrafter(connection: connection, userMetadata: userMetadata.entries)
+                    drafter.leavesOutRefusedPersonas = true
+                    let observed = try drafter.draft()
                     let printer = ObservedAccessPrinter(format: format, output: output, planFile: layout.planFile.relativePath)
                     noDanger = try printer.print(observed, suites: suites)
+                    complete = observed.leftOut.isEmpty
                 } else {
                     Terminal.note("no access plan, and no Supabase API roles (anon, authenticated, service_role) "
                         + "to act as: nothing to observe (pgwarden bootstrap adds them)")
                     try ReportPrinter(format: format, output: output, plan: nil)
                         .print(TestRunReport(accessPlan: nil, plan: nil, suites: suites))
                 }
-                if !suites.allSatisfy(\.passed) || (strict && !noDanger) { throw ExitStatus.failure }
+                // An observation that left a persona out is not a pass.
+                if !suites.allSatisfy(\.passed) || (strict && !noDanger) || !complete { throw ExitStatus.failure }
                 return
             }
+            userMetadata.noteIfPlanned()
             let report = try plan.prove(on: connection, limits: limits.limits)
             let suites = try suite?.run(on: connection) ?? []
             let run = TestRunReport(accessPlan: report, plan: plan, suites: suites)
