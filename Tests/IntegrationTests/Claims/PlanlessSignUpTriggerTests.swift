@@ -1,0 +1,177 @@
+import Foundation
+import Testing
+import WardenKit
+import TestSupport
+
+/// A project whose sign-up trigger needs user metadata (it copies
+/// `raw_user_meta_data ->> 'name'` into a NOT NULL column). Without a plan, `dev` and
+/// `test` leave the refused signed-in personas out, observe anon and service_role, name
+/// the left-out personas once with the server's error and a hint, still run the pgTAP
+/// tests, and exit 1 (an incomplete observation is not a pass); `--user-metadata` gives
+/// the personas what the trigger needs. `lint` and `test --strict` act as the plan's
+/// personas, with their `metadata:`. A bad `--user-metadata` is a usage error before
+/// anything connects or starts.
+@Suite struct PlanlessSignUpTriggerTests {
+    static let migration = """
+        create table public.profiles (
+          id uuid primary key references auth.users on delete cascade,
+          name text not null
+        );
+        alter table public.profiles enable row level security;
+        create policy "own" on public.profiles for select to authenticated using (id = auth.uid());
+        create function public.handle_new_user() returns trigger
+        language plpgsql security definer set search_path = '' as $$
+        begin
+          insert into public.profiles (id, name) values (new.id, new.raw_user_meta_data ->> 'name');
+          return new;
+        end $$;
+        create trigger on_auth_user_created after insert on auth.users
+          for each row execute function public.handle_new_user();
+        """
+
+    static let pgTAP = """
+        begin;
+        select plan(1);
+        select has_table('public', 'profiles', 'profiles exists');
+        select * from finish();
+        rollback;
+        """
+
+    /// Plan personas named otherwise than the drafted ones, so a run that acts as them says so.
+    static let plan = """
+        personas:
+          visitor: { role: anon }
+          alice: { role: authenticated, email: alice@example.com, metadata: { name: Alice } }
+          bob: { role: authenticated, email: bob@example.com, metadata: { name: Bob } }
+          admin: { role: service_role }
+        relations:
+          profiles:
+            owner: "id = auth.uid()"
+            sample: { id: "auth.uid()", name: "'x'" }
+            access: { anon: none, authenticated: { select: own }, service_role: all }
+        functions:
+          "public.handle_new_user()": { anon: execute, authenticated: execute, service_role: execute }
+        """
+
+    /// A project folder: migrations/, tests/ (one pgTAP file), no plan.
+    private func project() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("signup-trigger-\(UUID().uuidString)")
+        let migrations = folder.appendingPathComponent("migrations"), tests = folder.appendingPathComponent("tests")
+        for directory in [migrations, tests] { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) }
+        try Self.migration.write(to: migrations.appendingPathComponent("20240101000000_init.sql"), atomically: true, encoding: .utf8)
+        try Self.pgTAP.write(to: tests.appendingPathComponent("profiles.sql"), atomically: true, encoding: .utf8)
+        return folder
+    }
+
+    /// A twin database with the migration applied, and its URL as postgres.
+    private func database() throws -> (admin: Connection, url: String) {
+        let (admin, project) = try TestCluster.newTwinDatabase("signuptrigger")
+        _ = try Connection(project).execute(unsafeScript: Self.migration)
+        return (try Connection(admin), try TestCluster.cluster.url(database: project.parameters["dbname"] ?? "", user: "postgres"))
+    }
+
+    private func occurrences(of text: String, in output: String) -> Int { output.components(separatedBy: text).count - 1 }
+
+    /// What a plan-less run says when ava and ben were refused.
+    private func expectLeftOut(_ output: String, _ all: String) {
+        #expect(output.contains("observed as anon and service_role (ava, ben left out: see LEFT OUT below)"), "\(all)")
+        #expect(occurrences(of: "LEFT OUT ava, ben", in: output) == 1, "\(all)")
+        #expect(output.contains("the sign-up trigger on_auth_user_created (public.handle_new_user()) on auth.users refused "
+            + "the auth.users row of ava (ava.draft@example.com), ben (ben.draft@example.com): 23502 null value in column \"name\""), "\(all)")
+        #expect(output.contains("raw_user_meta_data was {}"), "\(all)")
+        #expect(output.contains("hint: give the personas the user metadata the trigger needs with --user-metadata"), "\(all)")
+        #expect(output.contains("pgwarden plan draft --user-metadata"), "\(all)")
+        #expect(!all.contains("creating the user of persona"), "\(all)")
+    }
+
+    @Test func devWithoutAPlanLeavesTheRefusedPersonasOutRunsTheTestsAndExits1() throws {
+        let folder = try project()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try PgwardenCLI.run(["dev"], environment: PgwardenCLI.cleanEnvironment(), directory: folder.path)
+        #expect(run.status == 1, "\(run.all)")
+        expectLeftOut(run.standardOutput, run.all)
+        #expect(run.standardOutput.contains("✓ tests/profiles.sql"), "\(run.all)")
+        #expect(run.standardOutput.contains("pgTAP: 1 file, 1 assertion, 1 passed, 0 failed"), "\(run.all)")
+        #expect(run.standardOutput.contains("dev: done in"), "\(run.all)")
+    }
+
+    @Test func devWithUserMetadataObservesEveryPersona() throws {
+        let folder = try project()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try PgwardenCLI.run(
+            ["dev", "--user-metadata", #"{"name": "Ava"}"#], environment: PgwardenCLI.cleanEnvironment(), directory: folder.path)
+        #expect(run.status == 0, "\(run.all)")
+        #expect(run.standardOutput.contains("observed as anon, two signed-in users (ava, ben) and service_role"), "\(run.all)")
+        #expect(!run.all.contains("LEFT OUT"), "\(run.all)")
+        #expect(run.standardOutput.contains("pgTAP: 1 file, 1 assertion, 1 passed, 0 failed"), "\(run.all)")
+    }
+
+    @Test func testWithoutAPlanLeavesThemOutAndWithMetadataPasses() throws {
+        let (admin, url) = try database()
+        let folder = try project()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let before = try DatabaseDigest.ofDatabase(admin)
+        let run = try PgwardenCLI.run(["test", "--database-url", url], directory: folder.path)
+        #expect(run.status == 1, "\(run.all)")
+        expectLeftOut(run.standardOutput, run.all)
+        #expect(run.standardOutput.contains("pgTAP: 1 file, 1 assertion, 1 passed, 0 failed"), "\(run.all)")
+        // A machine format stays parseable; the left-out personas are named on standard error.
+        let json = try PgwardenCLI.run(["test", "--database-url", url, "--format", "json"], directory: folder.path)
+        #expect(json.status == 1, "\(json.all)")
+        #expect(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) is [String: Any], "\(json.all)")
+        expectLeftOut(json.standardError, json.all)
+        let given = try PgwardenCLI.run(
+            ["test", "--database-url", url, "--user-metadata", #"{"name": "Ava"}"#, "--user-metadata", #"ben={"name": "Ben"}"#],
+            directory: folder.path)
+        #expect(given.status == 0, "\(given.all)")
+        #expect(given.standardOutput.contains("observed as anon, two signed-in users (ava, ben) and service_role"), "\(given.all)")
+        #expect(!given.all.contains("LEFT OUT"), "\(given.all)")
+        #expect(try DatabaseDigest.ofDatabase(admin) == before)
+    }
+
+    @Test func lintAndStrictTestActAsThePlansPersonas() throws {
+        let (admin, url) = try database()
+        let folder = try project()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let before = try DatabaseDigest.ofDatabase(admin)
+        let planFile = folder.appendingPathComponent("access-plan.yml").path
+        // Without a plan, lint leaves the refused drafted users out and does not pass.
+        let planless = try PgwardenCLI.run(["lint", "--database-url", url], directory: folder.path)
+        #expect(planless.status == 1, "\(planless.all)")
+        #expect(occurrences(of: "LEFT OUT ava, ben", in: planless.standardOutput) == 1, "\(planless.all)")
+        #expect(planless.standardOutput.contains("2 personas left out (not probed)"), "\(planless.all)")
+        #expect(!planless.standardOutput.contains("HARMLESS authenticated_security_definer_function_executable"), "\(planless.all)")
+        let given = try PgwardenCLI.run(["lint", "--database-url", url, "--user-metadata", #"{"name": "Ava"}"#], directory: folder.path)
+        #expect(given.status == 0, "\(given.all)")
+        #expect(given.standardOutput.contains("probe: ava called public.handle_new_user()"), "\(given.all)")
+        // With a plan: its personas (alice, with her metadata), not drafted ones.
+        try Self.plan.write(toFile: planFile, atomically: true, encoding: .utf8)
+        let lint = try PgwardenCLI.run(["lint", "--database-url", url], directory: folder.path)
+        #expect(lint.status == 0, "\(lint.all)")
+        #expect(lint.standardOutput.contains("probe: alice called public.handle_new_user()"), "\(lint.all)")
+        #expect(!lint.all.contains("draft@"), "\(lint.all)")
+        let strict = try PgwardenCLI.run(["test", "--database-url", url, "--strict"], directory: folder.path)
+        #expect(strict.status == 0, "\(strict.all)")
+        #expect(strict.standardOutput.contains("probe: alice called public.handle_new_user()"), "\(strict.all)")
+        #expect(strict.standardOutput.contains("pgTAP: 1 file, 1 assertion, 1 passed, 0 failed"), "\(strict.all)")
+        #expect(try DatabaseDigest.ofDatabase(admin) == before)
+    }
+
+    @Test func badUserMetadataIsRefusedBeforeAnythingConnects() throws {
+        let folder = try project()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Nothing listens there: a run that connected would fail with 69, not 64.
+        let nowhere = "postgresql://postgres@/postgres?host=\(folder.path)&port=1"
+        for bad in ["[1]", "{nope", "\"Ava\"", "zed={}", "ava=nope"] {
+            for command in [["test", "--database-url", nowhere], ["lint", "--database-url", nowhere], ["dev"]] {
+                let run = try PgwardenCLI.run(
+                    command + ["--user-metadata", bad], environment: PgwardenCLI.cleanEnvironment(), directory: folder.path)
+                #expect(run.status == 64, "\(command[0]) \(bad): \(run.all)")
+                #expect(run.standardError.contains("--user-metadata: '"), "\(command[0]) \(bad): \(run.all)")
+                #expect(run.standardError.contains("is not a JSON object") || run.standardError.contains("is not a drafted signed-in persona"),
+                        "\(command[0]) \(bad): \(run.all)")
+                #expect(!run.standardOutput.contains("server:"), "\(command[0]) \(bad): \(run.all)")
+            }
+        }
+    }
+}
