@@ -20,6 +20,34 @@ import TestSupport
         }
     }
 
+    /// supabase/dbdev's `app.simulate_login` pattern, as postgres on the twin: a role
+    /// set locally inside the author's BEGIN/COMMIT ends at its COMMIT. Read as that
+    /// role, pg_settings hides the settings only superusers and pg_read_all_settings
+    /// may read, so those must not count as changed and be set back (postgres may not
+    /// set dynamic_library_path: 42501 at the COMMIT, before).
+    @Test func aRoleSetLocallyInsideTheAuthorsPairEndsAtItsCommit() throws {
+        let project = try TestCluster.newTwinDatabase("login").project
+        let folder = try MigrationFolder([
+            "20240101000000_login.sql": """
+                create table public.before_begin as select current_setting('log_min_messages') as level;
+                begin;
+                set local log_min_messages = 'debug1';
+                set local role authenticated;
+                select set_config('request.jwt.claims', '{"sub": "x"}', true);
+                commit;
+                create table public.after_commit as select current_setting('log_min_messages') as level;
+                """,
+        ])
+        let run = try Migrator.open(folder: folder.path, settings: project).up()
+        #expect(run.steps.count == 1)
+        let connection = try Connection(project)
+        #expect(try connection.query("select tableowner::text from pg_tables where tablename = 'after_commit'").scalar
+                == "postgres")
+        // A setting the pair set before its role change ends at the COMMIT too.
+        #expect(try connection.query("select (a.level = b.level)::text from public.after_commit a, public.before_begin b").scalar
+                == "true")
+    }
+
     @Test func aSupabaseStyleFolderAppliesAsPostgresAndBehaves() throws {
         let (admin, project) = try TestCluster.newTwinDatabase("style")
         let run = try Migrator.open(folder: Self.supabaseStyle, settings: project).up()
