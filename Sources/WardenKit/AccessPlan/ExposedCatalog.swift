@@ -24,6 +24,10 @@ package struct ExposedCatalog: Sendable {
         /// `schema.name(argument names and types)`, as `pg_get_function_identity_arguments`
         /// prints them (how people often write a function's signature).
         package var namedSignature: String = ""
+        /// Returns `trigger`: PostgREST leaves such functions out of its schema cache
+        /// (`SchemaCache.hs`, `t.oid <> 'trigger'::regtype`), so no request can call one
+        /// (and a direct call raises 0A000). A plan need not list it.
+        package var isTrigger = false
     }
 
     /// SQL for a function's signature as `to_regprocedure` reads it, whatever the
@@ -44,6 +48,9 @@ package struct ExposedCatalog: Sendable {
 
     package var relations: [Relation]
     package var functions: [Function]
+
+    /// The functions a client can call through the API: all but trigger functions.
+    package var callableFunctions: [Function] { functions.filter { !$0.isTrigger } }
 
     package func relation(_ schema: String, _ name: String) -> Relation? {
         relations.first { $0.schema == schema && $0.name == name }
@@ -76,7 +83,8 @@ package struct ExposedCatalog: Sendable {
         let functionRows = try connection.query(
             """
             select p.oid::text, \(raw: Self.signatureSQL),
-                   format('%I.%I(%s)', n.nspname, p.proname, pg_get_function_identity_arguments(p.oid))
+                   format('%I.%I(%s)', n.nspname, p.proname, pg_get_function_identity_arguments(p.oid)),
+                   (p.prorettype = 'pg_catalog.trigger'::pg_catalog.regtype)::text
             from pg_proc p join pg_namespace n on n.oid = p.pronamespace
             where n.nspname = any(\(schemaArray)::text[]) and p.prokind = 'f'
               and not exists (select 1 from pg_depend d
@@ -89,7 +97,9 @@ package struct ExposedCatalog: Sendable {
                     schema: row[0] ?? "", name: row[1] ?? "", kind: row[2] ?? "",
                     columns: JSONStringArray.decode(row[3]), assignableColumns: JSONStringArray.decode(row[4]))
             },
-            functions: functionRows.map { Function(oid: $0[0] ?? "", signature: $0[1] ?? "", namedSignature: $0[2] ?? "") })
+            functions: functionRows.map {
+                Function(oid: $0[0] ?? "", signature: $0[1] ?? "", namedSignature: $0[2] ?? "", isTrigger: $0[3] == "true")
+            })
     }
 }
 

@@ -28,7 +28,7 @@ struct PlanCatalogCheck {
             relations: relations,
             unplannedRelations: catalog.relations.filter { !plannedRelations.contains($0.qualifiedName) },
             functions: functions.map { ($0.plan, $0.signature, $0.oid) },
-            unplannedFunctions: catalog.functions.filter { !plannedFunctions.contains($0.oid) })
+            unplannedFunctions: catalog.callableFunctions.filter { !plannedFunctions.contains($0.oid) })
     }
 
     /// Every exposed schema must exist: a misspelt one (`pubic`, `Public`) would make

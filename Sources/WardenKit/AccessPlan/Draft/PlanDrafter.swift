@@ -71,7 +71,7 @@ public struct PlanDrafter {
                     sample: relation.isTable ? ownership.sample(of: name) : [], beforeInsert: nil,
                     access: [:], line: 0)
             },
-            functions: exposed.functions.map { FunctionPlan(signature: $0.signature, execute: [:], line: 0) },
+            functions: exposed.callableFunctions.map { FunctionPlan(signature: $0.signature, execute: [:], line: 0) },
             checks: [], accessTokenHook: accessTokenHook)
         let exposedTables = exposed.relations.filter(\.isTable)
         let tables = Dictionary(exposedTables.map { ($0.qualifiedName, $0) }) { first, _ in first }
