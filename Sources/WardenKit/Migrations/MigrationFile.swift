@@ -23,7 +23,7 @@ public struct MigrationSection: Sendable {
     public let startOffset: Int
     /// The file line of the marker, nil for a file without markers.
     public let markerLine: Int?
-    public let options: MigrationOptions
+    public internal(set) var options: MigrationOptions
     /// The file the section is in, as shown to the user (a golang-migrate down
     /// section lives in its own `.down.sql` file).
     public let path: String
@@ -32,6 +32,10 @@ public struct MigrationSection: Sendable {
     /// Indices into `statements` of the top-level BEGIN/COMMIT pairs of a file without
     /// markers, which pgwarden drops: the body runs in pgwarden's own transaction.
     public internal(set) var droppedStatements: [Int] = []
+    /// A file without markers whose own COMMIT must be honoured (its BEGIN/COMMIT pair
+    /// adds an enum value a later statement uses): the file lines of that BEGIN and
+    /// COMMIT. Such a section runs as `transaction:false` does, as the Supabase CLI runs it.
+    public internal(set) var honouredCommit: (begin: Int, commit: Int)?
 
     public init(sql: String, startLine: Int, startOffset: Int, markerLine: Int?, options: MigrationOptions,
                 path: String = "")

@@ -64,6 +64,11 @@ package enum MigrationParser {
             throw MigrationInputError.emptyUpSection(file: file, line: 1)
         }
         whole.droppedStatements = try TransactionControlCheck.droppedStatements(whole, source: source, direction: direction)
+        if let pair = EnumValueCommit.pairToHonour(whole, source: source) {
+            whole.options.transaction = false
+            whole.droppedStatements = []
+            whole.honouredCommit = pair
+        }
         try SettingCheck.check(whole, source: source, direction: direction)
         return whole
     }

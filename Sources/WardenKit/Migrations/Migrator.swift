@@ -377,8 +377,15 @@ package final class Migrator {
         Thread.sleep(forTimeInterval: pause.inSeconds)
     }
 
-    /// The one-line note for a file whose top-level BEGIN/COMMIT pairs are dropped.
+    /// The one-line note for a file whose top-level BEGIN/COMMIT pairs are dropped, or
+    /// whose COMMIT is honoured.
     private func droppedTransactionControlNote(_ section: MigrationSection) -> MigrationEvent? {
+        if let pair = section.honouredCommit {
+            return .note("\(section.path): its BEGIN/COMMIT (lines \(pair.begin), \(pair.commit)) add an enum value that "
+                + "a later statement uses, which PostgreSQL allows only once it is committed: the file runs as the "
+                + "Supabase CLI runs it, one statement at a time with its own COMMIT; if a later statement fails, what "
+                + "it committed stays and the history marks it failed")
+        }
         guard !section.droppedStatements.isEmpty else { return nil }
         let source = SourceText(section.sql)
         let lines = section.droppedStatements.map { index in

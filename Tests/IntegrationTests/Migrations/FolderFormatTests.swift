@@ -40,6 +40,55 @@ import TestSupport
         #expect(try database.historyVersions() == ["20231231000000", "20240101000000"])
     }
 
+    /// An enum value added in its own BEGIN/COMMIT and used after that COMMIT (the
+    /// reason authors wrap it, hivecom's migrations): PostgreSQL refuses a new enum
+    /// value until it is committed (55P04), so the file runs as the Supabase CLI runs
+    /// it, with its COMMIT honoured, one statement at a time.
+    @Test func anEnumValueCommittedInItsOwnPairMayBeUsedAfterIt() throws {
+        let database = try TestDatabase()
+        let folder = try MigrationFolder([
+            "20240101000000_color.sql": "create type color as enum ('red');\n",
+            "20240102000000_blue.sql": """
+                begin;
+                alter type color add value if not exists 'blue';
+                commit;
+                begin;
+                create table paint (c color default 'blue');
+                commit;
+                """,
+        ])
+        let output = try PgwardenCLI.run(["up"] + arguments(database, folder))
+        #expect(output.status == 0, "\(output.all)")
+        #expect(output.standardError.contains(
+            "20240102000000_blue.sql: its BEGIN/COMMIT (lines 1, 3) add an enum value that a later statement uses"),
+            "\(output.standardError)")
+        #expect(try database.exists("paint"))
+        #expect(try database.historyVersions() == ["20240101000000", "20240102000000"])
+
+        // A value nothing after the pair uses keeps the file atomic.
+        try folder.write("20240103000000_green.sql", "begin;\nalter type color add value 'green';\ncommit;\ncreate table brush (id int);\n")
+        let atomic = try PgwardenCLI.run(["up"] + arguments(database, folder))
+        #expect(atomic.status == 0, "\(atomic.all)")
+        #expect(atomic.standardError.contains("20240103000000_green.sql: its BEGIN/COMMIT (lines 1, 3) are dropped"))
+
+        // What the honoured COMMIT committed stays when a later statement fails, and
+        // the run says so.
+        try folder.write("20240104000000_teal.sql", """
+            begin;
+            alter type color add value 'teal';
+            commit;
+            create table teal_paint (c color default 'teal');
+            insert into nowhere values (1);
+            """)
+        let broken = try PgwardenCLI.run(["up"] + arguments(database, folder))
+        #expect(broken.status == 1)
+        #expect(try database.scalar("select count(*)::text from pg_enum where enumlabel = 'teal'") == "1")
+        #expect(broken.standardError.contains(
+            "migration 20240104000000 ran without a transaction: 4 statements before the failing one are committed, and the history marks it failed"),
+            "\(broken.standardError)")
+        #expect(try database.scalar("select to_regclass('teal_paint') is not null") == "t")
+    }
+
     @Test func sqlFilesThatAreNotMigrationsAreSkippedWithAWarning() throws {
         let database = try TestDatabase()
         let folder = try MigrationFolder([
