@@ -33,6 +33,8 @@ package final class Migrator {
     /// trip (`MigrationSession.inTransaction`): its step, reported once
     /// it committed, and its runner, which says how it failed otherwise.
     private var held: HeldMigration?
+    /// Server WARNINGs of one shape in a row, reported once with a count.
+    private var warnings = ServerWarningGroup()
     /// Steps whose held COMMIT committed, not yet added to the run.
     private var committedSteps: [MigrationRun.Step] = []
     /// The next migration's events, waiting for the held one before it to commit (so
@@ -208,6 +210,7 @@ package final class Migrator {
     private func locked<T>(_ timeout: Duration?, _ body: () throws -> T) throws -> T {
         try session.acquireLock(timeout: timeout) { observer(.waitingForLock(timeout: timeout)) }
         defer { session.releaseLock() }
+        defer { flushWarnings() }
         let value: T
         do {
             value = try body()
@@ -415,7 +418,12 @@ package final class Migrator {
         // A WARNING raised at a held COMMIT is the held migration's.
         let file = session.isReadingHeldCommit ? held?.runner.file ?? currentFile : currentFile
         let place = file.map { "\($0.path): " } ?? ""
-        observer(.warning("\(place)server WARNING: \(notice.message)"))
+        for line in warnings.add(notice.message, place: place) { observer(.warning(line)) }
+    }
+
+    /// Reports the server WARNINGs held back as repeats of the last one.
+    private func flushWarnings() {
+        for line in warnings.flush() { observer(.warning(line)) }
     }
 }
 

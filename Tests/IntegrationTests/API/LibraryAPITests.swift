@@ -81,6 +81,35 @@ import TestSupport
         #expect(!events.contains { $0.contains("after the run") })
     }
 
+    /// Server WARNINGs of one shape in a row (a dump's grants on an extension's
+    /// functions: `no privileges were granted for "..."`, once per function) are
+    /// reported once, then counted in one line; another shape starts again.
+    @Test func warningsOfOneShapeInARowAreReportedOnceWithACount() throws {
+        let database = try ScratchDatabase(label: "api")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("warn-many-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try """
+            do $$ begin
+              for i in 1..5 loop raise warning 'no privileges were granted for "f%"', i; end loop;
+              raise warning 'mind the gap';
+              for i in 6..7 loop raise warning 'no privileges were granted for "f%"', i; end loop;
+            end $$;
+            """.write(to: folder.appendingPathComponent("20990101000000_grants.sql"), atomically: true, encoding: .utf8)
+        var events: [String] = []
+        try Migrations(directory: folder).up(on: try database.connect()) { event in
+            if case .warning(let text) = event { events.append(text) }
+        }
+        let file = "20990101000000_grants.sql: "
+        #expect(events.map { $0.components(separatedBy: "/").last ?? $0 } == [
+            file + "server WARNING: no privileges were granted for \"f1\"",
+            file + "server WARNING, 4 more like it (the last: no privileges were granted for \"f5\")",
+            file + "server WARNING: mind the gap",
+            file + "server WARNING: no privileges were granted for \"f6\"",
+            file + "server WARNING, 1 more like it (the last: no privileges were granted for \"f7\")",
+        ], "\(events)")
+    }
+
     /// A WARNING raised at COMMIT (a deferred constraint trigger) names the migration
     /// that committed, although its COMMIT travels with the next migration's BEGIN, and
     /// the last migration's too (its COMMIT goes alone at the end of the run).
