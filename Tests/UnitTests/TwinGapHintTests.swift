@@ -24,4 +24,25 @@ import WardenPostgres
             detail: "Could not open extension control file \"/usr/share/postgresql/15/extension/vector.control\": No such file or directory.")
         #expect(TwinGapHint.hint(for: missing)?.contains("postgresql-15-pgvector") == true)
     }
+
+    /// Objects of realtime the twin does not mirror, and pgsodium's absent functions,
+    /// get a hint; a wrong call of a mirrored realtime function keeps the server's.
+    @Test func realtimeAndPgsodiumGapsAreExplained() throws {
+        let gap = try #require(TwinGapHint.hint(for: error("function realtime.apply_rls(jsonb) does not exist", .undefinedFunction)))
+        #expect(gap.contains("realtime.apply_rls") && gap.contains("--database-url"))
+        #expect(TwinGapHint.hint(for: error(#"relation "realtime.channels" does not exist"#, .undefinedTable))?
+            .contains("Realtime server's own migrations") == true)
+        #expect(TwinGapHint.hint(for: error(#"type "realtime.wal_rls" does not exist"#, .undefinedObject)) != nil)
+        #expect(TwinGapHint.hint(for: error("function realtime.send(text) does not exist", .undefinedFunction)) == nil)
+        #expect(TwinGapHint.hint(for: error(#"relation "realtime.messages" does not exist"#, .undefinedTable)) == nil)
+        let sodium = try #require(TwinGapHint.hint(for: error(
+            "function pgsodium.crypto_aead_det_encrypt(bytea, bytea, uuid, unknown) does not exist", .undefinedFunction)))
+        #expect(sodium.contains("pgsodium.crypto_aead_det_encrypt") && sodium.contains("could not really encrypt"))
+        #expect(TwinGapHint.hint(for: error(#"relation "pgsodium.key" does not exist"#, .undefinedTable)) != nil)
+        #expect(TwinGapHint.hint(for: error(#"schema "pgsodium" does not exist"#, "3F000"))?
+            .contains("create extension if not exists pgsodium with schema pgsodium") == true)
+        // Other schemas are the project's own business.
+        #expect(TwinGapHint.hint(for: error("function public.send(text) does not exist", .undefinedFunction)) == nil)
+        #expect(TwinGapHint.hint(for: error(#"schema "app" does not exist"#, "3F000")) == nil)
+    }
 }

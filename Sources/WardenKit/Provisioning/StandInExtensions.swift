@@ -39,6 +39,9 @@ public enum StandInExtensions {
                     unprovable: "Vault encryption", script: PackageResources.StandInSupabaseVault_sql),
             StandIn(name: "pg_graphql", comment: "pgwarden local stand-in for pg_graphql: its resolver says it is not available",
                     unprovable: "GraphQL", script: PackageResources.StandInPgGraphql_sql),
+            StandIn(name: "pgsodium", comment: "pgwarden local stand-in for pgsodium: a registration with its roles; its cryptographic functions are absent",
+                    schema: "pgsodium", unprovable: "pgsodium encryption",
+                    script: PackageResources.StandInPgsodium_sql),
         ]
     }
 

@@ -3,11 +3,13 @@ import WardenPostgres
 /// pgwarden's hint for an error that says more about this server than about the SQL
 /// that met it: an extension Supabase has and this server lacks (`MissingExtension`),
 /// one Supabase lets `postgres` create and this server does not
-/// (`RefusedPrivilegedExtension`), or a pg_cron older than Supabase's. Given wherever
-/// a user's SQL runs: migrations, seeds, pgTAP files.
+/// (`RefusedPrivilegedExtension`), an object of the `realtime` or `pgsodium` schemas
+/// the twin does not mirror (`MissingPlatformObject`), or a pg_cron older than
+/// Supabase's. Given wherever a user's SQL runs: migrations, seeds, pgTAP files.
 package enum TwinGapHint {
     package static func hint(for error: PGError) -> String? {
-        MissingExtension(error)?.hint ?? RefusedPrivilegedExtension(error)?.hint ?? oldCronHint(error)
+        MissingExtension(error)?.hint ?? RefusedPrivilegedExtension(error)?.hint ?? MissingPlatformObject(error)?.hint
+            ?? oldCronHint(error)
     }
 
     /// pg_cron reads interval schedules (`'10 seconds'`, 1 to 59 seconds) since 1.5;

@@ -119,6 +119,50 @@ import TestSupport
         #expect(error.message.contains("local stand-in"))
     }
 
+    /// Dumps of projects whose image installed pgsodium start with `create extension if
+    /// not exists "pgsodium" with schema "pgsodium"` and `comment on extension pgsodium`
+    /// (PG migrations/schema-15.sql at 7db7e1a): both apply as postgres, twice too. The
+    /// registration makes pgsodium's roles (michelp/pgsodium extension/pgsodium--1.1.1--1.2.0.sql)
+    /// with Supabase's grants (PG migrations/20221207154255_create_pgsodium_and_vault.sql,
+    /// 20230529180330_alter_api_roles_for_inherit.sql); its functions are absent, and the
+    /// error's hint says why, rather than a local "encryption" returning plaintext.
+    @Test func pgsodiumRegistrationLetsSchemaDumpsApply() throws {
+        let project = try project()
+        for _ in 1...2 {
+            try project.execute(
+                """
+                create extension if not exists "pgsodium" with schema "pgsodium";
+                comment on extension pgsodium is 'Pgsodium is a modern cryptography library for Postgres.';
+                """)
+        }
+        #expect(try project.query("""
+            select format('%s@%s %s, schema owner %s', extname, extnamespace::regnamespace, extversion,
+                          (select nspowner::regrole from pg_namespace where nspname = 'pgsodium'))
+            from pg_extension where extname = 'pgsodium'
+            """).scalar == "pgsodium@pgsodium pgwarden-stand-in, schema owner supabase_admin")
+        #expect(try project.query("""
+            select string_agg(format('%s login=%s inherit=%s', rolname, rolcanlogin::text, rolinherit::text), ',' order by rolname)
+            from pg_roles where rolname like 'pgsodium%'
+            """).scalar == "pgsodium_keyholder login=false inherit=true,pgsodium_keyiduser login=false inherit=true,"
+            + "pgsodium_keymaker login=false inherit=true")
+        #expect(try project.query("""
+            select string_agg(format('%s>%s%s', roleid::regrole, member::regrole, case when admin_option then '+admin' else '' end),
+                              ',' order by roleid::regrole::text, member::regrole::text)
+            from pg_auth_members where roleid::regrole::text like 'pgsodium%'
+            """).scalar == "pgsodium_keyholder>pgsodium_keymaker,pgsodium_keyholder>postgres+admin,pgsodium_keyholder>service_role,"
+            + "pgsodium_keyiduser>pgsodium_keyholder,pgsodium_keyiduser>pgsodium_keymaker,pgsodium_keyiduser>postgres+admin,"
+            + "pgsodium_keymaker>postgres+admin")
+        // postgres may hand the roles on (admin option), as a role dump does.
+        try project.execute("grant pgsodium_keyiduser to authenticated; revoke pgsodium_keyiduser from authenticated;")
+        #expect(try project.query("select has_schema_privilege('anon', 'pgsodium', 'usage')::text").scalar == "true")
+        let error = try #require(throws: PGError.self) {
+            try project.query("select pgsodium.crypto_aead_det_encrypt('x'::bytea, ''::bytea, gen_random_uuid(), null)")
+        }
+        #expect(error.sqlState == .undefinedFunction)
+        #expect(TwinGapHint.hint(for: error)?.contains("could not really encrypt") == true)
+        #expect(StandInExtensions.reportLine(["pgsodium"])?.contains("(pgsodium encryption) is not provable locally") == true)
+    }
+
     /// The stand-ins say what they are in pg_extension (their version).
     @Test func standInsAreMarkedInPgExtension() throws {
         let project = try project()

@@ -1,8 +1,9 @@
 -- pgwarden twin, step 8: what else a new project has. pg_stat_statements and pg_net
 -- in `extensions` (when this server can provide them: on pgwarden's ephemeral server
 -- pg_net is the local stand-in, see docs/supabase-twin.md, "Stand-ins"), the
--- `graphql` schema as far as plain PostgreSQL holds it, and Database Webhooks'
--- `supabase_functions` schema (PG migrations/20240822021428_enable_webhooks_by_default.sql).
+-- `graphql` schema as far as plain PostgreSQL holds it, the `pgsodium` schema older
+-- images made, and Database Webhooks' `supabase_functions` schema
+-- (PG migrations/20240822021428_enable_webhooks_by_default.sql).
 
 do $twin$
 declare
@@ -13,6 +14,21 @@ begin
       or not exists (select 1 from pg_catalog.pg_available_extensions where name = wanted);
     perform pg_temp.twin_create_extension(wanted);
   end loop;
+end
+$twin$;
+
+-- pgsodium: projects made on images that installed pgsodium (PG migrations/
+-- 20221207154255_create_pgsodium_and_vault.sql; newer images run create_vault.sql
+-- without it) have a `pgsodium` schema owned by supabase_admin, holding the extension,
+-- so their schema dumps' `create extension if not exists pgsodium with schema pgsodium`
+-- applies there. The twin makes that schema, empty: the extension is pgwarden's
+-- registration-only stand-in (StandIns/StandInPgsodium.sql), created when asked for.
+do $twin$
+begin
+  if to_regnamespace('pgsodium') is null then
+    create schema pgsodium authorization supabase_admin;
+    perform pg_temp.twin_note('schema', 'pgsodium');
+  end if;
 end
 $twin$;
 
