@@ -2,8 +2,8 @@ import WardenPostgres
 
 /// Makes a plain PostgreSQL database a twin of a fresh Supabase project: Supabase's
 /// roles (with `supabase_admin` the only superuser and `postgres` a non-superuser
-/// that owns the database), the `auth`, `storage`, `extensions` and `graphql_public`
-/// schemas, the `supabase_realtime` publication, and Supabase's grants and default
+/// that owns the database), the `auth`, `storage`, `realtime`, `extensions` and
+/// `graphql_public` schemas, the `supabase_realtime` publication, and Supabase's grants and default
 /// privileges. What it mirrors, and the source of each fact: docs/supabase-twin.md.
 ///
 /// The SQL lives in `Twin/*.sql`, embedded in the binary, and runs in one
@@ -15,11 +15,11 @@ public enum SupabaseCompat {
     public static let roles = [
         "supabase_admin", "postgres", "anon", "authenticated", "service_role", "authenticator",
         "supabase_auth_admin", "supabase_storage_admin", "dashboard_user", "supabase_replication_admin",
-        "supabase_read_only_user", "supabase_functions_admin",
+        "supabase_read_only_user", "supabase_functions_admin", "supabase_realtime_admin",
     ]
 
     /// The twin's SQL, in the order it runs: helpers, roles, database, auth (schema and
-    /// types, tables, functions), storage, the stand-ins for supautils' policy grants and
+    /// types, tables, functions), storage, realtime, the stand-ins for supautils' policy grants and
     /// drop-trigger grants, the parameters supautils lets postgres set (PostgREST's among
     /// them), the Vault stand-in, and the platform's other schemas (graphql,
     /// supabase_functions) and extensions.
@@ -29,7 +29,7 @@ public enum SupabaseCompat {
             ("TwinDatabase.sql", PackageResources.TwinDatabase_sql), ("TwinAuth.sql", PackageResources.TwinAuth_sql),
             ("TwinAuthTables.sql", PackageResources.TwinAuthTables_sql),
             ("TwinAuthFunctions.sql", PackageResources.TwinAuthFunctions_sql),
-            ("TwinStorage.sql", PackageResources.TwinStorage_sql),
+            ("TwinStorage.sql", PackageResources.TwinStorage_sql), ("TwinRealtime.sql", PackageResources.TwinRealtime_sql),
             ("TwinPolicyGrants.sql", PackageResources.TwinPolicyGrants_sql),
             ("TwinDropTriggerGrants.sql", PackageResources.TwinDropTriggerGrants_sql),
             ("TwinAllowedConfigs.sql", PackageResources.TwinAllowedConfigs_sql), ("TwinVault.sql", PackageResources.TwinVault_sql),
@@ -67,12 +67,14 @@ public enum SupabaseCompat {
             "auth.schema_migrations", "auth.flow_state", "auth.one_time_tokens", "auth.sso_providers",
             "auth.sso_domains", "auth.saml_providers", "auth.saml_relay_states", "storage.buckets", "storage.objects",
             "storage.s3_multipart_uploads", "storage.s3_multipart_uploads_parts",
-            "vault.secrets", "vault.decrypted_secrets", "supabase_functions.hooks",
+            "vault.secrets", "vault.decrypted_secrets", "supabase_functions.hooks", "realtime.messages",
+            "realtime.subscription",
         ].map { piece("table \($0)", "to_regclass(\($0)) is not null") }
         + [
             "auth.uid()", "auth.role()", "auth.email()", "auth.jwt()", "storage.foldername(text)",
             "storage.filename(text)", "storage.extension(text)",
-            "vault.create_secret(text, text, text, uuid)", "supabase_functions.http_request()",
+            "vault.create_secret(text, text, text, uuid)", "supabase_functions.http_request()", "realtime.topic()",
+            "realtime.send(jsonb, text, text, boolean)",
         ].map { piece("function \($0)", "to_regprocedure(\($0)) is not null") }
         + ["uuid-ossp", "pgcrypto"].map {
             piece("extension \($0)", "exists (select 1 from pg_catalog.pg_extension where extname = \($0))")

@@ -66,6 +66,19 @@ import TestSupport
             .contains("claims") == false)
     }
 
+    /// Realtime's pieces come back one by one, as the twin makes them, around what is kept.
+    @Test func aDatabaseMissingRealtimePiecesGetsThemBack() throws {
+        let connection = try Connection(TestCluster.newDatabase("partialrt"))
+        _ = try SupabaseCompat.bootstrap(connection)
+        let full = try TwinCatalog.fingerprint(connection)
+        try connection.execute("drop table realtime.messages; drop function realtime.send(jsonb, text, text, boolean);")
+        #expect(try SupabaseCompat.bootstrap(connection) == .installed(created: [
+            "function realtime.send(jsonb, text, text, boolean)", "table realtime.messages",
+        ]))
+        #expect(try TwinCatalog.difference(TwinCatalog.fingerprint(connection), full) == [])
+        #expect(try SupabaseCompat.bootstrap(connection) == .alreadyPresent)
+    }
+
     /// A database with everything Supabase has and more (later auth tables, other
     /// function bodies, extra grants and settings), as a real project: left as it is.
     @Test func aSupabaseBuiltDatabaseIsLeftUntouched() throws {

@@ -39,7 +39,7 @@ private func privileges(_ role: String, on table: String) -> String {
 }
 
 enum TwinFacts {
-    static let all: [TwinFact] = roles + settings + database + auth + storage + platform
+    static let all: [TwinFact] = roles + settings + database + auth + storage + platform + realtime
 
     static let roles: [TwinFact] = [
         TwinFact(fact: "supabase_admin is the only superuser", sql: "select string_agg(rolname, ',') from pg_roles where rolsuper",
@@ -68,8 +68,10 @@ enum TwinFacts {
         TwinFact(fact: "dashboard_user: nologin, createrole, createdb, replication", sql: attributes("dashboard_user"),
                  supabase: "super=false inherit=true login=false bypassrls=false createrole=true createdb=true replication=true",
                  source: "PG init-scripts/00000000000003-post-setup.sql"),
-        TwinFact(fact: "postgres is a member of the API roles, monitoring roles and supabase_functions_admin, not of the auth or storage admins",
-                 sql: memberships("postgres"),
+        // pgsodium's roles, and postgres's memberships in them, come with the pgsodium
+        // extension, once any database of the cluster creates it (TwinStandInTests).
+        TwinFact(fact: "postgres is a member of the API roles, monitoring roles and supabase_functions_admin, not of the auth, storage or realtime admins",
+                 sql: memberships("postgres").replacingOccurrences(of: " where ", with: " where roleid::regrole::text not like 'pgsodium%' and "),
                  supabase: "anon,authenticated,pg_monitor,pg_read_all_data,pg_signal_backend,service_role,supabase_functions_admin",
                  source: "PG migrations/20230201083204_grant_auth_roles_to_postgres.sql, 20230306081037, 20240606060239, 20250421084701_revoke_admin_roles_from_postgres.sql, 20240822021428_enable_webhooks_by_default.sql"),
         TwinFact(fact: "authenticator may become anon, authenticated, service_role (and postgres)", sql: memberships("authenticator"),
@@ -280,6 +282,88 @@ enum TwinFacts {
                  where tgfoid = 'storage.protect_delete()'::regprocedure
                  """, supabase: "storage.buckets protect_buckets_delete,storage.objects protect_objects_delete",
                  source: "ST 0055-prevent-direct-deletes.sql"),
+    ]
+}
+
+extension TwinFacts {
+    /// Realtime's part (RT = supabase/realtime lib/realtime/tenants/repo/migrations at
+    /// commit 833cf36; their result checked against hosted projects' dumps).
+    static let realtime: [TwinFact] = [
+        TwinFact(fact: "supabase_realtime_admin: nologin, noinherit", sql: attributes("supabase_realtime_admin"),
+                 supabase: "super=false inherit=false login=false bypassrls=false createrole=false createdb=false replication=false",
+                 source: "RT 20240401105812_create_realtime_admin_and_move_ownership.ex, 20260707120000_restrict_realtime_schema.ex"),
+        TwinFact(fact: "schema realtime: owned by supabase_admin; postgres may use it (and grant that), not create in it", sql: """
+                 select (select nspowner::regrole::text from pg_namespace where nspname = 'realtime') || ' ' || string_agg(
+                   format('%s:%s%s%s', r, case when has_schema_privilege(r, 'realtime', 'usage') then 'U' else '' end,
+                          case when has_schema_privilege(r, 'realtime', 'usage with grant option') then '*' else '' end,
+                          case when has_schema_privilege(r, 'realtime', 'create') then 'C' else '' end), ',' order by r)
+                 from unnest(array['anon', 'authenticated', 'postgres', 'service_role', 'supabase_realtime_admin']) r
+                 """,
+                 supabase: "supabase_admin anon:U,authenticated:U,postgres:U*,service_role:U,supabase_realtime_admin:UC",
+                 source: "PG migrations/20211118015519, 20260506172403_grant_realtime_schema_to_postgres_with_grant_option.sql; RT 20231204144023_set_required_grants.ex, 20260707120000"),
+        TwinFact(fact: "realtime.messages and realtime.subscription: owned by supabase_realtime_admin; messages partitioned with row-level security on",
+                 sql: """
+                 select string_agg(format('%s %s %s rls=%s', oid::regclass, relowner::regrole, relkind, relrowsecurity::text), ',' order by oid::regclass::text)
+                 from pg_class where oid in ('realtime.messages'::regclass, 'realtime.subscription'::regclass)
+                 """,
+                 supabase: "realtime.messages supabase_realtime_admin p rls=true,realtime.subscription supabase_realtime_admin r rls=false",
+                 source: "RT 20241030150047_messages_partitioning.ex, 20260707120000_restrict_realtime_schema.ex"),
+        TwinFact(fact: "realtime.messages' columns", sql: """
+                 select string_agg(format('%s %s%s%s', attname, format_type(atttypid, atttypmod), case when attnotnull then ' not null' else '' end,
+                                          coalesce(' = ' || pg_get_expr(d.adbin, d.adrelid), '')), ', ' order by attnum)
+                 from pg_attribute a left join pg_attrdef d on d.adrelid = a.attrelid and d.adnum = a.attnum
+                 where attrelid = 'realtime.messages'::regclass and attnum > 0 and not attisdropped
+                 """,
+                 supabase: "topic text not null, extension text not null, payload jsonb, event text, private boolean = false, "
+                    + "updated_at timestamp without time zone not null = now(), inserted_at timestamp without time zone not null = now(), "
+                    + "id uuid not null = gen_random_uuid(), binary_payload bytea",
+                 source: "RT 20240523004032, 20240919163303, 20241030150047, 20241108114728_messages_using_uuid.ex, 20260514120000_add_binary_payload_to_messages.ex"),
+        TwinFact(fact: "realtime.messages: partitioned by range of inserted_at, primary key (id, inserted_at)", sql: """
+                 select pg_get_partkeydef('realtime.messages'::regclass) || '; ' ||
+                        (select pg_get_constraintdef(oid) from pg_constraint where conrelid = 'realtime.messages'::regclass and contype = 'p')
+                 """, supabase: "RANGE (inserted_at); PRIMARY KEY (id, inserted_at)",
+                 source: "RT 20241030150047_messages_partitioning.ex, 20241108114728_messages_using_uuid.ex"),
+        TwinFact(fact: "authenticated may read, insert and update realtime.messages (policies decide)",
+                 sql: privileges("authenticated", on: "realtime.messages"), supabase: "insert,select,update",
+                 source: "RT 20241030150047_messages_partitioning.ex; a hosted project's dump (GRANT SELECT,INSERT,UPDATE ... TO anon, authenticated, service_role)"),
+        TwinFact(fact: "anon and service_role hold the same on realtime.messages", sql: """
+                 select (\(privileges("anon", on: "realtime.messages"))) || ' ' || (\(privileges("service_role", on: "realtime.messages")))
+                 """, supabase: "insert,select,update insert,select,update", source: "RT 20241030150047_messages_partitioning.ex"),
+        TwinFact(fact: "postgres holds every privilege on realtime.messages and realtime.subscription", sql: """
+                 select (\(privileges("postgres", on: "realtime.messages"))) || ' ' || (\(privileges("postgres", on: "realtime.subscription")))
+                 """, supabase: "delete,insert,select,trigger,update delete,insert,select,trigger,update",
+                 source: "PG migrations/20211130151719_update-realtime-permissions.sql (supabase_admin's default privileges in realtime)"),
+        TwinFact(fact: "the API roles may only read realtime.subscription", sql: privileges("authenticated", on: "realtime.subscription"),
+                 supabase: "select", source: "RT 20231204144023_set_required_grants.ex; a hosted project's dump"),
+        TwinFact(fact: "realtime's functions: signatures, owner, volatility, not security definer", sql: """
+                 select string_agg(format('%s(%s) %s %s definer=%s', p.proname, pg_get_function_arguments(p.oid), p.proowner::regrole,
+                                          p.provolatile, p.prosecdef::text), '; ' order by p.proname)
+                 from pg_proc p where p.pronamespace = 'realtime'::regnamespace
+                   and p.proname in ('topic', 'send', 'send_binary', 'broadcast_changes', 'to_regrole')
+                 """,
+                 supabase: "broadcast_changes(topic_name text, event_name text, operation text, table_name text, table_schema text, "
+                    + "new record, old record, level text DEFAULT 'ROW'::text) supabase_realtime_admin v definer=false; "
+                    + "send(payload jsonb, event text, topic text, private boolean DEFAULT true) supabase_realtime_admin v definer=false; "
+                    + "send_binary(payload bytea, event text, topic text, private boolean DEFAULT true) supabase_realtime_admin v definer=false; "
+                    + "to_regrole(role_name text) supabase_realtime_admin i definer=false; "
+                    + "topic() supabase_realtime_admin s definer=false",
+                 source: "RT 20240919163303, 20240523004032, 20211210212804, 20260605120000_rename_broadcast_send_warning.ex, 20260707120000_restrict_realtime_schema.ex"),
+        TwinFact(fact: "anon and authenticated may call realtime.send() and realtime.topic()", sql: """
+                 select bool_and(has_function_privilege(r, f, 'execute'))::text
+                 from unnest(array['anon', 'authenticated']) r, unnest(array['realtime.send(jsonb, text, text, boolean)', 'realtime.topic()']) f
+                 """, supabase: "true", source: "PostgreSQL's default EXECUTE for PUBLIC; RT 20231204144023_set_required_grants.ex"),
+        TwinFact(fact: "realtime.topic() reads the realtime.topic setting the Realtime server sets", sql: """
+                 select realtime.topic() from (select set_config('realtime.topic', 'room:1', false)) s
+                 """, supabase: "room:1", source: "RT 20240523004032_redefine_authorization_tables.ex; lib/realtime/tenants/authorization.ex (set_conn_config)"),
+        TwinFact(fact: "realtime.subscription's columns", sql: """
+                 select string_agg(format('%s %s%s', attname, format_type(atttypid, atttypmod), case when attnotnull then ' not null' else '' end),
+                                   ', ' order by attnum)
+                 from pg_attribute where attrelid = 'realtime.subscription'::regclass and attnum > 0 and not attisdropped
+                 """,
+                 supabase: "id bigint not null, subscription_id uuid not null, entity regclass not null, filters realtime.user_defined_filter[] not null, "
+                    + "claims jsonb not null, claims_role regrole not null, created_at timestamp without time zone not null, action_filter text, "
+                    + "selected_columns text[]",
+                 source: "RT 20211116024918, 20211210212804, 20251120212548_add_action_to_subscriptions.ex, 20260527120000_add_select_columns_to_subscriptions.ex"),
     ]
 }
 

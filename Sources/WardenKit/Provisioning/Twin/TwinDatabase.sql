@@ -77,7 +77,8 @@ begin
   end if;
   if to_regnamespace('realtime') is null then
     create schema realtime authorization supabase_admin;
-    grant usage on schema realtime to postgres;
+    -- With grant option since PG migrations/20260506172403_grant_realtime_schema_to_postgres_with_grant_option.sql.
+    grant usage on schema realtime to postgres with grant option;
     perform pg_temp.twin_note('schema', 'realtime');
   end if;
 end

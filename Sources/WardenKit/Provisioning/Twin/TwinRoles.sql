@@ -24,7 +24,10 @@ begin
       ('supabase_read_only_user',    'login bypassrls'),
       -- Owner of Database Webhooks' supabase_functions schema objects
       -- (PG migrations/20240822021428_enable_webhooks_by_default.sql).
-      ('supabase_functions_admin',   'login noinherit createrole noreplication')
+      ('supabase_functions_admin',   'login noinherit createrole noreplication'),
+      -- Owner of Realtime's objects in schema realtime (supabase/realtime
+      -- migrations/20240401105812_create_realtime_admin_and_move_ownership.ex).
+      ('supabase_realtime_admin',    'nologin noinherit noreplication')
     ) as wanted(role_name, options)
   loop
     continue when exists (select 1 from pg_catalog.pg_roles where rolname = spec.role_name);
