@@ -17,9 +17,9 @@ struct TestCommand: ParsableCommand {
             as for any rolled-back insert. \
             pgTAP files (--tests, default supabase/tests) run as `supabase test db` runs them, \
             each in a transaction that is rolled back; their assertions join the report. \
-            Exit status 1 when any cell or assertion fails (with --strict, also when `pgwarden lint` \
+            A test file pgwarden cannot run (a refused statement or meta-command, a missing \\i or \\ir include)             fails on its own; the other files still run.             Exit status 1 when any cell or assertion fails, or a test file cannot run (with --strict, also when `pgwarden lint` \
             finds a danger the plan does not declare, or could not act as a persona), 0 when all hold, \
-            65 when the plan file or a test file itself is wrong, 69 when the server has no pgTAP, \
+            65 when the plan file or the tests folder is wrong, 69 when the server has no pgTAP, \
             73 when the --output file cannot be written (the matrix is still shown), 75 when the run \
             waited longer than --plan-lock-timeout for a lock (the blocking session is named) or a \
             statement ran longer than --plan-statement-timeout; then everything is rolled back.

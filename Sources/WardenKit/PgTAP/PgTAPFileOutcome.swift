@@ -5,23 +5,50 @@
 package struct PgTAPFileOutcome: Sendable {
     /// A SQL error that stopped the file, with the file line it points at.
     package struct Stop: Sendable, Equatable {
+        /// The test file's line (for an included statement: the include's).
         package var line: Int
         package var message: String
+        /// For a statement of an included file: that file and the line the error points at.
+        package var includedFile: String?
+        package var includedLine: Int?
+
+        package init(line: Int, message: String, included: (file: String, line: Int)? = nil) {
+            self.line = line
+            self.message = message
+            includedFile = included?.file
+            includedLine = included?.line
+        }
+
+        /// `line 4`, or `supabase/tests/_shared/x.sql:3 (included at line 2)`.
+        var place: String {
+            guard let includedFile, let includedLine else { return "line \(line)" }
+            return "\(includedFile):\(includedLine) (included at line \(line))"
+        }
     }
 
     package var file: String
     package var tap = TAPParser()
     package var stop: Stop?
     package var duration: Duration = .zero
+    /// Why the file could not run at all (nothing of it was sent).
+    package var notRun: PgTAPError?
+    /// True when another test file includes it: pg_prove runs it on its own as well.
+    package var isIncluded = false
 
-    package init(file: String) { self.file = file }
+    package init(file: String, notRun: PgTAPError? = nil) {
+        self.file = file
+        self.notRun = notRun
+    }
 
     /// The file as a suite of test cases.
     package var suite: TestSuiteResult {
+        if let notRun {
+            return TestSuiteResult(kind: "pgTAP", file: file, cases: [Self.notRunCase(notRun, file: file)], duration: duration)
+        }
         var cases = tap.assertions.map(Self.testCase)
         if let stop {
             cases.append(TestCaseResult(
-                number: nil, description: "SQL error at line \(stop.line): \(stop.message)", line: stop.line,
+                number: nil, description: "SQL error at \(stop.place): \(stop.message)", line: stop.line,
                 status: .failed))
         }
         if let reason = tap.bailOut {
@@ -39,12 +66,29 @@ package struct PgTAPFileOutcome: Sendable {
     var planProblem: String? {
         let ran = tap.assertions.count
         guard let planned = tap.planned else {
+            guard !isIncluded else {
+                return "no plan: the file never printed `1..N`; other test files include it, and it runs on its own "
+                    + "too, as under pg_prove (which runs every .sql and .pg file of the folder): name a file "
+                    + "that is only included otherwise (helper.sql.raw, say)"
+            }
             return "no plan: the file never printed `1..N` (call plan(N) or no_plan() and finish())"
         }
         guard planned == ran else {
             return "plan: planned \(planned) test\(planned == 1 ? "" : "s") but ran \(ran)"
         }
         return nil
+    }
+
+    /// The one case of a file that could not run: what stopped it, at its line when
+    /// that is in the file itself.
+    static func notRunCase(_ error: PgTAPError, file: String) -> TestCaseResult {
+        var text = error.description
+        var line: Int?
+        if error.file == file, let at = error.line {
+            line = at
+            text = "line \(at): " + text.dropFirst("\(file):\(at): ".count)
+        }
+        return TestCaseResult(number: nil, description: "not run: \(text)", line: line, status: .failed)
     }
 
     static func testCase(_ assertion: TAPParser.Assertion) -> TestCaseResult {

@@ -24,21 +24,33 @@ import WardenPostgres
 /// per-statement check stopped the file, so nothing runs after it.
 package struct PgTAPRunner {
     let connection: Connection
-    let scripts: [PgTAPScript]
+    /// Each file with its script, or why it cannot run (then it fails and nothing of it
+    /// is sent).
+    let scripts: [(file: String, script: Result<PgTAPScript, PgTAPError>)]
 
-    package init(connection: Connection, scripts: [PgTAPScript]) {
+    package init(connection: Connection, scripts: [(file: String, script: Result<PgTAPScript, PgTAPError>)]) {
         self.connection = connection
         self.scripts = scripts
     }
 
     /// One result per file, in order.
     package func run() throws -> [TestSuiteResult] {
-        try connection.rolledBack {
+        // Files other files include: run on their own too (pg_prove does), a failure
+        // there says so.
+        let included = scripts.reduce(into: Set<String>()) { $0.formUnion((try? $1.script.get())?.included ?? []) }
+        return try connection.rolledBack {
             let onSearchPath = try PgTAPExtension(connection: connection).ensure()
             let transaction = try connection.query("select txid_current()::text").scalar ?? ""
-            return try scripts.map { script in
+            return try scripts.map { entry in
+                let script: PgTAPScript
+                switch entry.script {
+                case .failure(let error): return PgTAPFileOutcome(file: entry.file, notRun: error).suite
+                case .success(let success): script = success
+                }
                 try connection.execute(Self.sessionReset + [onSearchPath].compactMap { $0 })
-                return try run(script, transaction: transaction).suite
+                var outcome = try run(script, transaction: transaction)
+                outcome.isIncluded = included.contains(PsqlIncludes.identity(of: script.file))
+                return outcome.suite
             }
         }
     }
@@ -69,7 +81,7 @@ package struct PgTAPRunner {
                 }
             }
         } catch let error as PGError where current != nil {
-            outcome.stop = .init(line: Self.line(of: error, in: current!), message: Self.message(error))
+            outcome.stop = Self.stop(error, in: current!)
         } catch let error as TransactionError where current != nil {
             // The file's own ROLLBACK TO/RELEASE removed pgwarden's savepoint: the file
             // fails; the run's transaction is still rolled back at the end.
@@ -116,12 +128,18 @@ package struct PgTAPRunner {
         }
     }
 
-    /// The file line the error points at: the statement's line, moved down by the line
-    /// breaks before the server's error position in it.
-    static func line(of error: PGError, in statement: PgTAPScript.Statement) -> Int {
-        guard let position = error.position, position > 1 else { return statement.line }
-        let before = statement.text.unicodeScalars.prefix(position - 1)
-        return statement.line + before.reduce(0) { $0 + ($1 == "\n" ? 1 : 0) }
+    /// Where the error points: the statement's line (in its included file, for one
+    /// that an include brought in), moved down by the line breaks before the server's
+    /// error position in it.
+    static func stop(_ error: PGError, in statement: PgTAPScript.Statement) -> PgTAPFileOutcome.Stop {
+        var breaks = 0
+        if let position = error.position, position > 1 {
+            breaks = statement.text.unicodeScalars.prefix(position - 1).reduce(0) { $0 + ($1 == "\n" ? 1 : 0) }
+        }
+        guard let included = statement.included else {
+            return .init(line: statement.line + breaks, message: message(error))
+        }
+        return .init(line: statement.line, message: message(error), included: (included.file, included.line + breaks))
     }
 
     /// SQLSTATE and message, with detail and hint when the server gave them.

@@ -7,7 +7,9 @@
 /// Refused, with the file and line: a `COMMIT`/`ROLLBACK` with no `BEGIN` before it, a
 /// `BEGIN` inside a `BEGIN` block, two-phase commit, `COPY ... FROM STDIN` (no data can
 /// follow a statement that pgwarden sends on its own), and psql meta-commands other
-/// than those that only change psql's output (`PsqlMetaCommands`).
+/// than those that only change psql's output (`PsqlMetaCommands`). psql's includes
+/// (`\i`, `\ir`) are inlined first (`PsqlIncludes`): a statement of an included file
+/// is checked and reported at that file's line.
 package struct PgTAPScript: Sendable {
     /// How a block ends.
     package enum Ending: Sendable, Equatable {
@@ -28,25 +30,35 @@ package struct PgTAPScript: Sendable {
     /// One statement and the file line it starts on.
     package struct Statement: Sendable {
         package var text: String
+        /// The test file's line: the statement's own, or that of the include that brings it in.
         package var line: Int
+        /// For a statement of an included file: that file, and the statement's line in it.
+        package var included: (file: String, line: Int)?
     }
 
     package let file: String
     package let blocks: [Block]
+    /// The files it includes, directly or not (`PsqlIncludes.identity(of:)`).
+    package let included: Set<String>
 
-    /// Cuts `text` (the file `file`) into blocks; throws `PgTAPError.refused` naming
-    /// the line of a statement it cannot run.
-    package init(file: String, text: String) throws {
+    /// Cuts `text` (the file `file`) into blocks, with its includes inlined (`\i`
+    /// relative to `workingDirectory`, nil for the current directory); throws
+    /// `PgTAPError.refused` naming the file and line of a statement it cannot run, or
+    /// `.include` for an include it cannot follow.
+    package init(file: String, text: String, workingDirectory: String? = nil) throws {
         self.file = file
-        let text = try PsqlMetaCommands.strip(text, file: file)
-        let source = SourceText(text)
         var blocks: [Block] = []
         var open: Block?
         var loose = Block(ending: .none)
-        for statement in StatementSplitter.split(text) {
-            let line = source.location(ofOffset: statement.range.lowerBound).line
+        var includes = PsqlIncludes(workingDirectory: workingDirectory)
+        let located = try includes.statements(file: file, text: text)
+        included = includes.included
+        for item in located {
+            let statement = item.statement
             func refuse(_ why: String) -> PgTAPError {
-                .refused(file: file, line: line, reason: "'\(statement.keywords.prefix(3).joined(separator: " "))' \(why)")
+                .refused(
+                    file: item.file, line: item.line,
+                    reason: "'\(statement.keywords.prefix(3).joined(separator: " "))' \(why)")
             }
             switch statement.kind {
             case .begin:
@@ -66,7 +78,9 @@ package struct PgTAPScript: Sendable {
             case .copyFromStdin:
                 throw refuse("reads data that follows it in the file (COPY FROM STDIN); use INSERT in tests")
             default:
-                let piece = Statement(text: statement.text, line: line)
+                let piece = Statement(
+                    text: statement.text, line: item.testLine,
+                    included: item.file == file ? nil : (item.file, item.line))
                 if open != nil { open?.statements.append(piece) } else { loose.statements.append(piece) }
             }
         }

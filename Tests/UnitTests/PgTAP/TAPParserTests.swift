@@ -96,13 +96,27 @@ import Testing
         #expect(script.blocks[0].statements.map(\.line) == [4])
         #expect(throws: PgTAPError.refused(
             file: "t.sql", line: 2,
-            reason: "'\\i helpers.sql' is a psql meta-command that pgwarden does not run (it sends SQL only)")
+            reason: "'\\c other' is a psql meta-command that pgwarden does not run (it sends SQL only)")
         ) {
-            try PgTAPScript(file: "t.sql", text: "select 1;\n\\i helpers.sql\nselect 2;\n")
+            try PgTAPScript(file: "t.sql", text: "select 1;\n\\c other\nselect 2;\n")
         }
         #expect(throws: PgTAPError.self) {
             try PgTAPScript(file: "t.sql", text: "\\set user_id 42\nselect :user_id;\n")
         }
+    }
+
+    @Test func includePathsAreReadAsPsqlReadsThem() throws {
+        let include = try #require(try PsqlMetaCommands.include("\\ir  'it''s here.sql' extra", file: "t.sql", line: 3, offset: 0))
+        #expect(include.path == "it's here.sql" && include.relative)
+        #expect(try PsqlMetaCommands.include("\\include_relative x.sql", file: "t.sql", line: 1, offset: 0)?.relative == true)
+        #expect(try PsqlMetaCommands.include("\\i x.sql", file: "t.sql", line: 1, offset: 0)?.relative == false)
+        #expect(try PsqlMetaCommands.include("\\if x", file: "t.sql", line: 1, offset: 0) == nil)
+        #expect(throws: PgTAPError.refused(file: "t.sql", line: 4, reason: "'\\i' names no file to include")) {
+            try PsqlMetaCommands.include("\\i", file: "t.sql", line: 4, offset: 0)
+        }
+        #expect(PsqlIncludes.join("supabase/tests/sub", "../_shared/./h.sql") == "supabase/tests/_shared/h.sql")
+        #expect(PsqlIncludes.join("", "../h.sql") == "../h.sql")
+        #expect(PsqlIncludes.join("supabase/tests", "/abs/h.sql") == "/abs/h.sql")
     }
 
     @Test func theSuiteFindsSQLAndPgFilesRecursivelyInNameOrder() throws {
