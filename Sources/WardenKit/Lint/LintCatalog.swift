@@ -184,11 +184,27 @@ struct LintCatalog {
                 and exists (select 1 from pg_roles r where r.rolname = 'anon' and has_function_privilege(r.oid, p.oid, 'execute')))::text,
                (p.prokind = 'f' and n.nspname = any(\(exposed)::text[])
                 and exists (select 1 from pg_roles r where r.rolname = 'authenticated' and has_function_privilege(r.oid, p.oid, 'execute')))::text,
-               exists (select 1 from unnest(coalesce(p.proconfig, '{}')) s where s like 'search\\_path=%')::text
+               exists (select 1 from unnest(coalesce(p.proconfig, '{}')) s where s like 'search\\_path=%')::text,
+               \(raw: Self.executeGrantees(role: "anon")), \(raw: Self.executeGrantees(role: "authenticated"))
         from pg_proc p join pg_namespace n on n.oid = p.pronamespace
         where n.nspname <> all(\(system)::text[]) and n.nspname not like 'pg\\_%' and p.prokind in ('f', 'p', 'w')
           and not exists (select 1 from pg_depend d where d.classid = 'pg_proc'::regclass and d.objid = p.oid and d.deptype = 'e')
         order by 3
+        """
+    }
+
+    /// The grantees of EXECUTE on `p` through which `role` has it, comma-separated:
+    /// `PUBLIC` (a function's ACL is NULL until its first GRANT or REVOKE, which means
+    /// PostgreSQL's default: EXECUTE for PUBLIC), the role itself, roles it inherits from.
+    static func executeGrantees(role: String) -> String {
+        """
+        coalesce((select string_agg(case when a.grantee = 0 then 'PUBLIC' else g.rolname end, ','
+                                    order by a.grantee <> 0, g.rolname)
+                  from pg_roles r
+                  cross join aclexplode(coalesce(p.proacl, acldefault('f', p.proowner))) a
+                  left join pg_roles g on g.oid = a.grantee
+                  where r.rolname = '\(role)' and a.privilege_type = 'EXECUTE'
+                    and (a.grantee = 0 or pg_has_role(r.oid, a.grantee, 'usage'))), '')
         """
     }
 
@@ -201,11 +217,13 @@ struct LintCatalog {
             }
             if row[3] == "true" && row[4] == "true" {
                 findings.append(finding(.anonSecurityDefinerFunctionExecutable,
-                    "anon may execute security definer function \(signature), which runs with its owner's rights"))
+                    "anon may execute security definer function \(signature), which runs with its owner's rights"
+                        + ExecuteGrant.explanation(role: "anon", grantees: row[7] ?? "", signature: signature)))
             }
             if row[3] == "true" && row[5] == "true" {
                 findings.append(finding(.authenticatedSecurityDefinerFunctionExecutable,
-                    "signed-in users may execute security definer function \(signature), which runs with its owner's rights"))
+                    "signed-in users may execute security definer function \(signature), which runs with its owner's rights"
+                        + ExecuteGrant.explanation(role: "authenticated", grantees: row[8] ?? "", signature: signature)))
             }
             if row[6] != "true" {
                 findings.append(finding(.functionSearchPathMutable,
