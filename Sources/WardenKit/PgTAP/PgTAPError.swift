@@ -34,7 +34,7 @@ public enum PgTAPError: WardenError, Sendable, Equatable {
         case .folder(let path, let reason): return "\(path): cannot read the tests folder (\(reason))"
         case .unreadable(let file, let reason): return "\(file): cannot read the test file (\(reason))"
         case .refused(let file, let line, let reason):
-            return "\(file):\(line): \(reason); pgwarden runs each test file inside its own transaction and rolls it back"
+            return "\(file):\(line): \(reason)"
         case .include(let file, let line, let reason): return "\(file):\(line): \(reason)"
         case .notInstalled(let package):
             return "this server has no pgTAP, which the test files need: install it on the server "

@@ -58,7 +58,8 @@ package struct PgTAPScript: Sendable {
             func refuse(_ why: String) -> PgTAPError {
                 .refused(
                     file: item.file, line: item.line,
-                    reason: "'\(statement.keywords.prefix(3).joined(separator: " "))' \(why)")
+                    reason: "'\(statement.keywords.prefix(3).joined(separator: " "))' \(why); "
+                        + "pgwarden runs the suite in one transaction that it rolls back, each file in a savepoint of its own")
             }
             switch statement.kind {
             case .begin:
