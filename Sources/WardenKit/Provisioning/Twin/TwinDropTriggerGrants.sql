@@ -8,8 +8,9 @@
 -- role change is part of the command's transaction), and the drop is refused, as
 -- PostgreSQL would refuse it, when the trigger's table is neither postgres's nor
 -- listed. Nothing else on those tables (alter table, drop table, ...) is lifted.
--- Its own functions, not step 5's: a database bootstrapped before keeps step 5's as
--- they were, and they know nothing of triggers.
+-- The lift is step 5's own (extensions.pgwarden_policy_grants_start(), which makes
+-- postgres a superuser and sets pgwarden.policy_grant_active); the end and its check
+-- are this step's: step 5's end function knows nothing of triggers.
 
 do $twin$
 begin
@@ -17,23 +18,6 @@ begin
   if current_setting('supautils.privileged_role', true) is not null then
     return;
   end if;
-  if to_regprocedure('extensions.pgwarden_drop_trigger_grants_start()') is null then
-    create function extensions.pgwarden_drop_trigger_grants_start() returns event_trigger
-      language plpgsql security definer set search_path = ''
-    as $fn$
-    begin
-      if session_user = 'postgres' and not (select rolsuper from pg_catalog.pg_roles where rolname = 'postgres') then
-        -- Roles are shared by every database of the server: one such command at a
-        -- time in the whole cluster (the lock lasts until the transaction ends).
-        lock table pg_catalog.pg_authid in share row exclusive mode;
-        alter role postgres superuser;
-        perform pg_catalog.set_config('pgwarden.drop_trigger_grant_active', 'on', true);
-      end if;
-    end
-    $fn$;
-    perform pg_temp.twin_note('function', 'extensions.pgwarden_drop_trigger_grants_start()');
-  end if;
-
   if to_regprocedure('extensions.pgwarden_drop_trigger_grants_end()') is null then
     -- Ends the lift at sql_drop, then checks the table of every trigger dropped (a
     -- refusal rolls the drop back); at ddl_command_end when nothing was dropped (a
@@ -46,13 +30,13 @@ begin
       table_name text;
       table_owner oid;
     begin
-      if coalesce(current_setting('pgwarden.drop_trigger_grant_active', true), '') <> 'on' then
+      if coalesce(current_setting('pgwarden.policy_grant_active', true), '') <> 'on' then
         return;
       end if;
       -- The drop itself is done: the lift ends here, before the check (a superuser
       -- has every role, so pg_has_role would answer true for any owner).
       alter role postgres nosuperuser;
-      perform pg_catalog.set_config('pgwarden.drop_trigger_grant_active', 'off', true);
+      perform pg_catalog.set_config('pgwarden.policy_grant_active', 'off', true);
       if tg_event = 'ddl_command_end' then
         return;
       end if;
@@ -85,7 +69,7 @@ begin
   if not exists (select 1 from pg_catalog.pg_event_trigger where evtname = 'pgwarden_drop_trigger_grants_start') then
     create event trigger pgwarden_drop_trigger_grants_start on ddl_command_start
       when tag in ('DROP TRIGGER')
-      execute function extensions.pgwarden_drop_trigger_grants_start();
+      execute function extensions.pgwarden_policy_grants_start();
     create event trigger pgwarden_drop_trigger_grants_end on ddl_command_end
       when tag in ('DROP TRIGGER')
       execute function extensions.pgwarden_drop_trigger_grants_end();
@@ -104,9 +88,8 @@ $twin$;
 
 do $twin$
 begin
-  if pg_temp.twin_is_new('extensions.pgwarden_drop_trigger_grants_start()') then
-    revoke all on function extensions.pgwarden_drop_trigger_grants_start(), extensions.pgwarden_drop_trigger_grants_end()
-      from public;
+  if pg_temp.twin_is_new('extensions.pgwarden_drop_trigger_grants_end()') then
+    revoke all on function extensions.pgwarden_drop_trigger_grants_end() from public;
   end if;
 end
 $twin$;
