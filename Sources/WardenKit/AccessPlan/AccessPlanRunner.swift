@@ -121,7 +121,7 @@ package struct AccessPlanRunner {
                 execute: Dictionary(uniqueKeysWithValues: resolved.functions.map { ($0.signature, $0.plan.execute) }),
                 results: results, duration: ContinuousClock.now - started)
             report.undoableSideEffects = try UndoableSideEffects.warnings(connection, schemas: plan.schemas)
-            report.standIns = try StandInExtensions.installed(connection)
+            report.standIns = try StandInExtensions.inUse(connection)
             return report
         }
     }

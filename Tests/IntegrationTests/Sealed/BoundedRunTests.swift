@@ -103,15 +103,32 @@ import TestSupport
                 "\(result.all)")
     }
 
-    /// Issue 17: every run report lists the local stand-ins the database uses.
+    /// Issue 17: every run report lists the local stand-ins the database uses. pg_net,
+    /// which every new Supabase project has, counts once something the project wrote
+    /// calls it (a function, a Database Webhook's trigger, a pg_cron job).
     @Test func theReportListsTheStandInsTheDatabaseUses() throws {
         let (url, connection) = try electricRide()
         try connection.execute("create extension if not exists pg_net with schema extensions")
-        let result = try PgwardenCLI.run(
-            ["test", "--database-url", url, "--plan", ElectricRide.planPath], environment: PgwardenCLI.cleanEnvironment())
-        #expect(result.status == 0, "\(result.all)")
-        #expect(result.standardOutput.contains(
-            "stand-ins: pg_net is a pgwarden local stand-in, not the real extension: what reaches it (HTTP calls) is not provable locally"),
-                "\(result.all)")
+        let line = "stand-ins: pg_net is a pgwarden local stand-in, not the real extension: what reaches it (HTTP calls) is not provable locally"
+        func run() throws -> PgwardenCLI.Output {
+            let result = try PgwardenCLI.run(
+                ["test", "--database-url", url, "--plan", ElectricRide.planPath], environment: PgwardenCLI.cleanEnvironment())
+            #expect(result.status == 0, "\(result.all)")
+            return result
+        }
+        #expect(try !run().standardOutput.contains("stand-ins:"))
+        // A webhook: a trigger calling supabase_functions.http_request.
+        try connection.execute("""
+            create trigger saved_webhook after insert on public.saved for each row
+              execute function supabase_functions.http_request('https://example.com/hook', 'POST', '{}', '{}', '1000')
+            """)
+        #expect(try run().standardOutput.contains(line))
+        try connection.execute("drop trigger saved_webhook on public.saved")
+        // A function of the project's (in its private schema, which no plan exposes) that posts.
+        try connection.execute("""
+            create function private.notify() returns bigint language sql
+              as $$ select net.http_post(url := 'https://example.com', body := '{}'::jsonb) $$;
+            """)
+        #expect(try run().standardOutput.contains(line))
     }
 }
