@@ -55,8 +55,9 @@ struct AlwaysTruePolicyProbe {
         return LintConsequence(verdict: proven ? .proven : .harmless, evidence: evidence, personas: proven ? [ava] : [])
     }
 
-    /// A column an update can set to itself.
+    /// A column an update can set to itself: not a GENERATED ALWAYS identity or a
+    /// generated column (setting those is refused, 428C9, which would hide the policy).
     private func firstColumn() -> String {
-        DraftOwnership.sqlName(ownership.catalog.columns[finding.subject]?.first?.name ?? "ctid")
+        DraftOwnership.sqlName(ownership.catalog.columns[finding.subject]?.first(where: \.writable)?.name ?? "ctid")
     }
 }

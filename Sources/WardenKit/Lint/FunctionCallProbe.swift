@@ -4,8 +4,9 @@ import WardenPostgres
 /// (1, 'pgwarden', true, the persona's user id; NULL for other types; defaulted
 /// parameters left out), then, if that fails, with NULL for every argument; counts the
 /// rows it inserted, updated and deleted per table (`pg_stat_xact_user_tables`, read
-/// in the same rolled-back savepoint) and the rows with a value it returned, and
-/// reports the call. Proven when it changed rows, or returned data to anon.
+/// in the same rolled-back savepoint) and the rows with a value it returned (NULL and
+/// false are no data), and reports the call. Proven when it changed rows, or returned
+/// data to anon.
 struct FunctionCallProbe {
     let context: ProbeContext
     let finding: LintFinding
@@ -19,11 +20,12 @@ struct FunctionCallProbe {
     func run(as persona: String) throws -> LintConsequence {
         guard let signature = finding.signature else { return LintConsequence(verdict: .notProbed, evidence: []) }
         let parameters = try requiredParameters(signature)
-        let returnsVoid = try context.connection.query(
-            "select (prorettype = 'void'::regtype)::text from pg_proc where oid = to_regprocedure(\(signature))").scalar == "true"
+        let returns = try context.connection.query(
+            "select prorettype::regtype::text from pg_proc where oid = to_regprocedure(\(signature))").scalar
         let userID = context.userIDs[persona]
         var attempts = [parameters.map { simpleValue($0, userID: userID) }]
-        if parameters.contains(where: { $0.category != "X" }) { attempts.append(parameters.map { _ in nil }) }
+        let allNull = parameters.map { _ -> String? in nil }
+        if parameters.contains(where: { $0.category != "X" }), attempts[0] != allNull { attempts.append(allNull) }
         var evidence: [String] = []
         for values in attempts {
             let arguments = zip(parameters, values).map { parameter, value in
@@ -33,15 +35,17 @@ struct FunctionCallProbe {
             let shown = "\(finding.schema).\(finding.name)(\(values.map { $0 ?? "null" }.joined(separator: ", ")))"
             var changes: [String] = []
             let before = try tableChanges()
-            // Rows with a value (a void result or NULL is no data).
-            let counted = returnsVoid ? "0" : "count(result)"
+            // Rows with a value: a void result, NULL or false is no data (a helper such
+            // as is_owner(uuid), which policies call, answers false to anon).
+            let counted = returns == "void" ? "0" : returns == "boolean" ? "count(result) filter (where result)" : "count(result)"
             let outcome = try context.asPersona(persona, "select \(counted)::text from (select \(call) as result) as called") {
                 changes = Self.describe(before: before, after: try tableChanges())
             }
             switch outcome {
             case .rows(let rows):
                 let returned = Int(rows.first?.first.flatMap { $0 } ?? "0") ?? 0
-                let parts = (returned > 0 ? ["returned \(returned) row\(returned == 1 ? "" : "s")"] : [])
+                let parts = (returned > 0 ? ["returned \(returned) row\(returned == 1 ? "" : "s")"]
+                             : returns == "boolean" ? ["returned false or null"] : [])
                     + (changes.isEmpty ? ["changed nothing"] : changes)
                 evidence.append("\(persona) called \(shown): succeeded, \(parts.joined(separator: ", "))")
                 // Data handed to anon with the owner's rights is a consequence too.

@@ -15,11 +15,26 @@ public struct ObservedAccessReport {
     }
 
     /// Cell dangers and lint dangers, one line each (evidence indented under its finding).
+    /// A cell lint also probed without finding a consequence (anon calling a security
+    /// definer helper that answers false) shows those calls under it: the advisor's flag
+    /// stands, with what the calls did.
     public var dangerLines: [String] {
-        draft.dangerCells.map { "DANGER \($0)" } + draft.findings.dangers.flatMap { finding in
+        draft.dangerCells.flatMap { cell in
+            ["DANGER \(cell)"] + probedWithoutConsequence(cell).map { "  probe: \($0)" }
+        } + draft.findings.dangers.flatMap { finding in
             ["DANGER \(finding.rule.rawValue) \(finding.subject): \(finding.detail)"]
                 + (finding.consequence?.evidence ?? []).map { "  probe: \($0)" }
         }
+    }
+
+    /// The evidence of lint's findings on a cell's subject that it probed and found
+    /// harmless, the cell's persona's calls only (a cell reads `subject · persona: ...`).
+    private func probedWithoutConsequence(_ cell: String) -> [String] {
+        let parts = cell.components(separatedBy: " · ")
+        guard parts.count == 2, let persona = parts[1].split(separator: ":").first else { return [] }
+        return draft.findings.findings.filter { !$0.isDanger && $0.subject == parts[0] }
+            .flatMap { $0.consequence?.evidence ?? [] }
+            .filter { $0.hasPrefix("\(persona) ") || $0.hasPrefix("\(persona)'s ") }
     }
 
     /// Requests the API would answer with an SQL error (a policy that recurses, a cast
