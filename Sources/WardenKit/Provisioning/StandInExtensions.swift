@@ -33,7 +33,7 @@ public enum StandInExtensions {
                     unprovable: "HTTP calls", script: PackageResources.StandInHttp_sql),
             StandIn(name: "pgjwt", comment: "pgwarden local stand-in for pgjwt: HS256/384/512 sign and verify",
                     requires: ["pgcrypto"], script: PackageResources.StandInPgjwt_sql),
-            StandIn(name: "pgmq", comment: "pgwarden local stand-in for pgmq: queues as tables, from its documented API",
+            StandIn(name: "pgmq", comment: "pgwarden local stand-in for pgmq 1.5.1: queues as tables, from its documented API",
                     schema: "pgmq", script: PackageResources.StandInPgmq_sql),
             StandIn(name: "supabase_vault", comment: "pgwarden local stand-in for Supabase Vault: registers the vault bootstrap made (not encrypted)",
                     unprovable: "Vault encryption", script: PackageResources.StandInSupabaseVault_sql),

@@ -60,7 +60,7 @@ import TestSupport
         #expect(try project.query("select count(*)::text from pgmq.a_jobs").scalar == "1")
         #expect(try project.query("select string_agg(queue_name, ',') from pgmq.list_queues()").scalar == "jobs")
         #expect(try project.query("select pgmq.purge_queue('jobs')::text").scalar == "2")
-        #expect(throws: PGError.self) { try project.query("select pgmq.create('Bad Name')") }
+        #expect(throws: PGError.self) { try project.query("select pgmq.create('bad;name')") }
         let partitioned = try #require(throws: PGError.self) { try project.query("select pgmq.create_partitioned('big')") }
         #expect(partitioned.message.contains("local stand-in"))
         _ = try project.query("select pgmq.create_unlogged('fast')")
