@@ -122,6 +122,7 @@ package struct AccessPlanRunner {
                 results: results, duration: ContinuousClock.now - started)
             report.undoableSideEffects = try UndoableSideEffects.warnings(connection, schemas: plan.schemas)
             report.standIns = try StandInExtensions.inUse(connection)
+            report.sessionUserReaders = try SessionUserReaders.warnings(connection, schemas: plan.schemas)
             return report
         }
     }

@@ -41,6 +41,9 @@ public struct AccessPlanReport: Sendable {
     /// pgwarden's local stand-ins the database uses (pg_net, http, pgjwt, ...): what
     /// reached them is not provable locally; see `StandInExtensions`.
     public var standIns: [String] = []
+    /// Policies and functions that read `session_user`, which is `authenticator` in a
+    /// PostgREST request but the run's own login in its probes; see `SessionUserReaders`.
+    public var sessionUserReaders: [String] = []
 
     public var failures: [ProbeResult] { results.filter { !$0.passed } }
     public var passed: Bool { failures.isEmpty }

@@ -103,6 +103,25 @@ import TestSupport
                 "\(result.all)")
     }
 
+    /// A PostgREST request's session_user is authenticator; the probes' is the run's
+    /// own login. The report names what reads it (the custom-claims helper
+    /// is_claims_admin() branches on it), so a matrix that depends on it is not taken
+    /// for what PostgREST would show.
+    @Test func theReportNamesWhatReadsSessionUser() throws {
+        let (url, connection) = try electricRide()
+        try connection.execute("""
+            create function private.is_claims_admin() returns boolean language plpgsql stable as $$
+            begin if session_user = 'authenticator' then return false; end if; return true; end $$;
+            create policy "claims admins read" on public.saved for select to authenticated using (session_user <> 'authenticator');
+            """)
+        let result = try PgwardenCLI.run(
+            ["test", "--database-url", url, "--plan", ElectricRide.planPath], environment: PgwardenCLI.cleanEnvironment())
+        #expect(result.standardOutput.contains("Note: these read session_user, which is authenticator in a PostgREST request"),
+                "\(result.all)")
+        #expect(result.standardOutput.contains("  ! function private.is_claims_admin()"), "\(result.all)")
+        #expect(result.standardOutput.contains("  ! policy \"claims admins read\" on public.saved"), "\(result.all)")
+    }
+
     /// Issue 17: every run report lists the local stand-ins the database uses. pg_net,
     /// which every new Supabase project has, counts once something the project wrote
     /// calls it (a function, a Database Webhook's trigger, a pg_cron job).

@@ -55,6 +55,12 @@ package struct MatrixReport {
             lines.append("Warning: a probe may have reached what the rollback cannot undo:")
             for effect in report.undoableSideEffects { lines.append("  ! \(effect)") }
         }
+        if !report.sessionUserReaders.isEmpty {
+            lines.append("")
+            lines.append("Note: these read session_user, which is authenticator in a PostgREST request but this run's "
+                + "own login in its probes (only a superuser login could change it), so a branch on it may prove something else:")
+            for reader in report.sessionUserReaders { lines.append("  ! \(reader)") }
+        }
         if let line = StandInExtensions.reportLine(report.standIns) {
             lines.append("")
             lines.append(line)

@@ -1,0 +1,38 @@
+import WardenPostgres
+
+/// What reads `session_user`, which the run cannot make what PostgREST's requests see.
+///
+/// PostgREST logs in as `authenticator` and switches role for each request, so a
+/// request's `session_user` is `authenticator`. pgwarden's probes switch role on the
+/// run's own connection (`postgres` on Supabase and the twin), so there `session_user`
+/// is that login: only a superuser login could change it (`SET SESSION AUTHORIZATION`),
+/// and the run is not one. A policy or function that branches on it (the widely copied
+/// custom-claims helper `is_claims_admin()` returns true unless `session_user` is
+/// `authenticator`) may then be proved on its other branch; the run names each such
+/// policy on an exposed table and each such function of the project's own.
+enum SessionUserReaders {
+    /// One line per policy or function whose text names `session_user`.
+    static func warnings(_ connection: Connection, schemas: [String]) throws -> [String] {
+        try connection.query(
+            """
+            select format('policy %I on %I.%I', p.polname, n.nspname, c.relname)
+            from pg_catalog.pg_policy p join pg_catalog.pg_class c on c.oid = p.polrelid
+            join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+            where n.nspname = any(\(array: schemas)::text[])
+              and concat(pg_catalog.pg_get_expr(p.polqual, p.polrelid), ' ',
+                         pg_catalog.pg_get_expr(p.polwithcheck, p.polrelid)) ~* '\\msession_user\\M'
+            union all
+            select format('function %s', p.oid::pg_catalog.regprocedure)
+            from pg_catalog.pg_proc p join pg_catalog.pg_namespace n on n.oid = p.pronamespace
+            where p.prosrc ~* '\\msession_user\\M'
+              and n.nspname not in ('pg_catalog', 'information_schema', 'extensions', 'auth', 'storage', 'realtime',
+                                    'vault', 'graphql', 'graphql_public', 'net', 'supabase_functions', 'pgbouncer',
+                                    'pgsodium', 'pgmq', 'cron', 'pgwarden', 'supabase_migrations')
+              and not exists (select 1 from pg_catalog.pg_depend d
+                              where d.classid = 'pg_catalog.pg_proc'::pg_catalog.regclass and d.objid = p.oid
+                                and d.deptype = 'e')
+            order by 1
+            """
+        ).rows.compactMap { $0[0] }
+    }
+}
