@@ -120,9 +120,12 @@ package struct AccessPlanRunner {
                 access: Dictionary(uniqueKeysWithValues: resolved.relations.map { ($0.plan.qualifiedName, $0.plan.access) }),
                 execute: Dictionary(uniqueKeysWithValues: resolved.functions.map { ($0.signature, $0.plan.execute) }),
                 results: results, duration: ContinuousClock.now - started)
-            report.undoableSideEffects = try UndoableSideEffects.warnings(connection, schemas: plan.schemas)
-            report.standIns = try StandInExtensions.inUse(connection)
-            report.sessionUserReaders = try SessionUserReaders.warnings(connection, schemas: plan.schemas)
+            // What the run cannot prove or undo, read in one round trip.
+            let notes = try CatalogReads.run(connection, [
+                UndoableSideEffects.query(schemas: plan.schemas), StandInExtensions.inUseSQL,
+                SessionUserReaders.query(schemas: plan.schemas),
+            ]).map { $0.rows.compactMap { $0.first ?? nil } }
+            (report.undoableSideEffects, report.standIns, report.sessionUserReaders) = (notes[0], notes[1], notes[2])
             return report
         }
     }

@@ -11,10 +11,10 @@ import WardenPostgres
 /// `authenticator`) may then be proved on its other branch; the run names each such
 /// policy on an exposed table and each such function of the project's own.
 enum SessionUserReaders {
-    /// One line per policy or function whose text names `session_user`.
-    static func warnings(_ connection: Connection, schemas: [String]) throws -> [String] {
-        try connection.query(
-            """
+    /// The query: one line per policy or function whose text names `session_user`, one
+    /// a row (the run reads it with its other notes in one round trip).
+    static func query(schemas: [String]) -> SQL {
+        """
             select format('policy %I on %I.%I', p.polname, n.nspname, c.relname)
             from pg_catalog.pg_policy p join pg_catalog.pg_class c on c.oid = p.polrelid
             join pg_catalog.pg_namespace n on n.oid = c.relnamespace
@@ -33,6 +33,5 @@ enum SessionUserReaders {
                                 and d.deptype = 'e')
             order by 1
             """
-        ).rows.compactMap { $0[0] }
     }
 }

@@ -9,10 +9,10 @@ import WardenPostgres
 /// One level deep: the trigger function or exposed function itself, read from its
 /// source text (`prosrc`), not the functions it calls.
 enum UndoableSideEffects {
-    /// One line per trigger or function that may have such an effect.
-    static func warnings(_ connection: Connection, schemas: [String]) throws -> [String] {
-        try connection.query(
-            """
+    /// The query: one line per trigger or function that may have such an effect, one a
+    /// row (the run reads it with its other notes in one round trip).
+    static func query(schemas: [String]) -> SQL {
+        """
             with foreign_tables as (
               select c.relname from pg_foreign_table f join pg_class c on c.oid = f.ftrelid
             ), reached as (
@@ -36,6 +36,5 @@ enum UndoableSideEffects {
               ], null)) as effect from reached
             ) found group by what order by 1
             """
-        ).rows.compactMap { $0[0] }
     }
 }

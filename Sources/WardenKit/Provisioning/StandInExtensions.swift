@@ -55,36 +55,35 @@ public enum StandInExtensions {
         ).rows.compactMap { $0.first ?? nil }
     }
 
-    /// The installed stand-ins a run should name: each one the project made, and
+    /// The query for the installed stand-ins a run should name: each one the project made, and
     /// pg_net (which every new Supabase project has, for Database Webhooks) only when
     /// something the project wrote calls it: a function whose body names `net.http_`,
     /// a trigger calling `supabase_functions.http_request` (a Database Webhook), or a
     /// pg_cron job whose command names `net.http_`. A project that never makes an HTTP
-    /// call has nothing a local run cannot prove there, so no line about it.
-    public static func inUse(_ connection: Connection) throws -> [String] {
-        let installed = try installed(connection)
-        guard installed.contains("pg_net") else { return installed }
-        let called = try connection.query(
-            """
-            select exists (
-                     select 1 from pg_catalog.pg_proc p join pg_catalog.pg_namespace n on n.oid = p.pronamespace
-                     where n.nspname not in ('net', 'supabase_functions', 'pg_catalog', 'information_schema')
-                       and not exists (select 1 from pg_catalog.pg_depend d
-                                       where d.classid = 'pg_catalog.pg_proc'::pg_catalog.regclass and d.objid = p.oid
-                                         and d.deptype = 'e')
-                       and p.prosrc ~* 'net\\s*\\.\\s*"?http_')
-                   or exists (
-                     select 1 from pg_catalog.pg_trigger t join pg_catalog.pg_proc p on p.oid = t.tgfoid
-                     join pg_catalog.pg_namespace n on n.oid = p.pronamespace
-                     where not t.tgisinternal and n.nspname = 'supabase_functions' and p.proname = 'http_request')
-                   or case when pg_catalog.to_regclass('cron.job') is null
-                                 or not pg_catalog.has_table_privilege('cron.job', 'select') then false
-                           else (pg_catalog.xpath('/row/c/text()', pg_catalog.query_to_xml(
-                                   'select count(*) as c from cron.job where command ~* ''net\\s*\\.\\s*"?http_''',
-                                   false, true, '')))[1]::text <> '0' end
-            """).scalar == "t"
-        return called ? installed : installed.filter { $0 != "pg_net" }
-    }
+    /// call has nothing a local run cannot prove there, so no line about it. One name a
+    /// row; the run reads it with its other notes in one round trip.
+    static let inUseSQL: SQL = """
+        select e.extname::text from pg_catalog.pg_extension e
+        where e.extversion = 'pgwarden-stand-in'
+          and (e.extname <> 'pg_net'
+               or exists (
+                    select 1 from pg_catalog.pg_proc p join pg_catalog.pg_namespace n on n.oid = p.pronamespace
+                    where n.nspname not in ('net', 'supabase_functions', 'pg_catalog', 'information_schema')
+                      and not exists (select 1 from pg_catalog.pg_depend d
+                                      where d.classid = 'pg_catalog.pg_proc'::pg_catalog.regclass and d.objid = p.oid
+                                        and d.deptype = 'e')
+                      and p.prosrc ~* 'net\\s*\\.\\s*"?http_')
+               or exists (
+                    select 1 from pg_catalog.pg_trigger t join pg_catalog.pg_proc p on p.oid = t.tgfoid
+                    join pg_catalog.pg_namespace n on n.oid = p.pronamespace
+                    where not t.tgisinternal and n.nspname = 'supabase_functions' and p.proname = 'http_request')
+               or case when pg_catalog.to_regclass('cron.job') is null
+                             or not pg_catalog.has_table_privilege('cron.job', 'select') then false
+                       else (pg_catalog.xpath('/row/c/text()', pg_catalog.query_to_xml(
+                               'select count(*) as c from cron.job where command ~* ''net\\s*\\.\\s*"?http_''',
+                               false, true, '')))[1]::text <> '0' end)
+        order by 1
+        """
 
     /// The run report's line naming the stand-ins a database uses, and what of theirs
     /// (HTTP calls, GraphQL, ...) is not provable locally; nil when none.
