@@ -74,9 +74,41 @@ import Testing
         let wipe = LintFinding(rule: .functionSearchPathMutable, kind: .function, schema: "public", name: "wipe",
                                signature: "public.wipe(integer)", detail: "")
         #expect(locator.location(of: wipe)?.line == 3)
-        let policy = LintFinding(rule: .rlsPolicyAlwaysTrue, kind: .table, schema: "public", name: "trips", detail: "")
+        let policy = LintFinding(rule: .rlsPolicyAlwaysTrue, kind: .table, schema: "public", name: "trips", detail: "",
+                                 policies: ["p"])
         #expect(locator.location(of: policy)?.line == 4)
         let missing = LintFinding(rule: .rlsDisabledInPublic, kind: .table, schema: "public", name: "wipe", detail: "")
         #expect(locator.location(of: missing) == nil)
+    }
+
+    @Test func locatesWholeStatementsNotLinesAndTheLastThatCreatedIt() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("locate-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try """
+            create table public.log (id int);
+            create function public.make() returns void language plpgsql as $$
+            begin
+              create table public.made (id int);
+            end $$;
+            /* create view public.v as select 1; */
+            create view
+              public.v as select 1;
+            """.write(to: folder.appendingPathComponent("1_a.sql"), atomically: true, encoding: .utf8)
+        try """
+            drop table public.log;
+            select 'create table public.log (id int);';
+            create table
+              "public"."log" (id int);
+            """.write(to: folder.appendingPathComponent("2_b.sql"), atomically: true, encoding: .utf8)
+        let locator = try MigrationObjectLocator(folder: folder)
+        let log = LintFinding(rule: .rlsDisabledInPublic, kind: .table, schema: "public", name: "log", detail: "")
+        #expect(locator.location(of: log).map { "\(URL(fileURLWithPath: $0.file).lastPathComponent):\($0.line)" } == "2_b.sql:3")
+        let view = LintFinding(rule: .securityDefinerView, kind: .view, schema: "public", name: "v", detail: "")
+        #expect(locator.location(of: view)?.line == 7)
+        let made = LintFinding(rule: .rlsDisabledInPublic, kind: .table, schema: "public", name: "made", detail: "")
+        #expect(locator.location(of: made) == nil)
+        let upper = LintFinding(rule: .rlsDisabledInPublic, kind: .table, schema: "public", name: "LOG", detail: "")
+        #expect(locator.location(of: upper) == nil)  // unquoted log is folded to lower case
     }
 }

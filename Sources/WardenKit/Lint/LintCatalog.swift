@@ -153,7 +153,7 @@ struct LintCatalog {
     private var multiplePermissiveSQL: SQL {
         """
         select n.nspname, c.relname, r.rolname, action.name,
-               string_agg(p.polname, ', ' order by p.polname)
+               string_agg(p.polname, ', ' order by p.polname), json_agg(p.polname order by p.polname)::text
         from pg_policy p join pg_class c on c.oid = p.polrelid join pg_namespace n on n.oid = c.relnamespace
         join pg_roles r on r.oid = any(p.polroles) or p.polroles = array[0::oid]
         cross join lateral unnest(case p.polcmd when 'r' then array['select'] when 'a' then array['insert']
@@ -172,7 +172,8 @@ struct LintCatalog {
             LintFinding(
                 rule: .multiplePermissivePolicies, kind: .table, schema: row[0] ?? "", name: row[1] ?? "",
                 detail: "table \(row[0] ?? "").\(row[1] ?? "") has several permissive policies for role \(row[2] ?? "") on \(row[3] ?? ""): \(row[4] ?? "")"
-                    + " (each is evaluated for every row)")
+                    + " (each is evaluated for every row)",
+                policies: (row[5]?.data(using: .utf8)).flatMap { try? JSONDecoder().decode([String].self, from: $0) })
         }
     }
 

@@ -19,8 +19,12 @@ public struct LintFinding: Sendable, Equatable, Codable {
     public var consequence: LintConsequence?
     /// Whether an access plan declares this consequence (set by `LintReport.judged(by:)`).
     public var intended: Bool = false
-    /// The migration file and line that created the object, when found.
+    /// The migration file and line that created the object, when found (for a policy
+    /// finding, the policy's own statement: see `MigrationObjectLocator`).
     public var location: LintLocation?
+    /// For a finding about policies: their names (one, or several for
+    /// `multiple_permissive_policies`); nil for other findings.
+    public var policies: [String]?
 
     /// `schema.name`, or the function's signature, or the extension's name.
     public var subject: String {

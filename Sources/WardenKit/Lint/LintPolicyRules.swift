@@ -29,7 +29,8 @@ struct LintPolicyRules {
             var found: [LintFinding] = []
             func finding(_ rule: LintRule, _ detail: String) -> LintFinding {
                 LintFinding(rule: rule, kind: .table, schema: policy.schema, name: policy.table,
-                            detail: "policy \"\(policy.name)\" on \(policy.schema).\(policy.table) (\(policy.commandName), to \(policy.roles)) " + detail)
+                            detail: "policy \"\(policy.name)\" on \(policy.schema).\(policy.table) (\(policy.commandName), to \(policy.roles)) " + detail,
+                            policies: [policy.name])
             }
             if let clauses = alwaysTrue(policy) {
                 found.append(finding(.rlsPolicyAlwaysTrue, "lets every row through: \(clauses) always true"))

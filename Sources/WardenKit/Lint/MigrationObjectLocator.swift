@@ -1,80 +1,96 @@
 import Foundation
 
-/// Finds the migration file and line that created an object, by searching the
-/// folder's `.sql` files (in name order) for a `create ... <name>` (or, for a policy
-/// finding, `alter table ... <name>`/`create policy ... on <name>`) naming it,
-/// quoted or not, schema-qualified or not. The first match wins; none gives no location.
+/// Finds the migration file and line where an object got its current definition, by
+/// reading the folder's `.sql` files (in name order) statement by statement
+/// (`StatementSplitter`: comments, strings and bodies are not mistaken for statements)
+/// and reporting the first line of the last statement that did, in migration order:
 ///
-/// A function that a later migration renamed (`alter function f() rename to g`) or
-/// moved (`alter function g() set schema api`) is found at the last such statement that
-/// gave it its current name and schema, since no `create` names it as it is now.
+/// - a table, view, materialized view, foreign table, function or extension: the last
+///   `create` naming it, or `alter ... rename to <name>` / `alter ... set schema <schema>`
+///   that gave it its current name and schema;
+/// - a policy finding (`LintFinding.policies`): the last `create policy <name> on <table>`
+///   or `alter policy <name> on <table> ...` (a rename: the one giving it its name), names
+///   compared as PostgreSQL compares identifiers (unquoted folded to lower case, quoted
+///   exact), the table followed through `alter table ... rename to`. For a finding about
+///   several policies, the earliest of theirs; none found, the table's.
+///
+/// Unqualified names are taken to name the object in any schema. None found gives no location.
 struct MigrationObjectLocator {
-    /// (file path as given, lines, the whole text)
-    let files: [(path: String, lines: [String], text: String)]
+    /// A statement that names an object, where it begins.
+    struct Located {
+        var statement: ObjectStatement
+        var location: LintLocation
+    }
+
+    /// Every such statement of the folder, in migration order.
+    let statements: [Located]
 
     init(folder: URL) throws {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        files = names.filter { $0.hasSuffix(".sql") }.sorted().compactMap { name in
+        statements = names.filter { $0.hasSuffix(".sql") }.sorted().flatMap { name -> [Located] in
             let url = folder.appendingPathComponent(name)
-            guard let text = try? String(contentsOf: url, encoding: .utf8) else { return nil }
-            return (url.relativePath, text.components(separatedBy: "\n"), text)
+            guard let text = try? String(contentsOf: url, encoding: .utf8) else { return [] }
+            let source = SourceText(text)
+            return StatementSplitter.split(text).compactMap { statement -> Located? in
+                guard let keyword = statement.keywords.first, ["create", "alter", "drop"].contains(keyword),
+                      let named = ObjectStatement(statement.text) else { return nil }
+                let line = source.location(ofOffset: statement.range.lowerBound).line
+                return Located(statement: named, location: LintLocation(file: url.relativePath, line: line))
+            }
         }
     }
 
     func location(of finding: LintFinding) -> LintLocation? {
-        let name = NSRegularExpression.escapedPattern(for: finding.name)
-        let quotedName = "(\"\(NSRegularExpression.escapedPattern(for: finding.name.replacingOccurrences(of: "\"", with: "\"\"")))\"|\(name))"
-        let schema = "((\"?\(NSRegularExpression.escapedPattern(for: finding.schema))\"?)\\s*\\.\\s*)?"
-        let object = schema + quotedName + "(?![\\w$\"])"
-        let kind: String
-        switch finding.kind {
-        case .function: kind = "function"
-        case .view: kind = "view"
-        case .materializedView: kind = "materialized\\s+view"
-        case .foreignTable: kind = "foreign\\s+table"
-        case .extension: kind = "extension"
-        case .table: kind = "table"
+        if let policies = finding.policies, !policies.isEmpty,
+           let found = policyLocation(names: policies, schema: finding.schema, table: finding.name) {
+            return found
         }
-        if finding.kind == .function, let moved = lastRenameOrMove(name: quotedName, schema: finding.schema) {
-            return moved
-        }
-        var patterns = ["\\bcreate\\s+(or\\s+replace\\s+)?((temp|temporary|unlogged|recursive)\\s+)*\(kind)\\s+(if\\s+not\\s+exists\\s+)?\(object)"]
-        if [.rlsPolicyAlwaysTrue, .rlsReferencesUserMetadata, .authRLSInitplan, .multiplePermissivePolicies].contains(finding.rule) {
-            patterns.insert("\\bcreate\\s+policy\\b[^;]*?\\bon\\s+\(object)", at: 0)
-        }
-        for pattern in patterns {
-            guard let regex = try? NSRegularExpression(pattern: pattern, options: [.caseInsensitive]) else { continue }
-            for file in files {
-                for (index, line) in file.lines.enumerated()
-                where regex.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)) != nil {
-                    return LintLocation(file: file.path, line: index + 1)
-                }
-            }
-        }
-        return nil
+        return objectLocation(kind: finding.kind.rawValue, schema: finding.schema, name: finding.name)
     }
 
-    /// The last `alter function|procedure|routine ... rename to <name>` or `... <name>(...)
-    /// set schema <schema>` in the folder (statements may span lines), or nil.
-    /// `name` is the regex of the name, quoted or bare.
-    private func lastRenameOrMove(name: String, schema: String) -> LintLocation? {
-        let quotedSchema = "(\"\(NSRegularExpression.escapedPattern(for: schema.replacingOccurrences(of: "\"", with: "\"\"")))\""
-            + "|\(NSRegularExpression.escapedPattern(for: schema)))"
-        let end = "(?![\\w$\"])"
-        let alter = "\\balter\\s+(function|procedure|routine)\\s+"
-        let anySchema = "((\"([^\"]|\"\")+\"|[\\w$]+)\\s*\\.\\s*)?"
-        let patterns = [
-            alter + "[^;]*?\\brename\\s+to\\s+" + name + end,
-            alter + anySchema + name + "\\s*(\\([^;]*?)?\\bset\\s+schema\\s+" + quotedSchema + end,
-        ]
-        let regexes = patterns.compactMap { try? NSRegularExpression(pattern: $0, options: [.caseInsensitive]) }
+    /// The last statement that created the object or gave it its current name or schema.
+    private func objectLocation(kind: String, schema: String, name: String) -> LintLocation? {
         var found: LintLocation?
-        for file in files {
-            let whole = NSRange(file.text.startIndex..., in: file.text)
-            let starts = regexes.flatMap { $0.matches(in: file.text, range: whole) }.map(\.range.location)
-            guard let last = starts.max(), let index = Range(NSRange(location: last, length: 0), in: file.text) else { continue }
-            found = LintLocation(file: file.path, line: file.text[..<index.lowerBound].reduce(1) { $0 + ($1 == "\n" ? 1 : 0) })
+        for located in statements where located.statement.kind == kind {
+            let statement = located.statement
+            switch statement.action {
+            case .create where statement.name.names(schema: schema, name: name):
+                found = located.location
+            case .rename(let new) where new == name && (statement.name.schema ?? schema) == schema:
+                found = located.location
+            case .setSchema(let new) where new == schema && statement.name.name == name:
+                found = located.location
+            default:
+                break
+            }
         }
         return found
+    }
+
+    /// Where each of the policies on the table was last created or altered; the earliest
+    /// of them, or nil when none is found.
+    private func policyLocation(names: [String], schema: String, table: String) -> LintLocation? {
+        // Keyed by the table's current name, then the policy's.
+        var policies: [String: [String: Int]] = [:]
+        for (index, located) in statements.enumerated() {
+            let statement = located.statement
+            if statement.kind == "table", case .rename(let new) = statement.action,
+               (statement.name.schema ?? schema) == schema {
+                policies[new] = policies.removeValue(forKey: statement.name.name)
+                continue
+            }
+            guard statement.kind == "policy", let on = statement.table, on.schema == nil || on.schema == schema else { continue }
+            switch statement.action {
+            case .create, .alter, .setSchema:
+                policies[on.name, default: [:]][statement.name.name] = index
+            case .rename(let new):
+                policies[on.name]?[statement.name.name] = nil
+                policies[on.name, default: [:]][new] = index
+            case .drop:
+                policies[on.name]?[statement.name.name] = nil
+            }
+        }
+        let found = names.compactMap { policies[table]?[$0] }
+        return found.min().map { statements[$0].location }
     }
 }
