@@ -173,7 +173,7 @@ struct LintCatalog {
                 rule: .multiplePermissivePolicies, kind: .table, schema: row[0] ?? "", name: row[1] ?? "",
                 detail: "table \(row[0] ?? "").\(row[1] ?? "") has several permissive policies for role \(row[2] ?? "") on \(row[3] ?? ""): \(row[4] ?? "")"
                     + " (each is evaluated for every row)",
-                policies: (row[5]?.data(using: .utf8)).flatMap { try? JSONDecoder().decode([String].self, from: $0) })
+                policies: JSONStringArray.decode(row[5]))
         }
     }
 
