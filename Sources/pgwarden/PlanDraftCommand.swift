@@ -58,13 +58,14 @@ struct PlanDraftCommand: ParsableCommand {
             let summary = "plan draft: \(Self.count(draft.plan.relations.count, "relation")), \(Self.count(draft.plan.functions.count, "function")), "
                 + "\(Self.count(draft.dangers, "cell")) marked DANGER, \(Self.count(draft.findings.dangers.count, "lint danger")) (pgwarden lint); "
                 + (draft.verified ? "pgwarden test passes with it" : "some cells could not be stated (see NOTE)")
+            let notes = draft.storagePolicies.unobservedLines(schemas: draft.plan.schemas, planFile: output ?? "access-plan.yml")
             if let output {
                 try draft.yaml.write(toFile: output, atomically: true, encoding: .utf8)
                 print("wrote \(output)")
-                print(summary)
+                print(([summary] + notes).joined(separator: "\n"))
             } else {
                 print(draft.yaml, terminator: "")
-                FileHandle.standardError.write(Data((summary + "\n").utf8))
+                FileHandle.standardError.write(Data((([summary] + notes).joined(separator: "\n") + "\n").utf8))
             }
         }
     }

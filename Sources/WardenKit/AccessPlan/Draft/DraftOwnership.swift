@@ -7,9 +7,13 @@ import Foundation
 /// `c = auth.uid()`; failing that, a policy expression that calls `auth.uid()` at
 /// all is taken whole. Sample: every column an insert must give, the owner column,
 /// and a value for each from its foreign key (`auth.users` -> `auth.uid()`), enum,
-/// or type.
+/// or type. `storage.objects` also gets a bucket its policies name and a name in the
+/// persona's folder (`StoragePolicies`).
 struct DraftOwnership {
     let catalog: DraftCatalog
+    /// The bucket `storage.objects`' rows and insert probes go in: one its policies name
+    /// (`StoragePolicies.objectBuckets`), else nil (then the first bucket there is).
+    var storageBucket: String?
 
     private static let identifier = #"("[^"]+"|[A-Za-z_][A-Za-z0-9_$]*)"#
     private static let patterns: [NSRegularExpression] = [
@@ -49,8 +53,22 @@ struct DraftOwnership {
         var chosen = columns.filter { $0.required || $0.name == owner }
         // No column an insert must give: the first it may give (an identity column that is
         // GENERATED ALWAYS refuses a value, so a sample naming it proves nothing).
+        if table == "storage.objects" { return storageObjectSample(columns: columns, owner: owner) }
         if chosen.isEmpty, let first = columns.first(where: { $0.writable && value(for: $0) != nil }) { chosen = [first] }
         return chosen.map { ($0.name, $0.name == owner ? "auth.uid()" : value(for: $0) ?? "null") }
+    }
+
+    /// A file in a bucket the policies name (no bucket: every policy scoped to a bucket
+    /// refuses every probe, and the run passes while anon reads the bucket), in the
+    /// persona's folder (`<user id>/pgwarden-draft.txt`), as Supabase's per-user folder
+    /// policies (`(storage.foldername(name))[1] = auth.uid()::text`) expect.
+    private func storageObjectSample(columns: [DraftCatalog.Column], owner: String?) -> [(column: String, expression: String)] {
+        let bucket = storageBucket.map(Self.literal) ?? "(select min(id) from storage.buckets)"
+        var sample = [("bucket_id", bucket), ("name", "auth.uid()::text || '/pgwarden-draft.txt'")]
+        for column in columns where (column.required || column.name == owner) && !["bucket_id", "name"].contains(column.name) {
+            sample.append((column.name, column.name == owner ? "auth.uid()" : value(for: column) ?? "null"))
+        }
+        return sample.filter { entry in columns.contains { $0.name == entry.0 } }
     }
 
     /// A value of the column's kind: its foreign key's, an enum label, the first value its check lists, or one for its type.

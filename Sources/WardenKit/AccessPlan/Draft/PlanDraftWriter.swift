@@ -91,7 +91,12 @@ struct PlanDraftWriter {
     private func relationDanger(_ relation: RelationPlan, _ persona: Persona, _ access: Access) -> String? {
         let writes = [AccessOperation.insert, .update, .delete].filter { [.all, .own].contains(access.scope(of: $0)) }
         if persona.role == "anon" {
-            if !writes.isEmpty { return "anon (no sign-in) may \(writes.map(\.rawValue).joined(separator: ", "))" }
+            // Files are no one's to read by default: anon reading storage.objects reads the bucket's files.
+            let readsFiles = relation.qualifiedName == "storage.objects" && access.select == .all
+            let done = (readsFiles ? [AccessOperation.select] : []) + writes
+            if !done.isEmpty {
+                return "anon (no sign-in) may \(done.map(\.rawValue).joined(separator: ", "))" + (readsFiles ? " (the bucket's files)" : "")
+            }
             if relation.owner != nil && access.select == .all { return "anon (no sign-in) sees every user's rows" }
             return nil
         }

@@ -60,7 +60,8 @@ public struct PlanDrafter {
         // roles may reach (storage.migrations) is not exposed, so it is not drafted.
         let exposed = try ExposedCatalog.read(connection, schemas: schemas, roles: personas.map(\.role))
         let catalog = try DraftCatalog.read(connection, schemas: schemas)
-        let ownership = DraftOwnership(catalog: catalog)
+        let storage = try StoragePolicies.read(connection)
+        let ownership = DraftOwnership(catalog: catalog, storageBucket: storage.objectBuckets.first)
         var plan = AccessPlan(
             source: source, schemas: schemas, personas: personas, setup: [],
             relations: exposed.relations.map { relation in
@@ -117,7 +118,8 @@ public struct PlanDrafter {
         writer.userColumns = catalog.userColumns
         return PlanDraft(
             yaml: writer.render(), plan: plan, dangers: writer.dangers().count, verified: check.passed,
-            report: check, dangerCells: writer.dangers(), findings: findings, leftOut: leftOut)
+            report: check, dangerCells: writer.dangers(), findings: findings, leftOut: leftOut,
+            storagePolicies: storage)
     }
 
     /// The signed-in personas among `personas` whose sign-up the database refuses.
@@ -199,4 +201,7 @@ public struct PlanDraft: Sendable {
     /// The signed-in personas left out because the database refused their sign-up
     /// (only with `PlanDrafter.leavesOutRefusedPersonas`); empty when all were observed.
     public internal(set) var leftOut: [PersonaSignUpRefusal] = []
+    /// The project's policies on Supabase Storage's tables (observed only when the
+    /// schemas include `storage`: see `StoragePolicies.unobservedLines`).
+    public internal(set) var storagePolicies = StoragePolicies(tables: [])
 }

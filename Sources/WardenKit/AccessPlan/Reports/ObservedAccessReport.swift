@@ -71,17 +71,23 @@ public struct ObservedAccessReport {
     /// True when every persona was observed (none left out).
     public var isComplete: Bool { draft.leftOut.isEmpty }
 
+    /// What the run did not observe: the project's policies on Supabase Storage's
+    /// tables when the schemas leave out `storage` (one NOTE line per table).
+    public var noteLines: [String] {
+        draft.storagePolicies.unobservedLines(schemas: draft.plan.schemas, planFile: planFile)
+    }
+
     /// The line after it.
     public var nextStep: String {
         "start a plan from this: pgwarden plan draft --output \(planFile), review every DANGER, then pgwarden test"
     }
 
-    /// Heading, matrix, dangers and the next step.
+    /// Heading, matrix, dangers, notes and the next step.
     public func render() -> String {
         let dangers = dangerLines
         var matrix = MatrixReport(draft.report)
         matrix.isObservation = true
         return ([heading, "", matrix.render(), ""] + errorLines
-            + (dangers.isEmpty ? ["no dangers found"] : dangers) + leftOutLines + [nextStep]).joined(separator: "\n")
+            + (dangers.isEmpty ? ["no dangers found"] : dangers) + leftOutLines + noteLines + [nextStep]).joined(separator: "\n")
     }
 }

@@ -1,0 +1,67 @@
+import Foundation
+import WardenPostgres
+
+/// The row-level security policies on Supabase Storage's tables (`storage.objects`,
+/// `storage.buckets`) and the existing buckets they name. Supabase ships none, so every
+/// one is the project's. A run that does not cover schema `storage` says it did not
+/// observe them; a draft that does puts its storage rows in a bucket they name.
+public struct StoragePolicies: Sendable, Equatable {
+    /// One storage table's policies.
+    public struct Table: Sendable, Equatable {
+        /// `storage.objects` or `storage.buckets`.
+        public var name: String
+        /// How many policies it has.
+        public var policies: Int
+        /// The existing buckets its policies name (`bucket_id = 'avatars'`), those of a
+        /// policy for anon (or PUBLIC) first, then by id.
+        public var buckets: [String]
+    }
+
+    /// Tables with policies, `storage.objects` first; empty without any (or without Storage).
+    public var tables: [Table]
+
+    /// The buckets `storage.objects`' policies name, anon's first.
+    var objectBuckets: [String] { tables.first { $0.name == "storage.objects" }?.buckets ?? [] }
+
+    static func read(_ connection: Connection) throws -> StoragePolicies {
+        guard try connection.fetchBool(
+            "select to_regclass('storage.objects') is not null and to_regclass('storage.buckets') is not null") else {
+            return StoragePolicies(tables: [])
+        }
+        // A policy names a bucket when its expressions hold the bucket's id as a literal
+        // (pg_get_expr prints `bucket_id = 'avatars'::text`, `= ANY (ARRAY['a'::text, ...])`).
+        let names = """
+            strpos(coalesce(pg_get_expr(q.polqual, q.polrelid), '') || ' ' || coalesce(pg_get_expr(q.polwithcheck, q.polrelid), ''),
+                   quote_literal(b.id) || '::text') > 0
+            """
+        let rows = try connection.query("""
+            select 'storage.' || c.relname, count(*)::text,
+                   array_to_json(array(
+                       select b.id from storage.buckets b
+                       where exists (select from pg_policy q where q.polrelid = c.oid and \(raw: names))
+                       order by not exists (select from pg_policy q where q.polrelid = c.oid and \(raw: names)
+                                              and (q.polroles = array[0::oid] or to_regrole('anon') = any(q.polroles))),
+                                b.id))::text
+            from pg_policy p join pg_class c on c.oid = p.polrelid join pg_namespace n on n.oid = c.relnamespace
+            where n.nspname = 'storage' and c.relname in ('objects', 'buckets')
+            group by c.oid, c.relname
+            order by c.relname desc
+            """).rows
+        return StoragePolicies(tables: rows.map { row in
+            Table(name: row[0] ?? "", policies: Int(row[1] ?? "") ?? 0, buckets: JSONStringArray.decode(row[2]))
+        })
+    }
+
+    /// One line per table for a run whose `schemas` leave out `storage`: what it did not
+    /// observe and the command that does; none when `storage` is covered.
+    public func unobservedLines(schemas: [String], planFile: String) -> [String] {
+        guard !schemas.contains("storage") else { return [] }
+        let command = "pgwarden plan draft " + (schemas + ["storage"]).map { "--schema \($0)" }.joined(separator: " ")
+            + " --output \(planFile), then pgwarden test"
+        return tables.map { table in
+            let buckets = table.buckets.isEmpty ? "" : " (\(table.buckets.count == 1 ? "bucket" : "buckets") \(table.buckets.joined(separator: ", ")))"
+            return "NOTE \(table.name) has \(table.policies == 1 ? "1 policy" : "\(table.policies) policies")\(buckets) "
+                + "this run did not observe: \(command)"
+        }
+    }
+}
