@@ -58,7 +58,9 @@ struct PlanDraftCommand: ParsableCommand {
             let summary = "plan draft: \(Self.count(draft.plan.relations.count, "relation")), \(Self.count(draft.plan.functions.count, "function")), "
                 + "\(Self.count(draft.dangers, "cell")) marked DANGER, \(Self.count(draft.findings.dangers.count, "lint danger")) (pgwarden lint); "
                 + (draft.verified ? "pgwarden test passes with it" : "some cells could not be stated (see NOTE)")
-            let notes = draft.storagePolicies.unobservedLines(schemas: draft.plan.schemas, planFile: output ?? "access-plan.yml")
+            // The file just written is never overwritten: the command says to remove it first.
+            let notes = draft.storagePolicies.unobservedLines(
+                schemas: draft.plan.schemas, planFile: output.map { "\($0) (remove the one just written first)" } ?? "access-plan.yml")
             if let output {
                 try draft.yaml.write(toFile: output, atomically: true, encoding: .utf8)
                 print("wrote \(output)")
