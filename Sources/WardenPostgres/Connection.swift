@@ -14,6 +14,9 @@ public final class Connection {
     var savepointCounter = 0
     /// Names prepared statements uniquely within this connection.
     private var preparedStatementCounter = 0
+    /// How many exchanges with the server (a query, a statement, a pipelined batch:
+    /// each one round trip) this connection has started, for tests that count them.
+    package private(set) var roundTrips = 0
 
     /// A prepared statement name not used before on this connection.
     package func nextPreparedStatementName() -> String {
@@ -198,6 +201,7 @@ public final class Connection {
             error.sql = sql
             throw error
         }
+        roundTrips += 1
         return handle
     }
 
