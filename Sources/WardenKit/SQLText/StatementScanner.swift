@@ -23,6 +23,12 @@ struct StatementScanner {
     /// rule need (6 when the caller wants `keywords`).
     var wordLimit = 4
     var firstWords: [String]?
+    /// psql's view of the text (`StatementSplitter.psqlMarks`): collect the byte offsets
+    /// of top-level `\` and `:` (outside quotes, dollar quotes and comments), and stop
+    /// at the first backslash when `stopAtBackslash`.
+    var collectsPsqlMarks = false
+    var stopAtBackslash = false
+    var psqlMarks: [Int] = []
     /// A byte offset and its scalar offset, to convert offsets moving forward.
     var cursor = (byte: 0, scalar: 0)
     /// All ASCII: scalar offsets are byte offsets.
@@ -58,6 +64,7 @@ struct StatementScanner {
     mutating func run() -> [SQLStatement] {
         while index < bytes.count, !(stopAfterFirst && firstWords != nil) {
             step()
+            if stopAtBackslash, let last = psqlMarks.last, bytes[last] == UInt8(ascii: "\\") { return statements }
         }
         finishStatement(end: lastTokenEnd)
         return statements
@@ -109,7 +116,12 @@ struct StatementScanner {
             index += 1
             if parenDepth == 0 && beginDepth == 0 { finishStatement(end: index) }
         default:
-            if Self.isIdentifierStart(byte) { word() } else { index += 1 }
+            if Self.isIdentifierStart(byte) {
+                word()
+            } else {
+                if collectsPsqlMarks, byte == UInt8(ascii: "\\") || byte == UInt8(ascii: ":") { psqlMarks.append(index) }
+                index += 1
+            }
         }
     }
 

@@ -47,6 +47,25 @@ package enum StatementSplitter {
         }
     }
 
+    /// psql's view of `text`: the scalar offsets of its backslashes and colons outside
+    /// quotes, dollar quotes and comments, where psql reads a meta-command (`\gset`) or
+    /// a variable (`:name`, `:'name'`, `:"name"`). With `firstBackslash`, scanning
+    /// stops at the first backslash.
+    package static func psqlMarks(_ text: String, firstBackslash: Bool = false) -> [Int] {
+        var text = text
+        text.makeContiguousUTF8()
+        let source = text[...]
+        var contiguous = source
+        return contiguous.withUTF8 { bytes in
+            var scanner = StatementScanner(bytes: bytes, source: source)
+            scanner.collectsPsqlMarks = true
+            scanner.stopAtBackslash = firstBackslash
+            _ = scanner.run()
+            let marks = firstBackslash ? scanner.psqlMarks.filter { bytes[$0] == UInt8(ascii: "\\") } : scanner.psqlMarks
+            return marks.map { scanner.scalarOffset($0) }
+        }
+    }
+
     /// The offset (in scalars) just after the first dollar-quote opener (`$$` or
     /// `$tag$`) in `scalars`, skipping comments and other quotes; nil when there is
     /// none. Used to map a PL/pgSQL body's line numbers onto the file.
