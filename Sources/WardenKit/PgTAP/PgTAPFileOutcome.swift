@@ -11,6 +11,9 @@ package struct PgTAPFileOutcome: Sendable {
         /// For a statement of an included file: that file and the line the error points at.
         package var includedFile: String?
         package var includedLine: Int?
+        /// What stopped it: a `SQL error`, a `psql error` (a `\gset` without one row), or
+        /// a statement `not sent` (psql variables made it more than one statement).
+        package var label = "SQL error"
 
         package init(line: Int, message: String, included: (file: String, line: Int)? = nil) {
             self.line = line
@@ -48,7 +51,7 @@ package struct PgTAPFileOutcome: Sendable {
         var cases = tap.assertions.map(Self.testCase)
         if let stop {
             cases.append(TestCaseResult(
-                number: nil, description: "SQL error at \(stop.place): \(stop.message)", line: stop.line,
+                number: nil, description: "\(stop.label) at \(stop.place): \(stop.message)", line: stop.line,
                 status: .failed))
         }
         if let reason = tap.bailOut {

@@ -74,12 +74,16 @@ package struct PgTAPRunner {
         var outcome = PgTAPFileOutcome(file: script.file)
         let began = ContinuousClock.now
         var current: PgTAPScript.Statement?
+        var variables = PsqlVariables()
         do {
             try connection.savepoint {
                 for block in script.blocks {
-                    try run(block, script: script, transaction: transaction, outcome: &outcome, current: &current)
+                    try run(block, script: script, transaction: transaction, variables: &variables,
+                            outcome: &outcome, current: &current)
                 }
             }
+        } catch let error as FileStop {
+            outcome.stop = error.stop
         } catch let error as PGError where current != nil {
             outcome.stop = Self.stop(error, in: current!)
         } catch let error as TransactionError where current != nil {
@@ -92,40 +96,101 @@ package struct PgTAPRunner {
         return outcome
     }
 
+    /// What stops a file that is not a SQL error: a `\gset` without exactly one row,
+    /// a statement that interpolation made unsendable.
+    private struct FileStop: Error {
+        var stop: PgTAPFileOutcome.Stop
+    }
+
+    /// Runs a block's statements, pipelined: all of them in one unit, or, when a
+    /// `\gset` must store a row before the statements after it are interpolated, a unit
+    /// up to each `\gset`. A file with no psql variables is sent as it was read.
     private func run(_ block: PgTAPScript.Block, script: PgTAPScript, transaction: String,
-                     outcome: inout PgTAPFileOutcome, current: inout PgTAPScript.Statement?) throws
+                     variables: inout PsqlVariables, outcome: inout PgTAPFileOutcome,
+                     current: inout PgTAPScript.Statement?) throws
     {
         func statements() throws {
-            guard !block.statements.isEmpty else { return }
-            let guardSQL = Self.guardSQL(transaction: transaction)
-            var batch = PipelinedBatch()
-            batch.add(block.statements.flatMap { [SQL(raw: $0.text), guardSQL] })
-            let outcomes = try connection.run(batch)[0]
-            for (index, statement) in block.statements.enumerated() {
-                current = statement
-                let result = try outcomes[2 * index].get()
-                for row in result.rows {
-                    outcome.tap.read(row.map { $0 ?? "" }.joined(separator: "|"), line: statement.line)
+            var pending: [PgTAPScript.Statement] = []
+            for var statement in block.statements {
+                for command in statement.variables { variables.run(command) }
+                let text = variables.interpolate(statement.text)
+                if text != statement.text {
+                    if let why = PgTAPScript.refusal(interpolated: text) {
+                        try send(pending, script: script, transaction: transaction, outcome: &outcome, current: &current)
+                        throw FileStop(stop: Self.stop(statement, lines: 0, label: "not sent", message: "the statement " + why))
+                    }
+                    statement.text = text
                 }
-                if case .error(let error) = outcomes[2 * index + 1] {
-                    // Anything but the guard's own division by zero (a limit the file set,
-                    // say) is reported as the statement's failure.
-                    guard PipelineGuard.tripped(error) else { throw error }
-                    throw PgTAPError.sealBroken(
-                        file: script.file, line: statement.line, what: "the statement ended pgwarden's transaction")
+                pending.append(statement)
+                guard let gset = statement.gset else { continue }
+                let result = try send(pending, script: script, transaction: transaction, outcome: &outcome, current: &current)
+                pending = []
+                func fail(_ message: String) -> FileStop {
+                    FileStop(stop: Self.stop(statement, lines: gset.lines, label: "psql error", message: message))
+                }
+                guard let result, result.rows.count == 1 else {
+                    throw fail((result?.rows.isEmpty ?? true ? "no rows" : "more than one row") + " returned for \\gset")
+                }
+                do {
+                    try variables.store(result.rows[0], columns: result.columns, prefix: variables.prefix(gset.arguments))
+                } catch {
+                    throw fail(error.reason)
                 }
             }
-            guard connection.transactionStatus == .inTransaction || connection.transactionStatus == .failed else {
-                throw PgTAPError.sealBroken(
-                    file: script.file, line: block.statements.last?.line ?? 0,
-                    what: "the statement ended pgwarden's transaction")
-            }
+            try send(pending, script: script, transaction: transaction, outcome: &outcome, current: &current)
         }
         switch block.ending {
         case .none: try statements()
         case .rollback: try connection.rolledBackSavepoint { try statements() }
         case .commit: try connection.savepoint { try statements() }
         }
+    }
+
+    /// Sends `statements` as one pipelined unit and reads their TAP, except for a last
+    /// statement with a `\gset`: its result is returned, for its variables.
+    @discardableResult
+    private func send(_ statements: [PgTAPScript.Statement], script: PgTAPScript, transaction: String,
+                      outcome: inout PgTAPFileOutcome, current: inout PgTAPScript.Statement?) throws -> QueryResult?
+    {
+        guard !statements.isEmpty else { return nil }
+        let guardSQL = Self.guardSQL(transaction: transaction)
+        var batch = PipelinedBatch()
+        batch.add(statements.flatMap { [SQL(raw: $0.text), guardSQL] })
+        let outcomes = try connection.run(batch)[0]
+        var stored: QueryResult?
+        for (index, statement) in statements.enumerated() {
+            current = statement
+            let result = try outcomes[2 * index].get()
+            if statement.gset != nil, index == statements.count - 1 {
+                stored = result
+            } else {
+                for row in result.rows {
+                    outcome.tap.read(row.map { $0 ?? "" }.joined(separator: "|"), line: statement.line)
+                }
+            }
+            if case .error(let error) = outcomes[2 * index + 1] {
+                // Anything but the guard's own division by zero (a limit the file set,
+                // say) is reported as the statement's failure.
+                guard PipelineGuard.tripped(error) else { throw error }
+                throw PgTAPError.sealBroken(
+                    file: script.file, line: statement.line, what: "the statement ended pgwarden's transaction")
+            }
+        }
+        guard connection.transactionStatus == .inTransaction || connection.transactionStatus == .failed else {
+            throw PgTAPError.sealBroken(
+                file: script.file, line: statements.last?.line ?? 0, what: "the statement ended pgwarden's transaction")
+        }
+        return stored
+    }
+
+    /// A stop at `statement`, `lines` below its start (in its included file, for one
+    /// that an include brought in).
+    static func stop(_ statement: PgTAPScript.Statement, lines: Int, label: String, message: String) -> PgTAPFileOutcome.Stop {
+        var stop = PgTAPFileOutcome.Stop(
+            line: statement.included == nil ? statement.line + lines : statement.line, message: message,
+            included: statement.included.map { ($0.file, $0.line + lines) })
+        stop.label = label
+        return stop
     }
 
     /// Where the error points: the statement's line (in its included file, for one

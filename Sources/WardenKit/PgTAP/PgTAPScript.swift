@@ -7,7 +7,8 @@
 /// Refused, with the file and line: a `COMMIT`/`ROLLBACK` with no `BEGIN` before it, a
 /// `BEGIN` inside a `BEGIN` block, two-phase commit, `COPY ... FROM STDIN` (no data can
 /// follow a statement that pgwarden sends on its own), and psql meta-commands other
-/// than those that only change psql's output (`PsqlMetaCommands`). psql's includes
+/// than those that only change psql's output or psql variables (`PsqlMetaCommands`,
+/// `PsqlVariables`: interpolated when the runner sends a statement). psql's includes
 /// (`\i`, `\ir`) are inlined first (`PsqlIncludes`): a statement of an included file
 /// is checked and reported at that file's line.
 package struct PgTAPScript: Sendable {
@@ -34,6 +35,11 @@ package struct PgTAPScript: Sendable {
         package var line: Int
         /// For a statement of an included file: that file, and the statement's line in it.
         package var included: (file: String, line: Int)?
+        /// psql's `\set` and `\unset` that run before it is sent.
+        var variables: [PsqlVariableCommand] = []
+        /// The `\gset` after it: its arguments (the prefix), and how many lines below
+        /// the statement's start it is.
+        var gset: (arguments: String, lines: Int)?
     }
 
     package let file: String
@@ -79,15 +85,36 @@ package struct PgTAPScript: Sendable {
             case .copyFromStdin:
                 throw refuse("reads data that follows it in the file (COPY FROM STDIN); use INSERT in tests")
             default:
-                let piece = Statement(
+                var piece = Statement(
                     text: statement.text, line: item.testLine,
                     included: item.file == file ? nil : (item.file, item.line))
+                piece.variables = item.variables
+                piece.gset = item.gset.map { ($0.arguments, $0.line - item.line) }
                 if open != nil { open?.statements.append(piece) } else { loose.statements.append(piece) }
             }
         }
         if let open { blocks.append(open) }
         if !loose.statements.isEmpty { blocks.append(loose) }
         self.blocks = blocks
+    }
+
+    /// Why `text` (a statement with psql variables interpolated) cannot be sent, or
+    /// nil: it must still be one statement, and one pgwarden sends as it sends the
+    /// file's own (no transaction control, no two-phase commit, no COPY FROM STDIN), so
+    /// a variable's value can smuggle neither a second statement nor a COMMIT.
+    static func refusal(interpolated text: String) -> String? {
+        let statements = StatementSplitter.split(text)
+        guard statements.count <= 1 else {
+            return "is \(statements.count) statements once psql variables are interpolated; pgwarden sends one at a time"
+        }
+        switch statements.first?.kind {
+        case .begin?, .commit?, .rollback?:
+            return "is transaction control once psql variables are interpolated; pgwarden runs the suite in one "
+                + "transaction that it rolls back, each file in a savepoint of its own"
+        case .twoPhase?: return "is two-phase commit once psql variables are interpolated, which a test run never does"
+        case .copyFromStdin?: return "reads data that follows it (COPY FROM STDIN) once psql variables are interpolated"
+        default: return nil
+        }
     }
 
     /// How many statements pgwarden sends for the file.

@@ -19,12 +19,18 @@ struct PsqlIncludes {
         /// The test file's line it runs from: its own line, or the line of the test
         /// file's include that brings it in.
         var testLine: Int
+        /// The `\set` and `\unset` that run before it (since the statement before).
+        var variables: [PsqlVariableCommand] = []
+        /// The `\gset` that ends it, and its line in the statement's file.
+        var gset: (arguments: String, line: Int)?
     }
 
     /// The folder `\i` paths are relative to (nil: the process's current directory).
     let workingDirectory: String?
     /// Every file included so far (`identity(of:)`).
     private(set) var included: Set<String> = []
+    /// Variable commands read since the last statement (also at the end of an included file).
+    private var pendingVariables: [PsqlVariableCommand] = []
 
     init(workingDirectory: String?) { self.workingDirectory = workingDirectory }
 
@@ -38,10 +44,25 @@ struct PsqlIncludes {
     private mutating func statements(
         file: String, text: String, chain: [(identity: String, file: String, line: Int)], testLine: Int?
     ) throws -> [Located] {
-        let (stripped, includes) = try PsqlMetaCommands.strip(text, file: file)
+        let (stripped, includes, variables) = try PsqlMetaCommands.strip(text, file: file)
         let source = SourceText(stripped)
         var located: [Located] = []
         var pending = includes[...]
+        var pendingCommands = variables[...]
+        /// Takes the variable commands before `offset`; throws at a `\gset` there, which ends no query.
+        func takeVariables(before offset: Int) throws {
+            while let variable = pendingCommands.first, variable.offset < offset {
+                pendingCommands = pendingCommands.dropFirst()
+                guard case .gset = variable.command else {
+                    pendingVariables.append(variable.command)
+                    continue
+                }
+                throw PgTAPError.refused(
+                    file: file, line: variable.line,
+                    reason: "'\\gset' ends no query (psql would run the query before it again); "
+                        + "put it at the end of the query, without a semicolon")
+            }
+        }
         func inline(_ include: PsqlMetaCommands.Include) throws {
             var chain = chain
             chain[chain.count - 1].line = include.line
@@ -52,13 +73,37 @@ struct PsqlIncludes {
         }
         for statement in StatementSplitter.split(stripped) {
             while let include = pending.first, include.offset < statement.range.lowerBound {
+                try takeVariables(before: include.offset)
                 try inline(include)
                 pending = pending.dropFirst()
             }
+            try takeVariables(before: statement.range.lowerBound)
             let line = source.location(ofOffset: statement.range.lowerBound).line
-            located.append(Located(statement: statement, file: file, line: line, testLine: testLine ?? line))
+            var item = Located(statement: statement, file: file, line: line, testLine: testLine ?? line)
+            // A `\set` inside the statement's text runs before it is sent; a `\gset`
+            // there must be the `;` that ends it.
+            while let variable = pendingCommands.first, variable.offset < statement.range.upperBound {
+                pendingCommands = pendingCommands.dropFirst()
+                guard case .gset(let arguments) = variable.command else {
+                    pendingVariables.append(variable.command)
+                    continue
+                }
+                guard variable.offset == statement.range.upperBound - 1 else {
+                    throw PgTAPError.refused(
+                        file: file, line: variable.line,
+                        reason: "'\\gset' ends a query that is not complete there (an open parenthesis or quote)")
+                }
+                item.gset = (arguments, variable.line)
+            }
+            item.variables = pendingVariables
+            pendingVariables = []
+            located.append(item)
         }
-        for include in pending { try inline(include) }
+        for include in pending {
+            try takeVariables(before: include.offset)
+            try inline(include)
+        }
+        try takeVariables(before: Int.max)
         return located
     }
 

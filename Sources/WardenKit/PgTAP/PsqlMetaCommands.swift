@@ -3,11 +3,12 @@
 /// SQL only. Those that change nothing but psql's own output or error handling are
 /// blanked (the file's line numbers stay); an include (`\i`, `\ir`, `\include`,
 /// `\include_relative`) is blanked too and handed back, for `PsqlIncludes` to inline;
-/// any other is refused with its line, since pgwarden cannot do what it asks (`\c`
-/// connects, `\set name` makes a variable for `:name`).
+/// variable commands (`\set name value`, `\unset`, `query \gset`) are blanked too and
+/// handed back, for the runner (`PsqlVariables`); any other is refused with its line,
+/// since pgwarden cannot do what it asks (`\c` connects).
 ///
-/// A meta-command is recognised where psql reads one most often: at the start of a
-/// statement (a backslash as the first character after the previous statement).
+/// A meta-command is recognised where psql reads one: at any backslash outside quotes,
+/// dollar quotes and comments (`select 1 as n \gset`), up to the end of its line.
 enum PsqlMetaCommands {
     /// Commands that only affect psql's output.
     static let outputOnly: Set<String> = ["echo", "qecho", "pset", "timing", "x", "t", "a", "f", "encoding", "warn"]
@@ -33,28 +34,55 @@ enum PsqlMetaCommands {
         var offset: Int
     }
 
-    /// `text` with every harmless meta-command line and every include blanked, and the
-    /// includes in order; throws `PgTAPError.refused`.
-    static func strip(_ text: String, file: String) throws -> (text: String, includes: [Include]) {
-        guard text.contains("\\") else { return (text, []) }
+    /// A variable command found in a text (`\set`, `\unset`, `\gset`).
+    struct Variable: Equatable {
+        var command: PsqlVariableCommand
+        /// The text's line it is on, and the scalar offset where it starts (for a
+        /// `\gset`: where the `;` that now ends its query is).
+        var line: Int
+        var offset: Int
+    }
+
+    /// `text` with every harmless meta-command line, include and variable command
+    /// blanked (a `\gset` becomes the `;` that ends its query), the includes and the
+    /// variable commands in order; throws `PgTAPError.refused`.
+    static func strip(_ text: String, file: String) throws -> (text: String, includes: [Include], variables: [Variable]) {
+        guard text.contains("\\") else { return (text, [], []) }
         var scalars = Array(text.unicodeScalars)
         var current = text
         var found: [Include] = []
-        while let statement = StatementSplitter.split(current).first(where: { $0.text.hasPrefix("\\") }) {
-            let start = statement.range.lowerBound
+        var variables: [Variable] = []
+        while let start = StatementSplitter.psqlMarks(current, firstBackslash: true).first {
             var end = start
             while end < scalars.count, scalars[end] != "\n" { end += 1 }
             let command = String(String.UnicodeScalarView(scalars[start..<end]))
             let line = scalars[..<start].reduce(1) { $0 + ($1 == "\n" ? 1 : 0) }
+            func refuse(_ why: String) -> PgTAPError { .refused(file: file, line: line, reason: "'\(command)' \(why)") }
+            var ends: Unicode.Scalar = " "
             if let include = try include(command, file: file, line: line, offset: start) {
                 found.append(include)
+            } else if let variable = try variableCommand(command, refuse: refuse) {
+                variables.append(Variable(command: variable, line: line, offset: start))
+                if case .gset = variable { ends = ";" }
             } else if let refusal = refusal(command) {
-                throw PgTAPError.refused(file: file, line: line, reason: "'\(command)' \(refusal)")
+                throw refuse(refusal)
             }
             for index in start..<end { scalars[index] = " " }
+            scalars[start] = ends
             current = String(String.UnicodeScalarView(scalars))
         }
-        return (current, found)
+        return (current, found, variables)
+    }
+
+    /// The variable command `command` is (nil for another meta-command).
+    private static func variableCommand(
+        _ command: String, refuse: (String) -> PgTAPError
+    ) throws -> PsqlVariableCommand? {
+        do {
+            return try PsqlVariableCommand(command)
+        } catch {
+            throw refuse(error.reason)
+        }
     }
 
     /// The include that `command` is, nil when it is another meta-command; throws when
@@ -96,10 +124,9 @@ enum PsqlMetaCommands {
         let words = command.dropFirst().split(separator: " ", omittingEmptySubsequences: true)
         let name = words.first.map(String.init) ?? ""
         if outputOnly.contains(name) { return nil }
-        if name == "set" || name == "unset" {
-            if let variable = words.dropFirst().first, psqlSettings.contains(String(variable)) { return nil }
-            return "sets a psql variable, which only psql can substitute; write the value in the SQL"
-        }
+        // Variable commands are read before (`PsqlVariableCommand`): what is left is a
+        // psql setting, or a bare `\set` that lists the variables.
+        if name == "set" || name == "unset" { return nil }
         return "is a psql meta-command that pgwarden does not run (it sends SQL only)"
     }
 }

@@ -100,8 +100,12 @@ import Testing
         ) {
             try PgTAPScript(file: "t.sql", text: "select 1;\n\\c other\nselect 2;\n")
         }
-        #expect(throws: PgTAPError.self) {
-            try PgTAPScript(file: "t.sql", text: "\\set user_id 42\nselect :user_id;\n")
+        #expect(throws: PgTAPError.refused(
+            file: "t.sql", line: 1,
+            reason: "'\\set id `psql -c \\'select 1\\'`' runs a shell command (backquotes), which pgwarden does not "
+                + "(it runs no shell); write the value in the file")
+        ) {
+            try PgTAPScript(file: "t.sql", text: "\\set id `psql -c \\'select 1\\'`\nselect :id;\n")
         }
     }
 
