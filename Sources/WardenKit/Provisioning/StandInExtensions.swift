@@ -68,11 +68,12 @@ public enum StandInExtensions {
           and (e.extname <> 'pg_net'
                or exists (
                     select 1 from pg_catalog.pg_proc p join pg_catalog.pg_namespace n on n.oid = p.pronamespace
-                    where n.nspname not in ('net', 'supabase_functions', 'pg_catalog', 'information_schema')
+                    -- The CASE keeps the pattern off pg_catalog's thousands of functions.
+                    where case when n.nspname not in ('net', 'supabase_functions', 'pg_catalog', 'information_schema')
+                               then p.prosrc ~* 'net\\s*\\.\\s*"?http_' else false end
                       and not exists (select 1 from pg_catalog.pg_depend d
                                       where d.classid = 'pg_catalog.pg_proc'::pg_catalog.regclass and d.objid = p.oid
-                                        and d.deptype = 'e')
-                      and p.prosrc ~* 'net\\s*\\.\\s*"?http_')
+                                        and d.deptype = 'e'))
                or exists (
                     select 1 from pg_catalog.pg_trigger t join pg_catalog.pg_proc p on p.oid = t.tgfoid
                     join pg_catalog.pg_namespace n on n.oid = p.pronamespace
