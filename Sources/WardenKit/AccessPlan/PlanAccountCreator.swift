@@ -54,25 +54,36 @@ struct PlanAccountCreator {
     private static let savepoint = "pgwarden_sign_up"
 
     /// The signed-in personas the database would refuse to sign up, without keeping
-    /// anything: each account is inserted (with its identity) in order, in a savepoint
-    /// of its own, inside a transaction (or savepoint) that is rolled back. A persona
-    /// signs up after those before it, as in the run, so a trigger's unique key sees them.
+    /// anything: inside a transaction (or savepoint) that is rolled back, each account
+    /// is inserted (with its identity) in a savepoint that is then rolled back, all in
+    /// one pipelined batch (two round trips in all, and one more per refusal to name its
+    /// trigger). Each persona is tried on its own: two personas that would collide with
+    /// each other (a trigger's unique key) are not caught here; the run's own sign-up
+    /// then fails, naming the trigger.
     func signUpRefusals() throws -> [PersonaSignUpRefusal] {
         let users = plan.personas.compactMap { persona in persona.user.map { (persona, $0) } }
         guard !users.isEmpty else { return [] }
         return try connection.rolledBack {
             let identityColumns = users.contains { !$0.1.isAnonymous } ? try readIdentityColumns() : []
-            var refusals: [PersonaSignUpRefusal] = []
-            for (persona, user) in users {
+            let savepoint = "pgwarden_sign_up_check"
+            var batch = PipelinedBatch()
+            var tries: [Int] = []
+            var undos: [Int] = []
+            for (_, user) in users {
                 let id = UUID().uuidString.lowercased()
-                do {
-                    try connection.savepoint {
-                        try connection.execute(insertUser(id: id, user))
-                        if !user.isAnonymous, Self.identityNeeds.isSubset(of: identityColumns) {
-                            try connection.execute(insertIdentity(userID: id, user, columns: identityColumns))
-                        }
-                    }
-                } catch let error as PGError where error.sqlState != nil {
+                var unit: [SQL] = ["savepoint \(raw: savepoint)", insertUser(id: id, user)]
+                if !user.isAnonymous, Self.identityNeeds.isSubset(of: identityColumns) {
+                    unit.append(insertIdentity(userID: id, user, columns: identityColumns))
+                }
+                tries.append(batch.add(unit))
+                // A unit of its own: it runs whether the try failed or not.
+                undos.append(batch.add(["rollback to savepoint \(raw: savepoint)", "release savepoint \(raw: savepoint)"]))
+            }
+            let outcomes = try connection.run(batch)
+            for undo in undos { for outcome in outcomes[undo] { _ = try outcome.get() } }
+            var refusals: [PersonaSignUpRefusal] = []
+            for ((persona, user), index) in zip(users, tries) {
+                for case .error(let error) in outcomes[index] where error.sqlState != nil {
                     refusals.append(PersonaSignUpRefusal(
                         persona: persona.name, email: user.isAnonymous ? "an anonymous user" : user.email,
                         trigger: try SignUpTriggers.culprit(of: error, on: connection),

@@ -12,6 +12,9 @@ public struct Linter {
     /// Who the probes act as without a plan: anon, two signed-in users (ava, ben) and
     /// service_role. With a plan, its own personas (`LintCast`).
     var personas: [Persona] = PlanDrafter.personas()
+    /// Whether the run first checks which signed-in personas the database would refuse to
+    /// sign up (and leaves them out); false when the caller already did (`PlanDrafter`).
+    package var checksSignUps = true
     /// The drafted users' metadata (`--user-metadata`).
     let userMetadata: DraftUserMetadata
 
@@ -42,7 +45,7 @@ public struct Linter {
         var leftOut: [PersonaSignUpRefusal] = []
         if probing {
             var cast = plan.map { LintCast.personas(plan: $0, drafted: personas, metadata: userMetadata) } ?? personas
-            leftOut = try PlanDrafter.refusals(of: cast, on: connection, schemas: schemas)
+            if checksSignUps { leftOut = try PlanDrafter.refusals(of: cast, on: connection, schemas: schemas) }
             cast.removeAll { persona in leftOut.contains { $0.persona == persona.name } }
             let draftCatalog = try DraftCatalog.read(connection, schemas: schemas)
             findings = try ConsequenceProber(
