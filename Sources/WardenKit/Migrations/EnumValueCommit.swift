@@ -25,21 +25,31 @@ enum EnumValueCommit {
                 }
                 return (line(open), line(index))
             default:
-                if begin != nil, let value = addedValue(statement) { added.append(value) }
+                if begin != nil { added += addedValues(statement) }
             }
         }
         return nil
     }
 
-    /// The quoted literal `'x'` (lowercased) of `ALTER TYPE name ADD VALUE [IF NOT
-    /// EXISTS] 'x' ...`, or nil for any other statement.
-    static func addedValue(_ statement: SQLStatement) -> String? {
-        let keywords = statement.keywords
-        guard keywords.count >= 2, keywords[0] == "alter", keywords[1] == "type" else { return nil }
+    /// The quoted literals `'x'` (lowercased) of every `ALTER TYPE name ADD VALUE [IF
+    /// NOT EXISTS] 'x'` in the statement: the statement itself, or a `DO` block that
+    /// runs it (projects guard it with `if not exists (select from pg_enum ...)`).
+    static func addedValues(_ statement: SQLStatement) -> [String] {
         let text = statement.text.lowercased()
-        guard let value = text.range(of: "add value") else { return nil }
-        var rest = text[value.upperBound...].drop { $0.isWhitespace }
-        if rest.hasPrefix("if not exists") { rest = rest.dropFirst("if not exists".count).drop { $0.isWhitespace } }
+        guard text.contains("alter type") else { return [] }
+        var values: [String] = []
+        var searchRange = text.startIndex..<text.endIndex
+        while let found = text.range(of: "add value", range: searchRange) {
+            searchRange = found.upperBound..<text.endIndex
+            var rest = text[found.upperBound...].drop { $0.isWhitespace }
+            if rest.hasPrefix("if not exists") { rest = rest.dropFirst("if not exists".count).drop { $0.isWhitespace } }
+            if let literal = quotedLiteral(rest) { values.append(literal) }
+        }
+        return values
+    }
+
+    /// The single-quoted literal `rest` starts with (`''` is a quote inside), or nil.
+    static func quotedLiteral(_ rest: Substring) -> String? {
         guard rest.first == "'" else { return nil }
         var literal = "'"
         var scalars = rest.dropFirst()
@@ -47,7 +57,7 @@ enum EnumValueCommit {
             scalars = scalars.dropFirst()
             literal.append(next)
             if next == "'" {
-                guard scalars.first == "'" else { return literal }  // '' is a quote inside
+                guard scalars.first == "'" else { return literal }
                 literal.append("'")
                 scalars = scalars.dropFirst()
             }

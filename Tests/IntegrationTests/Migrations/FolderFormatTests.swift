@@ -65,6 +65,25 @@ import TestSupport
         #expect(try database.exists("paint"))
         #expect(try database.historyVersions() == ["20240101000000", "20240102000000"])
 
+        // The same when a DO block adds it, guarded by pg_enum (hivecom's migrations).
+        try folder.write("20240102000001_plum.sql", """
+            BEGIN;
+            DO $$
+            BEGIN
+              IF NOT EXISTS (SELECT 1 FROM pg_enum WHERE enumlabel = 'plum' AND enumtypid = 'color'::regtype) THEN
+                ALTER TYPE color ADD VALUE 'plum';
+              END IF;
+            END
+            $$;
+            COMMIT;
+            BEGIN;
+            INSERT INTO paint VALUES ('plum'::color);
+            COMMIT;
+            """)
+        let guarded = try PgwardenCLI.run(["up"] + arguments(database, folder))
+        #expect(guarded.status == 0, "\(guarded.all)")
+        #expect(try database.scalar("select count(*)::text from paint where c = 'plum'") == "1")
+
         // A value nothing after the pair uses keeps the file atomic.
         try folder.write("20240103000000_green.sql", "begin;\nalter type color add value 'green';\ncommit;\ncreate table brush (id int);\n")
         let atomic = try PgwardenCLI.run(["up"] + arguments(database, folder))
