@@ -91,32 +91,10 @@ enum PsqlMetaCommands {
         let body = command.dropFirst().drop { $0 != " " && $0 != "\t" }
         let name = String(command.dropFirst().prefix(command.count - 1 - body.count))
         guard let relative = includes[name] else { return nil }
-        guard let path = argument(body), !path.isEmpty else {
+        guard let path = PsqlArguments.split(body).first, !path.isEmpty else {
             throw PgTAPError.refused(file: file, line: line, reason: "'\(command)' names no file to include")
         }
         return Include(command: command, path: path, relative: relative, line: line, offset: offset)
-    }
-
-    /// A meta-command's first argument as psql reads it: a word, or a single-quoted
-    /// string (a doubled quote is one quote).
-    static func argument(_ text: Substring) -> String? {
-        let rest = text.drop { $0 == " " || $0 == "\t" }
-        guard rest.first == "'" else {
-            let word = rest.prefix { $0 != " " && $0 != "\t" }
-            return word.isEmpty ? nil : String(word)
-        }
-        var result = ""
-        var index = rest.index(after: rest.startIndex)
-        while index < rest.endIndex {
-            let character = rest[index]
-            index = rest.index(after: index)
-            if character == "'" {
-                guard index < rest.endIndex, rest[index] == "'" else { return result }
-                index = rest.index(after: index)
-            }
-            result.append(character)
-        }
-        return nil
     }
 
     /// Why `command` (the whole meta-command line) cannot be skipped, or nil.
