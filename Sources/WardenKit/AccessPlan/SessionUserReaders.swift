@@ -26,9 +26,8 @@ enum SessionUserReaders {
             from pg_catalog.pg_proc p join pg_catalog.pg_namespace n on n.oid = p.pronamespace
             -- The CASE keeps the pattern off the platform's functions (thousands in
             -- pg_catalog): it runs after the join, for the project's schemas only.
-            where case when n.nspname not in ('pg_catalog', 'information_schema', 'extensions', 'auth', 'storage', 'realtime',
-                                              'vault', 'graphql', 'graphql_public', 'net', 'supabase_functions', 'pgbouncer',
-                                              'pgsodium', 'pgmq', 'cron', 'pgwarden', 'supabase_migrations')
+            where case when n.nspname <> all(\(array: LintCatalog.systemSchemas + ["pgwarden"])::text[])
+                            and n.nspname not like 'pg\\_%'
                        then p.prosrc ~* '\\msession_user\\M' else false end
               and not exists (select 1 from pg_catalog.pg_depend d
                               where d.classid = 'pg_catalog.pg_proc'::pg_catalog.regclass and d.objid = p.oid
