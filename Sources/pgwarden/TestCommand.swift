@@ -16,8 +16,10 @@ struct TestCommand: ParsableCommand {
             savepoint and rolls everything back: no row is left changed. Sequences may advance, \
             as for any rolled-back insert. \
             pgTAP files (--tests, default supabase/tests) run as `supabase test db` runs them, \
-            each in a transaction that is rolled back; their assertions join the report. \
-            A test file pgwarden cannot run (a refused statement or meta-command, a missing \\i or \\ir include)             fails on its own; the other files still run.             Exit status 1 when any cell or assertion fails, or a test file cannot run (with --strict, also when `pgwarden lint` \
+            in one transaction that is rolled back, each file in a savepoint of its own; their assertions join the report. \
+            A test file pgwarden cannot run (a refused statement or meta-command, a missing \\i or \\ir \
+            include) fails on its own; the other files still run. \
+            Exit status 1 when any cell or assertion fails, or a test file cannot run (with --strict, also when `pgwarden lint` \
             finds a danger the plan does not declare, or could not act as a persona), 0 when all hold, \
             65 when the plan file or the tests folder is wrong, 69 when the server has no pgTAP, \
             73 when the --output file cannot be written (the matrix is still shown), 75 when the run \
