@@ -50,10 +50,10 @@ struct DraftOwnership {
     func sample(of table: String) -> [(column: String, expression: String)] {
         let columns = catalog.columns[table] ?? []
         let owner = ownerColumn(of: table)
+        if table == "storage.objects" { return storageObjectSample(columns: columns, owner: owner) }
         var chosen = columns.filter { $0.required || $0.name == owner }
         // No column an insert must give: the first it may give (an identity column that is
         // GENERATED ALWAYS refuses a value, so a sample naming it proves nothing).
-        if table == "storage.objects" { return storageObjectSample(columns: columns, owner: owner) }
         if chosen.isEmpty, let first = columns.first(where: { $0.writable && value(for: $0) != nil }) { chosen = [first] }
         return chosen.map { ($0.name, $0.name == owner ? "auth.uid()" : value(for: $0) ?? "null") }
     }

@@ -120,8 +120,7 @@ public struct PlanDrafter {
         writer.userColumns = catalog.userColumns
         return PlanDraft(
             yaml: writer.render(), plan: plan, dangers: writer.dangers().count, verified: check.passed,
-            report: check, dangerCells: writer.dangers(), findings: findings, leftOut: leftOut,
-            storagePolicies: storage)
+            report: check, dangerCells: writer.dangers(), findings: findings, storagePolicies: storage)
     }
 
     /// The signed-in personas among `personas` whose sign-up the database refuses.
@@ -202,7 +201,8 @@ public struct PlanDraft: Sendable {
     public internal(set) var findings: LintReport
     /// The signed-in personas left out because the database refused their sign-up
     /// (only with `PlanDrafter.leavesOutRefusedPersonas`); empty when all were observed.
-    public internal(set) var leftOut: [PersonaSignUpRefusal] = []
+    /// The lint's report carries them (`LintReport.leftOut`).
+    public var leftOut: [PersonaSignUpRefusal] { findings.leftOut }
     /// The project's policies on Supabase Storage's tables (observed only when the
     /// schemas include `storage`: see `StoragePolicies.unobservedLines`).
     public internal(set) var storagePolicies = StoragePolicies(tables: [])
