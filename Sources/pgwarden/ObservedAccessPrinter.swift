@@ -17,8 +17,7 @@ struct ObservedAccessPrinter {
             Swift.print(observed.render())
             if !suites.isEmpty { Swift.print("\n" + TestRunReport(accessPlan: nil, plan: nil, suites: suites).text()) }
         } else {
-            let notes = ([observed.heading] + observed.errorLines + observed.dangerLines + observed.leftOutLines
-                + observed.noteLines + [observed.nextStep]).joined(separator: "\n")
+            let notes = ([observed.heading] + observed.linesAfterMatrix(sayingNoDangers: false)).joined(separator: "\n")
             FileHandle.standardError.write(Data((notes + "\n").utf8))
             // The tests, when there are any, are the report; else the access as observed.
             try ReportPrinter(format: format, output: output, plan: nil)

@@ -68,9 +68,6 @@ public struct ObservedAccessReport {
     /// SQLSTATE, the trigger), with a hint; empty when every persona was observed.
     public var leftOutLines: [String] { PersonaSignUpRefusal.lines(draft.leftOut) }
 
-    /// True when every persona was observed (none left out).
-    public var isComplete: Bool { draft.leftOut.isEmpty }
-
     /// What the run did not observe: the project's policies on Supabase Storage's
     /// tables when the schemas leave out `storage` (one NOTE line per table).
     public var noteLines: [String] {
@@ -82,12 +79,19 @@ public struct ObservedAccessReport {
         "start a plan from this: pgwarden plan draft --output \(planFile), review every DANGER, then pgwarden test"
     }
 
+    /// What follows the matrix, in order: errors, dangers (with `sayingNoDangers`, "no
+    /// dangers found" when there are none), the personas left out, the notes and the
+    /// next step.
+    public func linesAfterMatrix(sayingNoDangers: Bool) -> [String] {
+        let dangers = dangerLines
+        return errorLines + (dangers.isEmpty && sayingNoDangers ? ["no dangers found"] : dangers)
+            + leftOutLines + noteLines + [nextStep]
+    }
+
     /// Heading, matrix, dangers, notes and the next step.
     public func render() -> String {
-        let dangers = dangerLines
         var matrix = MatrixReport(draft.report)
         matrix.isObservation = true
-        return ([heading, "", matrix.render(), ""] + errorLines
-            + (dangers.isEmpty ? ["no dangers found"] : dangers) + leftOutLines + noteLines + [nextStep]).joined(separator: "\n")
+        return ([heading, "", matrix.render(), ""] + linesAfterMatrix(sayingNoDangers: true)).joined(separator: "\n")
     }
 }
