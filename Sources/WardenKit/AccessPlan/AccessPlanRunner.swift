@@ -54,7 +54,7 @@ package struct AccessPlanRunner {
     private func run(subject: inout String) throws -> AccessPlanReport {
         let started = ContinuousClock.now
         return try connection.rolledBack {
-            try limits.apply(on: connection)
+            try limits.apply(on: connection, with: JoinOrderSetting.settings)
             let catalog = try ExposedCatalog.read(
                 connection, schemas: plan.schemas, roles: plan.personas.map(\.role))
             let resolved = try PlanCatalogCheck(plan: plan, catalog: catalog, connection: connection).resolve()
