@@ -34,17 +34,22 @@ struct RelationTruth {
 
 extension RelationProber {
     /// Queues the queries that compute this relation's truth; the returned closure
-    /// reads them once the batch has run.
+    /// reads them once the batch has run. Each persona's digests and the rows its write
+    /// probes aim at are read by one statement (they share the persona's claims; issue
+    /// 18: one statement, not three, per target row); each sample by one of its own,
+    /// since a sample that cannot be evaluated is an outcome the report shows.
     func queueTruth(_ batch: ProbeBatch) -> () throws -> RelationTruth {
-        var digestTickets: [(String, ProbeBatch.Ticket)] = []
+        var digestTickets: [(persona: String, targets: [RelationTruth.Target], ticket: ProbeBatch.Ticket)] = []
         for persona in context.plan.personas {
             let request = context.request(persona).routed("GET", "/\(plan.name)")
             let digest = plan.owner.map { digestSQL(alsoWhere: $0) } ?? digestSQL()
-            digestTickets.append((persona.name, batch.rolledBack(
-                [PersonaRequest.select(request.requestSettings), digest], parsedAs: PlanReuse.adminRole)))
+            let targets = relation.isTable ? targets(of: persona) : []
+            digestTickets.append((persona.name, targets, batch.rolledBack(
+                [PersonaRequest.select(request.requestSettings), withTargets(digest, targets)],
+                parsedAs: PlanReuse.adminRole)))
         }
         guard relation.isTable else {
-            return { RelationTruth(digests: try Self.readDigests(digestTickets, batch)) }
+            return { try Self.read(digestTickets, batch) }
         }
         var sampleTickets: [(String, ProbeBatch.Ticket)] = []
         var owners: [Persona?] = context.plan.personas.filter { $0.user != nil }
@@ -56,12 +61,8 @@ extension RelationProber {
                 PersonaRequest.select(request.requestSettings), "select \(list)",
             ], parsedAs: PlanReuse.adminRole)))
         }
-        var targetTickets: [(RelationTruth.Target, ProbeBatch.Ticket)] = []
-        for target in targets() {
-            targetTickets.append((target, batch.rolledBack(targetStatements(target), parsedAs: PlanReuse.adminRole)))
-        }
         return {
-            var truth = RelationTruth(digests: try Self.readDigests(digestTickets, batch))
+            var truth = try Self.read(digestTickets, batch)
             for (name, ticket) in sampleTickets {
                 let outcomes = try batch.outcomes(ticket)
                 _ = try outcomes[0].get()
@@ -71,59 +72,51 @@ extension RelationProber {
                 case .skipped: _ = try outcomes[1].get()
                 }
             }
-            for (target, ticket) in targetTickets {
-                let outcomes = try batch.outcomes(ticket)
-                truth.targets[target] = try outcomes.map { try $0.get() }.last?.scalar
-            }
             return truth
         }
     }
 
-    private static func readDigests(_ tickets: [(String, ProbeBatch.Ticket)], _ batch: ProbeBatch) throws
-        -> [String: (all: [String?], own: [String?]?)]
-    {
-        var digests: [String: (all: [String?], own: [String?]?)] = [:]
-        for (name, ticket) in tickets {
+    /// Reads each persona's digests, then the ctid of each of its target rows.
+    private static func read(
+        _ tickets: [(persona: String, targets: [RelationTruth.Target], ticket: ProbeBatch.Ticket)],
+        _ batch: ProbeBatch
+    ) throws -> RelationTruth {
+        var truth = RelationTruth()
+        for (name, targets, ticket) in tickets {
             let results = try batch.outcomes(ticket).map { try $0.get() }
             let row = results[1].rows.first ?? []
-            digests[name] = (Array(row.prefix(2)), row.count > 2 ? Array(row.dropFirst(2)) : nil)
+            let digests = Array(row.dropLast(targets.count))
+            truth.digests[name] = (Array(digests.prefix(2)), digests.count > 2 ? Array(digests.dropFirst(2)) : nil)
+            for (target, ctid) in zip(targets, row.suffix(targets.count)) { truth.targets[target] = ctid }
         }
-        return digests
+        return truth
     }
 
-    /// The rows the write probes of every persona aim at.
-    private func targets() -> [RelationTruth.Target] {
-        var targets: [RelationTruth.Target] = []
-        for persona in context.plan.personas {
-            if plan.owner != nil, persona.user != nil {
-                targets += [.own(persona.name), .notOwn(persona.name)]
-            } else if plan.owner != nil {
-                if let user = context.someUser { targets.append(.own(user.name)) }
-            } else {
-                targets.append(.any(persona.name))
+    /// The rows the write probes aim at that are found with `persona`'s claims: its own
+    /// and another's when the relation has an owner rule and the persona a user, any
+    /// row when there is no owner rule. (A persona without a user aims at the first
+    /// user's own row, found with that user's claims.)
+    private func targets(of persona: Persona) -> [RelationTruth.Target] {
+        switch (plan.owner, persona.user) {
+        case (nil, _): return [.any(persona.name)]
+        case (.some, .some): return [.own(persona.name), .notOwn(persona.name)]
+        case (.some, nil): return []
+        }
+    }
+
+    /// The digest query with, after its columns, the ctid of one row of each target
+    /// (null: no such row), each a scalar subquery over the relation.
+    private func withTargets(_ digest: SQL, _ targets: [RelationTruth.Target]) -> SQL {
+        guard !targets.isEmpty else { return digest }
+        let rows = targets.map { target -> SQL in
+            var condition: SQL = ""
+            switch target {
+            case .own: if let owner = plan.owner { condition = " where (\(raw: owner))" }
+            case .notOwn: if let owner = plan.owner { condition = " where not coalesce((\(raw: owner)), false)" }
+            case .any: break
             }
+            return "(select ctid::text from \(table)\(condition) limit 1)"
         }
-        return Array(Set(targets))
-    }
-
-    /// Finds the target row with the claims of the persona it is about.
-    private func targetStatements(_ target: RelationTruth.Target) -> [SQL] {
-        let name: String
-        var condition: SQL = ""
-        switch target {
-        case .own(let persona):
-            name = persona
-            if let owner = plan.owner { condition = " where (\(raw: owner))" }
-        case .notOwn(let persona):
-            name = persona
-            if let owner = plan.owner { condition = " where not coalesce((\(raw: owner)), false)" }
-        case .any(let persona):
-            name = persona
-        }
-        let request = context.plan.persona(named: name).map { context.request($0) } ?? .nobody
-        return [
-            PersonaRequest.select(request.requestSettings),
-            "select ctid::text from \(table)\(condition) limit 1",
-        ]
+        return "select pgwarden_truth.*, \(SQL.joined(rows, separator: ", ")) from (\(digest)) pgwarden_truth"
     }
 }
