@@ -24,9 +24,11 @@ enum SessionUserReaders {
             union all
             select format('function %s', p.oid::pg_catalog.regprocedure)
             from pg_catalog.pg_proc p join pg_catalog.pg_namespace n on n.oid = p.pronamespace
-            -- The CASE keeps the pattern off the platform's functions (thousands in
-            -- pg_catalog): it runs after the join, for the project's schemas only.
-            where case when n.nspname <> all(\(array: LintCatalog.systemSchemas + ["pgwarden"])::text[])
+            -- pg_catalog's thousands of functions are left out first, by an oid
+            -- comparison, before the join; the CASE keeps the pattern off the other
+            -- platform schemas' functions: it runs after the join, for the project's only.
+            where p.pronamespace <> 'pg_catalog'::pg_catalog.regnamespace
+              and case when n.nspname <> all(\(array: LintCatalog.systemSchemas + ["pgwarden"])::text[])
                             and n.nspname not like 'pg\\_%'
                        then p.prosrc ~* '\\msession_user\\M' else false end
               and not exists (select 1 from pg_catalog.pg_depend d
