@@ -12,14 +12,20 @@ enum ImpersonatedRoleSettings {
     static func read(_ connection: Connection, roles: [String]) throws -> [String: [(name: String, value: String)]] {
         let result = try connection.query(
             """
-            select r.rolname::text, split_part(kv, '=', 1), substr(kv, strpos(kv, '=') + 1)
-            from pg_catalog.pg_roles r, unnest(r.rolconfig) as kv
-            join pg_catalog.pg_settings ps on ps.name = split_part(kv, '=', 1)
-            where r.rolname = any(\(array: roles))
-              and split_part(kv, '=', 1) <> 'default_transaction_isolation'
-              and (ps.context = 'user'
-                   or (to_regrole('authenticator') is not null
-                       and pg_catalog.has_parameter_privilege('authenticator', ps.name, 'set')))
+            select role, name, value from (
+              select r.rolname::text as role, split_part(kv, '=', 1) as name,
+                     substr(kv, strpos(kv, '=') + 1) as value, ps.context
+              from pg_catalog.pg_roles r, unnest(r.rolconfig) as kv
+              join pg_catalog.pg_settings ps on ps.name = split_part(kv, '=', 1)
+              where r.rolname = any(\(array: roles))
+                and split_part(kv, '=', 1) <> 'default_transaction_isolation'
+              -- The role's few settings are found first: the privilege check below, left
+              -- to the planner, ran for every setting the server has (issue 18).
+              offset 0
+            ) found
+            where context = 'user'
+               or (to_regrole('authenticator') is not null
+                   and pg_catalog.has_parameter_privilege('authenticator', name, 'set'))
             order by 1, 2
             """)
         var settings: [String: [(name: String, value: String)]] = [:]

@@ -30,7 +30,8 @@ enum SessionUserReaders {
             where p.pronamespace <> 'pg_catalog'::pg_catalog.regnamespace
               and case when n.nspname <> all(\(array: LintCatalog.systemSchemas + ["pgwarden"])::text[])
                             and n.nspname not like 'pg\\_%'
-                       then p.prosrc ~* '\\msession_user\\M' else false end
+                       then strpos(lower(p.prosrc), 'session_user') > 0
+                            and p.prosrc ~* '\\msession_user\\M' else false end
               and not exists (select 1 from pg_catalog.pg_depend d
                               where d.classid = 'pg_catalog.pg_proc'::pg_catalog.regclass and d.objid = p.oid
                                 and d.deptype = 'e')
