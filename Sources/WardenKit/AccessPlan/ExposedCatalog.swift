@@ -61,7 +61,9 @@ package struct ExposedCatalog: Sendable {
     /// exposed: no client can reach it, so there is nothing to plan.
     package static func read(_ connection: Connection, schemas: [String], roles: [String] = []) throws -> ExposedCatalog {
         let schemaArray = PostgresArray.literal(schemas)
-        let relationRows = try connection.query(
+        // Both lists in one round trip (one pipelined unit; issue 18).
+        var batch = PipelinedBatch()
+        batch.add([
             """
             select n.nspname, c.relname, c.relkind::text,
                    array_to_json(array(select a.attname from pg_attribute a
@@ -79,8 +81,7 @@ package struct ExposedCatalog: Sendable {
                      select 1 from unnest(\(PostgresArray.literal(roles))::text[]) as api(role) join pg_roles r on r.rolname = api.role
                      where has_table_privilege(r.oid, c.oid, 'select, insert, update, delete')))
             order by n.nspname, c.relname
-            """).rows
-        let functionRows = try connection.query(
+            """,
             """
             select p.oid::text, \(raw: Self.signatureSQL),
                    format('%I.%I(%s)', n.nspname, p.proname, pg_get_function_identity_arguments(p.oid)),
@@ -90,7 +91,10 @@ package struct ExposedCatalog: Sendable {
               and not exists (select 1 from pg_depend d
                               where d.classid = 'pg_proc'::regclass and d.objid = p.oid and d.deptype = 'e')
             order by 2
-            """).rows
+            """,
+        ])
+        let outcomes = try connection.run(batch)[0]
+        let (relationRows, functionRows) = (try outcomes[0].get().rows, try outcomes[1].get().rows)
         return ExposedCatalog(
             relations: relationRows.map { row in
                 Relation(
