@@ -41,8 +41,9 @@ enum ProcessRunner {
         let captureDirectory = workingDirectory
         let outURL = captureDirectory.appendingPathComponent("pgwarden-out-\(UUID().uuidString)")
         let errURL = captureDirectory.appendingPathComponent("pgwarden-err-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        // A file that could not be made fails just below, when it is opened for writing.
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         defer {
             try? FileManager.default.removeItem(at: outURL)
             try? FileManager.default.removeItem(at: errURL)
