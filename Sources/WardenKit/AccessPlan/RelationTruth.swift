@@ -33,13 +33,16 @@ struct RelationTruth {
 }
 
 extension RelationProber {
+    /// A persona's truth statement in a batch: its digests, then its target rows.
+    private typealias DigestTicket = (persona: String, targets: [RelationTruth.Target], ticket: ProbeBatch.Ticket)
+
     /// Queues the queries that compute this relation's truth; the returned closure
     /// reads them once the batch has run. Each persona's digests and the rows its write
     /// probes aim at are read by one statement (they share the persona's claims; issue
     /// 18: one statement, not three, per target row); each sample by one of its own,
     /// since a sample that cannot be evaluated is an outcome the report shows.
     func queueTruth(_ batch: ProbeBatch) -> () throws -> RelationTruth {
-        var digestTickets: [(persona: String, targets: [RelationTruth.Target], ticket: ProbeBatch.Ticket)] = []
+        var digestTickets: [DigestTicket] = []
         for persona in context.plan.personas {
             let request = context.request(persona).routed("GET", "/\(plan.name)")
             let digest = plan.owner.map { digestSQL(alsoWhere: $0) } ?? digestSQL()
@@ -77,10 +80,7 @@ extension RelationProber {
     }
 
     /// Reads each persona's digests, then the ctid of each of its target rows.
-    private static func read(
-        _ tickets: [(persona: String, targets: [RelationTruth.Target], ticket: ProbeBatch.Ticket)],
-        _ batch: ProbeBatch
-    ) throws -> RelationTruth {
+    private static func read(_ tickets: [DigestTicket], _ batch: ProbeBatch) throws -> RelationTruth {
         var truth = RelationTruth()
         for (name, targets, ticket) in tickets {
             let results = try batch.outcomes(ticket).map { try $0.get() }
