@@ -63,4 +63,24 @@ import TestSupport
         }
         #expect(try connection.query("select count(*) from public.note").scalar == "0")
     }
+
+    /// A dump of a live project's auth data ends with `setval` on auth's own sequences;
+    /// on Supabase postgres holds every privilege on them
+    /// (supabase/postgres migrations/20211115181400_update-auth-permissions.sql), so the
+    /// seed, run as postgres on the twin, sets the sequence too.
+    @Test func aDumpOfAuthDataSetsAuthsRefreshTokenSequenceAsPostgres() throws {
+        let (admin, project) = try TestCluster.newTwinDatabase("seedauthseq")
+        let seeds = try folder(["seed.sql": """
+            SET session_replication_role = replica;
+            SELECT pg_catalog.set_config('search_path', '', false);
+            INSERT INTO "auth"."refresh_tokens" ("id", "token", "user_id", "revoked") VALUES (33, 'tok', 'someone', false);
+            SELECT pg_catalog.setval('"auth"."refresh_tokens_id_seq"', 33, true);
+            RESET ALL;
+
+            """])
+        defer { try? FileManager.default.removeItem(at: seeds) }
+        try Seeder(folder: seeds).apply(try Connection(project))
+        #expect(try Connection(admin).query("select last_value::text from auth.refresh_tokens_id_seq").scalar == "33")
+        #expect(try Connection(admin).query("select count(*)::text from auth.refresh_tokens").scalar == "1")
+    }
 }

@@ -156,6 +156,16 @@ enum TwinFacts {
                  """, supabase: "false", source: "AUTH 20240612123726_enable_rls_update_grants.up.sql (grants to postgres only)"),
         TwinFact(fact: "postgres may read, write and add triggers to auth.users", sql: privileges("postgres", on: "auth.users"),
                  supabase: "delete,insert,select,trigger,update", source: "PG migrations/20211115181400_update-auth-permissions.sql"),
+        TwinFact(fact: "postgres and dashboard_user may use, read and set auth's sequences (a dumped seed's setval of auth.refresh_tokens_id_seq)",
+                 sql: """
+                 select string_agg(format('auth.%s %s=%s', c.relname, r, (has_sequence_privilege(r, c.oid, 'usage')
+                                          and has_sequence_privilege(r, c.oid, 'select') and has_sequence_privilege(r, c.oid, 'update'))::text),
+                                   ',' order by c.relname, r)
+                 from pg_class c, unnest(array['dashboard_user', 'postgres', 'anon']) r
+                 where c.relnamespace = 'auth'::regnamespace and c.relkind = 'S'
+                 """,
+                 supabase: "auth.refresh_tokens_id_seq anon=false,auth.refresh_tokens_id_seq dashboard_user=true,auth.refresh_tokens_id_seq postgres=true",
+                 source: "PG init-scripts/00000000000001-auth-schema.sql (refresh_tokens.id bigserial); migrations/20211115181400_update-auth-permissions.sql (grant all on all sequences in schema auth to postgres, dashboard_user)"),
         TwinFact(fact: "postgres may only read auth.schema_migrations", sql: privileges("postgres", on: "auth.schema_migrations"),
                  supabase: "select", source: "PG migrations/20250421084701_revoke_admin_roles_from_postgres.sql"),
         TwinFact(fact: "auth.users.id has no default; token columns are null by default", sql: """

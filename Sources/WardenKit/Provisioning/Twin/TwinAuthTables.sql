@@ -309,6 +309,7 @@ $twin$;
 do $twin$
 declare
   created record;
+  owned record;
 begin
   for created in select name from pg_temp.twin_created where kind = 'table' and name like 'auth.%' loop
     execute format('alter table %s owner to supabase_auth_admin', created.name);
@@ -320,6 +321,15 @@ begin
                                'dashboard_user');
     perform pg_temp.twin_grant('table', created.name, 'insert, update, delete, truncate, references, trigger',
                                'postgres');
+    -- Its own sequences (auth.refresh_tokens.id is a bigserial): all to postgres and
+    -- dashboard_user, so a dump's setval works (PG mig/20211115181400).
+    for owned in select d.objid::regclass::text as name from pg_catalog.pg_depend d
+                 join pg_catalog.pg_class s on s.oid = d.objid and s.relkind = 'S'
+                 where d.classid = 'pg_catalog.pg_class'::regclass and d.refobjid = created.name::regclass
+                   and d.deptype in ('a', 'i') loop
+      perform pg_temp.twin_grant('sequence', owned.name, 'usage, select, update', grantee)
+      from unnest(array['postgres', 'dashboard_user']) as grantee;
+    end loop;
   end loop;
 end
 $twin$;

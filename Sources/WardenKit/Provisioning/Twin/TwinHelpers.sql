@@ -53,7 +53,7 @@ create or replace function pg_temp.twin_acl_has(acl aclitem[], grantee text, pri
   $fn$;
 
 -- Grants each privilege of `privileges` (comma-separated) on an object to `grantee`
--- unless the object's ACL already names it. kind: database, schema, table, function.
+-- unless the object's ACL already names it. kind: database, schema, table, sequence, function.
 -- `object` is an identifier (database, schema) or a qualified name we wrote
 -- ourselves (table, function signature).
 create or replace function pg_temp.twin_grant(kind text, object text, privileges text, grantee text,
@@ -78,6 +78,9 @@ begin
     when 'table' then
       select relacl into acl from pg_catalog.pg_class where oid = object::regclass;
       target := 'table ' || object;
+    when 'sequence' then
+      select relacl into acl from pg_catalog.pg_class where oid = object::regclass;
+      target := 'sequence ' || object;
     when 'function' then
       select proacl into acl from pg_catalog.pg_proc where oid = object::regprocedure;
       target := 'function ' || object;
