@@ -41,6 +41,7 @@ package struct PgTAPRunner {
         return try connection.rolledBack {
             let onSearchPath = try PgTAPExtension(connection: connection).ensure()
             let transaction = try connection.query("select txid_current()::text").scalar ?? ""
+            var firstStopped: EarlierStop?
             return try scripts.map { entry in
                 let script: PgTAPScript
                 switch entry.script {
@@ -48,8 +49,9 @@ package struct PgTAPRunner {
                 case .success(let success): script = success
                 }
                 try connection.execute(Self.sessionReset + [onSearchPath].compactMap { $0 })
-                var outcome = try run(script, transaction: transaction)
+                var outcome = try run(script, transaction: transaction, after: firstStopped)
                 outcome.isIncluded = included.contains(PsqlIncludes.identity(of: script.file))
+                if firstStopped == nil, let stop = outcome.stop { firstStopped = EarlierStop(file: script.file, stop: stop) }
                 return outcome.suite
             }
         }
@@ -70,7 +72,23 @@ package struct PgTAPRunner {
         PipelineGuard.unless("txid_current()::text = \(transaction)")
     }
 
-    private func run(_ script: PgTAPScript, transaction: String) throws -> PgTAPFileOutcome {
+    /// The first file of the run that a SQL error stopped: what it was to leave for the
+    /// files after it (a setup file's schema `tests`, say) may be what they miss.
+    private struct EarlierStop {
+        var file: String
+        var stop: PgTAPFileOutcome.Stop
+
+        /// Errors that say an object is missing: schema, relation, function, type.
+        static let missingObject: Set<SQLState> = ["3F000", .undefinedTable, .undefinedFunction, .undefinedObject]
+
+        /// The note added to a later file's missing-object error.
+        var note: String {
+            " (an earlier file, \(file), stopped at \(stop.place) before this one ran: "
+                + "if it creates what this file uses, fix it first)"
+        }
+    }
+
+    private func run(_ script: PgTAPScript, transaction: String, after earlier: EarlierStop?) throws -> PgTAPFileOutcome {
         var outcome = PgTAPFileOutcome(file: script.file)
         let began = ContinuousClock.now
         var current: PgTAPScript.Statement?
@@ -86,6 +104,9 @@ package struct PgTAPRunner {
             outcome.stop = error.stop
         } catch let error as PGError where current != nil {
             outcome.stop = Self.stop(error, in: current!)
+            if let earlier, let state = error.sqlState, EarlierStop.missingObject.contains(state) {
+                outcome.stop?.message += earlier.note
+            }
         } catch let error as TransactionError where current != nil {
             // The file's own ROLLBACK TO/RELEASE removed pgwarden's savepoint: the file
             // fails; the run's transaction is still rolled back at the end.
