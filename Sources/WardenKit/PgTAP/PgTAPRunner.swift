@@ -233,7 +233,22 @@ package struct PgTAPRunner {
         var text = error.message
         if let state = error.sqlState { text = "\(state.rawValue): " + text }
         if let detail = error.detail { text += " (detail: \(detail))" }
-        if let hint = TwinGapHint.hint(for: error) ?? error.hint { text += " (hint: \(hint))" }
+        if let hint = testHelpersHint(for: error) ?? TwinGapHint.hint(for: error) ?? error.hint { text += " (hint: \(hint))" }
         return text
+    }
+
+    /// pg_tle missing in a test file: the setup file of Supabase's testing guide
+    /// (`000-setup-tests-hooks.sql`) installs basejump's test helpers through dbdev,
+    /// which needs pg_tle and a download from database.dev, neither of which a local
+    /// server has; the helpers' README offers their SQL as a first test file instead
+    /// (usebasejump/supabase-test-helpers README.md, "Manual Installation").
+    static func testHelpersHint(for error: PGError) -> String? {
+        guard MissingExtension(error)?.name == "pg_tle" else { return nil }
+        return "this server lacks pg_tle, which Supabase provides and no Debian package does. Supabase's testing guide "
+            + "installs the test helpers (basejump-supabase_test_helpers) with dbdev, which needs pg_tle and a download from "
+            + "database.dev; locally, put the SQL of the helpers' latest version (supabase_test_helpers--<version>.sql of "
+            + "usebasejump/supabase-test-helpers) in the suite's first file instead, e.g. "
+            + "supabase/tests/00000-supabase_test_helpers.sql, with a test after it (its README's manual installation), "
+            + "or run against a server that has pg_tle (--database-url)"
     }
 }
