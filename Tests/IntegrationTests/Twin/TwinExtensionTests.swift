@@ -98,6 +98,31 @@ import TestSupport
         #expect(try project.query("select cron.unschedule('nightly-cleanup')::text").scalar == "true")
     }
 
+    /// supautils puts pg_cron in pg_catalog whatever schema the statement names, or none
+    /// (`supautils.extensions_parameter_overrides = '{"pg_cron":{"schema":"pg_catalog"}}'`,
+    /// PG ansible/files/postgresql_config/supautils.conf.j2; supautils
+    /// src/extensions_parameter_overrides.c): so on Supabase `create extension pg_cron`
+    /// never leaves it in public, and the advisor's extension_in_public never names it.
+    /// Its objects stay in schema cron, and it may be dropped and created again.
+    @Test func pgCronLandsInPgCatalogWhateverSchemaTheStatementNames() throws {
+        let cluster = try LocalCluster.start()
+        defer { cluster.stop() }
+        _ = try SupabaseCompat.bootstrap(Connection(cluster.settings()))
+        let project = try Connection(cluster.settings(user: cluster.projectUser))
+        for statement in ["create extension pg_cron", "create extension pg_cron with schema extensions",
+                          "create extension if not exists pg_cron schema public"] {
+            _ = try project.execute(unsafeStatement: statement)
+            #expect(try project.query("select extnamespace::regnamespace::text from pg_extension where extname = 'pg_cron'").scalar
+                == "pg_catalog", "\(statement)")
+            #expect(try project.query(
+                "select count(*)::text from pg_depend where classid = 'pg_extension'::regclass and refclassid = 'pg_namespace'::regclass and objid = (select oid from pg_extension where extname = 'pg_cron')"
+            ).scalar == "0", "\(statement)")
+            #expect(try project.query("select cron.schedule('nightly', '0 3 * * *', 'select 1') > 0").scalar == "t", "\(statement)")
+            _ = try project.query("drop extension pg_cron")
+            #expect(try project.query("select count(*)::text from pg_namespace where nspname = 'cron'").scalar == "0", "\(statement)")
+        }
+    }
+
     /// The extensions a new project has may be dropped and created again by postgres,
     /// as supautils allows on Supabase.
     @Test func postgresMayDropAndRecreateTheExtensionsANewProjectHas() throws {

@@ -6,6 +6,8 @@
 -- on its functions, tables and sequences, with grant option. (Supabase then takes
 -- back writes on cron.job, because there pg_cron's extension owner, who writes the
 -- jobs, is supabase_admin; on the twin the owner is postgres, so postgres keeps them.)
+-- pg_cron also lands in pg_catalog, as supautils' extensions_parameter_overrides
+-- puts it whatever schema the statement names.
 -- dblink: nobody but supabase_admin may execute dblink_connect_u. pgmq: the extension's
 -- tables, types and functions are handed to postgres.
 
@@ -62,6 +64,15 @@ begin
         grant all on all functions in schema cron to postgres with grant option;
         grant all on all tables in schema cron to postgres with grant option;
         grant all on all sequences in schema cron to postgres with grant option;
+        -- supautils creates pg_cron in pg_catalog whatever schema the statement names
+        -- (extensions_parameter_overrides). Its script names schema cron for every
+        -- object, so only the extension's own schema (and its dependency on that
+        -- schema; pg_catalog is pinned and takes none) is set as supautils leaves it.
+        update pg_catalog.pg_extension set extnamespace = 'pg_catalog'::regnamespace
+        where extname = 'pg_cron' and extnamespace <> 'pg_catalog'::regnamespace;
+        delete from pg_catalog.pg_depend
+        where classid = 'pg_catalog.pg_extension'::regclass and refclassid = 'pg_catalog.pg_namespace'::regclass
+          and objid = (select oid from pg_catalog.pg_extension where extname = 'pg_cron');
       end if;
     end
     $fn$;
