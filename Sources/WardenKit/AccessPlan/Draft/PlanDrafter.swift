@@ -88,14 +88,17 @@ public struct PlanDrafter {
                 table: relation.qualifiedName,
                 quotedTable: "\(DraftOwnership.sqlName(relation.schema)).\(DraftOwnership.sqlName(relation.name))", emails: emails)
         }
-        let observation = DraftObservation(results: try AccessPlanRunner(connection: connection, plan: plan).run().results)
+        let refusals = DraftSetupRefusals()
+        let observation = DraftObservation(results: try refusals.reading(connection) {
+            try AccessPlanRunner(connection: connection, plan: plan).run().results
+        })
         var notes: [String: [String: [String]]] = [:]
         for index in plan.relations.indices {
             let name = plan.relations[index].qualifiedName
             for persona in personas {
                 let (access, found) = observation.access(name, persona.name)
                 plan.relations[index].access[persona.name] = access
-                if !found.isEmpty { notes[name, default: [:]][persona.name] = found }
+                if !found.isEmpty { notes[name, default: [:]][persona.name] = found.map { refusals.explain($0, table: name) } }
             }
         }
         for index in plan.functions.indices {
@@ -107,8 +110,8 @@ public struct PlanDrafter {
         for failure in check.failures {
             let known = notes[failure.subject]?[failure.persona ?? "-"] ?? []
             guard !known.contains(where: { $0.hasPrefix("\(failure.probe):") }) else { continue }
-            notes[failure.subject, default: [:]][failure.persona ?? "-", default: []]
-                .append("\(failure.probe): expected \(failure.expected); observed \(failure.observed)")
+            notes[failure.subject, default: [:]][failure.persona ?? "-", default: []].append(refusals.explain(
+                "\(failure.probe): expected \(failure.expected); observed \(failure.observed)", table: failure.subject))
         }
         var linter = Linter(connection: connection, schemas: schemas)
         linter.personas = personas
