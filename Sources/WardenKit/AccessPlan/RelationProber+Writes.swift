@@ -17,7 +17,9 @@ extension RelationProber {
                 pending.append(try queueMove(persona, scope, row: own, truth, batch, ownUpdate: ownWrite))
             }
         } else if plan.owner != nil {
-            let row = context.someUser.flatMap { truth.row(.own($0.name)) }
+            // A user's row: the first signed-in persona's own, or, with none signed in
+            // (a sign-up trigger refused them), any row, all of which are some user's.
+            let row = context.someUser.map { truth.row(.own($0.name)) } ?? truth.row(.any(persona.name))
             pending.append(write(persona, scope, operation, "\(verb) a user's row", row: row, ownsIt: false, batch))
         } else {
             let row = truth.row(.any(persona.name))

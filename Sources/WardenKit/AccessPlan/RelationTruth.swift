@@ -94,13 +94,14 @@ extension RelationProber {
 
     /// The rows the write probes aim at that are found with `persona`'s claims: its own
     /// and another's when the relation has an owner rule and the persona a user, any
-    /// row when there is no owner rule. (A persona without a user aims at the first
-    /// user's own row, found with that user's claims.)
+    /// row when there is no owner rule. A persona without a user aims at the first
+    /// user's own row, found with that user's claims; when no persona has a user (the
+    /// sign-up trigger refused them all), at any row (`queueRowWrites`).
     private func targets(of persona: Persona) -> [RelationTruth.Target] {
         switch (plan.owner, persona.user) {
         case (nil, _): return [.any(persona.name)]
         case (.some, .some): return [.own(persona.name), .notOwn(persona.name)]
-        case (.some, nil): return []
+        case (.some, nil): return context.someUser == nil ? [.any(persona.name)] : []
         }
     }
 

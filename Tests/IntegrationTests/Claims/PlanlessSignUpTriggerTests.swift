@@ -157,6 +157,40 @@ import TestSupport
         #expect(try DatabaseDigest.ofDatabase(admin) == before)
     }
 
+    /// With every signed-in persona left out, an owned table's update and delete probes
+    /// of the others aim at any row (each is some user's: here a third, seeded user's),
+    /// not at the first signed-in persona's own row, which does not exist: service_role's
+    /// writes are observed, not "could not be observed".
+    @Test func withEverySignedInPersonaLeftOutServiceRoleStillWritesAUsersRow() throws {
+        let (admin, url) = try database()
+        let cluster = try TestCluster.cluster
+        let owner = try Connection(cluster.settings(
+            database: admin.settings.parameters["dbname"] ?? "", user: cluster.projectUser))
+        _ = try owner.execute(unsafeScript: """
+            create table public.posts (
+              id bigint generated always as identity primary key,
+              user_id uuid not null references auth.users default auth.uid(), body text not null);
+            alter table public.posts enable row level security;
+            create policy "read" on public.posts for select using (true);
+            create policy "own" on public.posts for update to authenticated using (auth.uid() = user_id);
+            """)
+        _ = try admin.execute(unsafeScript: """
+            insert into auth.users (id, email, raw_user_meta_data)
+              values ('00000000-0000-0000-0000-00000000000a', 'seeded@example.com', '{"name": "Seeded"}');
+            insert into public.posts (user_id, body) values ('00000000-0000-0000-0000-00000000000a', 'hello');
+            """)
+        let folder = try project()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let before = try DatabaseDigest.ofDatabase(admin)
+        let run = try PgwardenCLI.run(["test", "--database-url", url], directory: folder.path)
+        #expect(run.status == 1, "\(run.all)")
+        expectLeftOut(run.standardOutput, run.all)
+        let posts = run.standardOutput.split(separator: "\n").first { $0.hasPrefix("public.posts ") }.map(String.init) ?? ""
+        #expect(posts.trimmingCharacters(in: .whitespaces).hasSuffix("SIUD ✓"), "\(run.all)")
+        #expect(!run.standardOutput.contains("could not be observed"), "\(run.all)")
+        #expect(try DatabaseDigest.ofDatabase(admin) == before)
+    }
+
     @Test func badUserMetadataIsRefusedBeforeAnythingConnects() throws {
         let folder = try project()
         defer { try? FileManager.default.removeItem(at: folder) }
