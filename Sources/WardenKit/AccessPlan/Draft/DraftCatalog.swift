@@ -38,6 +38,10 @@ struct DraftCatalog {
     var securityDefiner: Set<String> = []
     /// View -> the tables and views its query reads.
     var viewSources: [String: [String]] = [:]
+    /// How a call of each function whose body reads the signed-in user (`auth.uid()`,
+    /// `auth.jwt()`, the request's claims) begins in a policy expression deparsed with
+    /// an empty search_path: `public.is_board_owner(`.
+    var userReadingCalls: [String] = []
 
     /// Table -> its first column referencing `auth.users (id)`.
     var userColumns: [String: String] {
@@ -96,7 +100,8 @@ struct DraftCatalog {
         return catalog
     }
 
-    /// Policy expressions, security-definer functions and view sources.
+    /// Policy expressions, security-definer functions, view sources and the functions
+    /// that read the signed-in user.
     private static func policySQL(_ schemaArray: String) -> [SQL] {
         [
             """
@@ -122,6 +127,14 @@ struct DraftCatalog {
             where vn.nspname = any(\(schemaArray)::text[]) and v.relkind in ('v', 'm')
             order by 1, 2
             """,
+            """
+            select format('%I.%I(', n.nspname, p.proname)
+            from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+            where n.nspname <> all(\(PostgresArray.literal(LintCatalog.systemSchemas))::text[])
+              and n.nspname not like 'pg\\_%' and p.prokind = 'f'
+              and p.prosrc ~* 'auth\\.(uid|jwt)\\s*\\(|request\\.jwt\\.claim'
+            order by 1
+            """,
         ]
     }
 
@@ -132,5 +145,6 @@ struct DraftCatalog {
         }
         securityDefiner = Set(results[1].compactMap { $0[0] })
         for row in results[2] { viewSources[row[0] ?? "", default: []].append(row[1] ?? "") }
+        userReadingCalls = results[3].compactMap { $0[0] }
     }
 }

@@ -38,12 +38,33 @@ struct DraftOwnership {
         return nil
     }
 
-    /// The owner rule for a table: `column = auth.uid()`, or a policy expression using auth.uid().
+    /// The owner rule for a table: `column = auth.uid()`, a policy expression using
+    /// auth.uid(), or one that passes the row's columns to a function that reads the
+    /// signed-in user (`public.is_board_owner(board_id)`: the helper Supabase's RLS
+    /// guide recommends), which is then true of the persona's own rows.
     func ownerRule(of table: String) -> String? {
         if let column = ownerColumn(of: table) { return "\(Self.sqlName(column)) = auth.uid()" }
+        let expressions = catalog.policyExpressions[table] ?? []
+        let rule = expressions.first { $0.contains("auth.uid()") } ?? expressions.first(where: passesRowToUserFunction)
         // pg_get_expr breaks long expressions over indented lines: one line reads better.
-        return catalog.policyExpressions[table]?.first { $0.contains("auth.uid()") }?
-            .replacingOccurrences(of: "\n *", with: " ", options: .regularExpression)
+        return rule?.replacingOccurrences(of: "\n *", with: " ", options: .regularExpression)
+    }
+
+    /// Whether the expression calls, with arguments, a function that reads the signed-in
+    /// user (a call without arguments, `is_admin()`, says nothing about which rows).
+    private func passesRowToUserFunction(_ expression: String) -> Bool {
+        catalog.userReadingCalls.contains { call in
+            var searched = expression.startIndex..<expression.endIndex
+            while let found = expression.range(of: call, range: searched) {
+                let before = found.lowerBound == expression.startIndex ? nil : expression[expression.index(before: found.lowerBound)]
+                let after = found.upperBound < expression.endIndex ? expression[found.upperBound] : nil
+                if !(before.map { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "\"" || $0 == "." } ?? false), after != ")" {
+                    return true
+                }
+                searched = found.upperBound..<expression.endIndex
+            }
+            return false
+        }
     }
 
     /// Column -> SQL value for insert probes.

@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+import WardenKit
+import TestSupport
+
+/// Policies that keep ownership in a helper function (`using (public.is_board_owner(board_id))`,
+/// as Supabase's RLS guide recommends) give the draft an owner rule, the policy's call:
+/// a signed-in user's rows of `pins` are its own, not "every row", so the plan-less run
+/// shows no made-up DANGER (maxemitchell/emittance-fields). A helper called without
+/// the row's columns (`is_admin()`) says nothing about which rows, and is not taken.
+@Suite struct DraftHelperFunctionOwnerTests {
+    static let schema = """
+        create table public.boards (id bigint generated always as identity primary key,
+          owner_id uuid not null default auth.uid() references auth.users, title text not null);
+        alter table public.boards enable row level security;
+        create policy "own boards" on public.boards for all to authenticated
+          using (owner_id = auth.uid()) with check (owner_id = auth.uid());
+        create function public.is_board_owner(board bigint) returns boolean
+          language sql stable security definer set search_path = '' as $$
+          select exists (select 1 from public.boards b where b.id = board and b.owner_id = auth.uid()) $$;
+        create table public.pins (id bigint generated always as identity primary key,
+          board_id bigint not null references public.boards, note text not null);
+        alter table public.pins enable row level security;
+        create policy "pins of own boards" on public.pins for all to authenticated
+          using (public.is_board_owner(board_id)) with check (public.is_board_owner(board_id));
+        create function public.is_admin() returns boolean language sql stable as $$
+          select coalesce(auth.jwt() -> 'app_metadata' ->> 'admin', 'false')::boolean $$;
+        create table public.settings (id bigint generated always as identity primary key, value text not null);
+        alter table public.settings enable row level security;
+        create policy "admins" on public.settings for all to authenticated using (public.is_admin());
+        """
+
+    @Test func aPolicyHelperThatReadsTheUserIsTheOwnerRule() throws {
+        let (admin, project) = try TestCluster.newTwinDatabase("helperowner")
+        let connection = try Connection(project)
+        try connection.execute(unsafeScript: Self.schema)
+        let draft = try PlanDrafter(connection: connection).draft()
+        #expect(draft.yaml.contains(#"owner: "public.is_board_owner(board_id)""#), "\(draft.yaml)")
+        #expect(!draft.yaml.contains(#"owner: "public.is_admin()""#), "\(draft.yaml)")
+        // The plan-less run: each user's pins are its own (s, i, u, d), no DANGER for them.
+        let cluster = try TestCluster.cluster
+        let url = cluster.url(database: project.parameters["dbname"] ?? "", user: cluster.projectUser)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("helperowner-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let before = try DatabaseDigest.ofDatabase(try Connection(admin))
+        let run = try PgwardenCLI.run(["test", "--database-url", url], directory: folder.path)
+        let pins = run.standardOutput.split(separator: "\n").first { $0.hasPrefix("public.pins ") }.map(String.init) ?? ""
+        #expect(pins.split(separator: " ").filter { !$0.isEmpty }.map(String.init)
+            == ["public.pins", "····", "✓", "siud", "✓", "siud", "✓", "SIUD", "✓"], "\(run.all)")
+        #expect(!run.standardOutput.contains("DANGER public.pins"), "\(run.all)")
+        #expect(try DatabaseDigest.ofDatabase(try Connection(admin)) == before)
+    }
+}
