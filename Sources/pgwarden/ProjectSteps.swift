@@ -30,6 +30,12 @@ struct ProjectSteps {
         // Connect as the project's role only now: on the twin, bootstrap creates it. One
         // connection for all of it: a migration run leaves its connection as it found it.
         let connection = try Connection(settings)
+        if !project.exposesNewEntities {
+            // As `supabase start` does for config.toml's [api] auto_expose_new_tables = false.
+            try DataAPIDefaultPrivileges.revokeForNewEntities(on: connection)
+            print("data API: new tables, sequences and functions in public are not granted to anon, authenticated "
+                + "and service_role ([api] auto_expose_new_tables = false): each needs its own grant")
+        }
         print(try migrations.up(on: connection, observer: progress.handle).summary)
         print(try migrations.status(on: connection).summary)
         try seed(connection)

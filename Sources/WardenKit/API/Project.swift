@@ -17,6 +17,11 @@ public struct Project: Sendable {
     /// True for a Supabase CLI project: migrations are also recorded in
     /// `supabase_migrations.schema_migrations`, as the Supabase CLI records them.
     public var supabaseHistory: Bool
+    /// Whether new tables, sequences and functions in `public` are granted to the Data
+    /// API roles by default, as on a Supabase project made before 2026-05-30; false
+    /// when config.toml says `[api] auto_expose_new_tables = false`
+    /// (`DataAPIDefaultPrivileges`, applied by `pgwarden dev`).
+    public var exposesNewEntities = true
 
     /// A project with pgwarden's own layout under `directory` (`migrations/`, `seeds/`,
     /// `access-plan.yml`); `ProjectLayout.discover(in:)` also finds Supabase projects.

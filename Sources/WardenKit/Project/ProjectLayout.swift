@@ -88,7 +88,9 @@ public struct ProjectLayout: Sendable {
 
     /// The project these paths make.
     public var project: Project {
-        Project(migrations: migrationsDirectory, seeds: seeds, plan: planFile, supabaseHistory: kind == .supabase)
+        var project = Project(migrations: migrationsDirectory, seeds: seeds, plan: planFile, supabaseHistory: kind == .supabase)
+        project.exposesNewEntities = supabaseConfig?.autoExposeNewTables ?? true
+        return project
     }
 
     /// One line naming the layout and its folders, e.g.

@@ -2,8 +2,8 @@ import Foundation
 import TOMLKit
 
 /// What pgwarden reads from a Supabase CLI project's `supabase/config.toml`: the seed
-/// settings (`[db.seed]`) and the custom access token hook
-/// (`[auth.hook.custom_access_token]`). Keys pgwarden does not use are ignored, as the
+/// settings (`[db.seed]`), the custom access token hook
+/// (`[auth.hook.custom_access_token]`) and `[api] auto_expose_new_tables`. Keys pgwarden does not use are ignored, as the
 /// Supabase CLI ignores keys it does not know. Parsed with TOMLKit.
 public struct SupabaseConfig: Sendable, Equatable {
     /// `[db.seed]`: which seed files `supabase db reset` applies.
@@ -40,11 +40,17 @@ public struct SupabaseConfig: Sendable, Equatable {
     /// be the same as your remote database's", the Supabase CLI's template says); nil
     /// when not given.
     public var majorVersion: Int?
+    /// `[api] auto_expose_new_tables`: false revokes the default grants that expose new
+    /// tables, sequences and functions in `public` to the Data API roles
+    /// (`DataAPIDefaultPrivileges`); nil when not given.
+    public var autoExposeNewTables: Bool?
 
-    public init(seed: Seed = Seed(), customAccessTokenHook: AccessTokenHook? = nil, majorVersion: Int? = nil) {
+    public init(seed: Seed = Seed(), customAccessTokenHook: AccessTokenHook? = nil, majorVersion: Int? = nil,
+                autoExposeNewTables: Bool? = nil) {
         self.seed = seed
         self.customAccessTokenHook = customAccessTokenHook
         self.majorVersion = majorVersion
+        self.autoExposeNewTables = autoExposeNewTables
     }
 
     /// Reads and parses `file`; a malformed file or a value of the wrong type is a
@@ -77,6 +83,9 @@ public struct SupabaseConfig: Sendable, Equatable {
         if let seed = try reader.table(table, "db", "seed") {
             config.seed.enabled = try reader.bool(seed, "enabled", key: "db.seed.enabled") ?? true
             config.seed.sqlPaths = try reader.strings(seed, "sql_paths", key: "db.seed.sql_paths") ?? ["./seed.sql"]
+        }
+        if let api = try reader.table(table, "api") {
+            config.autoExposeNewTables = try reader.bool(api, "auto_expose_new_tables", key: "api.auto_expose_new_tables")
         }
         if let hook = try reader.table(table, "auth", "hook", "custom_access_token") {
             config.customAccessTokenHook = AccessTokenHook(

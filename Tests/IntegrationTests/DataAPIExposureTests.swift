@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+import WardenKit
+import TestSupport
+
+/// config.toml's `[api] auto_expose_new_tables = false` (the Supabase CLI's switch for
+/// the hosted default of 2026: new tables in `public` are not granted to the Data API
+/// roles): `pgwarden dev` revokes the default grants before the migrations, as
+/// `supabase start` does, so a table the migrations never grant is out of the Data API's
+/// reach (no role has a privilege on it: not in the observed matrix), and one they grant
+/// to anon and authenticated is read by them and refused (42501) to service_role. Unset, the grants stay (the
+/// CLI's behaviour when it is unset). A value that is not a boolean is an error naming
+/// the key, before a server starts.
+@Suite struct DataAPIExposureTests {
+    static let migration = """
+        create table public.notes (id bigint generated always as identity primary key, body text not null);
+        alter table public.notes enable row level security;
+        create policy "read" on public.notes for select using (true);
+        create table public.granted (id bigint generated always as identity primary key, body text not null);
+        alter table public.granted enable row level security;
+        create policy "read" on public.granted for select using (true);
+        grant select on public.granted to anon, authenticated;
+        """
+
+    private func project(config: String) throws -> URL {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("data-api-\(UUID().uuidString)")
+        let migrations = root.appendingPathComponent("supabase/migrations")
+        try FileManager.default.createDirectory(at: migrations, withIntermediateDirectories: true)
+        try Self.migration.write(to: migrations.appendingPathComponent("20250101000000_init.sql"), atomically: true, encoding: .utf8)
+        try config.write(to: root.appendingPathComponent("supabase/config.toml"), atomically: true, encoding: .utf8)
+        return root
+    }
+
+    /// The matrix cells of a relation's line: anon, ava, ben, service.
+    private func cells(_ relation: String, in output: String) -> [String] {
+        let line = output.split(separator: "\n").first { $0.hasPrefix(relation + " ") } ?? ""
+        return line.split(separator: " ").dropFirst().filter { $0 != "✓" && $0 != "✗" }.map(String.init)
+    }
+
+    @Test func autoExposeFalseLeavesNewTablesUngranted() throws {
+        let root = try project(config: "project_id = \"notes\"\n\n[api]\nauto_expose_new_tables = false\n")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let dev = try PgwardenCLI.run(["dev"], environment: PgwardenCLI.cleanEnvironment(), directory: root.path)
+        #expect(dev.status == 0, "\(dev.all)")
+        #expect(dev.standardOutput.contains("data API: new tables, sequences and functions in public are not granted"), "\(dev.all)")
+        #expect(cells("public.notes", in: dev.standardOutput).isEmpty, "\(dev.all)")
+        #expect(cells("public.granted", in: dev.standardOutput) == ["S···", "S···", "S···", "x···"], "\(dev.all)")
+    }
+
+    @Test func unsetKeepsTheDefaultGrants() throws {
+        let root = try project(config: "project_id = \"notes\"\n\n[api]\nenabled = true\n")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let dev = try PgwardenCLI.run(["dev"], environment: PgwardenCLI.cleanEnvironment(), directory: root.path)
+        #expect(dev.status == 0, "\(dev.all)")
+        #expect(!dev.standardOutput.contains("data API:"), "\(dev.all)")
+        #expect(cells("public.notes", in: dev.standardOutput).first == "S···", "\(dev.all)")
+    }
+
+    @Test func aValueThatIsNotABooleanIsAnErrorBeforeAServerStarts() throws {
+        let root = try project(config: "[api]\nauto_expose_new_tables = \"no\"\n")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let dev = try PgwardenCLI.run(["dev"], environment: PgwardenCLI.cleanEnvironment(), directory: root.path)
+        #expect(dev.status != 0, "\(dev.all)")
+        #expect(dev.standardError.contains("api.auto_expose_new_tables"), "\(dev.all)")
+        #expect(!dev.standardOutput.contains("server:"), "\(dev.all)")
+    }
+}
