@@ -23,9 +23,9 @@ package enum SeedScripts {
             for (file, (text, _)) in scripts {
                 do {
                     try SQLScript.run(text, on: connection)
-                } catch let error as PGError {
-                    let line = error.position.map { SourceText(text).location(ofOffset: $0 - 1).line }
-                    throw SeedError(file: file.relativePath, line: line, underlying: error)
+                } catch let failure as SQLScript.Failure {
+                    let line = SourceText(text).location(ofOffset: failure.offset).line
+                    throw SeedError(file: file.relativePath, line: line, underlying: failure.underlying)
                 }
             }
             return .commit

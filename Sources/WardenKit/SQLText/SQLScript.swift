@@ -6,8 +6,20 @@ import WardenPostgres
 /// `COPY ... FROM STDIN` with the data rows that follow it (up to `\.`) streamed
 /// through libpq's COPY protocol (pg_dump's plain format; used for seed files).
 package enum SQLScript {
-    /// Runs `text` on `connection`. A thrown `PGError`'s `position` counts from the
-    /// start of `text`, whatever piece of it was sent.
+    /// A statement of the script that failed: the server's error, and where in the
+    /// text the statement begins (so an error the server gives no position for, such as
+    /// a duplicate object or a unique violation, still has a line).
+    package struct Failure: Error {
+        /// What the server (or libpq) said; its `position` counts from the start of the text.
+        package var underlying: PGError
+        /// The offset in the text where the failing statement begins.
+        package var statementOffset: Int
+        /// The offset to name: the server's position (1-based) when it gave one, else the
+        /// statement's start.
+        package var offset: Int { underlying.position.map { $0 - 1 } ?? statementOffset }
+    }
+
+    /// Runs `text` on `connection`. Throws a `Failure` when a statement fails.
     package static func run(_ text: String, on connection: Connection) throws {
         let whole = MigrationSection(
             sql: text, startLine: 1, startOffset: 0, markerLine: nil, options: MigrationOptions())
@@ -21,7 +33,7 @@ package enum SQLScript {
             } catch var error as PGError {
                 let offset = batch.failingItem(error.completedStatements)?.fileOffset ?? 0
                 error.position = error.position.map { $0 + offset }
-                throw error
+                throw Failure(underlying: error, statementOffset: offset)
             }
         }
     }
