@@ -14,33 +14,44 @@ struct PlanAccountCreator {
     /// Persona name -> the new account's id.
     ///
     /// Two round trips whatever the number of personas: the identity table's columns,
-    /// then every account in one pipelined unit (each user inserted in a savepoint of
-    /// its own, then its identity). The first statement that fails stops the rest, as
+    /// then every account in one pipelined unit (each user and its identity inserted in
+    /// a savepoint of their own). The first statement that fails stops the rest, as
     /// when they were sent one by one; the error names the persona (and, for a
-    /// sign-up trigger's refusal, the trigger).
+    /// sign-up trigger's refusal, the trigger). A user that a BEFORE INSERT trigger
+    /// skipped (returned NULL: no row, no error) is refused too, naming those triggers.
     func createAccounts() throws -> [String: String] {
         let users = plan.personas.compactMap { persona in persona.user.map { (persona, $0, UUID().uuidString.lowercased()) } }
         guard !users.isEmpty else { return [:] }
         let identityColumns = users.contains { !$0.1.isAnonymous } ? try readIdentityColumns() : []
         var statements: [SQL] = []
-        var owners: [(persona: Persona, user: PlanUser, signUp: Bool)] = []
+        var owners: [(persona: Persona, user: PlanUser, step: SignUpStep)] = []
         for (persona, user, id) in users {
-            for statement in ["savepoint \(raw: Self.savepoint)", insertUser(id: id, user), "release savepoint \(raw: Self.savepoint)"] as [SQL] {
-                statements.append(statement)
-                owners.append((persona, user, true))
-            }
+            // The identity inside the savepoint: a failure of either leaves it open to roll back to.
+            var steps: [(SQL, SignUpStep)] = [("savepoint \(raw: Self.savepoint)", .savepoint), (insertUser(id: id, user), .user)]
             if !user.isAnonymous, Self.identityNeeds.isSubset(of: identityColumns) {
-                statements.append(insertIdentity(userID: id, user, columns: identityColumns))
-                owners.append((persona, user, false))
+                steps.append((insertIdentity(userID: id, user, columns: identityColumns), .identity))
+            }
+            steps.append(("release savepoint \(raw: Self.savepoint)", .savepoint))
+            for (statement, step) in steps {
+                statements.append(statement)
+                owners.append((persona, user, step))
             }
         }
         var batch = PipelinedBatch()
         batch.add(statements)
-        for (index, outcome) in try connection.run(batch)[0].enumerated() {
-            guard case .error(let error) = outcome else { continue }
+        let outcomes = try connection.run(batch)[0]
+        for (index, outcome) in outcomes.enumerated() {
             let owner = owners[index]
-            if owner.signUp {
-                try connection.rollBackAndRelease(savepoint: Self.savepoint)
+            // Checked before the foreign-key error a skipped user's identity then meets.
+            if owner.step == .user, Self.madeNoRow(outcome) {
+                if index + 1 < outcomes.count, case .error = outcomes[index + 1] {
+                    try connection.rollBackAndRelease(savepoint: Self.savepoint)
+                }
+                throw try skippedSignUp(owner.user, persona: owner.persona)
+            }
+            guard case .error(let error) = outcome else { continue }
+            if owner.step != .savepoint { try connection.rollBackAndRelease(savepoint: Self.savepoint) }
+            if owner.step == .user {
                 try explainSignUp(error, owner.user, persona: owner.persona)
             }
             let who = owner.user.isAnonymous ? "an anonymous user" : owner.user.email
@@ -52,6 +63,28 @@ struct PlanAccountCreator {
     }
 
     private static let savepoint = "pgwarden_sign_up"
+
+    /// What a statement of the sign-up unit does.
+    private enum SignUpStep { case savepoint, user, identity }
+
+    /// An insert into auth.users that succeeded and made no row: a BEFORE INSERT
+    /// trigger returned NULL (the insert returns the new row's id otherwise).
+    private static func madeNoRow(_ outcome: PipelinedBatch.Outcome) -> Bool {
+        if case .result(let result) = outcome { return result.rows.isEmpty }
+        return false
+    }
+
+    /// A sign-up that a BEFORE INSERT trigger skipped (returned NULL): the run cannot
+    /// act as a user that does not exist; says which triggers could have skipped it.
+    private func skippedSignUp(_ user: PlanUser, persona: Persona) throws -> AccessPlanError {
+        let who = user.isAnonymous ? "an anonymous user" : user.email
+        let triggers = try SignUpTriggers.rowSkippers(on: connection)
+        return AccessPlanError(
+            file: plan.source, line: persona.line > 0 ? persona.line : nil,
+            message: "creating the user of persona '\(persona.name)' (\(who)) failed: "
+                + "\(SignUpTriggers.skippedRowMessage(triggers: triggers)); its raw_user_meta_data was \(user.metadataJSON) "
+                + "(a plan gives it with the persona's metadata: {...}; plan draft with --user-metadata)")
+    }
 
     /// The signed-in personas the database would refuse to sign up, without keeping
     /// anything: inside a transaction (or savepoint) that is rolled back, each account
@@ -83,6 +116,13 @@ struct PlanAccountCreator {
             for undo in undos { for outcome in outcomes[undo] { _ = try outcome.get() } }
             var refusals: [PersonaSignUpRefusal] = []
             for ((persona, user), index) in zip(users, tries) {
+                if outcomes[index].count > 1, Self.madeNoRow(outcomes[index][1]) {
+                    refusals.append(PersonaSignUpRefusal(
+                        persona: persona.name, email: user.isAnonymous ? "an anonymous user" : user.email,
+                        trigger: try SignUpTriggers.rowSkippers(on: connection), sqlState: nil,
+                        message: SignUpTriggers.skippedRowMessage(triggers: nil), detail: nil, metadataJSON: user.metadataJSON))
+                    continue
+                }
                 for case .error(let error) in outcomes[index] where error.sqlState != nil {
                     refusals.append(PersonaSignUpRefusal(
                         persona: persona.name, email: user.isAnonymous ? "an anonymous user" : user.email,
@@ -114,6 +154,7 @@ struct PlanAccountCreator {
                                         raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
                 values (\(id)::uuid, 'authenticated', 'authenticated', null, true,
                         \(user.appMetadataJSON)::jsonb, \(user.metadataJSON)::jsonb, now(), now())
+                returning id
                 """
         }
         return """
@@ -121,6 +162,7 @@ struct PlanAccountCreator {
                                     raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
             values (\(id)::uuid, 'authenticated', 'authenticated', \(user.email), now(),
                     \(user.appMetadataJSON)::jsonb, \(user.metadataJSON)::jsonb, now(), now())
+            returning id
             """
     }
 
