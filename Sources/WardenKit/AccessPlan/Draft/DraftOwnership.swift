@@ -67,39 +67,37 @@ struct DraftOwnership {
         }
     }
 
-    /// Column -> SQL value for insert probes.
-    func sample(of table: String) -> [(column: String, expression: String)] {
+    /// Column -> SQL value for insert probes (`inSetup`: for the admin's setup rows,
+    /// where a referenced row is picked in a fixed order: `value(for:inSetup:)`).
+    func sample(of table: String, inSetup: Bool = false) -> [(column: String, expression: String)] {
         let columns = catalog.columns[table] ?? []
         let owner = ownerColumn(of: table)
-        if table == "storage.objects" { return storageObjectSample(columns: columns, owner: owner) }
+        if table == "storage.objects" { return storageObjectSample(columns: columns, owner: owner, inSetup: inSetup) }
         var chosen = columns.filter { $0.required || $0.name == owner }
         // No column an insert must give: the first it may give (an identity column that is
         // GENERATED ALWAYS refuses a value, so a sample naming it proves nothing).
         if chosen.isEmpty, let first = columns.first(where: { $0.writable && value(for: $0) != nil }) { chosen = [first] }
-        return chosen.map { ($0.name, $0.name == owner ? "auth.uid()" : value(for: $0) ?? "null") }
+        return chosen.map { ($0.name, $0.name == owner ? "auth.uid()" : value(for: $0, inSetup: inSetup) ?? "null") }
     }
 
     /// A file in a bucket the policies name (no bucket: every policy scoped to a bucket
     /// refuses every probe, and the run passes while anon reads the bucket), in the
     /// persona's folder (`<user id>/pgwarden-draft.txt`), as Supabase's per-user folder
     /// policies (`(storage.foldername(name))[1] = auth.uid()::text`) expect.
-    private func storageObjectSample(columns: [DraftCatalog.Column], owner: String?) -> [(column: String, expression: String)] {
+    private func storageObjectSample(columns: [DraftCatalog.Column], owner: String?, inSetup: Bool) -> [(column: String, expression: String)] {
         let bucket = storageBucket.map(Self.literal) ?? "(select min(id) from storage.buckets)"
         var sample = [("bucket_id", bucket), ("name", "auth.uid()::text || '/pgwarden-draft.txt'")]
         for column in columns where (column.required || column.name == owner) && !["bucket_id", "name"].contains(column.name) {
-            sample.append((column.name, column.name == owner ? "auth.uid()" : value(for: column) ?? "null"))
+            sample.append((column.name, column.name == owner ? "auth.uid()" : value(for: column, inSetup: inSetup) ?? "null"))
         }
         return sample.filter { entry in columns.contains { $0.name == entry.0 } }
     }
 
     /// A value of the column's kind: its foreign key's, an enum label, the first value its check lists, or one for its type.
-    func value(for column: DraftCatalog.Column) -> String? {
+    func value(for column: DraftCatalog.Column, inSetup: Bool = false) -> String? {
         if let reference = column.reference {
             if reference.table == "auth.users" && reference.column == "id" { return "auth.uid()" }
-            let name = Self.sqlName(reference.column)
-            // A row the persona owns when the referenced table has an owner column.
-            let owned = ownerColumn(of: reference.table).map { " where \(Self.sqlName($0)) = auth.uid()" } ?? ""
-            return "(select \(name) from \(reference.table)\(owned) order by \(name) limit 1)"
+            return referencedRow(reference, inSetup: inSetup)
         }
         if let label = column.firstLabel { return Self.literal(label) }
         if let allowed = column.allowedValues?.first { return Self.literal(allowed) }
@@ -138,13 +136,50 @@ struct DraftOwnership {
 
     static func literal(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
 
+    /// A foreign key's value: the first referenced row the user owns when the referenced
+    /// table has an owner column; else, when a membership table links the referenced
+    /// rows to users (`members (org_id -> orgs, user_id -> auth.users)`), the first one
+    /// the user is a member of, failing that any; else the first row.
+    ///
+    /// First: in a probe, by key; in the admin's setup (`inSetup`), in the table's
+    /// physical order (`ctid`: the order the rows were made in, the same every run). By
+    /// key, keys from `gen_random_uuid()` gave ava's organisation in one run and ben's in
+    /// the next, so a drafted plan passed one run and failed the next. (A lint probe reads
+    /// the sample as the persona, who may lack the table-wide SELECT that `ctid` needs.)
+    private func referencedRow(_ reference: (table: String, column: String), inSetup: Bool) -> String {
+        let name = Self.sqlName(reference.column)
+        let order = inSetup ? "ctid" : name
+        if let owner = ownerColumn(of: reference.table) {
+            return "(select \(name) from \(reference.table) where \(Self.sqlName(owner)) = auth.uid() order by \(order) limit 1)"
+        }
+        let any = "(select \(name) from \(reference.table) order by \(order) limit 1)"
+        guard let link = membership(of: reference) else { return any }
+        let member = "(select r.\(name) from \(reference.table) r where exists (select 1 from \(link.table) m "
+            + "where m.\(link.rowColumn) = r.\(name) and m.\(link.userColumn) = auth.uid()) order by r.\(order) limit 1)"
+        return "coalesce(\(member), \(any))"
+    }
+
+    /// The first table (by name) with a column referencing `reference` and one referencing
+    /// auth.users (id), other than the referenced table: its name and those columns, as SQL.
+    private func membership(of reference: (table: String, column: String)) -> (table: String, rowColumn: String, userColumn: String)? {
+        for (table, columns) in catalog.columns.sorted(by: { $0.key < $1.key }) {
+            let parts = table.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            guard parts.count == 2, parts.allSatisfy(Self.isPlain), table != reference.table,
+                  let row = columns.first(where: { $0.reference?.table == reference.table && $0.reference?.column == reference.column }),
+                  let user = columns.first(where: { $0.reference?.table == "auth.users" && $0.reference?.column == "id" })
+            else { continue }
+            return (parts.map(Self.sqlName).joined(separator: "."), Self.sqlName(row.name), Self.sqlName(user.name))
+        }
+        return nil
+    }
+
     /// Admin SQL giving each signed-in persona a row of `table` (so own and other
     /// users' rows exist to probe): the sample with auth.uid()/auth.email() as each
     /// persona's. A row that cannot be made is skipped with a notice.
     /// A table no one owns gets one row from its sample when it is empty, so that
     /// update and delete probes have a row to try.
     func setupRows(table: String, quotedTable: String, emails: [String]) -> String? {
-        let sample = self.sample(of: table)
+        let sample = self.sample(of: table, inSetup: true)
         guard ownerRule(of: table) != nil else {
             return sample.isEmpty ? nil : unownedRow(table, quotedTable, sample, userEmail: emails.first ?? "")
         }
@@ -168,7 +203,7 @@ struct DraftOwnership {
     /// a column of a unique key gets a value of its own per persona, so both rows fit.
     private func setupValue(_ entry: (column: String, expression: String), table: String, quotedTable: String) -> String {
         if let column = catalog.columns[table]?.first(where: { $0.name == entry.column }),
-           entry.expression == value(for: column),
+           entry.expression == value(for: column, inSetup: true),
            let distinct = DraftDistinctValue.expression(for: column, quotedTable: quotedTable) {
             return distinct
         }
