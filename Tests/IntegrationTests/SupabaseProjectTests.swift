@@ -244,7 +244,7 @@ import TestSupport
         #expect(try run(["up"], project, in: root).status == 0)
         let seed = try run(["seed"], project, in: root)
         #expect(seed.status == 1, "\(seed.all)")
-        #expect(seed.standardError.contains("pgwarden: supabase/seeds/02_scores.sql: ERROR: "), "\(seed.all)")
+        #expect(seed.standardError.contains("pgwarden: supabase/seeds/02_scores.sql:1: ERROR: "), "\(seed.all)")
         #expect(seed.standardError.contains("(all seed files rolled back)"), "\(seed.all)")
         #expect(try Connection(project).query("select count(*) from public.golfer").scalar == "0")
         // A seed file that would end the transaction is refused before anything runs.
