@@ -9,7 +9,8 @@ import TestSupport
 /// that was ava's organisation in one run and ben's in the next, so the observed access
 /// and the drafted plan changed from run to run, and a plan drafted once failed later.
 /// Now the setup picks, in the order the rows were made, an organisation the persona is
-/// a member of (a table links organisations to users): every draft says the same, each
+/// a member of (a table links organisations to users in a unique key; a log naming both
+/// is no membership): every draft says the same, each
 /// persona sees and changes its own listings (no DANGER is made up), and the drafted plan
 /// passes run after run.
 @Suite struct DraftStableReferenceTests {
@@ -34,6 +35,11 @@ import TestSupport
         end $$;
         create trigger on_auth_user_created after insert on auth.users
           for each row execute function public.handle_new_user();
+        -- Names an organisation and a user too, but is no membership (no unique key on them).
+        create table public.a_log (
+          org_id uuid references public.orgs on delete cascade,
+          user_id uuid references auth.users on delete cascade, note text);
+        alter table public.a_log enable row level security;
         create table public.listings (
           id uuid primary key default gen_random_uuid(),
           org_id uuid not null references public.orgs on delete cascade);

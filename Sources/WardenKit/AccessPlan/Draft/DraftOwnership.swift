@@ -159,14 +159,16 @@ struct DraftOwnership {
         return "coalesce(\(member), \(any))"
     }
 
-    /// The first table (by name) with a column referencing `reference` and one referencing
-    /// auth.users (id), other than the referenced table: its name and those columns, as SQL.
+    /// The first table (by name) other than the referenced one with a column referencing
+    /// `reference` and one referencing auth.users (id), both in a unique key (a junction
+    /// table, `unique (user_id, organization_id)`; an activity log that names both is not
+    /// a membership): its name and those columns, as SQL.
     private func membership(of reference: (table: String, column: String)) -> (table: String, rowColumn: String, userColumn: String)? {
         for (table, columns) in catalog.columns.sorted(by: { $0.key < $1.key }) {
             let parts = table.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
             guard parts.count == 2, parts.allSatisfy(Self.isPlain), table != reference.table,
-                  let row = columns.first(where: { $0.reference?.table == reference.table && $0.reference?.column == reference.column }),
-                  let user = columns.first(where: { $0.reference?.table == "auth.users" && $0.reference?.column == "id" })
+                  let row = columns.first(where: { $0.unique && $0.reference?.table == reference.table && $0.reference?.column == reference.column }),
+                  let user = columns.first(where: { $0.unique && $0.reference?.table == "auth.users" && $0.reference?.column == "id" })
             else { continue }
             return (parts.map(Self.sqlName).joined(separator: "."), Self.sqlName(row.name), Self.sqlName(user.name))
         }
