@@ -29,8 +29,11 @@ public struct PersonaSignUpRefusal: Sendable, Equatable, Codable {
         self.metadataJSON = metadataJSON
     }
 
-    /// One line per refusal, and one hint: which personas were left out and why.
-    /// Refusals with the same trigger, SQLSTATE and message share a line.
+    /// One line per refusal, and a hint: which personas were left out and why.
+    /// Refusals with the same trigger, SQLSTATE and message share a line. A trigger that
+    /// fails with a class 42 error (`record "new" has no field "user_id"`) fails for every
+    /// user, so metadata is not offered as the way out (supabase/auth#541: a failing trigger
+    /// on auth.users makes the sign-up fail, "Database error saving new user").
     public static func lines(_ refusals: [PersonaSignUpRefusal]) -> [String] {
         guard !refusals.isEmpty else { return [] }
         var groups: [(key: String, refusals: [PersonaSignUpRefusal])] = []
@@ -54,9 +57,18 @@ public struct PersonaSignUpRefusal: Sendable, Equatable, Codable {
                 + (group.refusals.count == 1 ? first.detail.map { " (\($0))" } ?? "" : "")
                 + "; raw_user_meta_data was \(metadata)")
         }
-        lines.append("  hint: give the personas the user metadata the trigger needs with --user-metadata '{\"key\": \"value\"}' "
-            + "(or ava=... / ben=... for one), or write a plan whose personas have metadata: "
-            + "(pgwarden plan draft --user-metadata ... --output <plan file>)")
+        // Class 42 (an undefined column, function or table, a mistyped statement): no
+        // metadata makes such a trigger pass.
+        let broken = refusals.filter { $0.sqlState?.hasPrefix("42") == true }
+        if let first = broken.first {
+            lines.append("  hint: the trigger fails whatever the user's metadata (SQLSTATE \(first.sqlState ?? "42")): on Supabase every "
+                + "sign-up fails the same way (Supabase Auth answers 500 \"Database error saving new user\"); fix the trigger's function")
+        }
+        if broken.count < refusals.count {
+            lines.append("  hint: give the personas the user metadata the trigger needs with --user-metadata '{\"key\": \"value\"}' "
+                + "(or ava=... / ben=... for one), or write a plan whose personas have metadata: "
+                + "(pgwarden plan draft --user-metadata ... --output <plan file>)")
+        }
         return lines
     }
 }
