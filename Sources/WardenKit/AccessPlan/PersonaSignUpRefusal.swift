@@ -59,7 +59,7 @@ public struct PersonaSignUpRefusal: Sendable, Equatable, Codable {
         }
         // Class 42 (an undefined column, function or table, a mistyped statement): no
         // metadata makes such a trigger pass.
-        let broken = refusals.filter { $0.sqlState?.hasPrefix("42") == true }
+        let broken = refusals.filter { $0.trigger != nil && $0.sqlState?.hasPrefix("42") == true }
         if let first = broken.first {
             lines.append("  hint: the trigger fails whatever the user's metadata (SQLSTATE \(first.sqlState ?? "42")): on Supabase every "
                 + "sign-up fails the same way (Supabase Auth answers 500 \"Database error saving new user\"); fix the trigger's function")
