@@ -38,6 +38,18 @@ struct DraftOwnership {
         return nil
     }
 
+    /// The foreign-key columns of `table` that its owner rule reads, by name: a child row
+    /// owned through its parent (`analysis_id in (select id from analyses where user_id =
+    /// auth.uid())`) belongs to no one without one, even when the column may be null.
+    func ownerRuleReferences(of table: String) -> Set<String> {
+        guard ownerColumn(of: table) == nil, let rule = ownerRule(of: table) else { return [] }
+        let names = (catalog.columns[table] ?? []).filter { $0.reference != nil }.map(\.name)
+        return Set(names.filter { name in
+            let spelled = NSRegularExpression.escapedPattern(for: Self.sqlName(name))
+            return rule.range(of: #"(?<![.\w"])"# + spelled + #"(?![\w"(])"#, options: .regularExpression) != nil
+        })
+    }
+
     /// The owner rule for a table: `column = auth.uid()`, a policy expression using
     /// auth.uid(), or one that passes the row's columns to a function that reads the
     /// signed-in user (`public.is_board_owner(board_id)`: the helper Supabase's RLS
@@ -73,7 +85,8 @@ struct DraftOwnership {
         let columns = catalog.columns[table] ?? []
         let owner = ownerColumn(of: table)
         if table == "storage.objects" { return storageObjectSample(columns: columns, owner: owner, inSetup: inSetup) }
-        var chosen = columns.filter { $0.required || $0.name == owner }
+        let ruled = ownerRuleReferences(of: table)
+        var chosen = columns.filter { $0.required || $0.name == owner || ruled.contains($0.name) }
         // No column an insert must give: the first it may give (an identity column that is
         // GENERATED ALWAYS refuses a value, so a sample naming it proves nothing).
         if chosen.isEmpty, let first = columns.first(where: { $0.writable && value(for: $0) != nil }) { chosen = [first] }
