@@ -7,7 +7,9 @@ import TestSupport
 /// gives no position (a duplicate object, a unique violation): then the line is where
 /// the failing statement begins, as for a migration. Found on a real project whose
 /// `supabase/seed.sql` was a schema dump repeating `CREATE FUNCTION` of its migrations:
-/// the error named the file only, in a 1,416-line seed.
+/// the error named the file only, in a 1,416-line seed. Such a seed (an object that
+/// exists) also gets a hint: a seed holds data only, and `supabase db reset` fails on it
+/// the same way.
 @Suite struct SeedFailureLocationTests {
     private func seeds(_ text: String) throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("seed-line-\(UUID().uuidString)")
@@ -36,6 +38,7 @@ import TestSupport
         let error = try #require(throws: SeedError.self) { try Seeder(folder: folder).apply(connection) }
         #expect(error.underlying?.sqlState == .uniqueViolation)
         #expect(error.underlying?.position == nil)
+        #expect(!error.description.contains("HINT"), "\(error.description)")
         #expect(error.line == 3)
         #expect(error.description.hasPrefix(folder.appendingPathComponent("seed.sql").relativePath + ":3: "))
         #expect(try connection.query("select count(*) from public.note").scalar == "0")
@@ -55,6 +58,8 @@ import TestSupport
         let error = try #require(throws: SeedError.self) { try Seeder(folder: folder).apply(connection) }
         #expect(error.underlying?.sqlState == "42723")
         #expect(error.line == 4)
+        #expect(error.description.contains("\nHINT: the seed creates what already exists (a schema dump used as a seed repeats "
+            + "what the migrations made): a seed holds data only"), "\(error.description)")
         #expect(try connection.query("select public.greet()").scalar == "hi")
     }
 

@@ -55,7 +55,17 @@ public struct SeedError: WardenError {
 
     public var description: String {
         let location = line.map { "\(file):\($0)" } ?? file
-        let hint = underlying.flatMap(TwinGapHint.hint(for:)).map { "\nHINT: \($0)" } ?? ""
+        let hint = underlying.flatMap { TwinGapHint.hint(for: $0) ?? Self.schemaInSeedHint(for: $0) }.map { "\nHINT: \($0)" } ?? ""
         return "\(location): \(message)" + hint + (underlying == nil ? "" : "\n(all seed files rolled back)")
+    }
+
+    /// A seed that creates an object that exists (42P06 schema, 42P07 relation, 42710
+    /// object, 42723 function): most often a schema dump used as a seed, which repeats
+    /// what the migrations made. `supabase db reset` applies the seed after the
+    /// migrations too, so it fails there the same way.
+    static func schemaInSeedHint(for error: PGError) -> String? {
+        guard let state = error.sqlState?.rawValue, ["42P06", "42P07", "42710", "42723"].contains(state) else { return nil }
+        return "the seed creates what already exists (a schema dump used as a seed repeats what the migrations made): "
+            + "a seed holds data only (supabase db dump --data-only writes one); supabase db reset fails on it the same way"
     }
 }
