@@ -9,8 +9,10 @@ import TestSupport
 /// took the first policy expression that calls auth.uid() as the owner rule, the one with
 /// the public branch: every published row was then every persona's "own", no other user's
 /// row existed to probe, and the drafted plan failed on "cannot probe" cells. The owner
-/// rule is now an expression without OR when a policy has one: each persona owns its
-/// organisation's posts, the other user's post is there to probe, and the plan passes.
+/// rule is now that expression's ownership branch (`OwnerRuleBranch`; another policy's
+/// expression may be stricter, e.g. owners and admins only, and own nothing): each
+/// persona owns its organisation's posts, the other user's post is there to probe, and
+/// the plan passes.
 @Suite struct DraftOwnerRuleChoiceTests {
     static let schema = """
         create table public.orgs (id uuid primary key default gen_random_uuid(), name text not null);

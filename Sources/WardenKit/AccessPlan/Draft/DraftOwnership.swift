@@ -51,20 +51,17 @@ struct DraftOwnership {
     }
 
     /// The owner rule for a table: `column = auth.uid()`, a policy expression using
-    /// auth.uid() (one without OR when a policy has one: a read policy often ORs a public
-    /// branch with ownership, `status = 'open' OR <member of its organisation>`; taken
-    /// whole, every open row was every persona's own), or one that passes the row's
-    /// columns to a function that reads the signed-in user
+    /// auth.uid() (its ownership branch when it ORs a public one: `OwnerRuleBranch`), or
+    /// one that passes the row's columns to a function that reads the signed-in user
     /// (`public.is_board_owner(board_id)`: the helper Supabase's RLS guide recommends),
     /// which is then true of the persona's own rows.
     func ownerRule(of table: String) -> String? {
         if let column = ownerColumn(of: table) { return "\(Self.sqlName(column)) = auth.uid()" }
         let expressions = catalog.policyExpressions[table] ?? []
-        let using = expressions.filter { $0.contains("auth.uid()") }
-        guard let rule = (using.first { !$0.contains(" OR ") } ?? using.first)
+        guard let rule = expressions.first(where: { $0.contains("auth.uid()") })
             ?? expressions.first(where: passesRowToUserFunction) else { return nil }
         // pg_get_expr breaks long expressions over indented lines: one line reads better.
-        return rule.replacingOccurrences(of: "\n *", with: " ", options: .regularExpression)
+        return OwnerRuleBranch.ownership(of: rule.replacingOccurrences(of: "\n *", with: " ", options: .regularExpression))
     }
 
     /// Whether the expression calls, with arguments, a function that reads the signed-in
