@@ -14,27 +14,7 @@ import TestSupport
 /// persona owns its organisation's posts, the other user's post is there to probe, and
 /// the plan passes.
 @Suite struct DraftOwnerRuleChoiceTests {
-    static let schema = """
-        create table public.orgs (id uuid primary key default gen_random_uuid(), name text not null);
-        create table public.members (
-          org_id uuid not null references public.orgs on delete cascade,
-          user_id uuid not null references auth.users on delete cascade,
-          primary key (org_id, user_id));
-        alter table public.orgs enable row level security;
-        alter table public.members enable row level security;
-        create policy "my membership" on public.members for select to authenticated using (user_id = (select auth.uid()));
-        create policy "my orgs" on public.orgs for select to authenticated
-          using (id in (select m.org_id from public.members m where m.user_id = auth.uid()));
-        create function public.handle_new_user() returns trigger
-        language plpgsql security definer set search_path = '' as $$
-        declare o uuid;
-        begin
-          insert into public.orgs (name) values (coalesce(new.email, 'anonymous')) returning id into o;
-          insert into public.members (org_id, user_id) values (o, new.id);
-          return new;
-        end $$;
-        create trigger on_auth_user_created after insert on auth.users
-          for each row execute function public.handle_new_user();
+    static let schema = DraftStableReferenceTests.organisations + "\n" + """
         create table public.posts (
           id uuid primary key default gen_random_uuid(),
           org_id uuid not null references public.orgs on delete cascade,

@@ -14,7 +14,8 @@ import TestSupport
 /// persona sees and changes its own listings (no DANGER is made up), and the drafted plan
 /// passes run after run.
 @Suite struct DraftStableReferenceTests {
-    static let schema = """
+    /// Organisations with members: each user signs up into an organisation of its own.
+    static let organisations = """
         create table public.orgs (id uuid primary key default gen_random_uuid(), name text not null);
         create table public.members (
           org_id uuid not null references public.orgs on delete cascade,
@@ -35,6 +36,9 @@ import TestSupport
         end $$;
         create trigger on_auth_user_created after insert on auth.users
           for each row execute function public.handle_new_user();
+        """
+
+    static let schema = organisations + "\n" + """
         -- Names an organisation and a user too, but is no membership (no unique key on them).
         create table public.a_log (
           org_id uuid references public.orgs on delete cascade,

@@ -9,25 +9,7 @@ import TestSupport
 /// those failures names the earlier file and its line, so the cause is not hidden among
 /// its consequences.
 @Suite struct PgTAPSetupFailureTests {
-    /// A project whose `supabase/tests` holds exactly `files` (path -> text).
-    private func project(_ files: [String: String]) throws -> URL {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("pgtap-setup-\(UUID().uuidString)")
-        let tests = root.appendingPathComponent("supabase/tests")
-        try FileManager.default.createDirectory(at: tests, withIntermediateDirectories: true)
-        for (name, text) in files {
-            try text.write(to: tests.appendingPathComponent(name), atomically: true, encoding: .utf8)
-        }
-        return root
-    }
-
-    private func run(_ files: [String: String]) throws -> PgwardenCLI.Output {
-        let root = try project(files)
-        defer { try? FileManager.default.removeItem(at: root) }
-        let connection = try ElectricRide.database()
-        let cluster = try TestCluster.cluster
-        let url = cluster.url(database: connection.settings.parameters["dbname"] ?? "", user: cluster.projectUser)
-        return try PgwardenCLI.run(["test", "--database-url", url], directory: root.path)
-    }
+    private func run(_ files: [String: String]) throws -> PgwardenCLI.Output { try PgTAPFolder.test(files) }
 
     private static let usesHelpers = """
         begin;

@@ -8,26 +8,7 @@ import TestSupport
 /// after them; what psql refuses (a `\gset` without one row) stops the file at its line,
 /// and a value cannot make a statement into two or into transaction control.
 @Suite struct PgTAPVariableTests {
-    /// A project whose `supabase/tests` holds exactly `files` (path -> text).
-    private func project(_ files: [String: String]) throws -> URL {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("pgtap-variables-\(UUID().uuidString)")
-        let tests = root.appendingPathComponent("supabase/tests")
-        for (name, text) in files {
-            let file = tests.appendingPathComponent(name)
-            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try text.write(to: file, atomically: true, encoding: .utf8)
-        }
-        return root
-    }
-
-    private func run(_ files: [String: String]) throws -> PgwardenCLI.Output {
-        let root = try project(files)
-        defer { try? FileManager.default.removeItem(at: root) }
-        let connection = try ElectricRide.database()
-        let cluster = try TestCluster.cluster
-        let url = cluster.url(database: connection.settings.parameters["dbname"] ?? "", user: cluster.projectUser)
-        return try PgwardenCLI.run(["test", "--database-url", url], directory: root.path)
-    }
+    private func run(_ files: [String: String]) throws -> PgwardenCLI.Output { try PgTAPFolder.test(files) }
 
     @Test func setUnsetAndGsetVariablesAreInterpolatedAsPsqlDoes() throws {
         let result = try run([
