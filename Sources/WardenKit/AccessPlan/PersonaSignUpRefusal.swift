@@ -57,12 +57,9 @@ public struct PersonaSignUpRefusal: Sendable, Equatable, Codable {
                 + (group.refusals.count == 1 ? first.detail.map { " (\($0))" } ?? "" : "")
                 + "; raw_user_meta_data was \(metadata)")
         }
-        // Class 42 (an undefined column, function or table, a mistyped statement): no
-        // metadata makes such a trigger pass.
-        let broken = refusals.filter { $0.trigger != nil && $0.sqlState?.hasPrefix("42") == true }
+        let broken = refusals.filter { $0.trigger != nil && failsWhateverTheMetadata($0.sqlState) }
         if let first = broken.first {
-            lines.append("  hint: the trigger fails whatever the user's metadata (SQLSTATE \(first.sqlState ?? "42")): on Supabase every "
-                + "sign-up fails the same way (Supabase Auth answers 500 \"Database error saving new user\"); fix the trigger's function")
+            lines.append("  hint: " + brokenTriggerAdvice(sqlState: first.sqlState))
         }
         if broken.count < refusals.count {
             lines.append("  hint: give the personas the user metadata the trigger needs with --user-metadata '{\"key\": \"value\"}' "
@@ -70,5 +67,15 @@ public struct PersonaSignUpRefusal: Sendable, Equatable, Codable {
                 + "(pgwarden plan draft --user-metadata ... --output <plan file>)")
         }
         return lines
+    }
+
+    /// Whether a sign-up trigger's error fails every sign-up, whatever the user's
+    /// metadata: class 42 (an undefined column, function or table, a mistyped statement).
+    static func failsWhateverTheMetadata(_ sqlState: String?) -> Bool { sqlState?.hasPrefix("42") == true }
+
+    /// What to say of such a trigger.
+    static func brokenTriggerAdvice(sqlState: String?) -> String {
+        "the trigger fails whatever the user's metadata (SQLSTATE \(sqlState ?? "42")): on Supabase every "
+            + "sign-up fails the same way (Supabase Auth answers 500 \"Database error saving new user\"); fix the trigger's function"
     }
 }

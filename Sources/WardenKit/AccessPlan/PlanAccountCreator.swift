@@ -140,11 +140,15 @@ struct PlanAccountCreator {
     private func explainSignUp(_ error: PGError, _ user: PlanUser, persona: Persona) throws {
         guard let trigger = try SignUpTriggers.culprit(of: error, on: connection) else { return }
         let who = user.isAnonymous ? "an anonymous user" : user.email
+        let sqlState = error.sqlState?.rawValue
+        let advice = PersonaSignUpRefusal.failsWhateverTheMetadata(sqlState)
+            ? "(\(PersonaSignUpRefusal.brokenTriggerAdvice(sqlState: sqlState)))"
+            : "(a plan gives it with the persona's metadata: {...}; plan draft with --user-metadata)"
         throw AccessPlanError(
             file: plan.source, line: persona.line > 0 ? persona.line : nil,
             message: "creating the user of persona '\(persona.name)' (\(who)) failed in \(trigger) on auth.users: "
                 + "\(error.message)\(error.detail.map { " (\($0))" } ?? ""); its raw_user_meta_data was \(user.metadataJSON) "
-                + "(a plan gives it with the persona's metadata: {...}; plan draft with --user-metadata)")
+                + advice)
     }
 
     private func insertUser(id: String, _ user: PlanUser) -> SQL {

@@ -40,4 +40,32 @@ import TestSupport
         #expect(!run.all.contains("--user-metadata"), "\(run.all)")
         #expect(try DatabaseDigest.ofDatabase(try Connection(admin)) == before)
     }
+
+    /// With a plan, the run stops at the persona whose sign-up failed (the plan is
+    /// wrong or the database is): the message says the same, not "give it metadata".
+    @Test func withAPlanTheErrorSaysTheTriggerFailsWhateverTheMetadata() throws {
+        let (admin, project) = try TestCluster.newTwinDatabase("brokensignupplan")
+        _ = try Connection(project).execute(unsafeScript: Self.migration)
+        let url = try TestCluster.cluster.url(database: project.parameters["dbname"] ?? "", user: "postgres")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("broken-signup-plan-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try """
+            personas:
+              visitor: { role: anon }
+              alice: { role: authenticated, email: alice@example.com, metadata: { name: Alice } }
+            relations:
+              rate_limits:
+                sample: { user_id: "auth.uid()" }
+                access: { anon: none, authenticated: none }
+            """.write(to: folder.appendingPathComponent("access-plan.yml"), atomically: true, encoding: .utf8)
+        let before = try DatabaseDigest.ofDatabase(try Connection(admin))
+        let run = try PgwardenCLI.run(["test", "--database-url", url], directory: folder.path)
+        #expect(run.status != 0, "\(run.all)")
+        #expect(run.standardError.contains("creating the user of persona 'alice' (alice@example.com) failed in trigger "
+            + "initialize_user_rate_limits_trigger"), "\(run.all)")
+        #expect(run.standardError.contains("the trigger fails whatever the user's metadata (SQLSTATE 42703)"), "\(run.all)")
+        #expect(!run.standardError.contains("plan draft with --user-metadata"), "\(run.all)")
+        #expect(try DatabaseDigest.ofDatabase(try Connection(admin)) == before)
+    }
 }
