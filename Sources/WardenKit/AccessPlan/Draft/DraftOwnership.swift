@@ -68,16 +68,8 @@ struct DraftOwnership {
     /// user (a call without arguments, `is_admin()`, says nothing about which rows).
     private func passesRowToUserFunction(_ expression: String) -> Bool {
         catalog.userReadingCalls.contains { call in
-            var searched = expression.startIndex..<expression.endIndex
-            while let found = expression.range(of: call, range: searched) {
-                let before = found.lowerBound == expression.startIndex ? nil : expression[expression.index(before: found.lowerBound)]
-                let after = found.upperBound < expression.endIndex ? expression[found.upperBound] : nil
-                if !(before.map { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "\"" || $0 == "." } ?? false), after != ")" {
-                    return true
-                }
-                searched = found.upperBound..<expression.endIndex
-            }
-            return false
+            let spelled = NSRegularExpression.escapedPattern(for: call)
+            return expression.range(of: #"(?<![.\w"])"# + spelled + #"(?!\))"#, options: .regularExpression) != nil
         }
     }
 
