@@ -78,7 +78,7 @@ struct PlanAccountCreator {
     /// act as a user that does not exist; says which triggers could have skipped it.
     private func skippedSignUp(_ user: PlanUser, persona: Persona) throws -> AccessPlanError {
         let who = user.isAnonymous ? "an anonymous user" : user.email
-        let triggers = try SignUpTriggers.rowSkippers(on: connection)
+        let triggers = try SignUpTriggers.read(connection).rowSkippers
         return AccessPlanError(
             file: plan.source, line: persona.line > 0 ? persona.line : nil,
             message: "creating the user of persona '\(persona.name)' (\(who)) failed: "
@@ -115,18 +115,26 @@ struct PlanAccountCreator {
             let outcomes = try connection.run(batch)
             for undo in undos { for outcome in outcomes[undo] { _ = try outcome.get() } }
             var refusals: [PersonaSignUpRefusal] = []
+            // The triggers on auth.users, read once, when a refusal needs them.
+            var read: SignUpTriggers?
+            func triggers() throws -> SignUpTriggers {
+                if let read { return read }
+                let triggers = try SignUpTriggers.read(connection)
+                read = triggers
+                return triggers
+            }
             for ((persona, user), index) in zip(users, tries) {
                 if outcomes[index].count > 1, Self.madeNoRow(outcomes[index][1]) {
                     refusals.append(PersonaSignUpRefusal(
                         persona: persona.name, email: user.isAnonymous ? "an anonymous user" : user.email,
-                        trigger: try SignUpTriggers.rowSkippers(on: connection), sqlState: nil,
+                        trigger: try triggers().rowSkippers, sqlState: nil,
                         message: SignUpTriggers.skippedRowMessage(triggers: nil), detail: nil, metadataJSON: user.metadataJSON))
                     continue
                 }
                 for case .error(let error) in outcomes[index] where error.sqlState != nil {
                     refusals.append(PersonaSignUpRefusal(
                         persona: persona.name, email: user.isAnonymous ? "an anonymous user" : user.email,
-                        trigger: try SignUpTriggers.culprit(of: error, on: connection),
+                        trigger: error.context?.isEmpty == false ? try triggers().culprit(of: error) : nil,
                         sqlState: error.sqlState?.rawValue, message: error.message, detail: error.detail,
                         metadataJSON: user.metadataJSON))
                 }
@@ -138,7 +146,7 @@ struct PlanAccountCreator {
     /// When the project's sign-up trigger refused the user, says which trigger and
     /// what it raised (the insert's savepoint already rolled back).
     private func explainSignUp(_ error: PGError, _ user: PlanUser, persona: Persona) throws {
-        guard let trigger = try SignUpTriggers.culprit(of: error, on: connection) else { return }
+        guard error.context?.isEmpty == false, let trigger = try SignUpTriggers.read(connection).culprit(of: error) else { return }
         let who = user.isAnonymous ? "an anonymous user" : user.email
         let sqlState = error.sqlState?.rawValue
         let advice = PersonaSignUpRefusal.failsWhateverTheMetadata(sqlState)

@@ -4,12 +4,20 @@ import WardenPostgres
 /// triggers whose function the error's context mentions (PL/pgSQL reports
 /// "PL/pgSQL function public.handle_new_user() line 5 at RAISE"), or, when the insert
 /// made no row, the BEFORE INSERT row triggers (one of them returned NULL).
-enum SignUpTriggers {
+struct SignUpTriggers {
+    private let triggers: [Trigger]
+
+    /// Reads the enabled, user-defined triggers on auth.users, once for every refusal
+    /// a caller has to explain.
+    static func read(_ connection: Connection) throws -> SignUpTriggers {
+        SignUpTriggers(triggers: try triggers(on: connection))
+    }
+
     /// "trigger on_auth_user_created (public.handle_new_user())", or nil when the error
     /// did not come from a trigger on auth.users.
-    static func culprit(of error: PGError, on connection: Connection) throws -> String? {
+    func culprit(of error: PGError) -> String? {
         guard let context = error.context, !context.isEmpty else { return nil }
-        let named = try triggers(on: connection).filter { trigger in
+        let named = triggers.filter { trigger in
             context.contains("function \(trigger.function)") || context.contains(".\(trigger.name)(")
                 || context.contains(" \(trigger.name)(")
         }
@@ -19,8 +27,8 @@ enum SignUpTriggers {
     /// The enabled BEFORE INSERT row triggers on auth.users ("trigger t (public.f())",
     /// joined by "or"), nil when there is none: when an insert into auth.users makes no
     /// row, one of them returned NULL (PostgreSQL then skips the row without an error).
-    static func rowSkippers(on connection: Connection) throws -> String? {
-        let found = try triggers(on: connection).filter(\.firesBeforeInsertPerRow)
+    var rowSkippers: String? {
+        let found = triggers.filter(\.firesBeforeInsertPerRow)
         return found.isEmpty ? nil : found.map(\.shown).joined(separator: " or ")
     }
 
