@@ -125,7 +125,10 @@ struct ReportPrinter {
     /// The access plan's report and the pgTAP suites' together (either may be absent).
     func print(_ run: TestRunReport) throws {
         let text: String
-        let screen = run.text()
+        // The matrix is made only where it is shown: the text and github formats, or the
+        // terminal when the report goes to --output (a machine format on standard output
+        // does not carry it; issue 18: about a millisecond of Electric Ride's run).
+        let screen = format == .text || format == .github || output != nil ? run.text() : ""
         switch format {
         case .text: text = screen
         case .markdown: text = run.markdown()
