@@ -20,6 +20,12 @@ struct DatabaseOptions: ParsableArguments {
     func connect() throws -> Connection {
         try Connection(settings())
     }
+
+    /// Starts opening the connection on another thread (see `ConnectionInBackground`);
+    /// nil when the settings are wrong, so that `connect()` reports them in its turn.
+    func connectInBackground() -> ConnectionInBackground? {
+        (try? settings()).map(ConnectionInBackground.init)
+    }
 }
 
 /// `--migrations DIR`: the folder of migration files, and `--project DIR`.

@@ -63,12 +63,14 @@ struct TestCommand: ParsableCommand {
 
     func run() throws {
         try ErrorReporter.run {
+            // The server starts the session while the input is read; every input file
+            // is read and checked before anything is sent to it.
+            let pending = database.connectInBackground()
             let layout = try project.layout(plan: self.plan.file, allGiven: self.plan.file != nil)
-            // Every input file is read and checked before anything connects.
             let suite = try tests.suite(in: layout)
             let hasPlan = try TestsOptions.hasPlan(layout, named: self.plan.file)
             let plan = hasPlan ? try AccessPlan(contentsOf: layout.planFile) : nil
-            let connection = try database.connect()
+            let connection = try pending?.connection() ?? database.connect()
             guard let plan else {
                 let suites = try suite?.run(on: connection) ?? []
                 var noDanger = true, complete = true

@@ -162,6 +162,20 @@ import TestSupport
         #expect(!fromEnvironment.all.contains("hunter2"))
     }
 
+    /// `test` opens its connection while it reads its input (issue 18), but reports as
+    /// before: a wrong plan file first, whatever the server; then the connection's error.
+    @Test func testReportsItsInputBeforeTheServer() throws {
+        let plans = try MigrationFolder([
+            "bad-plan.yml": "personas: [\n", "plan.yml": "personas:\n  anon: { role: anon }\nrelations: {}\n",
+        ])
+        let url = "postgresql://someone:hunter2-secret@/app?host=/nonexistent-pgwarden-socket&port=5432"
+        let wrongPlan = try PgwardenCLI.run(["test", "--database-url", url, "--plan", plans.path + "/bad-plan.yml"])
+        assertOneLineError(wrongPlan, status: 65, mentions: ["bad-plan.yml:2", "invalid YAML"])
+        let unreachable = try PgwardenCLI.run(["test", "--database-url", url, "--plan", plans.path + "/plan.yml"])
+        assertOneLineError(unreachable, status: 69, mentions: ["could not connect to", "/nonexistent-pgwarden-socket"])
+        #expect(!unreachable.all.contains("hunter2"))
+    }
+
     @Test func aWrongPasswordIsNeverPrinted() throws {
         let database = try TestDatabase()
         let cluster = try TestCluster.cluster
