@@ -81,4 +81,25 @@ import TestSupport
         }
         #expect(try connection.query("select count(*)::text from pg_prepared_statements").scalar == "0")
     }
+
+    /// The run plans joins in the order they are written (`JoinOrderSetting`), set
+    /// `LOCAL`: a persona's check sees it, and the session has its own values back once
+    /// the run is over.
+    @Test func theJoinOrderSettingHoldsForTheRunOnly() throws {
+        let connection = try database()
+        let plan = Self.plan + """
+
+            checks:
+              - name: plans as the run sets
+                as: ava
+                sql: select current_setting('join_collapse_limit') || ' ' || current_setting('from_collapse_limit')
+                expect: { value: "1 1" }
+            """
+        let report = try AccessPlanRunner(connection: connection, plan: AccessPlanParser(file: "shared.yml").parse(plan)).run()
+        #expect(report.failures.map(\.name) == [])
+        #expect(report.results.contains { $0.subjectKind == .check && $0.subject == "plans as the run sets" && $0.passed })
+        let after = try connection.query(
+            "select current_setting('join_collapse_limit') || ' ' || current_setting('from_collapse_limit')").scalar
+        #expect(after == "8 8")
+    }
 }
