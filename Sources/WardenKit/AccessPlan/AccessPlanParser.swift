@@ -18,11 +18,12 @@ package struct AccessPlanParser {
                 file: path, line: nil,
                 message: "the plan file is \(size.intValue) bytes; plans over \(YAMLBudget.maxBytes) bytes are refused")
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
+        let text: String
+        switch TextFile.read(atPath: path) {
+        case .success(let read): text = read
+        case .failure(.unreadable):
             throw AccessPlanError(file: path, line: nil, message: "cannot read the plan file (missing or unreadable)")
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw AccessPlanError(file: path, line: nil, message: "the plan file is not valid UTF-8")
+        case .failure(.notUTF8): throw AccessPlanError(file: path, line: nil, message: "the plan file is not valid UTF-8")
         }
         var plan = try AccessPlanParser(file: path).parse(text)
         if plan.accessTokenHook == nil {

@@ -93,12 +93,9 @@ public struct PgTAPSuite: Sendable {
     ) -> [(file: String, script: Result<PgTAPScript, PgTAPError>)] {
         files.map { file in
             (file, Result {
-                guard let data = FileManager.default.contents(atPath: file) else {
-                    throw PgTAPError.unreadable(file: file, reason: "missing or unreadable")
-                }
-                guard let text = String(data: data, encoding: .utf8) else {
-                    throw PgTAPError.unreadable(file: file, reason: "not UTF-8")
-                }
+                let text = try TextFile.read(atPath: file).mapError {
+                    PgTAPError.unreadable(file: file, reason: $0 == .unreadable ? "missing or unreadable" : "not UTF-8")
+                }.get()
                 return try PgTAPScript(file: file, text: LineEndings.normalize(text), workingDirectory: workingDirectory)
             }.mapError { $0 as? PgTAPError ?? .unreadable(file: file, reason: "\($0)") })
         }

@@ -131,8 +131,9 @@ struct PsqlIncludes {
                     + "\\ir reads it relative to the including file)"))
         }
         guard !isDirectory.boolValue else { throw refuse("which is a folder") }
-        guard let data = FileManager.default.contents(atPath: path) else { throw refuse("which cannot be read") }
-        guard let text = String(data: data, encoding: .utf8) else { throw refuse("which is not UTF-8") }
+        let text = try TextFile.read(atPath: path).mapError {
+            refuse($0 == .unreadable ? "which cannot be read" : "which is not UTF-8")
+        }.get()
         return (path, LineEndings.normalize(text))
     }
 

@@ -57,13 +57,11 @@ public struct SupabaseConfig: Sendable, Equatable {
     /// `ProjectLayoutError` naming the file (and the line, when TOMLKit gives it).
     public static func load(_ file: URL, shownAs shown: String? = nil) throws -> SupabaseConfig {
         let shown = shown ?? file.relativePath
-        guard let data = FileManager.default.contents(atPath: file.path) else {
-            throw ProjectLayoutError.unreadable(file: shown)
+        switch TextFile.read(atPath: file.path) {
+        case .success(let text): return try parse(text, file: shown)
+        case .failure(.unreadable): throw ProjectLayoutError.unreadable(file: shown)
+        case .failure(.notUTF8): throw ProjectLayoutError.malformedConfig(file: shown, line: nil, message: "not valid UTF-8")
         }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw ProjectLayoutError.malformedConfig(file: shown, line: nil, message: "not valid UTF-8")
-        }
-        return try parse(text, file: shown)
     }
 
     /// Parses config.toml's text; `file` names it in errors.

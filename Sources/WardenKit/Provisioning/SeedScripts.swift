@@ -40,15 +40,15 @@ package enum SeedScripts {
     /// (`SET` without `LOCAL`, `RESET ALL`).
     static func read(_ file: URL) throws -> (text: String, setsSession: Bool) {
         let shown = file.relativePath
-        guard let data = FileManager.default.contents(atPath: file.path) else {
-            throw SeedError(file: shown, message: "cannot read the seed file")
+        let text: String
+        switch TextFile.read(atPath: file.path) {
+        case .success(let read): text = read
+        case .failure(.unreadable): throw SeedError(file: shown, message: "cannot read the seed file")
+        case .failure(.notUTF8): throw SeedError(file: shown, message: "the seed file is not valid UTF-8")
         }
-        if let nul = data.firstIndex(of: 0) {
-            let line = 1 + data[data.startIndex..<nul].filter { $0 == 0x0A }.count
+        if let nul = text.utf8.firstIndex(of: 0) {
+            let line = 1 + text.utf8[..<nul].lazy.filter { $0 == 0x0A }.count
             throw SeedError(file: shown, line: line, message: "contains a NUL byte (\\0), which PostgreSQL cannot take; remove it")
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw SeedError(file: shown, message: "the seed file is not valid UTF-8")
         }
         // Split once (a seed may be a 50 MB dump): the seal, then the lexing setting.
         let (statements, violation) = SealedSQL.checked(text, alsoAllowing: [.copyFromStdin, .sessionSetting, .sessionReset])
