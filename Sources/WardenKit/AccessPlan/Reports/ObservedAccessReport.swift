@@ -80,11 +80,15 @@ public struct ObservedAccessReport {
     }
 
     /// What follows the matrix, in order: errors, dangers (with `sayingNoDangers`, "no
-    /// dangers found" when there are none), the personas left out, the notes and the
-    /// next step.
+    /// dangers found" when there are none, limited to what was observed when there are
+    /// errors), the personas left out, the notes and the next step.
     public func linesAfterMatrix(sayingNoDangers: Bool) -> [String] {
-        let dangers = dangerLines
-        return errorLines + (dangers.isEmpty && sayingNoDangers ? ["no dangers found"] : dangers)
+        let (dangers, errors) = (dangerLines, errorLines)
+        let none = errors.isEmpty
+            ? "no dangers found"
+            : "no dangers found in what could be observed: what the ERROR lines name could not be, "
+                + "and the API answers those requests with that error"
+        return errors + (dangers.isEmpty && sayingNoDangers ? [none] : dangers)
             + leftOutLines + noteLines + [nextStep]
     }
 
