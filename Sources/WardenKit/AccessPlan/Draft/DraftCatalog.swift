@@ -94,7 +94,7 @@ struct DraftCatalog {
                 name: row[1] ?? "", typeName: row[2] ?? "", category: row[3] ?? "",
                 maxLength: row[4].flatMap { Int($0) }, firstLabel: row[5], required: row[6] == "true",
                 reference: reference, unique: row[8] == "true",
-                allowedValues: DraftCheckList.allowed(by: JSONStringArray.decode(row[9])), writable: row[10] != "false"))
+                allowedValues: DraftCheckList.allowed(by: JSONStringArray.decode(row[9]), column: row[1] ?? ""), writable: row[10] != "false"))
         }
         catalog.readPolicies(Array(results.dropFirst()))
         return catalog

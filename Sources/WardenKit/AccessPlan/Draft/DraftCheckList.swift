@@ -2,15 +2,21 @@ import Foundation
 
 /// The text values a check constraint of one column lists: `status in ('active',
 /// 'canceled')` or `status = 'active'`, as `pg_get_expr` prints them. Any other
-/// check (a range, a function, `or ... is null`) lists nothing.
+/// check (a range, `or ... is null`, or a function of the column such as
+/// `jsonb_typeof(payload) = 'object'`, whose literals are no values of the column) lists nothing.
 enum DraftCheckList {
     private static let literal = try? NSRegularExpression(pattern: #"'((?:[^']|'')*)'::[a-z ]+"#)
-    /// The check with its literals as `L` and its parentheses gone.
-    private static let shape = try? NSRegularExpression(
-        pattern: #"^[^ ]+(::[a-z ]+)? = (ANY ARRAY\[L(, L)*\](::[a-z ]+\[\])?|L)$"#)
 
-    static func values(_ check: String) -> [String]? {
-        guard let literal, let shape else { return nil }
+    /// The check with its literals as `L` and its parentheses gone, comparing the column
+    /// itself (bare or quoted as `pg_get_expr` spells it, possibly cast) with the literals.
+    private static func shape(comparing column: String) -> NSRegularExpression? {
+        let spellings = Set([column, SQL.quoteIdentifier(column)]).map(NSRegularExpression.escapedPattern(for:))
+        return try? NSRegularExpression(
+            pattern: #"^("# + spellings.joined(separator: "|") + #")(::[a-z ]+)? = (ANY ARRAY\[L(, L)*\](::[a-z ]+\[\])?|L)$"#)
+    }
+
+    static func values(_ check: String, column: String) -> [String]? {
+        guard let literal, let shape = shape(comparing: column) else { return nil }
         let range = NSRange(check.startIndex..., in: check)
         let values = literal.matches(in: check, range: range).compactMap { match in
             Range(match.range(at: 1), in: check).map { check[$0].replacingOccurrences(of: "''", with: "'") }
@@ -21,9 +27,9 @@ enum DraftCheckList {
         return values
     }
 
-    /// The values every list of `checks` allows, in the first list's order; nil when none lists any.
-    static func allowed(by checks: [String]) -> [String]? {
-        let lists = checks.compactMap(values)
+    /// The values every list of `checks` on `column` allows, in the first list's order; nil when none lists any.
+    static func allowed(by checks: [String], column: String) -> [String]? {
+        let lists = checks.compactMap { values($0, column: column) }
         guard let first = lists.first else { return nil }
         return first.filter { value in lists.allSatisfy { $0.contains(value) } }
     }
