@@ -56,6 +56,31 @@ import TestSupport
         #expect(cells("public.notes", in: dev.standardOutput).first == "S···", "\(dev.all)")
     }
 
+    /// A suite written for Supabase CLI v2.106.0 to supabase/cli#6337 (unset revoked the
+    /// grants: Hadiademi/Rintakez, ChapoFTW/Warsha, GrainMuse/frontend) fails on grants
+    /// alone: the run names the key and what setting it does; set to false, no note.
+    @Test func aFailingSuiteWithTheKeyUnsetNamesIt() throws {
+        let test = """
+            begin;
+            select plan(1);
+            select ok(not has_table_privilege('anon', 'public.notes', 'select'), 'anon has no grant on notes');
+            select * from finish();
+            rollback;
+            """
+        for (config, noted) in [("project_id = \"notes\"\n", true), ("[api]\nauto_expose_new_tables = false\n", false)] {
+            let root = try project(config: config)
+            defer { try? FileManager.default.removeItem(at: root) }
+            let tests = root.appendingPathComponent("supabase/tests/database")
+            try FileManager.default.createDirectory(at: tests, withIntermediateDirectories: true)
+            try test.write(to: tests.appendingPathComponent("grants.test.sql"), atomically: true, encoding: .utf8)
+            let dev = try PgwardenCLI.run(["dev"], environment: PgwardenCLI.cleanEnvironment(), directory: root.path)
+            #expect(dev.status == (noted ? 1 : 0), "\(dev.all)")
+            #expect(dev.standardError.contains("note: pgTAP failed, and supabase/config.toml leaves [api] auto_expose_new_tables unset")
+                    == noted, "\(dev.all)")
+            #expect(dev.standardError.contains("set auto_expose_new_tables = false") == noted, "\(dev.all)")
+        }
+    }
+
     @Test func aValueThatIsNotABooleanIsAnErrorBeforeAServerStarts() throws {
         let root = try project(config: "[api]\nauto_expose_new_tables = \"no\"\n")
         defer { try? FileManager.default.removeItem(at: root) }
