@@ -29,6 +29,8 @@ struct DraftCatalog {
         /// An insert may give it a value: not `GENERATED ALWAYS AS IDENTITY`, not a
         /// generated column (those refuse one, 428C9).
         var writable = true
+        /// A text its check constraints accept, when they list no values (`DraftCheckedText`).
+        var checkedText: String? = nil
     }
 
     var columns: [String: [Column]] = [:]
@@ -85,6 +87,7 @@ struct DraftCatalog {
         let results = try CatalogReads.run(
             connection, [columnsSQL] + Self.policySQL(schemaArray), emptySearchPathFrom: 1
         ).map(\.rows)
+        var checked: [(table: String, column: Column, checks: [String])] = []
         for row in results[0] {
             let reference = row[7].flatMap { text -> (String, String)? in
                 let parts = text.split(separator: "|", maxSplits: 1).map(String.init)
@@ -95,6 +98,17 @@ struct DraftCatalog {
                 maxLength: row[4].flatMap { Int($0) }, firstLabel: row[5], required: row[6] == "true",
                 reference: reference, unique: row[8] == "true",
                 allowedValues: DraftCheckList.allowed(by: JSONStringArray.decode(row[9]), column: row[1] ?? ""), writable: row[10] != "false"))
+            if let column = catalog.columns[row[0] ?? ""]?.last, column.category == "S", column.allowedValues == nil {
+                let checks = JSONStringArray.decode(row[9])
+                if !checks.isEmpty { checked.append((row[0] ?? "", column, checks)) }
+            }
+        }
+        let texts = DraftCheckedText.read(connection, checks: checked)
+        for (table, values) in texts {
+            for (name, text) in values {
+                guard let index = catalog.columns[table]?.firstIndex(where: { $0.name == name }) else { continue }
+                catalog.columns[table]?[index].checkedText = text
+            }
         }
         catalog.readPolicies(Array(results.dropFirst()))
         return catalog
@@ -140,6 +154,7 @@ struct DraftCatalog {
 
     /// Reads the rows of `policySQL`'s queries, in order.
     private mutating func readPolicies(_ results: [[[String?]]]) {
+        var checked: [(table: String, column: Column, checks: [String])] = []
         for row in results[0] {
             policyExpressions[row[0] ?? "", default: []] += [row[1], row[2]].compactMap { $0 }
         }

@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+import WardenKit
+import TestSupport
+
+/// Text columns whose checks ask for a shape (`slug ~ '^[a-z0-9]+(?:-[a-z0-9]+)*$'`, an
+/// e-mail, an https URL, as GrainMuse/frontend's academy tables do) get a value their
+/// checks accept in the draft's setup and samples: `'Draft slug'` was refused, the
+/// setup row with it, and every table referencing it had no rows (its update and delete
+/// cells unobserved). A check no candidate passes keeps the drafted text, as before.
+@Suite struct DraftCheckedTextTests {
+    static let schema = """
+        create table public.programs (
+          id uuid primary key default gen_random_uuid(),
+          slug text not null unique check (slug ~ '^[a-z0-9]+(?:-[a-z0-9]+)*$'),
+          contact text not null check (contact ~* '^[^@ ]+@[^@ ]+\\.[a-z]+$'),
+          site text not null check (site ~ '^https://'),
+          title text not null check (char_length(title) between 1 and 160)
+        );
+        create table public.codes (code text not null check (code ~ '^[0-9]{6}$'));
+        create table public.applications (
+          id uuid primary key default gen_random_uuid(),
+          program_id uuid not null references public.programs,
+          user_id uuid not null references auth.users default auth.uid()
+        );
+        alter table public.programs enable row level security;
+        create policy "read" on public.programs for select to authenticated using (true);
+        alter table public.applications enable row level security;
+        create policy "own" on public.applications for all to authenticated
+          using (auth.uid() = user_id) with check (auth.uid() = user_id);
+        """
+
+    @Test func theSetupRowsPassTheirChecksAndTheReferencingTableIsObserved() throws {
+        let connection = try Connection(try TestCluster.newTwinDatabase("checkedtext").project)
+        try connection.execute(unsafeScript: Self.schema)
+        let draft = try PlanDrafter(connection: connection).draft()
+        #expect(draft.yaml.contains("'draft', 'draft@example.com', 'https://example.com/draft', 'Draft title' where"), "\(draft.yaml)")
+        #expect(!draft.yaml.contains("there is no such row in public.applications"), "\(draft.yaml)")
+        #expect(draft.yaml.contains(#"code: "'Draft code'""#), "\(draft.yaml)")
+        let applications = try #require(draft.plan.relations.first { $0.name == "applications" })
+        #expect(applications.access["ava"] == Access(select: .own, insert: .own, update: .own, delete: .own), "\(draft.yaml)")
+        let report = ObservedAccessReport(draft, planFile: "plan.yml")
+        #expect(report.errorLines.isEmpty, "\(report.errorLines)")
+        #expect(try connection.query("select count(*)::text from public.programs").scalar == "0")
+    }
+}
