@@ -43,4 +43,25 @@ import TestSupport
         #expect(report.errorLines.isEmpty, "\(report.errorLines)")
         #expect(try connection.query("select count(*)::text from public.programs").scalar == "0")
     }
+
+    /// A unique handle with a pattern, in a table of the personas' own rows: each
+    /// persona's setup row gets its own value the pattern accepts (`draft1`, `draft2`),
+    /// not `'Draft handle ' || n`, which the check refused for both.
+    @Test func eachPersonaGetsAUniqueValueThePatternAccepts() throws {
+        let connection = try Connection(try TestCluster.newTwinDatabase("checkedunique").project)
+        try connection.execute(unsafeScript: """
+            create table public.profiles (
+              user_id uuid primary key references auth.users,
+              handle text not null unique check (handle ~ '^[a-z0-9_]{3,20}$')
+            );
+            alter table public.profiles enable row level security;
+            create policy "own" on public.profiles for select to authenticated using (auth.uid() = user_id);
+            """)
+        let draft = try PlanDrafter(connection: connection).draft()
+        #expect(draft.yaml.contains("'draft' || row_number() over (order by u.email)"), "\(draft.yaml)")
+        let profiles = try #require(draft.plan.relations.first { $0.name == "profiles" })
+        #expect(profiles.access["ava"] == Access(select: .own, insert: .nothing, update: .nothing, delete: .nothing), "\(draft.yaml)")
+        #expect(profiles.access["ben"] == profiles.access["ava"], "\(draft.yaml)")
+        #expect(draft.verified, "\(draft.report.failures.map { "\($0.name): \($0.observed)" })")
+    }
 }

@@ -30,7 +30,7 @@ struct DraftCatalog {
         /// generated column (those refuse one, 428C9).
         var writable = true
         /// A text its check constraints accept, when they list no values (`DraftCheckedText`).
-        var checkedText: String? = nil
+        var checkedText: DraftCheckedText.Candidate? = nil
     }
 
     var columns: [String: [Column]] = [:]

@@ -10,35 +10,66 @@ import WardenPostgres
 /// the constraints on that column alone) are evaluated over a one-row relation whose
 /// column of that name holds the candidate, all columns in one statement, rolled back.
 /// A check that passes on NULL (unknown) passes here too, as PostgreSQL's CHECK does.
+/// For a column in a unique key, the candidate must pass for each persona's variant too
+/// (`draft1`, `draft2`: `head || n || tail`), which the setup gives each persona.
 enum DraftCheckedText {
+    /// One candidate: `single` for a sample, `head || n || tail` for persona n's setup row.
+    struct Candidate: Equatable {
+        var single: String
+        var head: String
+        var tail: String
+
+        func numbered(_ n: Int) -> String { head + String(n) + tail }
+    }
+
     /// The drafted text first (kept when it passes), then shapes checks often ask for.
-    static func candidates(for column: String) -> [String] {
-        ["Draft \(column)", "draft", "draft-\(column.lowercased().filter { $0.isLetter || $0.isNumber })",
-         "draft@example.com", "https://example.com/draft", "+15555550100", "DRAFT", "Draft"]
+    static func candidates(for column: String) -> [Candidate] {
+        let word = column.lowercased().filter { ($0.isLetter || $0.isNumber) && $0.isASCII }
+        return [
+            Candidate(single: "Draft \(column)", head: "Draft \(column) ", tail: ""),
+            Candidate(single: "draft", head: "draft", tail: ""),
+            Candidate(single: "draft-\(word)", head: "draft-\(word)-", tail: ""),
+            Candidate(single: "draft@example.com", head: "draft", tail: "@example.com"),
+            Candidate(single: "https://example.com/draft", head: "https://example.com/draft", tail: ""),
+            Candidate(single: "+15555550100", head: "+1555555010", tail: ""),
+            Candidate(single: "DRAFT", head: "DRAFT", tail: ""),
+            Candidate(single: "Draft", head: "Draft", tail: ""),
+        ]
     }
 
     /// Table -> column -> the first candidate its checks accept, for the string columns
     /// with checks that list no values; empty when the server could not evaluate them.
     static func read(_ connection: Connection, checks: [(table: String, column: DraftCatalog.Column, checks: [String])])
-        -> [String: [String: String]]
+        -> [String: [String: Candidate]]
     {
+        var offered: [String: [String: [Candidate]]] = [:]
         let rows: [SQL] = checks.compactMap { entry in
-            let candidates = candidates(for: entry.column.name).filter { text in entry.column.maxLength.map { text.count <= $0 } ?? true }
+            let column = entry.column
+            let candidates = candidates(for: column.name).filter { candidate in
+                column.maxLength.map { candidate.numbered(2).count <= $0 && candidate.single.count <= $0 } ?? true
+            }
             guard !candidates.isEmpty, !entry.checks.isEmpty else { return nil }
+            offered[entry.table, default: [:]][column.name] = candidates
+            let variants = { (n: Int) in candidates.map { column.unique ? $0.numbered(n) : $0.single } }
             let passes = SQL.joined(entry.checks.map { "(\(raw: $0)) is not false" }, separator: " and ")
             return """
-                select \(entry.table)::text, \(entry.column.name)::text,
-                       (select u.c from unnest(\(array: candidates)::text[]) with ordinality as u(c, i)
-                        where (select \(passes) from (select u.c as \(identifier: entry.column.name)) as draft_row)
+                select \(entry.table)::text, \(column.name)::text,
+                       (select u.i::text
+                        from unnest(\(array: candidates.map(\.single))::text[], \(array: variants(1))::text[],
+                                    \(array: variants(2))::text[]) with ordinality as u(c, c1, c2, i)
+                        where (select bool_and(\(passes))
+                               from (select v.x as \(identifier: column.name) from unnest(array[u.c, u.c1, u.c2]) as v(x)) as draft_row)
                         order by u.i limit 1)
                 """
         }
         guard !rows.isEmpty,
               let result = try? CatalogReads.run(connection, [SQL.joined(rows, separator: " union all ")]).first
         else { return [:] }
-        var chosen: [String: [String: String]] = [:]
+        var chosen: [String: [String: Candidate]] = [:]
         for row in result.rows {
-            if let table = row[0], let column = row[1], let value = row[2] { chosen[table, default: [:]][column] = value }
+            guard let table = row[0], let column = row[1], let index = row[2].flatMap({ Int($0) }),
+                  let candidates = offered[table]?[column], (1...candidates.count).contains(index) else { continue }
+            chosen[table, default: [:]][column] = candidates[index - 1]
         }
         return chosen
     }

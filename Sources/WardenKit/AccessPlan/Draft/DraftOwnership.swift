@@ -110,7 +110,7 @@ struct DraftOwnership {
         if let allowed = column.allowedValues?.first { return Self.literal(allowed) }
         switch (column.category, column.typeName) {
         case ("S", _):
-            if let checked = column.checkedText { return Self.literal(checked) }
+            if let checked = column.checkedText { return Self.literal(checked.single) }
             let text = "Draft \(column.name)"
             return Self.literal(column.maxLength.map { String(text.prefix($0)) } ?? text)
         case ("N", _): return "1"
