@@ -99,7 +99,7 @@ struct DevCommand: ParsableCommand {
                 // An observation that left a persona out is not a pass.
                 passed = suites.allSatisfy(\.passed) && observed.leftOut.isEmpty
             }
-            if let note = DataAPIExposureNote.after(suites, in: layout) { Terminal.note(note) }
+            noteDataAPIExposure(after: suites, in: layout)
             print("dev: done in \((clock.now - began).wholeMilliseconds) ms")
             if keep {
                 print("server kept running; connect with:")

@@ -73,6 +73,7 @@ struct TestCommand: ParsableCommand {
             let connection = try pending?.connection() ?? database.connect()
             guard let plan else {
                 let suites = try suite?.run(on: connection) ?? []
+                defer { noteDataAPIExposure(after: suites, in: layout) }
                 var noDanger = true, complete = true
                 if try PlanDrafter.canObserve(connection) {
                     var drafter = try PlanDrafter(connection: connection, userMetadata: userMetadata.entries)
@@ -94,6 +95,7 @@ struct TestCommand: ParsableCommand {
             userMetadata.noteIfPlanned()
             let report = try plan.prove(on: connection, limits: limits.limits)
             let suites = try suite?.run(on: connection) ?? []
+            defer { noteDataAPIExposure(after: suites, in: layout) }
             let run = TestRunReport(accessPlan: report, plan: plan, suites: suites)
             try ReportPrinter(format: format, output: output, plan: plan).print(run)
             var passed = run.passed
@@ -110,6 +112,12 @@ struct TestCommand: ParsableCommand {
             if !passed { throw ExitStatus.failure }
         }
     }
+}
+
+/// After the report: why a Supabase CLI project's failing pgTAP suites may fail on
+/// grants alone (`DataAPIExposureNote`), as `dev` says it.
+func noteDataAPIExposure(after suites: [TestSuiteResult], in layout: ProjectLayout) {
+    if let note = DataAPIExposureNote.after(suites, in: layout) { Terminal.note(note) }
 }
 
 /// Prints an access-plan report: the matrix on the terminal always; the chosen

@@ -4,7 +4,7 @@ import WardenKit
 import TestSupport
 
 /// config.toml's `[api] auto_expose_new_tables = false` (the Supabase CLI's switch for
-/// the hosted default of 2026: new tables in `public` are not granted to the Data API
+/// a hosted project whose "Default privileges for new entities" is off: new tables in `public` are not granted to the Data API
 /// roles): `pgwarden dev` revokes the default grants before the migrations, as
 /// `supabase start` does, so a table the migrations never grant is out of the Data API's
 /// reach (no role has a privilege on it: not in the observed matrix), and one they grant
@@ -79,6 +79,30 @@ import TestSupport
                     == noted, "\(dev.all)")
             #expect(dev.standardError.contains("set auto_expose_new_tables = false") == noted, "\(dev.all)")
         }
+    }
+
+    /// `pgwarden test` from the project's root says it too, after the report.
+    @Test func testNamesTheKeyAfterAFailingSuite() throws {
+        let root = try project(config: "project_id = \"notes\"\n")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let tests = root.appendingPathComponent("supabase/tests/database")
+        try FileManager.default.createDirectory(at: tests, withIntermediateDirectories: true)
+        try """
+            begin;
+            select plan(1);
+            select ok(not has_table_privilege('anon', 'public.notes', 'select'), 'anon has no grant on notes');
+            select * from finish();
+            rollback;
+            """.write(to: tests.appendingPathComponent("grants.test.sql"), atomically: true, encoding: .utf8)
+        let database = try TestCluster.newTwinDatabase("exposure")
+        let cluster = try TestCluster.cluster
+        let url = cluster.url(database: database.project.parameters["dbname"] ?? "", user: cluster.projectUser)
+        let up = try PgwardenCLI.run(["up", "--database-url", url], directory: root.path)
+        #expect(up.status == 0, "\(up.all)")
+        let test = try PgwardenCLI.run(["test", "--database-url", url], directory: root.path)
+        #expect(test.status == 1, "\(test.all)")
+        #expect(test.standardError.contains("note: pgTAP failed, and supabase/config.toml leaves [api] auto_expose_new_tables unset"),
+                "\(test.all)")
     }
 
     @Test func aValueThatIsNotABooleanIsAnErrorBeforeAServerStarts() throws {

@@ -154,7 +154,6 @@ struct DraftCatalog {
 
     /// Reads the rows of `policySQL`'s queries, in order.
     private mutating func readPolicies(_ results: [[[String?]]]) {
-        var checked: [(table: String, column: Column, checks: [String])] = []
         for row in results[0] {
             policyExpressions[row[0] ?? "", default: []] += [row[1], row[2]].compactMap { $0 }
         }
