@@ -4,9 +4,9 @@ import WardenPostgres
 /// exposure of new tables"). A project's initial schema grants every new table,
 /// sequence and function that `postgres` makes in `public` to `anon`, `authenticated`
 /// and `service_role` (default privileges), so the Data API reaches it on creation.
-/// With the setting off (the default for hosted projects made from 2026-05-30, and for
-/// every hosted project from 2026-10-30, Supabase changelog #45329), those default grants
-/// are revoked: a new entity needs an explicit `grant`. The Supabase CLI turns it off
+/// With the setting off (announced as the hosted default for 2026 by Supabase changelog
+/// #45329, which never landed: supabase/cli#6337), those default grants are revoked: a
+/// new entity needs an explicit `grant`. The Supabase CLI turns it off
 /// locally when config.toml says `[api] auto_expose_new_tables = false` (supabase/cli
 /// `internal/db/start/start.go`, `ApplyApiPrivileges`, 2026-06), after the initial schema
 /// and before the migrations; `pgwarden dev` does the same.
