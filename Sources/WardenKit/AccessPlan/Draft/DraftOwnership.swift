@@ -147,7 +147,10 @@ struct DraftOwnership {
     /// A foreign key's value: the first referenced row the user owns when the referenced
     /// table has an owner column; else, when a membership table links the referenced
     /// rows to users (`members (org_id -> orgs, user_id -> auth.users)`), the first one
-    /// the user is a member of, failing that any; else the first row.
+    /// the user is a member of; else one the user created (a column of the referenced
+    /// table referencing auth.users, `created_by`, which the setup fills with the
+    /// persona); failing those, the first row. (Any row first made every persona's child
+    /// row point at ava's parent: ben a member of ava's household, a made-up DANGER.)
     ///
     /// First: in a probe, by key; in the admin's setup (`inSetup`), in the table's
     /// physical order (`ctid`: the order the rows were made in, the same every run). By
@@ -161,10 +164,23 @@ struct DraftOwnership {
             return "(select \(name) from \(reference.table) where \(Self.sqlName(owner)) = auth.uid() order by \(order) limit 1)"
         }
         let any = "(select \(name) from \(reference.table) order by \(order) limit 1)"
-        guard let link = membership(of: reference) else { return any }
-        let member = "(select r.\(name) from \(reference.table) r where exists (select 1 from \(link.table) m "
-            + "where m.\(link.rowColumn) = r.\(name) and m.\(link.userColumn) = auth.uid()) order by r.\(order) limit 1)"
-        return "coalesce(\(member), \(any))"
+        let created = creatorColumn(of: reference.table).map {
+            "(select \(name) from \(reference.table) where \(Self.sqlName($0)) = auth.uid() order by \(order) limit 1)"
+        }
+        var choices = [created, any].compactMap { $0 }
+        if let link = membership(of: reference) {
+            choices.insert("(select r.\(name) from \(reference.table) r where exists (select 1 from \(link.table) m "
+                + "where m.\(link.rowColumn) = r.\(name) and m.\(link.userColumn) = auth.uid()) order by r.\(order) limit 1)", at: 0)
+        }
+        return choices.count == 1 ? any : "coalesce(\(choices.joined(separator: ", ")))"
+    }
+
+    /// The column of `table` naming the user who made a row: the first one referencing
+    /// auth.users (id) that an insert must give (the setup fills it with the persona),
+    /// else the first referencing auth.users (id) at all.
+    private func creatorColumn(of table: String) -> String? {
+        let users = (catalog.columns[table] ?? []).filter { $0.reference?.table == "auth.users" && $0.reference?.column == "id" }
+        return (users.first(where: \.required) ?? users.first)?.name
     }
 
     /// The first table (by name) other than the referenced one with a column referencing
