@@ -96,7 +96,16 @@ extension RelationProber {
         let request = context.request(persona).routed("PATCH", "/\(plan.name)")
         let read = SealedProbe(request: request, seal: context.seal, adminFirst: nil, statement: sql).queue(batch)
         return {
-            verdict(persona, .update, label, expectAllowed: expectAllowed, scope: scope, outcome: try read())
+            let outcome = try read()
+            // The database's own code refused the move with an exception (a trigger
+            // guarding the owner column: `raise exception`, P0001): the row stays its
+            // owner's, which is what a refused move means. Only where the plan refuses it.
+            guard !expectAllowed, case .error(let state, let message) = outcome, state == SQLState.raiseException.rawValue else {
+                return verdict(persona, .update, label, expectAllowed: expectAllowed, scope: scope, outcome: outcome)
+            }
+            var result = verdict(persona, .update, label, expectAllowed: false, scope: scope, outcome: .rows(0))
+            result.observed = "refused by the database's own code (\(state): \(message)): the row stayed its owner's"
+            return result
         }
     }
 

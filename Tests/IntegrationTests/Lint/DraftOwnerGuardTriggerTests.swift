@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+import WardenKit
+import TestSupport
+
+/// A table whose owner column a BEFORE UPDATE trigger guards (`raise exception 'owner
+/// cannot be changed'`, SQLSTATE P0001: a common pattern next to the policies). The
+/// draft observes the move refused and states `update: own`; the run of that plan then
+/// failed its "move own row to another user" probe with "error P0001" (only 42501 or no
+/// row affected counted as a refusal), so a plan drafted from the database failed on
+/// that same database. A move the database's own code refuses with an exception is
+/// refused: the row stays with its owner. It passes when the plan refuses the move, and
+/// still fails when the plan says the move is allowed. Found on a family-organiser app.
+@Suite struct DraftOwnerGuardTriggerTests {
+    static let schema = """
+        create table public.notes (
+          id bigint generated always as identity primary key,
+          user_id uuid not null default auth.uid() references auth.users on delete cascade,
+          body text);
+        alter table public.notes enable row level security;
+        create policy "own notes" on public.notes for all to authenticated
+          using (user_id = (select auth.uid())) with check (user_id = (select auth.uid()));
+        create function public.keep_owner() returns trigger language plpgsql as $$
+        begin
+          if new.user_id is distinct from old.user_id then
+            raise exception 'owner cannot be changed';
+          end if;
+          return new;
+        end $$;
+        create trigger keep_owner before update on public.notes for each row execute function public.keep_owner();
+        """
+
+    @Test func aMoveRefusedByATriggerIsRefused() throws {
+        let connection = try Connection(try TestCluster.newTwinDatabase("ownerguard").project)
+        try connection.execute(unsafeScript: Self.schema)
+        let draft = try PlanDrafter(connection: connection).draft()
+        let notes = try #require(draft.plan.relations.first { $0.name == "notes" })
+        #expect(notes.access["ava"] == Access(select: .own, insert: .own, update: .own, delete: .own), "\(draft.yaml)")
+        let drafted = try AccessPlanParser(file: "draft.yml").parse(draft.yaml)
+        let report = try AccessPlanRunner(connection: connection, plan: drafted).run()
+        #expect(report.failures.isEmpty, "\(report.failures.map { "\($0.name): \($0.observed)" })")
+        let move = report.results.first { $0.persona == "ava" && $0.subject == "public.notes" && $0.probe == "move own row to another user" }
+        #expect(move?.observed.contains("P0001: owner cannot be changed") == true, "\(String(describing: move))")
+
+        // A plan that says ava may update every row expects the move to go through: still a failure.
+        let allowing = try AccessPlanParser(file: "allowing.yml").parse(
+            draft.yaml.replacingOccurrences(of: "ava: { select: own, insert: own, update: own, delete: own }",
+                                            with: "ava: { select: own, insert: own, update: all, delete: own }"))
+        let failed = try AccessPlanRunner(connection: connection, plan: allowing).run()
+        #expect(failed.failures.contains { $0.name.contains("ava") && $0.name.contains("move own row") },
+                "\(failed.failures.map { "\($0.name): \($0.observed)" })")
+        #expect(try connection.query("select count(*)::text from public.notes").scalar == "0")
+    }
+}
