@@ -21,10 +21,20 @@ struct DraftOwnership {
         #"(?<![.\w"])"# + identifier + #"\s*=\s*(?:\(\s*SELECT\s+)?auth\.uid\(\)"#,
     ].compactMap { try? NSRegularExpression(pattern: $0, options: [.caseInsensitive]) }
 
-    /// The owning column, when a policy compares one with auth.uid().
+    /// The owning column, when a policy compares one with auth.uid(); through casts too
+    /// (`auth.uid()::text = id::text`) when the column is a uuid, so that `column =
+    /// auth.uid()` still compares like with like (a text `user_id` keeps the whole rule).
     func ownerColumn(of table: String) -> String? {
-        let names = Set((catalog.columns[table] ?? []).map(\.name))
-        for expression in catalog.policyExpressions[table] ?? [] {
+        let columns = catalog.columns[table] ?? []
+        let expressions = catalog.policyExpressions[table] ?? []
+        let uuids = Set(columns.filter { $0.typeName == "uuid" }.map(\.name))
+        return firstCompared(in: expressions, among: Set(columns.map(\.name)))
+            ?? firstCompared(in: expressions.map(Self.withoutCasts), among: uuids)
+    }
+
+    /// The first of `names` an expression compares with auth.uid().
+    private func firstCompared(in expressions: [String], among names: Set<String>) -> String? {
+        for expression in expressions {
             let range = NSRange(expression.startIndex..., in: expression)
             for pattern in Self.patterns {
                 for match in pattern.matches(in: expression, range: range) {
@@ -36,6 +46,26 @@ struct DraftOwnership {
             }
         }
         return nil
+    }
+
+    private static let cast = try? NSRegularExpression(
+        pattern: #"::\s*(?:"[^"]+"|[A-Za-z_][A-Za-z0-9_]*)(?:\s+varying)?(?:\[\])?"#)
+    private static let wrapped = try? NSRegularExpression(
+        pattern: #"(?<![\w"])\(\s*(auth\.uid\(\)|\(\s*SELECT\s+auth\.uid\(\)\s+AS\s+uid\s*\)|"# + identifier + #")\s*\)"#,
+        options: [.caseInsensitive])
+
+    /// A policy expression with its casts taken out and the parentheses pg_get_expr puts
+    /// around a cast operand removed: `((auth.uid())::text = (id)::text)` reads
+    /// `(auth.uid() = id)`, which the owner patterns match.
+    static func withoutCasts(_ expression: String) -> String {
+        guard let cast, let wrapped else { return expression }
+        var text = cast.stringByReplacingMatches(in: expression, range: NSRange(expression.startIndex..., in: expression), withTemplate: "")
+        for _ in 0..<4 {
+            let next = wrapped.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "$1")
+            if next == text { break }
+            text = next
+        }
+        return text
     }
 
     /// The foreign-key columns of `table` that its owner rule reads, by name: a child row
