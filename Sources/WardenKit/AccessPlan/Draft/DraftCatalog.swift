@@ -31,6 +31,9 @@ struct DraftCatalog {
         var writable = true
         /// A text its check constraints accept, when they list no values (`DraftCheckedText`).
         var checkedText: DraftCheckedText.Candidate? = nil
+        /// Its default calls auth.uid() (`created_by uuid default auth.uid()`): a
+        /// signed-in user's insert fills it with that user.
+        var defaultsToSignedInUser = false
     }
 
     var columns: [String: [Column]] = [:]
@@ -72,7 +75,9 @@ struct DraftCatalog {
                            where i.indrelid = c.oid and i.indisunique and a.attnum = any(i.indkey::int2[]))::text,
                    array_to_json(array(select pg_get_expr(k.conbin, k.conrelid) from pg_constraint k
                                        where k.conrelid = c.oid and k.contype = 'c' and k.conkey = array[a.attnum]))::text,
-                   (a.attidentity <> 'a' and a.attgenerated = '')::text
+                   (a.attidentity <> 'a' and a.attgenerated = '')::text,
+                   coalesce((select position('auth.uid()' in pg_get_expr(d.adbin, d.adrelid)) > 0 from pg_attrdef d
+                             where d.adrelid = c.oid and d.adnum = a.attnum), false)::text
             from pg_attribute a
             join pg_class c on c.oid = a.attrelid
             join pg_namespace n on n.oid = c.relnamespace
@@ -97,7 +102,8 @@ struct DraftCatalog {
                 name: row[1] ?? "", typeName: row[2] ?? "", category: row[3] ?? "",
                 maxLength: row[4].flatMap { Int($0) }, firstLabel: row[5], required: row[6] == "true",
                 reference: reference, unique: row[8] == "true",
-                allowedValues: DraftCheckList.allowed(by: JSONStringArray.decode(row[9]), column: row[1] ?? ""), writable: row[10] != "false"))
+                allowedValues: DraftCheckList.allowed(by: JSONStringArray.decode(row[9]), column: row[1] ?? ""), writable: row[10] != "false",
+                defaultsToSignedInUser: row[11] == "true"))
             if let column = catalog.columns[row[0] ?? ""]?.last, column.category == "S", column.allowedValues == nil {
                 let checks = JSONStringArray.decode(row[9])
                 if !checks.isEmpty { checked.append((row[0] ?? "", column, checks)) }

@@ -241,8 +241,13 @@ struct DraftOwnership {
         }
         // No signed-in persona (all left out): no one to own a row.
         guard !emails.isEmpty else { return nil }
-        let columns = sample.map { Self.sqlName($0.column) }.joined(separator: ", ")
-        let values = sample.map { setupValue($0, table: table, quotedTable: quotedTable) }.joined(separator: ", ")
+        // A column whose default is auth.uid() is NULL for the admin: the persona's own
+        // insert would have filled it with the persona (a NOT NULL one refused every row).
+        let row = sample + (catalog.columns[table] ?? []).filter { column in
+            column.defaultsToSignedInUser && column.writable && !sample.contains { $0.column == column.name }
+        }.map { ($0.name, "auth.uid()") }
+        let columns = row.map { Self.sqlName($0.column) }.joined(separator: ", ")
+        let values = row.map { setupValue($0, table: table, quotedTable: quotedTable) }.joined(separator: ", ")
         let list = emails.map(Self.literal).joined(separator: ", ")
         return """
             do $draft$ begin
