@@ -1,6 +1,7 @@
 /// The value a drafted setup row gives a column of a unique key (the primary key, a
 /// unique constraint or index), different for each signed-in persona, so that both
-/// personas' rows fit: a text key `'Draft id ' || n`, the n-th value a check lists,
+/// personas' rows fit: a text key `'Draft id ' || n` (an e-mail column `'draft' || n ||
+/// '@example.com'`), the n-th value a check lists,
 /// a number key one above the table's largest, a date n days on, where `n` numbers
 /// the personas (1, 2).
 ///
@@ -20,6 +21,8 @@ enum DraftDistinctValue {
             return "(array[\(allowed.prefix(2).map(DraftOwnership.literal).joined(separator: ", "))])[\(personaNumber)]"
         }
         switch (column.category, column.typeName) {
+        case ("S", _) where DraftOwnership.namesAnEmail(column):
+            return "'draft' || \(personaNumber) || '@example.com'"
         case ("S", _):
             if let checked = column.checkedText {
                 // A text its checks accept for each persona's number (`DraftCheckedText`).

@@ -139,6 +139,8 @@ struct DraftOwnership {
         if let label = column.firstLabel { return Self.literal(label) }
         if let allowed = column.allowedValues?.first { return Self.literal(allowed) }
         switch (column.category, column.typeName) {
+        case ("S", _) where Self.namesAnEmail(column):
+            return Self.literal("draft@example.com")
         case ("S", _):
             if let checked = column.checkedText { return Self.literal(checked.single) }
             let text = "Draft \(column.name)"
@@ -153,6 +155,12 @@ struct DraftOwnership {
         case ("I", _): return "'192.0.2.1'"
         default: return nil
         }
+    }
+
+    /// A text column named for an e-mail address (`email`, `invitee_email`), long enough
+    /// for one: its checks often ask for an `@` and a dot, which 'Draft email' lacks.
+    static func namesAnEmail(_ column: DraftCatalog.Column) -> Bool {
+        column.name.lowercased().contains("email") && (column.maxLength ?? 255) >= 20
     }
 
     private static let reserved: Set<String> = [
