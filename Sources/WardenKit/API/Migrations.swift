@@ -21,11 +21,17 @@ public struct Migrations: Sendable {
     /// Reads and validates every file (bad input throws `MigrationInputError`, before
     /// any database is touched). Versions the Supabase CLI recorded count as applied on
     /// any database; with `supabaseHistory`, every migration applied or rolled back is
-    /// recorded there too, as the Supabase CLI records it.
-    public init(directory: URL, supabaseHistory: Bool = false) throws {
+    /// recorded there too, as the Supabase CLI records it. With `missingFolderIsEmpty`, a
+    /// folder that does not exist holds no migrations (a Supabase CLI project's).
+    public init(directory: URL, supabaseHistory: Bool = false, missingFolderIsEmpty: Bool = false) throws {
         self.directory = directory
         self.supabaseHistory = supabaseHistory
-        loaded = try MigrationDirectory.load(directory.relativePath)  // as given: messages name it so
+        let path = directory.relativePath  // as given: messages name it so
+        if missingFolderIsEmpty && !FileManager.default.fileExists(atPath: directory.path) {
+            loaded = MigrationDirectory(path: path, files: [])
+        } else {
+            loaded = try MigrationDirectory.load(path)
+        }
     }
 
     /// How the folder orders its files (file names, or numbers for golang-migrate pairs).

@@ -22,6 +22,10 @@ public struct Project: Sendable {
     /// when config.toml says `[api] auto_expose_new_tables = false`
     /// (`DataAPIDefaultPrivileges`, applied by `pgwarden dev`).
     public var exposesNewEntities = true
+    /// A migrations folder that does not exist holds no migrations, as the Supabase CLI
+    /// reads its `supabase/migrations` (`ListLocalMigrations` ignores a missing folder);
+    /// set for a Supabase CLI project's own folder. Otherwise a missing folder is an error.
+    public var missingMigrationsFolderIsEmpty = false
 
     /// A project with pgwarden's own layout under `directory` (`migrations/`, `seeds/`,
     /// `access-plan.yml`); `ProjectLayout.discover(in:)` also finds Supabase projects.
@@ -46,7 +50,8 @@ public struct Project: Sendable {
 
     /// The migrations, read and checked.
     public func migrations() throws -> Migrations {
-        try Migrations(directory: migrationsDirectory, supabaseHistory: supabaseHistory)
+        try Migrations(directory: migrationsDirectory, supabaseHistory: supabaseHistory,
+                       missingFolderIsEmpty: missingMigrationsFolderIsEmpty)
     }
 
     /// The access plan, read and checked.

@@ -33,6 +33,8 @@ public struct ProjectLayout: Sendable {
     public let supabaseConfig: SupabaseConfig?
     /// Facts worth a line: `[db.seed]` patterns that match no file, and the like.
     public var notes: [String] = []
+    /// The migrations folder is the layout's own, not one a flag named.
+    var migrationsFromLayout = true
 
     /// Finds the layout of the project at `root`. Reads `supabase/config.toml` when
     /// present: a malformed one throws `ProjectLayoutError` (nothing else is read).
@@ -76,7 +78,10 @@ public struct ProjectLayout: Sendable {
                            tests: String? = nil) -> ProjectLayout
     {
         var layout = self
-        if let migrations { layout.migrationsDirectory = Self.url(migrations) }
+        if let migrations {
+            layout.migrationsDirectory = Self.url(migrations)
+            layout.migrationsFromLayout = false
+        }
         if let seeds {
             layout.seeds = .folder(Self.url(seeds))
             layout.notes.removeAll { $0.hasPrefix("[db.seed]") }
@@ -90,6 +95,7 @@ public struct ProjectLayout: Sendable {
     public var project: Project {
         var project = Project(migrations: migrationsDirectory, seeds: seeds, plan: planFile, supabaseHistory: kind == .supabase)
         project.exposesNewEntities = supabaseConfig?.autoExposeNewTables ?? true
+        project.missingMigrationsFolderIsEmpty = kind == .supabase && migrationsFromLayout
         return project
     }
 
@@ -100,7 +106,10 @@ public struct ProjectLayout: Sendable {
         let manager = FileManager.default
         let tests = manager.fileExists(atPath: testsDirectory.path) ? "tests \(testsDirectory.relativePath)" : "no tests folder"
         let plan = manager.fileExists(atPath: planFile.path) ? "plan \(planFile.relativePath)" : "no plan yet (\(planFile.relativePath))"
-        return "layout: \(name) (migrations \(migrationsDirectory.relativePath), seeds \(seeds.shown), \(tests), \(plan))"
+        let folder = migrationsDirectory.relativePath
+        let migrations = manager.fileExists(atPath: migrationsDirectory.path) || !migrationsFromLayout || kind != .supabase
+            ? "migrations \(folder)" : "no migrations folder (\(folder))"
+        return "layout: \(name) (\(migrations), seeds \(seeds.shown), \(tests), \(plan))"
     }
 
     static func join(_ base: String, _ component: String) -> String {
