@@ -99,7 +99,7 @@ public struct MigrationSQLFailure: WardenError {
             return "this statement cannot run in a transaction: mark the section "
                 + "`-- migrate:\(direction.rawValue) transaction:false` (it then runs one statement at a time)"
         }
-        return TwinGapHint.hint(for: error)
+        return TwinGapHint.hint(for: error) ?? SupabaseRestrictionHint.hint(for: error)
     }
 
     static func oneLine(_ text: String) -> String {

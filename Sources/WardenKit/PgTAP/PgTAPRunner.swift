@@ -233,7 +233,8 @@ package struct PgTAPRunner {
         var text = error.message
         if let state = error.sqlState { text = "\(state.rawValue): " + text }
         if let detail = error.detail { text += " (detail: \(detail))" }
-        if let hint = testHelpersHint(for: error) ?? TwinGapHint.hint(for: error) ?? error.hint { text += " (hint: \(hint))" }
+        if let hint = testHelpersHint(for: error) ?? TwinGapHint.hint(for: error) ?? SupabaseRestrictionHint.hint(for: error)
+            ?? error.hint { text += " (hint: \(hint))" }
         return text
     }
 

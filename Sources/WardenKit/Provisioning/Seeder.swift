@@ -55,7 +55,9 @@ public struct SeedError: WardenError {
 
     public var description: String {
         let location = line.map { "\(file):\($0)" } ?? file
-        let hint = underlying.flatMap { TwinGapHint.hint(for: $0) ?? Self.schemaInSeedHint(for: $0) }.map { "\nHINT: \($0)" } ?? ""
+        let hint = underlying.flatMap {
+            TwinGapHint.hint(for: $0) ?? SupabaseRestrictionHint.hint(for: $0) ?? Self.schemaInSeedHint(for: $0)
+        }.map { "\nHINT: \($0)" } ?? ""
         return "\(location): \(message)" + hint + (underlying == nil ? "" : "\n(all seed files rolled back)")
     }
 

@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+import WardenKit
+import TestSupport
+
+/// SQL that Supabase itself refuses to postgres, met in real projects: a seed that is an
+/// old schema dump (`ALTER DEFAULT PRIVILEGES FOR ROLE supabase_admin ...`: "must be
+/// member of role supabase_admin"), and a pgTAP setup file written for bare PostgreSQL
+/// that creates `auth.users` ("permission denied for schema auth"). The twin refuses
+/// both, rightly, but the bare server message left the user wondering whether pgwarden's
+/// twin was wrong. Now each names the file and line as before and adds a hint saying
+/// Supabase refuses it too and what to change. Found on a chat app's seed and a kanban
+/// app's test setup.
+@Suite struct SupabaseRestrictionHintTests {
+    private func project(seed: String, test: String? = nil) throws -> URL {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("restriction-\(UUID().uuidString)")
+        let tests = root.appendingPathComponent("supabase/tests")
+        try FileManager.default.createDirectory(at: tests, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("supabase/migrations"), withIntermediateDirectories: true)
+        try "project_id = \"hint\"\n".write(to: root.appendingPathComponent("supabase/config.toml"), atomically: true, encoding: .utf8)
+        try seed.write(to: root.appendingPathComponent("supabase/seed.sql"), atomically: true, encoding: .utf8)
+        if let test { try test.write(to: tests.appendingPathComponent("setup.sql"), atomically: true, encoding: .utf8) }
+        return root
+    }
+
+    @Test func aSeedForSupabaseAdminSaysSupabaseRefusesItToo() throws {
+        let root = try project(seed: "select 1;\nalter default privileges for role supabase_admin in schema public grant all on tables to anon;\n")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let dev = try PgwardenCLI.run(["dev"], environment: PgwardenCLI.cleanEnvironment(), directory: root.path)
+        #expect(dev.status != 0, "\(dev.all)")
+        #expect(dev.standardError.contains("supabase/seed.sql:2: ERROR: must be member of role \"supabase_admin\""), "\(dev.all)")
+        #expect(dev.standardError.contains("HINT: on Supabase too, postgres is not supabase_admin nor a member of it"), "\(dev.all)")
+    }
+
+    @Test func aTestThatCreatesInAuthSaysSupabaseRefusesItToo() throws {
+        let root = try project(seed: "select 1;\n", test: "create table if not exists auth.users (id uuid primary key);\n")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let dev = try PgwardenCLI.run(["dev"], environment: PgwardenCLI.cleanEnvironment(), directory: root.path)
+        #expect(dev.status != 0, "\(dev.all)")
+        #expect(dev.all.contains("42501: permission denied for schema auth (hint: on Supabase too, postgres may use the auth schema but not create objects in it"),
+                "\(dev.all)")
+    }
+}
