@@ -21,14 +21,13 @@ enum DraftDistinctValue {
             return "(array[\(allowed.prefix(2).map(DraftOwnership.literal).joined(separator: ", "))])[\(personaNumber)]"
         }
         switch (column.category, column.typeName) {
-        case ("S", _) where DraftOwnership.namesAnEmail(column):
-            return "'draft' || \(personaNumber) || '@example.com'"
         case ("S", _):
             if let checked = column.checkedText {
                 // A text its checks accept for each persona's number (`DraftCheckedText`).
                 let tail = checked.tail.isEmpty ? "" : " || \(DraftOwnership.literal(checked.tail))"
                 return "\(DraftOwnership.literal(checked.head)) || \(personaNumber)\(tail)"
             }
+            if DraftOwnership.namesAnEmail(column) { return "'draft' || \(personaNumber) || '@example.com'" }
             // The sample's words, shortened so the number still fits a varchar(n).
             let words = "Draft \(column.name) "
             let text = column.maxLength.map { String(words.prefix(max(0, $0 - 1))) } ?? words

@@ -139,10 +139,10 @@ struct DraftOwnership {
         if let label = column.firstLabel { return Self.literal(label) }
         if let allowed = column.allowedValues?.first { return Self.literal(allowed) }
         switch (column.category, column.typeName) {
-        case ("S", _) where Self.namesAnEmail(column):
-            return Self.literal("draft@example.com")
         case ("S", _):
+            // A text the server found its checks accept comes first (`DraftCheckedText`).
             if let checked = column.checkedText { return Self.literal(checked.single) }
+            if Self.namesAnEmail(column) { return Self.literal("draft@example.com") }
             let text = "Draft \(column.name)"
             return Self.literal(column.maxLength.map { String(text.prefix($0)) } ?? text)
         case ("N", _): return "1"
