@@ -98,16 +98,16 @@ struct DraftCatalog {
                 let parts = text.split(separator: "|", maxSplits: 1).map(String.init)
                 return parts.count == 2 ? (parts[0], parts[1]) : nil
             }
-            catalog.columns[row[0] ?? "", default: []].append(Column(
+            let (table, checks) = (row[0] ?? "", JSONStringArray.decode(row[9]))
+            let column = Column(
                 name: row[1] ?? "", typeName: row[2] ?? "", category: row[3] ?? "",
                 maxLength: row[4].flatMap { Int($0) }, firstLabel: row[5], required: row[6] == "true",
                 reference: reference, unique: row[8] == "true",
-                allowedValues: DraftCheckList.allowed(by: JSONStringArray.decode(row[9]), column: row[1] ?? ""), writable: row[10] != "false",
-                defaultsToSignedInUser: row[11] == "true"))
-            if let column = catalog.columns[row[0] ?? ""]?.last, column.category == "S", column.allowedValues == nil {
-                let checks = JSONStringArray.decode(row[9])
-                if !checks.isEmpty { checked.append((row[0] ?? "", column, checks)) }
-            }
+                allowedValues: DraftCheckList.allowed(by: checks, column: row[1] ?? ""), writable: row[10] != "false",
+                defaultsToSignedInUser: row[11] == "true")
+            catalog.columns[table, default: []].append(column)
+            // A text column whose checks list no values: the server tries candidates below.
+            if column.category == "S", column.allowedValues == nil, !checks.isEmpty { checked.append((table, column, checks)) }
         }
         let texts = DraftCheckedText.read(connection, checks: checked)
         for (table, values) in texts {
