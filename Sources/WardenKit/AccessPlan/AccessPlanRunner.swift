@@ -10,6 +10,9 @@ package struct AccessPlanRunner {
     let plan: AccessPlan
     /// How long the run may wait for a lock, and how long one statement may take.
     package var limits = AccessPlanLimits()
+    /// Whether the committed catalog may be read on a second session while the run's
+    /// session works (`CatalogReadsInBackground`); off, everything is read on one.
+    package var readsCatalogInBackground = true
 
     /// - Parameter connection: an admin connection (a superuser or the project owner;
     ///   on Supabase and its twin, `postgres`) that may `set role` to every persona's
@@ -53,21 +56,42 @@ package struct AccessPlanRunner {
 
     private func run(subject: inout String) throws -> AccessPlanReport {
         let started = ContinuousClock.now
+        // The committed catalog is read on a second session meanwhile, when this run
+        // begins its own transaction (inside a caller's, the caller's uncommitted
+        // changes are part of what is checked, so it is read here, first).
+        let background = readsCatalogInBackground && connection.transactionStatus == .idle
+            ? CatalogReadsInBackground(settings: connection.settings, plan: plan, limits: limits, notes: noteQueries)
+            : nil
+        // Nothing of the second session outlives the run, whatever ended it.
+        defer { background?.wait() }
         return try connection.rolledBack {
             try limits.apply(on: connection, with: JoinOrderSetting.settings)
-            let catalog = try ExposedCatalog.read(
-                connection, schemas: plan.schemas, roles: plan.personas.map(\.role))
-            let resolved = try PlanCatalogCheck(plan: plan, catalog: catalog, connection: connection).resolve()
-            let seal = try RunSeal.capture(connection, source: plan.source)
-            // Personas reach storage tables through the storage server, which marks every
-            // transaction it runs so that its deletes pass storage.protect_delete().
-            try connection.execute("select set_config('storage.allow_delete_query', 'true', true)")
-            subject = "creating the plan's users in auth.users"
-            let userIDs = try createUsers()
-            subject = "running the plan's setup"
-            try runSetup(seal: seal)
-            let issued = try PersonaTokenIssuer(
-                connection: connection, plan: plan, userIDs: userIDs, adminRoleSetting: seal.roleSetting).issue()
+            let seal: RunSeal
+            var resolvedHere: PlanCatalogCheck.Resolved?
+            let issued: PersonaTokenIssuer.Issued
+            let userIDs: [String: String]
+            do {
+                if background?.opened() != true {
+                    resolvedHere = try resolveAgainstCatalog(on: connection)
+                }
+                seal = try RunSeal.capture(connection, source: plan.source)
+                // Personas reach storage tables through the storage server, which marks every
+                // transaction it runs so that its deletes pass storage.protect_delete().
+                try connection.execute("select set_config('storage.allow_delete_query', 'true', true)")
+                subject = "creating the plan's users in auth.users"
+                userIDs = try createUsers()
+                subject = "running the plan's setup"
+                try runSetup(seal: seal)
+                issued = try PersonaTokenIssuer(
+                    connection: connection, plan: plan, userIDs: userIDs, adminRoleSetting: seal.roleSetting).issue()
+            } catch {
+                // A plan that does not match the catalog is reported first, as when it
+                // was checked before anything ran.
+                if let mistake = background?.resolutionFailure() { throw mistake }
+                throw error
+            }
+            subject = "reading the catalog"
+            let resolved = try resolvedHere ?? background!.resolved()
             // The seal is checked after the sign-in by the first unit of the next batch.
             // A persona whose sign-in failed has no token, so nothing to probe as it.
             var signedIn = plan
@@ -121,13 +145,28 @@ package struct AccessPlanRunner {
                 execute: Dictionary(uniqueKeysWithValues: resolved.functions.map { ($0.signature, $0.plan.execute) }),
                 results: results, duration: ContinuousClock.now - started)
             // What the run cannot prove or undo, read in one round trip.
-            let notes = try CatalogReads.run(connection, [
-                UndoableSideEffects.query(schemas: plan.schemas), StandInExtensions.inUseSQL,
-                SessionUserReaders.query(schemas: plan.schemas),
-            ]).map { $0.rows.compactMap { $0.first ?? nil } }
+            let notes = try background?.notes() ?? Self.readNotes(noteQueries, on: connection)
             (report.undoableSideEffects, report.standIns, report.sessionUserReaders) = (notes[0], notes[1], notes[2])
             return report
         }
+    }
+
+    /// The exposed catalog, read on `connection`, and the plan checked against it.
+    private func resolveAgainstCatalog(on connection: Connection) throws -> PlanCatalogCheck.Resolved {
+        let catalog = try ExposedCatalog.read(connection, schemas: plan.schemas, roles: plan.personas.map(\.role))
+        return try PlanCatalogCheck(plan: plan, catalog: catalog, connection: connection).resolve()
+    }
+
+    /// What the run cannot prove or undo (one query each, in the report's order): side
+    /// effects a rollback cannot undo, the twin's stand-ins in use, `session_user` readers.
+    var noteQueries: [SQL] {
+        [UndoableSideEffects.query(schemas: plan.schemas), StandInExtensions.inUseSQL,
+         SessionUserReaders.query(schemas: plan.schemas)]
+    }
+
+    /// The notes' rows (their first column), read in one round trip.
+    static func readNotes(_ queries: [SQL], on connection: Connection) throws -> [[String]] {
+        try CatalogReads.run(connection, queries).map { $0.rows.compactMap { $0.first ?? nil } }
     }
 
     /// Signs up each persona that has an account, by inserting into auth.users (so the

@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+import WardenKit
+import TestSupport
+
+/// The run reads the committed catalog on a second session while its own session
+/// works (`CatalogReadsInBackground`, issue 18), and what it reports does not depend
+/// on whether it could.
+@Suite struct CatalogInBackgroundTests {
+    private var electricRidePlan: String {
+        get throws { try String(contentsOfFile: ElectricRide.planPath, encoding: .utf8) }
+    }
+
+    /// A fresh Electric Ride database (the twin, migrations, seeds): the project
+    /// owner's connection and the superuser's settings.
+    private func electricRide() throws -> (connection: Connection, admin: ConnectionSettings) {
+        let (admin, project) = try TestCluster.newTwinDatabase("catalog")
+        _ = try Migrator.open(folder: ElectricRide.migrations.path, settings: project).up()
+        let connection = try Connection(project)
+        try Seeder(folder: ElectricRide.seeds).apply(connection)
+        return (connection, admin)
+    }
+
+    private func run(_ text: String, on connection: Connection, inBackground: Bool = true) throws -> AccessPlanReport {
+        var runner = AccessPlanRunner(connection: connection, plan: try AccessPlanParser(file: "plan.yml").parse(text))
+        runner.readsCatalogInBackground = inBackground
+        return try runner.run()
+    }
+
+    /// Each result as one line, for comparing two runs.
+    private func lines(_ report: AccessPlanReport) -> [String] {
+        report.results.map { "\($0.subject) \($0.persona ?? "-") \($0.probe) \($0.observed) \($0.passed)" }
+            + report.undoableSideEffects + report.standIns + report.sessionUserReaders
+    }
+
+    @Test func theCatalogLeavesTheRunsSessionAndTheReportStaysTheSame() throws {
+        let (connection, _) = try electricRide()
+        let plan = try electricRidePlan
+        let before = connection.roundTrips
+        let alone = try run(plan, on: connection, inBackground: false)
+        let aloneTrips = connection.roundTrips - before
+        let both = try run(plan, on: connection)
+        let bothTrips = connection.roundTrips - before - aloneTrips
+        #expect(alone.failures.isEmpty && both.failures.isEmpty)
+        #expect(lines(both) == lines(alone))
+        // The exposed catalog, the schema and role checks and the notes: four round trips.
+        #expect(bothTrips <= aloneTrips - 4, "\(bothTrips) round trips with the second session, \(aloneTrips) without")
+        // The second session is closed when the run returns.
+        let sessions = try connection.query(
+            "select count(*) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()").scalar
+        #expect(sessions == "0")
+    }
+
+    @Test func aRefusedSecondSessionLeavesEverythingToTheRunsOwn() throws {
+        let (connection, admin) = try electricRide()
+        let plan = try electricRidePlan
+        let expected = lines(try run(plan, on: connection, inBackground: false))
+        // Only the run's own session may connect now (postgres is no superuser).
+        let database = try #require(admin.parameters["dbname"])
+        let superuser = try Connection(admin.withDatabase("postgres"))
+        try superuser.execute("alter database \(raw: "\"" + database + "\"") connection limit 1")
+        defer { try? superuser.execute("alter database \(raw: "\"" + database + "\"") connection limit -1") }
+        #expect(throws: PGError.self) { try Connection(connection.settings) }
+        let report = try run(plan, on: connection)
+        #expect(report.failures.isEmpty)
+        #expect(lines(report) == expected)
+    }
+
+    @Test func aPlanThatMissesTheCatalogIsReportedBeforeItsFailingSetup() throws {
+        let (connection, _) = try electricRide()
+        let text = try electricRidePlan
+            .replacingOccurrences(of: "\nrelations:\n", with: "  - select 1 / 0\n\nrelations:\n  nowhere: { sample: { id: \"1\" }, access: { anon: none } }\n")
+        let error = try #require(throws: AccessPlanError.self) { try run(text, on: connection) }
+        #expect(error.message.contains("unknown relation public.nowhere"), "\(error.message)")
+        let line = try #require(text.components(separatedBy: "\n").firstIndex { $0.hasPrefix("  nowhere:") }) + 1
+        #expect(error.line == line)
+        #expect(try connection.query("select count(*) from auth.users where email like '%.plan@example.com'").scalar == "0")
+    }
+}
