@@ -31,6 +31,15 @@ package struct AccessPlanRunner {
     /// what it was doing and the sessions seen blocking it.
     package func run() throws -> AccessPlanReport {
         var subject = "reading the catalog"
+        // The committed catalog is read on a second session meanwhile, when this run
+        // begins its own transaction (inside a caller's, the caller's uncommitted
+        // changes are part of what is checked, so it is read on the run's session,
+        // first).
+        let background = readsCatalogInBackground && connection.transactionStatus == .idle
+            ? CatalogReadsInBackground(settings: connection.settings, plan: plan, limits: limits, notes: noteQueries)
+            : nil
+        // Nothing of the second session outlives the run, whatever ended it.
+        defer { background?.wait() }
         // Watches, from a second connection opened only if the run lasts, who blocks it.
         let pid = try? connection.fetchOne("select pg_backend_pid()")?.int(0)
         let watch = pid.map {
@@ -39,7 +48,7 @@ package struct AccessPlanRunner {
         defer { _ = watch?.stop() }
         let report: AccessPlanReport
         do {
-            report = try run(subject: &subject)
+            report = try run(subject: &subject, background: background)
         } catch {
             // The probes' shared plans (`PlanReuse`) outlive the rolled-back run: each
             // made is removed, whatever ended the run.
@@ -54,21 +63,14 @@ package struct AccessPlanRunner {
         return report
     }
 
-    private func run(subject: inout String) throws -> AccessPlanReport {
+    private func run(subject: inout String, background: CatalogReadsInBackground?) throws -> AccessPlanReport {
         let started = ContinuousClock.now
-        // The committed catalog is read on a second session meanwhile, when this run
-        // begins its own transaction (inside a caller's, the caller's uncommitted
-        // changes are part of what is checked, so it is read here, first).
-        let background = readsCatalogInBackground && connection.transactionStatus == .idle
-            ? CatalogReadsInBackground(settings: connection.settings, plan: plan, limits: limits, notes: noteQueries)
-            : nil
-        // Nothing of the second session outlives the run, whatever ended it.
-        defer { background?.wait() }
         return try connection.rolledBack {
             try limits.apply(on: connection, with: JoinOrderSetting.settings)
             let seal: RunSeal
             var resolvedHere: PlanCatalogCheck.Resolved?
             let issued: PersonaTokenIssuer.Issued
+            let committedCatalogHolds: Bool
             let userIDs: [String: String]
             do {
                 if background?.opened() != true {
@@ -77,13 +79,17 @@ package struct AccessPlanRunner {
                 seal = try RunSeal.capture(connection, source: plan.source)
                 // Personas reach storage tables through the storage server, which marks every
                 // transaction it runs so that its deletes pass storage.protect_delete().
-                try connection.execute("select set_config('storage.allow_delete_query', 'true', true)")
+                // With it, how many rows the catalogs the second session reads hold of
+                // this session's writes not yet counted in (`CatalogReadsInBackground`).
+                let catalogWritesBefore = try connection.query(
+                    "select set_config('storage.allow_delete_query', 'true', true), (\(CatalogReadsInBackground.catalogWritesSQL))"
+                ).rows.first?.last ?? nil
                 subject = "creating the plan's users in auth.users"
                 userIDs = try createUsers()
                 subject = "running the plan's setup"
                 try runSetup(seal: seal)
-                issued = try PersonaTokenIssuer(
-                    connection: connection, plan: plan, userIDs: userIDs, adminRoleSetting: seal.roleSetting).issue()
+                (issued, committedCatalogHolds) = try signIn(
+                    seal: seal, userIDs: userIDs, background: background, catalogWritesBefore: catalogWritesBefore)
             } catch {
                 // A plan that does not match the catalog is reported first, as when it
                 // was checked before anything ran.
@@ -145,10 +151,29 @@ package struct AccessPlanRunner {
                 execute: Dictionary(uniqueKeysWithValues: resolved.functions.map { ($0.signature, $0.plan.execute) }),
                 results: results, duration: ContinuousClock.now - started)
             // What the run cannot prove or undo, read in one round trip.
-            let notes = try background?.notes() ?? Self.readNotes(noteQueries, on: connection)
+            let notes = try (committedCatalogHolds ? background?.notes() : nil) ?? Self.readNotes(noteQueries, on: connection)
             (report.undoableSideEffects, report.standIns, report.sessionUserReaders) = (notes[0], notes[1], notes[2])
             return report
         }
+    }
+
+    /// Signs the personas in. What that reads of the catalog comes from the second
+    /// session when it is open and the run has not changed the catalogs it read
+    /// (then its notes hold too: `committedCatalogHolds`); otherwise from this one.
+    private func signIn(
+        seal: RunSeal, userIDs: [String: String], background: CatalogReadsInBackground?, catalogWritesBefore: String?
+    ) throws -> (issued: PersonaTokenIssuer.Issued, committedCatalogHolds: Bool) {
+        let issuer = PersonaTokenIssuer(
+            connection: connection, plan: plan, userIDs: userIDs, adminRoleSetting: seal.roleSetting)
+        guard let background, background.opened() else { return (try issuer.issue(), false) }
+        let row = try connection.query(
+            "select (\(SignInCatalog.clockSQL)), (\(CatalogReadsInBackground.catalogWritesSQL))").rows.first ?? []
+        let now = SignInCatalog.clock(from: row.first ?? nil)
+        // No row of those catalogs written since the run began: what the second session
+        // read is what this one sees.
+        let holds = row.count == 2 && catalogWritesBefore != nil && row[1] == catalogWritesBefore
+        let catalog = try (holds ? background.signInCatalog() : nil) ?? SignInCatalog.read(connection, plan: plan)
+        return (try issuer.issue(now: now, catalog: catalog), holds)
     }
 
     /// The exposed catalog, read on `connection`, and the plan checked against it.

@@ -7,13 +7,17 @@ import WardenPostgres
 /// tenth of the run's server time, all of it on the run's one backend; over a link,
 /// round trips that now overlap the run's own).
 ///
-/// They are the exposed catalog with the plan checked against it (`PlanCatalogCheck`),
-/// and the notes on what the run cannot prove or undo (`AccessPlanRunner.noteQueries`).
-/// They read what is committed: the run uses them only when it begins its own
-/// transaction (the connection was idle), and the plan is checked against the catalog
-/// as it was before anything of the run, as when the run read it first. Every read is
-/// `read only` and rolled back; the session is closed before `resolved` or `notes`
-/// returns, and `wait()` closes it whatever ended the run.
+/// They are, in this order: the exposed catalog with the plan checked against it
+/// (`PlanCatalogCheck`); what signing in reads (`SignInCatalog`); then the notes on
+/// what the run cannot prove or undo (`AccessPlanRunner.noteQueries`). The first two
+/// are ready before the notes are read (`resolved()` and `signInCatalog()` do not wait
+/// for the notes). They read what is committed: the run uses them only when it begins
+/// its own transaction (the connection was idle), and only as long as its own
+/// transaction has not changed the catalogs they read (`catalogWritesSQL`, counted
+/// after the setup; a setup that creates a trigger or alters a role has the run read
+/// them again on its own session). Every read is `read only` and rolled back; the
+/// session is closed before `notes()` returns, and `wait()` closes it whatever ended
+/// the run.
 ///
 /// When the session cannot be opened (the server's connection slots are full, a
 /// pooler's limit), `opened()` says so before the run creates anything, and the run
@@ -26,33 +30,39 @@ final class CatalogReadsInBackground: @unchecked Sendable {
     /// How long a note's read waits for a lock on the second session.
     static let notesLockTimeout = "100ms"
 
-    private let connected = DispatchSemaphore(value: 0)
-    private let finished = DispatchSemaphore(value: 0)
-    /// Written by the reading thread before the matching semaphore is signalled, read
-    /// only after waiting for it.
+    /// Left when the session is open or could not be opened; when the catalog and the
+    /// sign-in's reads are done; when everything is done and the session is closed.
+    private let connected = DispatchGroup(), catalogRead = DispatchGroup(), finished = DispatchGroup()
+    /// Each written by the reading thread before the matching group is left, read only
+    /// after waiting for it.
     private var isOpen = false
     private var resolvedOutcome: Result<PlanCatalogCheck.Resolved, any Error>?
+    private var signInOutcome: Result<SignInCatalog, any Error>?
     private var notesOutcome: Result<[[String]], any Error>?
-    private let lock = NSLock()
-    private var waitedForConnection = false
-    private var waitedForReads = false
 
     /// Starts the reads for `plan` on a new session opened with `settings`.
     init(settings: ConnectionSettings, plan: AccessPlan, limits: AccessPlanLimits, notes: [SQL]) {
+        for group in [connected, catalogRead, finished] { group.enter() }
         let thread = Thread { [self] in
-            defer { finished.signal() }
+            defer { finished.leave() }
             let connection = try? Connection(settings)
             isOpen = connection != nil
-            connected.signal()
-            guard let connection else { return }
-            defer { connection.close() }
-            read(on: connection, plan: plan, limits: limits, notes: notes)
+            connected.leave()
+            defer { connection?.close() }
+            if let connection { readCatalog(on: connection, plan: plan, limits: limits) }
+            catalogRead.leave()
+            if let connection {
+                notesOutcome = Result {
+                    try connection.execute("select set_config('lock_timeout', \(Self.notesLockTimeout), false)")
+                    return try AccessPlanRunner.readNotes(notes, on: connection)
+                }
+            }
         }
         thread.name = "pgwarden catalog"
         thread.start()
     }
 
-    private func read(on connection: Connection, plan: AccessPlan, limits: AccessPlanLimits, notes: [SQL]) {
+    private func readCatalog(on connection: Connection, plan: AccessPlan, limits: AccessPlanLimits) {
         resolvedOutcome = Result {
             // The session is this run's alone and closed after it: its settings are set
             // for the session, and every read below is a transaction of its own.
@@ -65,50 +75,44 @@ final class CatalogReadsInBackground: @unchecked Sendable {
             let catalog = try ExposedCatalog.read(connection, schemas: plan.schemas, roles: plan.personas.map(\.role))
             return try PlanCatalogCheck(plan: plan, catalog: catalog, connection: connection).resolve()
         }
-        notesOutcome = Result {
-            try connection.execute("select set_config('lock_timeout', \(Self.notesLockTimeout), false)")
-            return try AccessPlanRunner.readNotes(notes, on: connection)
-        }
+        signInOutcome = Result { try SignInCatalog.read(connection, plan: plan) }
     }
 
     /// Whether the second session is open (waits for its start-up): when not, the run
     /// reads everything on its own session.
     func opened() -> Bool {
-        lock.withLock {
-            if !waitedForConnection {
-                connected.wait()
-                waitedForConnection = true
-            }
-        }
+        connected.wait()
         return isOpen
     }
 
     /// Waits until the reads are done and the second session is closed.
     func wait() {
-        lock.withLock {
-            if !waitedForReads {
-                finished.wait()
-                waitedForReads = true
-            }
-        }
+        finished.wait()
     }
 
     /// The plan resolved against the catalog. Throws the plan's mistakes, and what
     /// the read met, as the run's own read would have. Only after `opened()` is true.
     func resolved() throws -> PlanCatalogCheck.Resolved {
-        wait()
+        catalogRead.wait()
         guard let resolvedOutcome else { preconditionFailure("the catalog was not read on the second session") }
         return try resolvedOutcome.get()
     }
 
-    /// Whether the plan failed to resolve against the catalog (waits for the reads):
+    /// Whether the plan failed to resolve against the catalog (waits for that read):
     /// the run reports that before an error of its own later steps, as when it checked
     /// the plan first.
     func resolutionFailure() -> (any Error)? {
         guard opened() else { return nil }
-        wait()
+        catalogRead.wait()
         if case .failure(let error) = resolvedOutcome { return error }
         return nil
+    }
+
+    /// What signing in reads, or nil when it could not be read on the second session:
+    /// the run then reads it itself.
+    func signInCatalog() -> SignInCatalog? {
+        catalogRead.wait()
+        return try? signInOutcome?.get()
     }
 
     /// The notes' rows, or nil when they could not be read on the second session (it
@@ -117,4 +121,23 @@ final class CatalogReadsInBackground: @unchecked Sendable {
         wait()
         return try? notesOutcome?.get()
     }
+
+    /// The rows this session has inserted, updated or deleted in the catalogs the
+    /// second session reads, as its statistics count them (one number, as text). The
+    /// count holds what earlier transactions wrote and has not yet been reported
+    /// (PostgreSQL reports a session's counts between transactions, at most once a
+    /// second), and grows with every row the transaction writes, rolled back or not;
+    /// nothing is reported inside a transaction. So read at the run's start and again
+    /// later, an equal count means the run has changed none of those catalogs, and what
+    /// the second session read of them is what the run sees; a larger one, that the run
+    /// (its setup) changed them, and the run reads them again itself.
+    static let catalogWritesSQL: SQL = """
+        select coalesce(sum(pg_catalog.pg_stat_get_xact_tuples_inserted(c) + pg_catalog.pg_stat_get_xact_tuples_updated(c)
+                            + pg_catalog.pg_stat_get_xact_tuples_deleted(c)), 0)::text
+        from unnest(array['pg_catalog.pg_class', 'pg_catalog.pg_attribute', 'pg_catalog.pg_namespace',
+                          'pg_catalog.pg_proc', 'pg_catalog.pg_trigger', 'pg_catalog.pg_policy', 'pg_catalog.pg_rewrite',
+                          'pg_catalog.pg_depend', 'pg_catalog.pg_extension', 'pg_catalog.pg_foreign_table',
+                          'pg_catalog.pg_db_role_setting', 'pg_catalog.pg_authid',
+                          'pg_catalog.pg_auth_members']::pg_catalog.regclass[]) c
+        """
 }

@@ -13,16 +13,23 @@ struct PersonaSignIn {
     struct Tables {
         var sessions = false, amrClaims = false, factors = false, lastSignIn = false
 
-        static func read(_ connection: Connection) throws -> Tables {
-            let row = try connection.query(
-                """
-                select to_regclass('auth.sessions') is not null, to_regclass('auth.mfa_amr_claims') is not null,
-                       to_regclass('auth.mfa_factors') is not null,
-                       exists (select from pg_catalog.pg_attribute where attrelid = to_regclass('auth.users')
-                               and attname = 'last_sign_in_at' and not attisdropped)
-                """).rows.first ?? []
+        /// The query that finds them (one row of four booleans).
+        static let query: SQL = """
+            select to_regclass('auth.sessions') is not null, to_regclass('auth.mfa_amr_claims') is not null,
+                   to_regclass('auth.mfa_factors') is not null,
+                   exists (select from pg_catalog.pg_attribute where attrelid = to_regclass('auth.users')
+                           and attname = 'last_sign_in_at' and not attisdropped)
+            """
+
+        /// The tables `result`, a result of `query`, says exist.
+        init(_ result: QueryResult) {
+            let row = result.rows.first ?? []
             let flag = { (index: Int) in index < row.count && row[index] == "t" }
-            return Tables(sessions: flag(0), amrClaims: flag(1), factors: flag(2), lastSignIn: flag(3))
+            self.init(sessions: flag(0), amrClaims: flag(1), factors: flag(2), lastSignIn: flag(3))
+        }
+
+        init(sessions: Bool = false, amrClaims: Bool = false, factors: Bool = false, lastSignIn: Bool = false) {
+            (self.sessions, self.amrClaims, self.factors, self.lastSignIn) = (sessions, amrClaims, factors, lastSignIn)
         }
     }
 

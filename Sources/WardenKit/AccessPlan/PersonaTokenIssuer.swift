@@ -20,10 +20,16 @@ struct PersonaTokenIssuer {
         var failures: [ProbeResult] = []
     }
 
+    /// Reads the database's clock and the sign-in's catalog (one round trip), then issues.
     func issue() throws -> Issued {
-        let now = Int(try connection.query("select extract(epoch from now())::bigint::text").scalar ?? "") ?? Int(Date().timeIntervalSince1970)
-        let settings = try ImpersonatedRoleSettings.read(connection, roles: Array(Set(plan.personas.map(\.role) + ["authenticator"])))
-        let tables = try PersonaSignIn.Tables.read(connection)
+        let (catalog, now) = try SignInCatalog.readWithClock(connection, plan: plan)
+        return try issue(now: now, catalog: catalog)
+    }
+
+    /// Issues with `now`, the database's clock (seconds), and the sign-in's catalog.
+    func issue(now: Int, catalog: SignInCatalog) throws -> Issued {
+        let settings = catalog.roleSettings
+        let tables = catalog.tables
         let anonKey = JWTSigner.sign(claimsJSON: JSONText.encode(AuthClaims.apiKey(role: "anon", issuedAt: now)))
         var issued = Issued()
         for persona in plan.personas {

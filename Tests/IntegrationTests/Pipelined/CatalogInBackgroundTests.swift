@@ -76,4 +76,26 @@ import TestSupport
         #expect(error.line == line)
         #expect(try connection.query("select count(*) from auth.users where email like '%.plan@example.com'").scalar == "0")
     }
+
+    /// A setup that changes the catalog the second session read (here a trigger that
+    /// sends NOTIFY on an exposed table) has the run read the notes again on its own
+    /// session: they name what the setup made, as when the notes were read at the end.
+    @Test func aSetupThatChangesTheCatalogIsInTheNotes() throws {
+        let (connection, _) = try electricRide()
+        let text = try electricRidePlan.replacingOccurrences(of: "\nrelations:\n", with: """
+              - create schema plan_private
+              - |
+                create function plan_private.ping() returns trigger language plpgsql
+                as $$ begin perform pg_notify('plan', 'ping'); return new; end $$
+              - create trigger plan_ping after insert on public.colour for each row execute function plan_private.ping()
+
+            relations:
+
+            """)
+        let note = "trigger plan_ping on public.colour calls plan_private.ping(): sends NOTIFY"
+        let both = try run(text, on: connection)
+        #expect(both.undoableSideEffects.contains(note), "\(both.undoableSideEffects)")
+        #expect(lines(both) == lines(try run(text, on: connection, inBackground: false)))
+        #expect(both.failures.isEmpty)
+    }
 }
