@@ -125,13 +125,18 @@ extension Connection {
         guard let first = batch.statements.first(where: { !$0.isEmpty })?.first else {
             return batch.statements.map { _ in [] }
         }
-        let handle = try openHandle(for: first.text)
-        guard PQenterPipelineMode(handle) == 1 else { throw failure(sql: first.text) }
-        defer { PQexitPipelineMode(handle) }
-        try send(batch, handle)
+        let stream = try PipelineStream(self, first: first.text)
+        for unit in batch.statements { try stream.send(unit) }
+        return try stream.finish()
+    }
+
+    /// Reads the outcomes of `units`, sent in pipeline mode, in order.
+    func readOutcomes(of units: [[PipelinedBatch.Statement]], _ handle: OpaquePointer) throws
+        -> [[PipelinedBatch.Outcome]]
+    {
         var outcomes: [[PipelinedBatch.Outcome]] = []
         defer { readingStatement = nil }
-        for (unitIndex, unit) in batch.statements.enumerated() {
+        for (unitIndex, unit) in units.enumerated() {
             var unitOutcomes: [PipelinedBatch.Outcome] = []
             for (statementIndex, statement) in unit.enumerated() {
                 readingStatement = (unitIndex, statementIndex)
@@ -147,31 +152,13 @@ extension Connection {
                 }
                 unitOutcomes.append(try readOutcome(handle, sql: text))
             }
-            try awaitUnitSync(handle, sql: unit.last?.text ?? first.text)
+            try awaitUnitSync(handle, sql: unit.last?.text ?? "")
             outcomes.append(unitOutcomes)
         }
         return outcomes
     }
 
-    private func send(_ batch: PipelinedBatch, _ handle: OpaquePointer) throws {
-        PQsetnonblocking(handle, 1)
-        defer { PQsetnonblocking(handle, 0) }
-        var unflushed = 0
-        for unit in batch.statements {
-            for statement in unit {
-                try send(handle, statement)
-                unflushed += statement.text.utf8.count
-            }
-            guard PQpipelineSync(handle) == 1 else { throw failure(sql: unit.last?.text ?? "") }
-            if unflushed >= 64 * 1024 {
-                try flushReading(handle, sql: unit.last?.text ?? "")
-                unflushed = 0
-            }
-        }
-        try flushReading(handle, sql: batch.statements.last?.last?.text ?? "")
-    }
-
-    private func send(_ handle: OpaquePointer, _ statement: PipelinedBatch.Statement) throws {
+    func send(_ handle: OpaquePointer, _ statement: PipelinedBatch.Statement) throws {
         let text = statement.text
         let parameters = statement.bindings
         if let name = statement.name, statement.prepares {

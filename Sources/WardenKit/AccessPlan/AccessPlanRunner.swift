@@ -117,25 +117,33 @@ package struct AccessPlanRunner {
             let probers = resolved.relations.map {
                 RelationProber(context: context, plan: $0.plan, relation: $0.catalog)
             }
+            // Each batch is sent while it is made: the server starts on its first probes
+            // while the client makes the rest.
             let truthBatch = ProbeBatch(seal: seal, after: "signing in the personas")
+            try truthBatch.startSending(on: connection)
             let truths = probers.map { $0.queueTruth(truthBatch) }
             try truthBatch.run(connection, after: "computing the relations' truth (their owner or sample SQL)")
             subject = "probing the plan's relations and functions"
             let probeBatch = ProbeBatch(seal: seal, after: "computing the relations' truth")
+            try probeBatch.startSending(on: connection)
             var pending: [() throws -> [ProbeResult]] = []
             for (prober, truth) in zip(probers, truths) {
                 pending.append(try prober.queueProbes(try truth(), probeBatch))
             }
             let functionResults = FunctionProber(context: context).queue(resolved.functions, probeBatch)
             try probeBatch.run(connection, after: "probing the plan's relations (their owner or sample SQL)")
+            // Every check in one round trip; one that the batch had to stop early runs
+            // again on its own (see CheckProber.queue). The checks do not depend on the
+            // probes' outcomes: they are sent first, and the server runs them while the
+            // outcomes are read.
+            subject = "running the plan's checks"
+            let checkBatch = ProbeBatch(seal: seal, after: "probing the plan's relations", stopsAtLimits: false)
+            if !plan.checks.isEmpty { try checkBatch.startSending(on: connection) }
+            let checks = plan.checks.map { CheckProber(context: context).queue($0, checkBatch) }
+            if !plan.checks.isEmpty { try checkBatch.finishSending(on: connection) }
             for read in pending { results += try read() }
             results += unplannedResults(resolved)
             results += try functionResults()
-            // Every check in one round trip; one that the batch had to stop early runs
-            // again on its own (see CheckProber.queue).
-            subject = "running the plan's checks"
-            let checkBatch = ProbeBatch(seal: seal, after: "probing the plan's relations", stopsAtLimits: false)
-            let checks = plan.checks.map { CheckProber(context: context).queue($0, checkBatch) }
             if !plan.checks.isEmpty {
                 try checkBatch.run(connection, after: "running the plan's checks")
             }

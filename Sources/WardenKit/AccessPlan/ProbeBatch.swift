@@ -31,6 +31,10 @@ import WardenPostgres
 /// once: it goes as a named prepared statement (`PlanReuse`; issue 18: planning a
 /// view of eight joins is most of a read probe's server time). The statements are
 /// deallocated when the run ends (`AccessPlanRunner`), all in one round trip.
+///
+/// A batch may be sent while it is made (`startSending(on:)`): each unit goes to the
+/// server as soon as the next one is begun, so the server runs the first probes while
+/// the rest are made (issue 18). What is sent, and in what order, is the same.
 final class ProbeBatch {
     /// A probe's place in the batch: its unit, and where its statements start in it
     /// (after the previous probe's rollback).
@@ -66,6 +70,12 @@ final class ProbeBatch {
     private let seal: RunSeal
     /// What ran before the batch, for the message when the first check fails.
     private let before: String
+    /// Where the batch goes, once it is being sent; how many of its units are sent,
+    /// the names they share plans by, and the first error sending met (thrown by `run`).
+    private var stream: PipelineStream?
+    private var sentUnits = 0
+    private var reuse: PlanReuse?
+    private var sendError: (any Error)?
 
     init(seal: RunSeal, after before: String, stopsAtLimits: Bool = true, sharesPlans: Bool = true) {
         self.seal = seal
@@ -78,9 +88,34 @@ final class ProbeBatch {
         addControl("savepoint \(raw: Self.savepoint)")
     }
 
+    /// Starts sending on `connection`: the units made so far, and from now on each unit
+    /// as soon as the next is begun. Nothing else may use the connection until `run`.
+    func startSending(on connection: Connection) throws {
+        precondition(stream == nil, "a probe batch started twice")
+        stream = try PipelineStream(connection, first: RunSeal.identitySQL.text)
+        reuse = PlanReuse(connection: connection)
+        sendUnits(upTo: units.count - 1)
+    }
+
+    /// Sends the units before `end` not sent yet (each is complete: a later one was
+    /// begun). An error stops the sending; `run` throws it.
+    private func sendUnits(upTo end: Int) {
+        guard let stream, sendError == nil else { return }
+        do {
+            while sentUnits < end {
+                let unit = units[sentUnits]
+                try stream.send(reuse!.statements(unit.statements, roles: unit.roles, unit: sentUnits))
+                sentUnits += 1
+            }
+        } catch {
+            sendError = error
+        }
+    }
+
     /// Starts a unit, opened by the last probe's rollback when one is pending.
     @discardableResult
     private func openUnit() -> Int {
+        sendUnits(upTo: units.count)
         units.append(Unit())
         if rollbackPending {
             rollbackPending = false
@@ -119,19 +154,29 @@ final class ProbeBatch {
         return ticket
     }
 
-    /// Sends everything, reads every outcome, then checks that every probe was
-    /// rolled back and that the seal holds. A limit that ran out (a lock wait, a long
-    /// statement) stops the run, as it would have one probe at a time.
-    func run(_ connection: Connection, after origin: String) throws {
-        let reuse = PlanReuse(units: units.map(\.statements), roles: units.map(\.roles), connection: connection)
+    /// Ends the batch (the savepoint's release, then the seal's last identity query)
+    /// and sends all of it: nothing more may be added. `run` then reads it; meanwhile
+    /// the caller may do what does not need the connection.
+    func finishSending(on connection: Connection) throws {
+        guard closingTicket == nil else { return }
         openUnit()
         addControl("release savepoint \(raw: Self.savepoint)")
-        let last = add([RunSeal.identitySQL])
-        var batch = PipelinedBatch()
-        for index in units.indices {
-            batch.add(statements: reuse.statements(ofUnit: index, units[index].statements))
-        }
-        outcomes = try connection.run(batch)
+        closingTicket = add([RunSeal.identitySQL])
+        if stream == nil { try startSending(on: connection) }
+        sendUnits(upTo: units.count)
+        if let sendError { throw sendError }
+    }
+
+    /// The seal's last identity query, once `finishSending` added it.
+    private var closingTicket: Ticket?
+
+    /// Sends everything (`finishSending`), reads every outcome, then checks that every
+    /// probe was rolled back and that the seal holds. A limit that ran out (a lock wait,
+    /// a long statement) stops the run, as it would have one probe at a time.
+    func run(_ connection: Connection, after origin: String) throws {
+        try finishSending(on: connection)
+        let last = closingTicket!
+        outcomes = try stream!.finish()
         try seal.check(identity: try outcomes[0][0].get().rows.first ?? [], after: before)
         for (unit, index) in controlStatements {
             if case .error(let error) = outcomes[unit][index] {
@@ -149,7 +194,7 @@ final class ProbeBatch {
                 message: "\(origin) broke the run's seal: the run's transaction is no longer open; the run was stopped and rolled back")
         }
         try seal.check(identity: try outcomes[last.unit][last.first].get().rows.first ?? [], after: origin)
-        try runAgainWithoutSharedPlans(reuse.unitsMissingTheirPlan(outcomes), connection, after: origin)
+        try runAgainWithoutSharedPlans(reuse!.unitsMissingTheirPlan(outcomes), connection, after: origin)
     }
 
     /// Runs again, each statement unnamed, the probes that were to use a shared plan
