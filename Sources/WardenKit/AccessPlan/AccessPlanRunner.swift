@@ -109,7 +109,8 @@ package struct AccessPlanRunner {
                     capped.roleSettings = limits.capped(request.roleSettings)
                     return capped
                 }, seal: seal,
-                impersonation: Impersonation(connection: connection, seal: seal), userIDs: userIDs)
+                impersonation: Impersonation(connection: connection, seal: seal), userIDs: userIDs,
+                catalogReadByAdmin: resolved.catalogReader == seal.adminRole)
             var results: [ProbeResult] = issued.failures + unprovenResults(resolved, failed: issued.failures.compactMap(\.persona))
             // Two round trips for every relation and function of the plan: the truth
             // (as the admin, with each persona's claims), then every persona's probes.
@@ -258,6 +259,9 @@ struct ProbeContext {
     let impersonation: Impersonation
     /// Persona name -> the id of its account in auth.users (signed-in personas).
     var userIDs: [String: String] = [:]
+    /// Whether the catalog was read as the admin the truth is computed as (then a
+    /// relation's `rowSecurityAppliesToReader` is the admin's).
+    var catalogReadByAdmin = false
 
     /// The persona's request settings (every persona in `plan` has one).
     func request(_ persona: Persona) -> PersonaRequest {

@@ -12,6 +12,10 @@ package struct ExposedCatalog: Sendable {
         package var columns: [String]
         /// Columns an update probe may set to themselves (not generated, not identity ALWAYS).
         package var assignableColumns: [String]
+        /// Whether row-level security applies to the user who read the catalog
+        /// (`row_security_active`); when not, what that user sees of a table is every
+        /// row, whatever a request's claims say.
+        package var rowSecurityAppliesToReader = true
         package var isTable: Bool { kind == "r" || kind == "p" }
         package var qualifiedName: String { "\(schema).\(name)" }
         package var kindName: String { isTable ? "table" : kind == "v" ? "view" : kind == "m" ? "materialized view" : "relation" }
@@ -48,6 +52,8 @@ package struct ExposedCatalog: Sendable {
 
     package var relations: [Relation]
     package var functions: [Function]
+    /// `current_user` of the session that read the catalog.
+    package var reader = ""
 
     /// The functions a client can call through the API: all but trigger functions.
     package var callableFunctions: [Function] { functions.filter { !$0.isTrigger } }
@@ -72,7 +78,8 @@ package struct ExposedCatalog: Sendable {
                    array_to_json(array(select a.attname from pg_attribute a
                                         where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
                                           and a.attgenerated = '' and a.attidentity <> 'a'
-                                        order by a.attnum))::text
+                                        order by a.attnum))::text,
+                   pg_catalog.row_security_active(c.oid)::text, current_user::text
             from pg_class c join pg_namespace n on n.oid = c.relnamespace
             where n.nspname = any(\(schemaArray)::text[]) and c.relkind in ('r', 'p', 'v', 'm', 'f')
               and not exists (select 1 from pg_depend d
@@ -99,11 +106,13 @@ package struct ExposedCatalog: Sendable {
             relations: relationRows.map { row in
                 Relation(
                     schema: row[0] ?? "", name: row[1] ?? "", kind: row[2] ?? "",
-                    columns: JSONStringArray.decode(row[3]), assignableColumns: JSONStringArray.decode(row[4]))
+                    columns: JSONStringArray.decode(row[3]), assignableColumns: JSONStringArray.decode(row[4]),
+                    rowSecurityAppliesToReader: row[5] != "false")
             },
             functions: functionRows.map {
                 Function(oid: $0[0] ?? "", signature: $0[1] ?? "", namedSignature: $0[2] ?? "", isTrigger: $0[3] == "true")
-            })
+            },
+            reader: (relationRows.first?[6] ?? nil) ?? "")
     }
 }
 

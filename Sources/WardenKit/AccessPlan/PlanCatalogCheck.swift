@@ -13,6 +13,8 @@ struct PlanCatalogCheck {
         var unplannedRelations: [ExposedCatalog.Relation]
         var functions: [(plan: FunctionPlan, signature: String, oid: String)]
         var unplannedFunctions: [ExposedCatalog.Function]
+        /// `current_user` of the session that read the catalog (`ExposedCatalog.reader`).
+        var catalogReader = ""
     }
 
     func resolve() throws -> Resolved {
@@ -28,7 +30,8 @@ struct PlanCatalogCheck {
             relations: relations,
             unplannedRelations: catalog.relations.filter { !plannedRelations.contains($0.qualifiedName) },
             functions: functions.map { ($0.plan, $0.signature, $0.oid) },
-            unplannedFunctions: catalog.callableFunctions.filter { !plannedFunctions.contains($0.oid) })
+            unplannedFunctions: catalog.callableFunctions.filter { !plannedFunctions.contains($0.oid) },
+            catalogReader: catalog.reader)
     }
 
     /// Every exposed schema must exist: a misspelt one (`pubic`, `Public`) would make

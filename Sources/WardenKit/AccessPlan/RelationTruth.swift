@@ -43,7 +43,9 @@ extension RelationProber {
     /// since a sample that cannot be evaluated is an outcome the report shows.
     func queueTruth(_ batch: ProbeBatch) -> () throws -> RelationTruth {
         var digestTickets: [DigestTicket] = []
-        for persona in context.plan.personas {
+        // One persona's truth stands for every persona's when claims cannot change it.
+        let personas = sharesOneTruth ? Array(context.plan.personas.prefix(1)) : context.plan.personas
+        for persona in personas {
             let request = context.request(persona).routed("GET", "/\(plan.name)")
             let digest = plan.owner.map { digestSQL(alsoWhere: $0) } ?? digestSQL()
             let targets = relation.isTable ? targets(of: persona) : []
@@ -51,8 +53,9 @@ extension RelationProber {
                 [PersonaRequest.select(request.requestSettings), withTargets(digest, targets)],
                 parsedAs: PlanReuse.adminRole)))
         }
+        let everyone = sharesOneTruth ? context.plan.personas.map(\.name) : []
         guard relation.isTable else {
-            return { try Self.read(digestTickets, batch) }
+            return { try Self.read(digestTickets, batch, sharedBy: everyone) }
         }
         var sampleTickets: [(String, ProbeBatch.Ticket)] = []
         var owners: [Persona?] = context.plan.personas.filter { $0.user != nil }
@@ -65,7 +68,7 @@ extension RelationProber {
             ], parsedAs: PlanReuse.adminRole)))
         }
         return {
-            var truth = try Self.read(digestTickets, batch)
+            var truth = try Self.read(digestTickets, batch, sharedBy: everyone)
             for (name, ticket) in sampleTickets {
                 let outcomes = try batch.outcomes(ticket)
                 _ = try outcomes[0].get()
@@ -79,8 +82,20 @@ extension RelationProber {
         }
     }
 
-    /// Reads each persona's digests, then the ctid of each of its target rows.
-    private static func read(_ tickets: [DigestTicket], _ batch: ProbeBatch) throws -> RelationTruth {
+    /// Whether one persona's truth is every persona's: a table with no owner rule that
+    /// row-level security does not restrict for the admin. The admin then sees every
+    /// row whatever the claims (a table's rows are read without calling anything that
+    /// could read them), and each persona's write probes aim at any row, the same one.
+    /// (Issue 18: a third of Electric Ride's truth statements.)
+    var sharesOneTruth: Bool {
+        relation.isTable && plan.owner == nil && context.catalogReadByAdmin && !relation.rowSecurityAppliesToReader
+    }
+
+    /// Reads each persona's digests, then the ctid of each of its target rows. With
+    /// `sharedBy`, the one persona's truth read is each of those personas' too.
+    private static func read(_ tickets: [DigestTicket], _ batch: ProbeBatch, sharedBy everyone: [String]) throws
+        -> RelationTruth
+    {
         var truth = RelationTruth()
         for (name, targets, ticket) in tickets {
             let results = try batch.outcomes(ticket).map { try $0.get() }
@@ -88,6 +103,12 @@ extension RelationProber {
             let digests = Array(row.dropLast(targets.count))
             truth.digests[name] = (Array(digests.prefix(2)), digests.count > 2 ? Array(digests.dropFirst(2)) : nil)
             for (target, ctid) in zip(targets, row.suffix(targets.count)) { truth.targets[target] = ctid }
+        }
+        if let (first, _, _) = tickets.first {
+            for name in everyone where name != first {
+                truth.digests[name] = truth.digests[first]
+                truth.targets[.any(name)] = truth.targets[.any(first)]
+            }
         }
         return truth
     }
