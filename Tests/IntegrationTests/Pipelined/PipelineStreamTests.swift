@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WardenPostgres
+import WardenKit
 import TestSupport
 
 /// `PipelineStream`: units sent one by one as they are made, read whole at the end,
@@ -57,5 +58,40 @@ import TestSupport
         }
         #expect(try connection.query("select count(*)::text from kept").scalar == "1")
         #expect(connection.transactionStatus == .idle)
+    }
+}
+
+/// A run that stops while its probes are being sent (here the truth of the second
+/// relation fails, after the first relation's probes went out): what was sent is read
+/// and dropped, the run is rolled back, and the connection is left as it was.
+@Suite struct StreamedRunStopTests {
+    @Test func aRunThatStopsWhileItsProbesAreSentLeavesTheConnectionAsItWas() throws {
+        let connection = try Connection(try TestCluster.newTwinDatabase("stream").project)
+        try connection.execute(
+            """
+            create table public.alpha (id int primary key, body text);
+            create table public.beta (id int primary key, user_id uuid);
+            insert into public.alpha values (1, 'one');
+            insert into public.beta values (1, null)
+            """)
+        let plan = try AccessPlanParser(file: "stop.yml").parse(
+            """
+            schemas: [public]
+            personas:
+              ava: { role: authenticated, email: ava.stream@example.com }
+            relations:
+              alpha:
+                sample: { id: "2", body: "'two'" }
+                access: { ava: all }
+              beta:
+                owner: (1 / (id - 1)) = 0
+                sample: { id: "2" }
+                access: { ava: { select: own } }
+            """)
+        #expect(throws: PGError.self) { try AccessPlanRunner(connection: connection, plan: plan).run() }
+        #expect(connection.transactionStatus == .idle)
+        #expect(try connection.query("select count(*)::text from pg_prepared_statements").scalar == "0")
+        #expect(try connection.query("select count(*)::text from auth.users").scalar == "0")
+        #expect(try connection.query("select count(*)::text from public.alpha").scalar == "1")
     }
 }
