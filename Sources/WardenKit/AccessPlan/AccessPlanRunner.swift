@@ -118,11 +118,14 @@ package struct AccessPlanRunner {
             let probers = resolved.relations.map {
                 RelationProber(context: context, plan: $0.plan, relation: $0.catalog)
             }
-            // Each batch is sent while it is made: the server starts on its first probes
-            // while the client makes the rest.
+            // Each batch is sent while it is made, a relation at a time: the server starts
+            // on the first relations while the client makes the rest.
             let truthBatch = ProbeBatch(seal: seal, after: "signing in the personas")
             try truthBatch.startSending(on: connection)
-            let truths = probers.map { $0.queueTruth(truthBatch) }
+            let truths = probers.map { prober in
+                defer { truthBatch.sendQueued() }
+                return prober.queueTruth(truthBatch)
+            }
             try truthBatch.run(connection, after: "computing the relations' truth (their owner or sample SQL)")
             subject = "probing the plan's relations and functions"
             let probeBatch = ProbeBatch(seal: seal, after: "computing the relations' truth")
@@ -130,6 +133,7 @@ package struct AccessPlanRunner {
             var pending: [() throws -> [ProbeResult]] = []
             for (prober, truth) in zip(probers, truths) {
                 pending.append(try prober.queueProbes(try truth(), probeBatch))
+                probeBatch.sendQueued()
             }
             let functionResults = FunctionProber(context: context).queue(resolved.functions, probeBatch)
             try probeBatch.run(connection, after: "probing the plan's relations (their owner or sample SQL)")

@@ -1,13 +1,16 @@
 import WardenPostgres
 
-/// Which statements of a probe batch share one plan. Every statement the batch sends
-/// as a known role goes as a named prepared statement: the first with its text and
-/// role prepares it (Parse) and runs it, later ones only run it (Bind, Execute), so
-/// the server parses, analyses and plans a text once per role instead of once per
-/// probe. Each name is decided when its unit is sent, so a batch can be sent while it
-/// is still being made (`ProbeBatch.startSending(on:)`); a text sent only once is
-/// prepared all the same (measured on Electric Ride's plan: no more of the server's
-/// time than sending it unnamed; issue 18).
+/// Which statements of a probe batch share one plan. A text that the batch sends
+/// more than once as the same role goes as a named prepared statement: its first
+/// use prepares it (Parse) and runs it, later uses only run it (Bind, Execute), so
+/// the server parses, analyses and plans it once instead of once per probe.
+///
+/// Names are decided for the units sent together (`ProbeBatch.sendQueued()`: a
+/// relation's probes, whose texts repeat among themselves, as ava's and ben's do), so
+/// a batch can be sent while it is still being made (issue 18): a text sent more than
+/// once among them is prepared at its first use; a text sent once is sent unnamed (a
+/// prepared statement is kept in the server's memory until the run ends), and, should
+/// it come again in a later group, it is prepared there.
 ///
 /// Why a shared plan proves what an unnamed statement proves: the statement is
 /// parsed as the role it runs as (the key includes the role, so name lookups and
@@ -32,6 +35,8 @@ struct PlanReuse {
     private let connection: Connection
     /// The name each (role, text) was prepared as.
     private var names: [Key: String] = [:]
+    /// The (role, text)s sent once, unnamed, in an earlier group.
+    private var sentUnnamed: Set<Key> = []
     /// The units that run each name without preparing it.
     private var usedBy: [String: Set<Int>] = [:]
 
@@ -39,20 +44,37 @@ struct PlanReuse {
         self.connection = connection
     }
 
-    /// How unit `unit`'s statements are sent. `roles[i]`: the role statement i is parsed
-    /// as; nil: sent unnamed.
-    mutating func statements(_ sql: [SQL], roles: [String?], unit: Int) -> [PipelinedBatch.Statement] {
-        zip(sql, roles).map { sql, role in
-            let statement = PipelinedBatch.Statement(sql)
-            guard let role else { return statement }
-            let key = Key(role: role, text: statement.text)
-            if let name = names[key] {
-                usedBy[name, default: []].insert(unit)
-                return statement.reusing(name)
+    /// How a group of units sent together is sent: `units[u]` is unit `first + u`'s
+    /// statements and, for each, the role it is parsed as (nil: sent unnamed).
+    mutating func statements(ofUnits units: [(sql: [SQL], roles: [String?])], startingAt first: Int)
+        -> [[PipelinedBatch.Statement]]
+    {
+        let statements = units.map { $0.sql.map(PipelinedBatch.Statement.init) }
+        // How often each (role, text) not yet named comes in this group.
+        var uses: [Key: Int] = [:]
+        for (unit, sent) in zip(units, statements) {
+            for (role, statement) in zip(unit.roles, sent) {
+                guard let role else { continue }
+                let key = Key(role: role, text: statement.text)
+                if names[key] == nil { uses[key, default: 0] += 1 }
             }
-            let name = connection.nextPreparedStatementName()
-            names[key] = name
-            return statement.preparing(as: name)
+        }
+        return zip(units, statements).enumerated().map { offset, pair in
+            zip(pair.0.roles, pair.1).map { role, statement in
+                guard let role else { return statement }
+                let key = Key(role: role, text: statement.text)
+                if let name = names[key] {
+                    usedBy[name, default: []].insert(first + offset)
+                    return statement.reusing(name)
+                }
+                guard uses[key, default: 0] > 1 || sentUnnamed.contains(key) else {
+                    sentUnnamed.insert(key)
+                    return statement
+                }
+                let name = connection.nextPreparedStatementName()
+                names[key] = name
+                return statement.preparing(as: name)
+            }
         }
     }
 

@@ -32,8 +32,8 @@ import WardenPostgres
 /// view of eight joins is most of a read probe's server time). The statements are
 /// deallocated when the run ends (`AccessPlanRunner`), all in one round trip.
 ///
-/// A batch may be sent while it is made (`startSending(on:)`): each unit goes to the
-/// server as soon as the next one is begun, so the server runs the first probes while
+/// A batch may be sent while it is made (`startSending(on:)`, then `sendQueued()`
+/// after each relation's probes): the server runs the first relations' probes while
 /// the rest are made (issue 18). What is sent, and in what order, is the same.
 final class ProbeBatch {
     /// A probe's place in the batch: its unit, and where its statements start in it
@@ -88,23 +88,32 @@ final class ProbeBatch {
         addControl("savepoint \(raw: Self.savepoint)")
     }
 
-    /// Starts sending on `connection`: the units made so far, and from now on each unit
-    /// as soon as the next is begun. Nothing else may use the connection until `run`.
+    /// Starts sending on `connection`: from now on `sendQueued()` sends what was made
+    /// since it was last called. Nothing else may use the connection until `run`.
     func startSending(on connection: Connection) throws {
         precondition(stream == nil, "a probe batch started twice")
         stream = try PipelineStream(connection, first: RunSeal.identitySQL.text)
         reuse = PlanReuse(connection: connection)
+        sendQueued()
+    }
+
+    /// Sends the units made since the last call (all but the one still being made),
+    /// once `startSending` was called. Call it after each group of probes whose texts
+    /// repeat among themselves (the runner: after each relation): which texts share a
+    /// plan is decided for the units sent together (`PlanReuse`). An error stops the
+    /// sending; `run` throws it.
+    func sendQueued() {
         sendUnits(upTo: units.count - 1)
     }
 
-    /// Sends the units before `end` not sent yet (each is complete: a later one was
-    /// begun). An error stops the sending; `run` throws it.
     private func sendUnits(upTo end: Int) {
-        guard let stream, sendError == nil else { return }
+        guard let stream, sendError == nil, sentUnits < end else { return }
         do {
-            while sentUnits < end {
-                let unit = units[sentUnits]
-                try stream.send(reuse!.statements(unit.statements, roles: unit.roles, unit: sentUnits))
+            let window = units[sentUnits..<end]
+            let statements = reuse!.statements(
+                ofUnits: window.map { ($0.statements, $0.roles) }, startingAt: sentUnits)
+            for unit in statements {
+                try stream.send(unit)
                 sentUnits += 1
             }
         } catch {
@@ -115,7 +124,6 @@ final class ProbeBatch {
     /// Starts a unit, opened by the last probe's rollback when one is pending.
     @discardableResult
     private func openUnit() -> Int {
-        sendUnits(upTo: units.count)
         units.append(Unit())
         if rollbackPending {
             rollbackPending = false
