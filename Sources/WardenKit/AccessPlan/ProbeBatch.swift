@@ -76,6 +76,8 @@ final class ProbeBatch {
     private var sentUnits = 0
     private var reuse: PlanReuse?
     private var sendError: (any Error)?
+    /// The seal's last identity query, once `finishSending` added it.
+    private var closingTicket: Ticket?
 
     init(seal: RunSeal, after before: String, stopsAtLimits: Bool = true, sharesPlans: Bool = true) {
         self.seal = seal
@@ -174,9 +176,6 @@ final class ProbeBatch {
         sendUnits(upTo: units.count)
         if let sendError { throw sendError }
     }
-
-    /// The seal's last identity query, once `finishSending` added it.
-    private var closingTicket: Ticket?
 
     /// Sends everything (`finishSending`), reads every outcome, then checks that every
     /// probe was rolled back and that the seal holds. A limit that ran out (a lock wait,
