@@ -6,9 +6,7 @@ import WardenPostgres
 /// with the verified TOTP factor it was raised by), its `auth.mfa_amr_claims` (one
 /// per method), and `auth.users.last_sign_in_at`. Where the database lacks those
 /// tables, the session id is still issued, with no row behind it.
-struct PersonaSignIn {
-    let connection: Connection
-
+enum PersonaSignIn {
     /// Which of Supabase Auth's session tables the database has.
     struct Tables {
         var sessions = false, amrClaims = false, factors = false, lastSignIn = false
@@ -33,18 +31,23 @@ struct PersonaSignIn {
         }
     }
 
-    /// Records the sign-in and returns what the token is made of. `now` is the
-    /// database's clock (seconds); an expired persona signed in a lifetime ago.
-    func signIn(_ persona: Persona, user: PlanUser, userID: String, now: Int, tables: Tables) throws -> AuthClaims.SignIn {
+    /// What a sign-in writes (`rows`: one pipelined unit, so the first error stops the
+    /// rest of it, as when they were sent one by one) and what the token is made of.
+    struct Prepared {
+        var rows: [SQL]
+        var signIn: AuthClaims.SignIn
+    }
+
+    /// The sign-in's rows and claims. `now` is the database's clock (seconds); an
+    /// expired persona signed in a lifetime ago. Where the database lacks the session
+    /// tables, the session id is still issued, with no row behind it.
+    static func prepare(_ persona: Persona, user: PlanUser, userID: String, now: Int, tables: Tables) -> Prepared {
         let issuedAt = persona.token.expired ? now - AuthClaims.lifetime - 60 : now
         var methods = [(method: AuthClaims.signInMethod(persona, user: user), at: issuedAt - 1)]
         if persona.token.aal == "aal2" { methods.insert(("totp", issuedAt), at: 0) }
         let sessionID = UUID().uuidString.lowercased()
-        guard tables.sessions else {
-            return AuthClaims.SignIn(userID: userID, sessionID: sessionID, issuedAt: issuedAt, methods: methods)
-        }
-        // Every row of the sign-in in one round trip (one pipelined unit: the first
-        // error stops the rest and is thrown, as when they were sent one by one).
+        let signIn = AuthClaims.SignIn(userID: userID, sessionID: sessionID, issuedAt: issuedAt, methods: methods)
+        guard tables.sessions else { return Prepared(rows: [], signIn: signIn) }
         var statements: [SQL] = []
         var factorID: String?
         if persona.token.aal == "aal2", tables.factors {
@@ -77,7 +80,6 @@ struct PersonaSignIn {
             statements.append(
                 "update auth.users set last_sign_in_at = to_timestamp(\(String(issuedAt - 1))::float8) where id = \(userID)")
         }
-        try connection.execute(statements)
-        return AuthClaims.SignIn(userID: userID, sessionID: sessionID, issuedAt: issuedAt, methods: methods)
+        return Prepared(rows: statements, signIn: signIn)
     }
 }

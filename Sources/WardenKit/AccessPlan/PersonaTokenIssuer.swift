@@ -31,12 +31,13 @@ struct PersonaTokenIssuer {
         let settings = catalog.roleSettings
         let tables = catalog.tables
         let anonKey = JWTSigner.sign(claimsJSON: JSONText.encode(AuthClaims.apiKey(role: "anon", issuedAt: now)))
+        let signIns = try signIn(now: now, tables: tables)
         var issued = Issued()
         for persona in plan.personas {
             var claims: [String: Any]
-            if let user = persona.user, let userID = userIDs[persona.name] {
+            if let user = persona.user, let userID = userIDs[persona.name], let signIn = signIns[persona.name] {
                 do {
-                    claims = try signedInClaims(persona, user: user, userID: userID, now: now, tables: tables)
+                    claims = try signedInClaims(persona, user: user, userID: userID, signIn: signIn)
                 } catch AccessTokenHookCall.Failure.rejected(let message) {
                     issued.failures.append(failure(persona, message))
                     continue
@@ -57,16 +58,33 @@ struct PersonaTokenIssuer {
         return issued
     }
 
-    private func signedInClaims(_ persona: Persona, user: PlanUser, userID: String, now: Int,
-                                tables: PersonaSignIn.Tables) throws -> [String: Any] {
-        let signIn: AuthClaims.SignIn
-        do {
-            signIn = try PersonaSignIn(connection: connection).signIn(persona, user: user, userID: userID, now: now, tables: tables)
-        } catch let error as PGError {
+    /// Signs every signed-in persona's user in (`PersonaSignIn`), all in one round trip:
+    /// a pipelined unit each, so one's error stops only the rest of its own rows, and
+    /// is thrown naming its persona. Persona name -> what its token is made of.
+    private func signIn(now: Int, tables: PersonaSignIn.Tables) throws -> [String: AuthClaims.SignIn] {
+        var prepared: [(persona: Persona, sign: PersonaSignIn.Prepared)] = []
+        for persona in plan.personas {
+            guard let user = persona.user, let userID = userIDs[persona.name] else { continue }
+            prepared.append((persona, PersonaSignIn.prepare(persona, user: user, userID: userID, now: now, tables: tables)))
+        }
+        var batch = PipelinedBatch()
+        let units = prepared.map { $0.sign.rows.isEmpty ? nil : batch.add($0.sign.rows) }
+        let outcomes = try connection.run(batch)
+        for ((persona, _), unit) in zip(prepared, units) {
+            guard let unit, let error = outcomes[unit].lazy.compactMap({ outcome -> PGError? in
+                if case .error(let error) = outcome { return error }
+                return nil
+            }).first else { continue }
             throw AccessPlanError(
                 file: plan.source, line: persona.line,
                 message: "signing in the user of persona '\(persona.name)' failed: \(error.message)")
         }
+        return Dictionary(uniqueKeysWithValues: prepared.map { ($0.persona.name, $0.sign.signIn) })
+    }
+
+    private func signedInClaims(_ persona: Persona, user: PlanUser, userID: String, signIn: AuthClaims.SignIn) throws
+        -> [String: Any]
+    {
         let claims = AuthClaims.signedIn(persona, user: user, signIn)
         guard let hook = plan.accessTokenHook else { return claims }
         let call = AccessTokenHookCall(connection: connection, hook: hook, adminRoleSetting: adminRoleSetting)
