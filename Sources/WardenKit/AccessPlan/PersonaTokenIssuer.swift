@@ -71,13 +71,15 @@ struct PersonaTokenIssuer {
         let units = prepared.map { $0.sign.rows.isEmpty ? nil : batch.add($0.sign.rows) }
         let outcomes = try connection.run(batch)
         for ((persona, _), unit) in zip(prepared, units) {
-            guard let unit, let error = outcomes[unit].lazy.compactMap({ outcome -> PGError? in
-                if case .error(let error) = outcome { return error }
-                return nil
-            }).first else { continue }
-            throw AccessPlanError(
-                file: plan.source, line: persona.line,
-                message: "signing in the user of persona '\(persona.name)' failed: \(error.message)")
+            guard let unit else { continue }
+            do {
+                // The first that is not a result is the unit's error (the rest is skipped).
+                for outcome in outcomes[unit] { _ = try outcome.get() }
+            } catch let error as PGError {
+                throw AccessPlanError(
+                    file: plan.source, line: persona.line,
+                    message: "signing in the user of persona '\(persona.name)' failed: \(error.message)")
+            }
         }
         return Dictionary(uniqueKeysWithValues: prepared.map { ($0.persona.name, $0.sign.signIn) })
     }

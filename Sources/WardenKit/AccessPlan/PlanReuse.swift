@@ -50,19 +50,15 @@ struct PlanReuse {
         -> [[PipelinedBatch.Statement]]
     {
         let statements = units.map { $0.sql.map(PipelinedBatch.Statement.init) }
+        let keys = zip(units, statements).map { unit, sent in
+            zip(unit.roles, sent).map { role, statement in role.map { Key(role: $0, text: statement.text) } }
+        }
         // How often each (role, text) not yet named comes in this group.
         var uses: [Key: Int] = [:]
-        for (unit, sent) in zip(units, statements) {
-            for (role, statement) in zip(unit.roles, sent) {
-                guard let role else { continue }
-                let key = Key(role: role, text: statement.text)
-                if names[key] == nil { uses[key, default: 0] += 1 }
-            }
-        }
-        return zip(units, statements).enumerated().map { offset, pair in
-            zip(pair.0.roles, pair.1).map { role, statement in
-                guard let role else { return statement }
-                let key = Key(role: role, text: statement.text)
+        for case let key? in keys.joined() where names[key] == nil { uses[key, default: 0] += 1 }
+        return zip(statements, keys).enumerated().map { offset, unit in
+            zip(unit.0, unit.1).map { statement, key in
+                guard let key else { return statement }
                 if let name = names[key] {
                     usedBy[name, default: []].insert(first + offset)
                     return statement.reusing(name)
