@@ -62,6 +62,18 @@ extension Connection {
         return try rolledBackSavepoint(body)
     }
 
+    /// `rolledBack`, and when it was a transaction of its own that the body ended
+    /// normally, every statement the body's pipelined batches prepared is deallocated
+    /// in the rollback's round trip (issue 18: the access plan's run, one round trip
+    /// fewer). What is left prepared (inside a caller's transaction, or after an error)
+    /// is for `deallocatePreparedStatements()`.
+    package func rolledBackDeallocating<T>(_ body: () throws -> T) throws -> T {
+        if transactionStatus == .idle {
+            return try runTransaction(deallocating: true) { (try body(), .rollback) }
+        }
+        return try rolledBackSavepoint(body)
+    }
+
     /// Runs `body` inside a savepoint that is always rolled back (and released), so
     /// the transaction stays usable and holds nothing of what the body did.
     @discardableResult
@@ -81,7 +93,7 @@ extension Connection {
     /// BEGIN, the body, then COMMIT or ROLLBACK as it says (ROLLBACK if it throws):
     /// each phase's failure reported as such, a failed rollback never hiding the
     /// body's error.
-    private func runTransaction<T>(_ body: () throws -> (T, TransactionOutcome)) throws -> T {
+    private func runTransaction<T>(deallocating: Bool = false, _ body: () throws -> (T, TransactionOutcome)) throws -> T {
         do {
             try execute("begin")
         } catch {
@@ -97,9 +109,24 @@ extension Connection {
         switch outcome {
         case .commit: try commit()
         case .rollback:
-            do { try execute("rollback") } catch { throw TransactionError(phase: .rollback, underlying: error) }
+            do {
+                if deallocating { try rollBackDeallocatingPreparedStatements() } else { try execute("rollback") }
+            } catch {
+                throw TransactionError(phase: .rollback, underlying: error)
+            }
         }
         return value
+    }
+
+    /// ROLLBACK, then a DEALLOCATE for each statement pipelined batches prepared, in one
+    /// unit (one round trip; a prepared statement is the session's: the rollback does
+    /// not remove it). The rollback's error is thrown; names whose deallocation did not
+    /// run stay listed for `deallocatePreparedStatements()`.
+    private func rollBackDeallocatingPreparedStatements() throws {
+        let names = preparedStatements
+        let outcomes = try run(unit: ["rollback"] + names.map { "deallocate \(identifier: $0)" })
+        _ = try outcomes[0].get()
+        if outcomes.dropFirst().allSatisfy(\.succeeded) { preparedStatements.removeFirst(names.count) }
     }
 
     /// Runs `body` inside a savepoint of the current transaction; on error, rolls back

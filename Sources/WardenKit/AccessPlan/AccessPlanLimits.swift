@@ -18,15 +18,15 @@ public struct AccessPlanLimits: Sendable, Equatable {
         self.statementTimeout = statementTimeout
     }
 
-    /// Sets both for the rest of the transaction, with `others` in the same statement
-    /// (one round trip).
-    func apply(on connection: Connection, with others: [(name: String, value: String)] = []) throws {
+    /// The statement that sets both for the rest of the transaction, with `others` in
+    /// the same statement (the runner sends it in its first round trip).
+    func settingSQL(with others: [(name: String, value: String)] = []) -> SQL {
         var statement: SQL = """
             select set_config('lock_timeout', \(max(1, lockTimeout.wholeMilliseconds))::text, true),
                    set_config('statement_timeout', \(max(1, statementTimeout.wholeMilliseconds))::text, true)
             """
         for setting in others { statement.append(", set_config(\(setting.name), \(setting.value), true)") }
-        try connection.query(statement)
+        return statement
     }
 
     /// A persona role's own settings (PostgREST applies them per request), with

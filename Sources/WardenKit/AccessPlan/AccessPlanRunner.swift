@@ -40,15 +40,15 @@ package struct AccessPlanRunner {
             : nil
         // Nothing of the second session outlives the run, whatever ended it.
         defer { background?.wait() }
-        // Watches, from a second connection opened only if the run lasts, who blocks it.
-        let pid = try? connection.fetchOne("select pg_backend_pid()")?.int(0)
-        let watch = pid.map {
-            BlockerWatch(settings: connection.settings, pid: $0, delay: min(.seconds(1), limits.lockTimeout / 2))
-        }
+        // Watches, from a second connection opened only if the run lasts, who blocks it
+        // (from the run's first round trip on, which reads the backend's pid).
+        var watch: BlockerWatch?
         defer { _ = watch?.stop() }
         let report: AccessPlanReport
         do {
-            report = try run(subject: &subject, background: background)
+            report = try run(subject: &subject, background: background) { pid in
+                watch = BlockerWatch(settings: connection.settings, pid: pid, delay: min(.seconds(1), limits.lockTimeout / 2))
+            }
         } catch {
             // The probes' shared plans (`PlanReuse`) outlive the rolled-back run: each
             // made is removed, whatever ended the run.
@@ -59,37 +59,39 @@ package struct AccessPlanRunner {
                 subject: subject, lockWait: lockWait, limit: lockWait ? limits.lockTimeout : limits.statementTimeout,
                 blocking: watch?.stop() ?? [], message: error.message)
         }
+        // Those the rollback's round trip did not deallocate (inside a caller's
+        // transaction, where the run was a savepoint).
         try connection.deallocatePreparedStatements()
         return report
     }
 
-    private func run(subject: inout String, background: CatalogReadsInBackground?) throws -> AccessPlanReport {
+    private func run(
+        subject: inout String, background: CatalogReadsInBackground?, watchBackend: (Int) -> Void
+    ) throws -> AccessPlanReport {
         let started = ContinuousClock.now
-        return try connection.rolledBack {
-            try limits.apply(on: connection, with: JoinOrderSetting.settings)
+        return try connection.rolledBackDeallocating {
             let seal: RunSeal
             var resolvedHere: PlanCatalogCheck.Resolved?
             let issued: PersonaTokenIssuer.Issued
             let committedCatalogHolds: Bool
             let userIDs: [String: String]
             do {
+                let opening = try RunOpening.read(on: connection, limits: limits, source: plan.source)
+                opening.backendPID.map(watchBackend)
+                seal = opening.seal
                 if background?.opened() != true {
                     resolvedHere = try resolveAgainstCatalog(on: connection)
                 }
-                seal = try RunSeal.capture(connection, source: plan.source)
-                // Personas reach storage tables through the storage server, which marks every
-                // transaction it runs so that its deletes pass storage.protect_delete().
-                // With it, how many rows the catalogs the second session reads hold of
-                // this session's writes not yet counted in (`CatalogReadsInBackground`).
-                let catalogWritesBefore = try connection.query(
-                    "select set_config('storage.allow_delete_query', 'true', true), (\(CatalogReadsInBackground.catalogWritesSQL))"
-                ).rows.first?.last ?? nil
                 subject = "creating the plan's users in auth.users"
-                userIDs = try createUsers()
+                userIDs = try createUsers(identityColumns: opening.identityColumns)
                 subject = "running the plan's setup"
-                try runSetup(seal: seal)
+                // With a second session, the clock and the catalog-write count that
+                // signing in reads ride on the setup's round trip.
+                let afterSetup = try runSetup(
+                    seal: seal, then: background?.opened() == true ? Self.clockAndCatalogWritesSQL : nil)
                 (issued, committedCatalogHolds) = try signIn(
-                    seal: seal, userIDs: userIDs, background: background, catalogWritesBefore: catalogWritesBefore)
+                    seal: seal, userIDs: userIDs, background: background, catalogWritesBefore: opening.catalogWrites,
+                    clockAndCatalogWrites: afterSetup)
             } catch {
                 // A plan that does not match the catalog is reported first, as when it
                 // was checked before anything ran.
@@ -173,14 +175,16 @@ package struct AccessPlanRunner {
     /// Signs the personas in. What that reads of the catalog comes from the second
     /// session when it is open and the run has not changed the catalogs it read
     /// (then its notes hold too: `committedCatalogHolds`); otherwise from this one.
+    /// `clockAndCatalogWrites`: `clockAndCatalogWritesSQL`'s answer when the setup's
+    /// round trip read it (nil: read here).
     private func signIn(
-        seal: RunSeal, userIDs: [String: String], background: CatalogReadsInBackground?, catalogWritesBefore: String?
+        seal: RunSeal, userIDs: [String: String], background: CatalogReadsInBackground?, catalogWritesBefore: String?,
+        clockAndCatalogWrites: QueryResult?
     ) throws -> (issued: PersonaTokenIssuer.Issued, committedCatalogHolds: Bool) {
         let issuer = PersonaTokenIssuer(
             connection: connection, plan: plan, userIDs: userIDs, adminRoleSetting: seal.roleSetting)
         guard let background, background.opened() else { return (try issuer.issue(), false) }
-        let row = try connection.query(
-            "select (\(SignInCatalog.clockSQL)), (\(CatalogReadsInBackground.catalogWritesSQL))").rows.first ?? []
+        let row = try (clockAndCatalogWrites ?? connection.query(Self.clockAndCatalogWritesSQL)).rows.first ?? []
         let now = SignInCatalog.clock(from: row.first ?? nil)
         // No row of those catalogs written since the run began: what the second session
         // read is what this one sees.
@@ -188,6 +192,11 @@ package struct AccessPlanRunner {
         let catalog = try (holds ? background.signInCatalog() : nil) ?? SignInCatalog.read(connection, plan: plan)
         return (try issuer.issue(now: now, catalog: catalog), holds)
     }
+
+    /// The database's clock (for the personas' tokens) and the catalog-write count after
+    /// the setup (`CatalogReadsInBackground.catalogWritesSQL`).
+    static let clockAndCatalogWritesSQL: SQL =
+        "select (\(SignInCatalog.clockSQL)), (\(CatalogReadsInBackground.catalogWritesSQL))"
 
     /// The exposed catalog, read on `connection`, and the plan checked against it.
     private func resolveAgainstCatalog(on connection: Connection) throws -> PlanCatalogCheck.Resolved {
@@ -209,19 +218,20 @@ package struct AccessPlanRunner {
 
     /// Signs up each persona that has an account, by inserting into auth.users (so the
     /// project's own sign-up trigger runs). Returns persona name -> user id.
-    private func createUsers() throws -> [String: String] {
-        try PlanAccountCreator(connection: connection, plan: plan).createAccounts()
+    private func createUsers(identityColumns: Set<String>) throws -> [String: String] {
+        try PlanAccountCreator(connection: connection, plan: plan).createAccounts(knownIdentityColumns: identityColumns)
     }
 
-    /// The setup's entries, sealed, in one round trip (`RunSeal.run(pieces:)`).
-    private func runSetup(seal: RunSeal) throws {
+    /// The setup's entries, sealed, in one round trip (`RunSeal.run(pieces:)`), with
+    /// `last` after them; its result (nil when the plan has no setup).
+    private func runSetup(seal: RunSeal, then last: SQL?) throws -> QueryResult? {
         try seal.run(
             pieces: plan.setup, origin: { "the plan's setup entry \($0 + 1)" },
             failed: { index, error in
                 if AccessPlanLimits.isLimit(error) { return error }
                 return AccessPlanError(
                     file: plan.source, line: nil, message: "the plan's setup entry \(index + 1) failed: \(error)")
-            })
+            }, then: last)
     }
 
     /// The cells of personas whose sign-in failed: not probed, so not proven.

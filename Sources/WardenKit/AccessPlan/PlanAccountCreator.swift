@@ -19,10 +19,15 @@ struct PlanAccountCreator {
     /// when they were sent one by one; the error names the persona (and, for a
     /// sign-up trigger's refusal, the trigger). A user that a BEFORE INSERT trigger
     /// skipped (returned NULL: no row, no error) is refused too, naming those triggers.
-    func createAccounts() throws -> [String: String] {
+    ///
+    /// `knownIdentityColumns`: auth.identities' columns when the caller read them in this
+    /// transaction (`identityColumnsSQL`; the run reads them in its first round trip):
+    /// then one round trip.
+    func createAccounts(knownIdentityColumns: Set<String>? = nil) throws -> [String: String] {
         let users = plan.personas.compactMap { persona in persona.user.map { (persona, $0, UUID().uuidString.lowercased()) } }
         guard !users.isEmpty else { return [:] }
-        let identityColumns = users.contains { !$0.1.isAnonymous } ? try readIdentityColumns() : []
+        let identityColumns = users.contains { !$0.1.isAnonymous }
+            ? try knownIdentityColumns ?? readIdentityColumns() : []
         var statements: [SQL] = []
         var owners: [(persona: Persona, user: PlanUser, step: SignUpStep)] = []
         for (persona, user, id) in users {
@@ -183,12 +188,18 @@ struct PlanAccountCreator {
 
     /// The columns of auth.identities, empty when the table does not exist.
     private func readIdentityColumns() throws -> Set<String> {
-        let result = try connection.query(
-            """
-            select a.attname::text from pg_catalog.pg_attribute a
-            where a.attrelid = to_regclass('auth.identities') and a.attnum > 0 and not a.attisdropped
-            """)
-        return Set(result.rows.compactMap { $0[0] })
+        Self.identityColumns(from: try connection.query(Self.identityColumnsSQL))
+    }
+
+    /// The query for auth.identities' columns (no row when the table does not exist).
+    static let identityColumnsSQL: SQL = """
+        select a.attname::text from pg_catalog.pg_attribute a
+        where a.attrelid = to_regclass('auth.identities') and a.attnum > 0 and not a.attisdropped
+        """
+
+    /// `identityColumnsSQL`'s answer.
+    static func identityColumns(from result: QueryResult) -> Set<String> {
+        Set(result.rows.compactMap { $0[0] })
     }
 
     /// The identity row: for email the provider id is the user's id; for another

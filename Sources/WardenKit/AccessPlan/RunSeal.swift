@@ -21,7 +21,12 @@ struct RunSeal {
 
     /// Records who and where the run is. Call inside the run's transaction.
     static func capture(_ connection: Connection, source: String) throws -> RunSeal {
-        let row = try connection.query(Self.identitySQL).rows.first ?? []
+        captured(from: try connection.query(Self.identitySQL), on: connection, source: source)
+    }
+
+    /// The seal from `identitySQL`'s result, read by the caller with other statements.
+    static func captured(from result: QueryResult, on connection: Connection, source: String) -> RunSeal {
+        let row = result.rows.first ?? []
         func field(_ index: Int) -> String { index < row.count ? (row[index] ?? "") : "" }
         return RunSeal(
             connection: connection, source: source, transactionID: field(0), adminRole: field(1),
@@ -72,11 +77,18 @@ struct RunSeal {
     /// fails stops the rest, as when they were run one after another; its error is
     /// passed to `failed` with the index of its piece, and what `failed` returns is
     /// thrown (its savepoint rolled back first).
-    func run(pieces: [String], origin: (Int) -> String, failed: (Int, PGError) -> Error) throws {
+    ///
+    /// `then`: a statement of pgwarden's own to run last in the same unit, once every
+    /// piece ran (the runner's clock, read after the setup); its result is returned
+    /// (nil when there was no plan SQL to run, and so no unit: the caller runs it).
+    @discardableResult
+    func run(pieces: [String], origin: (Int) -> String, failed: (Int, PGError) -> Error, then last: SQL? = nil)
+        throws -> QueryResult?
+    {
         let statements = pieces.map { SealedSQL.statements(of: $0) }
-        guard statements.contains(where: { !$0.isEmpty }) else { return }
+        guard statements.contains(where: { !$0.isEmpty }) else { return nil }
         var batch = PipelinedBatch()
-        batch.add(statements.flatMap { sealedStatements($0) })
+        batch.add(statements.flatMap { sealedStatements($0) } + (last.map { [$0] } ?? []))
         var outcomes = try connection.run(batch)[0]
         for (index, piece) in statements.enumerated() {
             do {
@@ -94,6 +106,7 @@ struct RunSeal {
         guard connection.transactionStatus == .inTransaction else {
             throw broken(origin(statements.count - 1), "the run's transaction is no longer open")
         }
+        return try outcomes.first?.get()
     }
 
 
