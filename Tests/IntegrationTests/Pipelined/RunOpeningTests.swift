@@ -21,15 +21,21 @@ import TestSupport
             access: { anon: read, ava: read }
         """
 
-    @Test func aPlainRunTakesItsBudgetOfRoundTrips() throws {
-        let connection = try Connection(try TestCluster.newTwinDatabase("opening").project)
+    /// A twin database with `public.note`, which anon and signed-in users may read.
+    private static func noteDatabase(_ label: String, withARow: Bool) throws -> Connection {
+        let connection = try Connection(try TestCluster.newTwinDatabase(label).project)
         try connection.execute(
             """
             create table public.note (id bigint generated always as identity primary key, body text);
             alter table public.note enable row level security;
-            create policy "anyone reads" on public.note for select to anon, authenticated using (true);
-            insert into public.note (body) values ('one')
+            create policy "anyone reads" on public.note for select to anon, authenticated using (true)
             """)
+        if withARow { try connection.execute("insert into public.note (body) values ('one')") }
+        return connection
+    }
+
+    @Test func aPlainRunTakesItsBudgetOfRoundTrips() throws {
+        let connection = try Self.noteDatabase("opening", withARow: true)
         let timeout = try connection.query("select current_setting('statement_timeout')").scalar
         let before = connection.roundTrips
         var runner = AccessPlanRunner(
@@ -49,13 +55,7 @@ import TestSupport
     }
 
     @Test func withTheSecondSessionTheSetupCarriesTheClock() throws {
-        let connection = try Connection(try TestCluster.newTwinDatabase("opening-setup").project)
-        try connection.execute(
-            """
-            create table public.note (id bigint generated always as identity primary key, body text);
-            alter table public.note enable row level security;
-            create policy "anyone reads" on public.note for select to anon, authenticated using (true)
-            """)
+        let connection = try Self.noteDatabase("opening-setup", withARow: false)
         let plan = try AccessPlanParser(file: "opening.yml").parse(
             Self.planText + "\nsetup:\n  - insert into public.note (body) values ('from the setup')\n")
         let before = connection.roundTrips
@@ -69,14 +69,7 @@ import TestSupport
     }
 
     @Test func insideTheCallersTransactionNothingPreparedStaysEither() throws {
-        let connection = try Connection(try TestCluster.newTwinDatabase("opening-nested").project)
-        try connection.execute(
-            """
-            create table public.note (id bigint generated always as identity primary key, body text);
-            alter table public.note enable row level security;
-            create policy "anyone reads" on public.note for select to anon, authenticated using (true);
-            insert into public.note (body) values ('one')
-            """)
+        let connection = try Self.noteDatabase("opening-nested", withARow: true)
         try connection.execute("begin")
         try connection.execute("create temporary table callers_work (id int)")
         var runner = AccessPlanRunner(
@@ -91,13 +84,7 @@ import TestSupport
     }
 
     @Test func theBlockerWatchGetsTheRunsOwnBackend() throws {
-        let connection = try Connection(try TestCluster.newTwinDatabase("opening-pid").project)
-        try connection.execute(
-            """
-            create table public.note (id bigint generated always as identity primary key, body text);
-            alter table public.note enable row level security;
-            create policy "anyone reads" on public.note for select to anon, authenticated using (true)
-            """)
+        let connection = try Self.noteDatabase("opening-pid", withARow: false)
         let pid = try connection.query("select pg_backend_pid()::text").scalar.flatMap { Int($0) }
         let opening = try connection.rolledBack {
             try RunOpening.read(on: connection, limits: .init(), source: "opening.yml")
