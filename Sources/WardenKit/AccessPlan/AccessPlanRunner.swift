@@ -72,7 +72,7 @@ package struct AccessPlanRunner {
         return try connection.rolledBackDeallocating {
             let seal: RunSeal
             var resolvedHere: PlanCatalogCheck.Resolved?
-            let issued: PersonaTokenIssuer.Issued
+            let signIn: PersonaTokenIssuer.Unsent
             let committedCatalogHolds: Bool
             let userIDs: [String: String]
             do {
@@ -89,7 +89,7 @@ package struct AccessPlanRunner {
                 // signing in reads ride on the setup's round trip.
                 let afterSetup = try runSetup(
                     seal: seal, then: background?.opened() == true ? Self.clockAndCatalogWritesSQL : nil)
-                (issued, committedCatalogHolds) = try signIn(
+                (signIn, committedCatalogHolds) = try self.signIn(
                     seal: seal, userIDs: userIDs, background: background, catalogWritesBefore: opening.catalogWrites,
                     clockAndCatalogWrites: afterSetup)
             } catch {
@@ -102,6 +102,7 @@ package struct AccessPlanRunner {
             let resolved = try resolvedHere ?? background!.resolved()
             // The seal is checked after the sign-in by the first unit of the next batch.
             // A persona whose sign-in failed has no token, so nothing to probe as it.
+            let issued = signIn.issued
             var signedIn = plan
             signedIn.personas = plan.personas.filter { issued.requests[$0.name] != nil }
             let context = ProbeContext(
@@ -116,19 +117,24 @@ package struct AccessPlanRunner {
             var results: [ProbeResult] = issued.failures + unprovenResults(resolved, failed: issued.failures.compactMap(\.persona))
             // Two round trips for every relation and function of the plan: the truth
             // (as the admin, with each persona's claims), then every persona's probes.
-            subject = "computing what is true of the plan's relations (their owner and sample SQL)"
+            subject = signIn.rows.isEmpty
+                ? "computing what is true of the plan's relations (their owner and sample SQL)"
+                : "signing in the personas, then computing what is true of the plan's relations"
             let probers = resolved.relations.map {
                 RelationProber(context: context, plan: $0.plan, relation: $0.catalog)
             }
             // Each batch is sent while it is made, a relation at a time: the server starts
-            // on the first relations while the client makes the rest.
-            let truthBatch = ProbeBatch(seal: seal, after: "signing in the personas")
+            // on the first relations while the client makes the rest. The personas' session
+            // rows, when still to be written, open the truth's batch: the truth reads them
+            // (a policy may), and their round trip is the truth's.
+            let truthBatch = ProbeBatch(seal: seal, after: "signing in the personas", leading: signIn.rows)
             try truthBatch.startSending(on: connection)
             let truths = probers.map { prober in
                 defer { truthBatch.sendQueued() }
                 return prober.queueTruth(truthBatch)
             }
-            try truthBatch.run(connection, after: "computing the relations' truth (their owner or sample SQL)")
+            try truthBatch.run(
+                connection, after: "computing the relations' truth (their owner or sample SQL)", checkingLeading: signIn.check)
             subject = "probing the plan's relations and functions"
             let probeBatch = ProbeBatch(seal: seal, after: "computing the relations' truth")
             try probeBatch.startSending(on: connection)
@@ -180,17 +186,18 @@ package struct AccessPlanRunner {
     private func signIn(
         seal: RunSeal, userIDs: [String: String], background: CatalogReadsInBackground?, catalogWritesBefore: String?,
         clockAndCatalogWrites: QueryResult?
-    ) throws -> (issued: PersonaTokenIssuer.Issued, committedCatalogHolds: Bool) {
+    ) throws -> (signIn: PersonaTokenIssuer.Unsent, committedCatalogHolds: Bool) {
         let issuer = PersonaTokenIssuer(
             connection: connection, plan: plan, userIDs: userIDs, adminRoleSetting: seal.roleSetting)
-        guard let background, background.opened() else { return (try issuer.issue(), false) }
+        // The session rows go at the head of the truth's batch when no hook reads them.
+        guard let background, background.opened() else { return (try issuer.issue(rowsUnsent: true), false) }
         let row = try (clockAndCatalogWrites ?? connection.query(Self.clockAndCatalogWritesSQL)).rows.first ?? []
         let now = SignInCatalog.clock(from: row.first ?? nil)
         // No row of those catalogs written since the run began: what the second session
         // read is what this one sees.
         let holds = row.count == 2 && catalogWritesBefore != nil && row[1] == catalogWritesBefore
         let catalog = try (holds ? background.signInCatalog() : nil) ?? SignInCatalog.read(connection, plan: plan)
-        return (try issuer.issue(now: now, catalog: catalog), holds)
+        return (try issuer.issue(now: now, catalog: catalog, rowsUnsent: true), holds)
     }
 
     /// The database's clock (for the personas' tokens) and the catalog-write count after

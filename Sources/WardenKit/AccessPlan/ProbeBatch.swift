@@ -78,12 +78,21 @@ final class ProbeBatch {
     private var sendError: (any Error)?
     /// The seal's last identity query, once `finishSending` added it.
     private var closingTicket: Ticket?
+    /// How many units of `leading` come before the seal's check.
+    private let leadingUnits: Int
 
-    init(seal: RunSeal, after before: String, stopsAtLimits: Bool = true, sharesPlans: Bool = true) {
+    /// `leading`: units of pgwarden's own sent first, before the seal's check, each
+    /// as it is (unnamed); `run`'s `checkingLeading` reads their outcomes. (The
+    /// personas' session rows, when no hook had to read them before their tokens were
+    /// made: issue 18, their round trip is the truth's.) One that fails leaves the
+    /// transaction aborted, so the seal's check fails too, and nothing of the batch runs.
+    init(seal: RunSeal, after before: String, stopsAtLimits: Bool = true, sharesPlans: Bool = true, leading: [[SQL]] = []) {
         self.seal = seal
         self.before = before
         self.stopsAtLimits = stopsAtLimits
         self.sharesPlans = sharesPlans
+        units = leading.map { Unit(statements: $0, roles: Array(repeating: nil, count: $0.count)) }
+        leadingUnits = leading.count
         // A broken seal makes the guard fail, which skips the savepoint and leaves the
         // transaction aborted: every later unit fails.
         add([RunSeal.identitySQL, seal.guardSQL()])
@@ -180,11 +189,16 @@ final class ProbeBatch {
     /// Sends everything (`finishSending`), reads every outcome, then checks that every
     /// probe was rolled back and that the seal holds. A limit that ran out (a lock wait,
     /// a long statement) stops the run, as it would have one probe at a time.
-    func run(_ connection: Connection, after origin: String) throws {
+    /// `checkingLeading` reads the leading units' outcomes first (what it throws is thrown).
+    func run(
+        _ connection: Connection, after origin: String,
+        checkingLeading: ([[PipelinedBatch.Outcome]]) throws -> Void = { _ in }
+    ) throws {
         try finishSending(on: connection)
         let last = closingTicket!
         outcomes = try stream!.finish()
-        try seal.check(identity: try outcomes[0][0].get().rows.first ?? [], after: before)
+        try checkingLeading(Array(outcomes.prefix(leadingUnits)))
+        try seal.check(identity: try outcomes[leadingUnits][0].get().rows.first ?? [], after: before)
         for (unit, index) in controlStatements {
             if case .error(let error) = outcomes[unit][index] {
                 throw AccessPlanError(

@@ -27,7 +27,7 @@ struct ConsequenceProber {
             let seal = try RunSeal.capture(connection, source: plan.source)
             let userIDs = try PlanAccountCreator(connection: connection, plan: plan).createAccounts()
             let issued = try PersonaTokenIssuer(
-                connection: connection, plan: plan, userIDs: userIDs, adminRoleSetting: seal.roleSetting).issue()
+                connection: connection, plan: plan, userIDs: userIDs, adminRoleSetting: seal.roleSetting).issue().issued
             let context = ProbeContext(
                 connection: connection, plan: plan, requests: issued.requests, seal: seal,
                 impersonation: Impersonation(connection: connection, seal: seal), userIDs: userIDs)
