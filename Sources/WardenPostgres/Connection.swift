@@ -39,11 +39,14 @@ public final class Connection {
     package func deallocatePreparedStatements() throws {
         guard !preparedStatements.isEmpty else { return }
         var batch = PipelinedBatch()
-        _ = batch.add(preparedStatements.map { "deallocate \(identifier: $0)" })
+        _ = batch.add(deallocations)
         let outcomes = try run(batch)
         preparedStatements = []
         for outcome in outcomes.joined() { _ = try outcome.get() }
     }
+
+    /// A DEALLOCATE for each statement still prepared, in the order they were.
+    var deallocations: [SQL] { preparedStatements.map { "deallocate \(identifier: $0)" } }
 
     /// Opens a connection; throws a redacted `PGError(kind: .connection)` on failure.
     ///

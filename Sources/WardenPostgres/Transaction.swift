@@ -120,13 +120,13 @@ extension Connection {
 
     /// ROLLBACK, then a DEALLOCATE for each statement pipelined batches prepared, in one
     /// unit (one round trip; a prepared statement is the session's: the rollback does
-    /// not remove it). The rollback's error is thrown; names whose deallocation did not
-    /// run stay listed for `deallocatePreparedStatements()`.
+    /// not remove it). The rollback's error is thrown; a failed DEALLOCATE skips the
+    /// rest of the unit, and the names from it on stay listed for
+    /// `deallocatePreparedStatements()`.
     private func rollBackDeallocatingPreparedStatements() throws {
-        let names = preparedStatements
-        let outcomes = try run(unit: ["rollback"] + names.map { "deallocate \(identifier: $0)" })
+        let outcomes = try run(unit: ["rollback"] + deallocations)
         _ = try outcomes[0].get()
-        if outcomes.dropFirst().allSatisfy(\.succeeded) { preparedStatements.removeFirst(names.count) }
+        preparedStatements.removeFirst(outcomes.dropFirst().prefix(while: \.succeeded).count)
     }
 
     /// Runs `body` inside a savepoint of the current transaction; on error, rolls back

@@ -79,7 +79,9 @@ package struct AccessPlanRunner {
                 let opening = try RunOpening.read(on: connection, limits: limits, source: plan.source)
                 opening.backendPID.map(watchBackend)
                 seal = opening.seal
-                if background?.opened() != true {
+                // Whether the second session reads the catalog (waits for its start-up).
+                let readsInBackground = background?.opened() == true
+                if !readsInBackground {
                     resolvedHere = try resolveAgainstCatalog(on: connection)
                 }
                 subject = "creating the plan's users in auth.users"
@@ -87,8 +89,7 @@ package struct AccessPlanRunner {
                 subject = "running the plan's setup"
                 // With a second session, the clock and the catalog-write count that
                 // signing in reads ride on the setup's round trip.
-                let afterSetup = try runSetup(
-                    seal: seal, then: background?.opened() == true ? Self.clockAndCatalogWritesSQL : nil)
+                let afterSetup = try runSetup(seal: seal, then: readsInBackground ? Self.clockAndCatalogWritesSQL : nil)
                 (signIn, committedCatalogHolds) = try self.signIn(
                     seal: seal, userIDs: userIDs, background: background, catalogWritesBefore: opening.catalogWrites,
                     clockAndCatalogWrites: afterSetup)

@@ -25,10 +25,20 @@ struct PersonaTokenIssuer {
     struct Unsent {
         fileprivate(set) var issued = Issued()
         /// The rows of each signed-in persona, a pipelined unit each (empty: written).
-        let rows: [[SQL]]
+        fileprivate(set) var rows: [[SQL]]
         /// Whose rows each unit is.
-        fileprivate let personas: [Persona]
+        fileprivate var personas: [Persona]
         fileprivate let source: String
+
+        /// Writes the rows now, all in one round trip (`check` reads them); none is left
+        /// unsent.
+        fileprivate mutating func write(on connection: Connection) throws {
+            guard !rows.isEmpty else { return }
+            var batch = PipelinedBatch()
+            for unit in rows { batch.add(unit) }
+            try check(try connection.run(batch))
+            (rows, personas) = ([], [])
+        }
 
         /// Reads the rows' outcomes, a unit each in `rows`' order: the first error
         /// (a unit's error skips the rest of its rows) is thrown naming its persona.
@@ -61,17 +71,9 @@ struct PersonaTokenIssuer {
     func issue(now: Int, catalog: SignInCatalog, rowsUnsent: Bool = false) throws -> Unsent {
         let prepared = prepareSignIns(now: now, tables: catalog.tables)
         let written = prepared.filter { !$0.sign.rows.isEmpty }
+        // A pipelined unit each, so one's error stops only the rest of its own rows.
         var unsent = Unsent(rows: written.map(\.sign.rows), personas: written.map(\.persona), source: plan.source)
-        if !rowsUnsent || plan.accessTokenHook != nil {
-            // Every persona's rows in one round trip: a pipelined unit each, so one's
-            // error stops only the rest of its own rows, and is thrown naming its persona.
-            if !unsent.rows.isEmpty {
-                var batch = PipelinedBatch()
-                for rows in unsent.rows { batch.add(rows) }
-                try unsent.check(try connection.run(batch))
-            }
-            unsent = Unsent(rows: [], personas: [], source: plan.source)
-        }
+        if !rowsUnsent || plan.accessTokenHook != nil { try unsent.write(on: connection) }
         unsent.issued = try issued(
             now: now, catalog: catalog,
             signIns: Dictionary(uniqueKeysWithValues: prepared.map { ($0.persona.name, $0.sign.signIn) }))

@@ -38,7 +38,7 @@ struct RunOpening {
         // Read in order: the first error is the one the server met; the rest were skipped.
         let results = try outcomes.map { try $0.get() }
         return RunOpening(
-            backendPID: (results[0].rows.first?.first ?? nil).flatMap { Int($0) },
+            backendPID: results[0].scalar.flatMap { Int($0) },
             seal: RunSeal.captured(from: results[2], on: connection, source: source),
             catalogWrites: results[3].rows.first?.last ?? nil,
             identityColumns: PlanAccountCreator.identityColumns(from: results[4]))
