@@ -22,7 +22,8 @@ package struct PrivateInstallation: Sendable {
     package let postgres: URL
     /// The tree's extension folder.
     package let extensionFolder: URL
-    /// The libraries to preload (`shared_preload_libraries`) that the server has.
+    /// The libraries to preload (`shared_preload_libraries`): those of Supabase's
+    /// that the server has (`SupabasePreloadedLibraries`).
     package let preloadLibraries: [String]
     /// The server's version as its `pg_config --version` reports it (read with the
     /// layout, so the template key needs no `postgres --version` of its own).
@@ -77,9 +78,7 @@ package struct PrivateInstallation: Sendable {
             try writeTrusted(control: "\(systemExtensions)/\(name)", to: extensions.appendingPathComponent(name))
         }
         try StandInExtensions.install(into: extensions)
-        let preload = PrivilegedExtensions.preloadedLibraries.filter {
-            manager.fileExists(atPath: "\(layout.pkglibdir)/\($0).so")
-        }
+        let preload = SupabasePreloadedLibraries.available(in: layout.pkglibdir) { manager.fileExists(atPath: $0) }
         return PrivateInstallation(
             postgres: postgres, extensionFolder: extensions, preloadLibraries: preload, serverVersion: layout.version)
     }

@@ -22,8 +22,4 @@ public enum PrivilegedExtensions {
         "supabase_vault", "supautils", "tablefunc", "tcn", "timescaledb", "tsm_system_rows", "tsm_system_time",
         "unaccent", "uuid-ossp", "vector", "wrappers",
     ]
-
-    /// Libraries Supabase preloads that back privileged extensions; the twin preloads
-    /// those its server has (`pg_cron` only when its package is installed).
-    static let preloadedLibraries = ["pg_stat_statements", "pg_cron"]
 }
