@@ -25,7 +25,10 @@ final class ClusterWatchdog: @unchecked Sendable {
     /// then SIGKILL after two seconds; then the directory goes. The POSIX shared
     /// memory segments those processes had mapped (`/dev/shm/PostgreSQL.*`, read from
     /// `/proc/<pid>/maps` before each signal) go too: an `initdb` backend stopped that
-    /// way cannot remove its own.
+    /// way cannot remove its own. Before each signal the processes are stopped
+    /// (SIGSTOP) and their maps read then, so a backend cannot make a segment between
+    /// the reading and the signal (one such segment a few trials in a hundred was left
+    /// in /dev/shm, 1 MB each, until 2026-11-28).
     static let script = #"""
         trap '' INT TERM HUP PIPE QUIT
         cd / || exit 1
@@ -61,6 +64,21 @@ final class ClusterWatchdog: @unchecked Sendable {
             done < "/proc/$pid/maps" 2>/dev/null
           done
         }
+        # Stops (SIGSTOP) every process working in the directory, again until no new
+        # one appears, and names them in $frozen: a stopped process can neither make a
+        # segment after its maps were read nor start another process.
+        freeze() {
+          frozen=
+          while :; do
+            new=
+            for pid in $(working_in_dir); do
+              case " $frozen " in *" $pid "*) ;; *) new="$new $pid" ;; esac
+            done
+            [ -n "$new" ] || break
+            kill -STOP $new 2>/dev/null
+            frozen="$frozen $new"
+          done
+        }
         segments=
         tries=0
         while :; do
@@ -71,9 +89,14 @@ final class ClusterWatchdog: @unchecked Sendable {
             [ -z "$segments" ] || rm -f $segments
             [ -e "$dir" ] || break
           elif [ $tries -eq 0 ]; then
-            kill -QUIT $pids 2>/dev/null
+            freeze
+            segments="$segments $(segments_of $frozen)"
+            kill -QUIT $frozen 2>/dev/null
+            kill -CONT $frozen 2>/dev/null
           elif [ $tries -ge 20 ]; then
-            kill -KILL $pids 2>/dev/null
+            freeze
+            segments="$segments $(segments_of $frozen)"
+            kill -KILL $frozen 2>/dev/null
           fi
           tries=$((tries + 1))
           [ $tries -le 600 ] || exit 1
