@@ -27,10 +27,10 @@ final class ClusterWatchdog: @unchecked Sendable {
     /// `/proc/<pid>/maps` before each signal) go too: an `initdb` backend stopped that
     /// way cannot remove its own. Before each signal the processes are stopped
     /// (SIGSTOP) and read then, their open files as well as their maps (a segment is
-    /// open, not yet mapped, while it is sized), so a backend cannot make a segment
-    /// the reading misses. (`DevLeavesNothingTests` alone left 1 MB segments in
-    /// /dev/shm in 3 of 6 runs before 2026-11-28, in 1 of 17 since: some path is
-    /// still open; docs/provisioning.md, "What a killed initdb can leave".)
+    /// open, not yet mapped, while it is sized). The System V interlock segments those
+    /// processes made go too, once nothing has them attached. (Still seen: about one
+    /// POSIX segment left per run of `DevLeavesNothingTests`; docs/provisioning.md,
+    /// "What a killed initdb can leave".)
     static let script = #"""
         trap '' INT TERM HUP PIPE QUIT
         cd / || exit 1
@@ -87,7 +87,25 @@ final class ClusterWatchdog: @unchecked Sendable {
             frozen="$frozen $new"
           done
         }
+        # The System V segments (PostgreSQL's 56-byte interlock) that a process
+        # stopped here made, once no process has them attached and their maker is gone
+        # or a zombie (a killed initdb backend whose parent never reaped it): garbage,
+        # as PostgreSQL itself judges a segment whose maker is dead.
+        # /proc/sysvipc/shm: key shmid perms size cpid lpid nattch ...
+        remove_sysv_of_stopped() {
+          [ -r /proc/sysvipc/shm ] && command -v ipcrm >/dev/null 2>&1 || return 0
+          while read -r key shmid perms size cpid lpid nattch rest; do
+            [ "$nattch" = 0 ] || continue
+            case " $stopped " in *" $cpid "*) ;; *) continue ;; esac
+            if read -r stat < "/proc/$cpid/stat" 2>/dev/null; then
+              state=${stat##*) }
+              [ "${state%% *}" = Z ] || continue
+            fi
+            ipcrm -m "$shmid" 2>/dev/null
+          done < /proc/sysvipc/shm
+        }
         segments=
+        stopped=
         tries=0
         while :; do
           pids=$(working_in_dir)
@@ -95,14 +113,17 @@ final class ClusterWatchdog: @unchecked Sendable {
           if [ -z "$pids" ]; then
             rm -rf "$dir"
             [ -z "$segments" ] || rm -f $segments
+            [ -z "$stopped" ] || remove_sysv_of_stopped
             [ -e "$dir" ] || break
           elif [ $tries -eq 0 ]; then
             freeze
+            stopped="$stopped $frozen"
             segments="$segments $(segments_of $frozen)"
             kill -QUIT $frozen 2>/dev/null
             kill -CONT $frozen 2>/dev/null
           elif [ $tries -ge 20 ]; then
             freeze
+            stopped="$stopped $frozen"
             segments="$segments $(segments_of $frozen)"
             kill -KILL $frozen 2>/dev/null
           fi
