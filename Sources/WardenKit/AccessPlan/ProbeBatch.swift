@@ -103,7 +103,7 @@ final class ProbeBatch {
     /// since it was last called. Nothing else may use the connection until `run`.
     func startSending(on connection: Connection) throws {
         precondition(stream == nil, "a probe batch started twice")
-        stream = try PipelineStream(connection, first: RunSeal.identitySQL.text)
+        stream = try PipelineStream(connection, first: units.lazy.flatMap(\.statements).first?.text ?? RunSeal.identitySQL.text)
         reuse = PlanReuse(connection: connection)
         sendQueued()
     }
