@@ -109,7 +109,6 @@ final class ClusterWatchdog: @unchecked Sendable {
         tries=0
         while :; do
           pids=$(working_in_dir)
-          [ -z "$pids" ] || segments="$segments $(segments_of $pids)"
           if [ -z "$pids" ]; then
             rm -rf "$dir"
             [ -z "$segments" ] || rm -f $segments
@@ -126,6 +125,8 @@ final class ClusterWatchdog: @unchecked Sendable {
             stopped="$stopped $frozen"
             segments="$segments $(segments_of $frozen)"
             kill -KILL $frozen 2>/dev/null
+          else
+            segments="$segments $(segments_of $pids)"
           fi
           tries=$((tries + 1))
           [ $tries -le 600 ] || exit 1
