@@ -75,6 +75,41 @@ extension LocalCluster {
         guard server.terminationStatus == 0 else {
             throw ProvisioningError.serverFailed(step: "stopping the template's server", log: logTail(directory: directory, lines: 20))
         }
+        removeSpareWALSegments(of: directory.appendingPathComponent("data"))
+    }
+
+    /// Removes the spare WAL segments of a stopped server: old segments renamed for
+    /// reuse (initdb leaves four), never written since. A segment that has been written
+    /// starts with a page whose header names the segment's own position in the WAL
+    /// (`xlp_pageaddr`, in the server's byte order); a spare's still names its old one.
+    /// The server makes a new segment when it needs one, and every run would otherwise
+    /// copy and delete the spares. A file that cannot be read or named is kept.
+    static func removeSpareWALSegments(of data: URL) {
+        let wal = data.appendingPathComponent("pg_wal").path
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: wal) else { return }
+        for name in entries where isSpareSegment("\(wal)/\(name)", name: name) {
+            unlink("\(wal)/\(name)")
+        }
+    }
+
+    /// Whether the file is a WAL segment (its name: timeline, log and segment, 24 hex
+    /// digits) whose first page header names another position.
+    static func isSpareSegment(_ path: String, name: String) -> Bool {
+        guard name.utf8.count == 24, let log = UInt64(name.dropFirst(8).prefix(8), radix: 16),
+            let segment = UInt64(name.dropFirst(16), radix: 16)
+        else { return false }
+        let file = open(path, O_RDONLY | O_CLOEXEC)
+        guard file >= 0 else { return false }
+        defer { close(file) }
+        var status = stat()
+        var header = [UInt8](repeating: 0, count: 16)
+        guard fstat(file, &status) == 0, status.st_size > 0, (UInt64(status.st_size) & (UInt64(status.st_size) - 1)) == 0,
+            read(file, &header, 16) == 16
+        else { return false }
+        let size = UInt64(status.st_size)
+        let position = (log * (0x1_0000_0000 / size) + segment) * size
+        let named = header.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self) }
+        return named != position
     }
 
     private static func waitUntilAccepting(_ server: Process, settings: ConnectionSettings, directory: URL, timeout: Double) throws {

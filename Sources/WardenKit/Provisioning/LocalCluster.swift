@@ -226,8 +226,8 @@ public final class LocalCluster: @unchecked Sendable {
     /// `initdb`'s options besides the data directory (part of the template's key).
     static let initdbOptions = [
         "-U", superuserName, "--auth=trust", "--no-sync", "--encoding=UTF8", "--locale=C", "--no-instructions",
-        // 1 MB WAL segments, not 16: a stopped cluster holds one segment, so the
-        // template a run copies is 15 MB smaller.
+        // 1 MB WAL segments, not 16: the template a run copies holds one of them
+        // (`removeSpareWALSegments`), so it is 15 MB smaller.
         "--wal-segsize=1",
     ]
 

@@ -63,6 +63,11 @@ import TestSupport
         #expect(passedWholePlan(first), "\(first.all)")
         #expect(line("template: ran initdb and bootstrap, cached the result in", in: first) != nil, "\(first.standardOutput)")
         #expect(place.entries().count == 1 && place.entries()[0].hasPrefix("pg"), "\(place.entries())")
+        // The template holds the one WAL segment its last checkpoint is in (initdb's
+        // spares, which every run would copy, are gone: it held five).
+        let wal = try FileManager.default.contentsOfDirectory(atPath: "\(place.templates)/\(place.entries()[0])/data/pg_wal")
+            .filter { $0.count == 24 }
+        #expect(wal.count == 1, "WAL segments in the template: \(wal.sorted())")
         let second = try dev(place)
         #expect(passedWholePlan(second), "\(second.all)")
         #expect(line("template: copied the bootstrapped cluster from the cache", in: second) != nil, "\(second.standardOutput)")
