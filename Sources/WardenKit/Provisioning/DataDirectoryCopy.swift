@@ -59,7 +59,6 @@ enum DataDirectoryCopy {
         if asRoot { lchown(destination, link.owner, link.group) }
     }
 
-    /// Copies one regular file; returns the bytes copied.
     /// Copies one regular file to `path` (which must not exist) with `mode` and, when
     /// given, that owner; returns the bytes copied. Also how the private installation
     /// copies `postgres` (`FileManager.copyItem` took about 5 ms for its 9 MB).

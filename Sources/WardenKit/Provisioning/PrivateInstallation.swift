@@ -110,9 +110,9 @@ package struct PrivateInstallation: Sendable {
     }
 
     private static func linkEntries(of folder: String, into target: URL, except skipped: Set<String>) throws {
+        let targetPath = target.path
         for entry in try FileManager.default.contentsOfDirectory(atPath: folder) where !skipped.contains(entry) {
-            try FileManager.default.createSymbolicLink(
-                atPath: target.appendingPathComponent(entry).path, withDestinationPath: "\(folder)/\(entry)")
+            try NewFile.link("\(targetPath)/\(entry)", to: "\(folder)/\(entry)")
         }
     }
 
@@ -133,8 +133,7 @@ package struct PrivateInstallation: Sendable {
         }
         let marked = kept.joined(separator: "\n").trimmingCharacters(in: .newlines)
             + "\n# pgwarden: trusted, as supautils lets postgres create it on Supabase\ntrusted = true\nsuperuser = true\n"
-        try marked.write(to: target, atomically: false, encoding: .utf8)
         // Readable by the server's OS user whatever the umask (it may not be the caller).
-        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: target.path)
+        try NewFile.write(Array(marked.utf8), to: target.path, mode: 0o644)
     }
 }

@@ -126,8 +126,10 @@ public enum StandInExtensions {
     }
 
     private static func write(_ bytes: [UInt8], to file: URL) throws {
-        guard FileManager.default.createFile(atPath: file.path, contents: Data(bytes), attributes: [.posixPermissions: 0o644]) else {
-            throw ProvisioningError.serverFailed(step: "writing the stand-in \(file.lastPathComponent)", log: "")
+        do {
+            try NewFile.write(bytes, to: file.path, mode: 0o644)
+        } catch {
+            throw ProvisioningError.serverFailed(step: "writing the stand-in \(file.lastPathComponent)", log: error.localizedDescription)
         }
     }
 }
