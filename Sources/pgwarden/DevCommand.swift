@@ -77,7 +77,7 @@ struct DevCommand: ParsableCommand {
             let steps = ProjectSteps(
                 project: layout.project, settings: cluster.settings(user: cluster.projectUser),
                 progress: MigrationProgress.standard())
-            let connection = try steps.provision(bootstrapSettings: cluster.settings())
+            let connection = try steps.provision(bootstrapSettings: cluster.settings(), roleExists: cluster.origin.isBootstrapped)
             let suites: [TestSuiteResult]
             var passed = true
             if let accessPlan {

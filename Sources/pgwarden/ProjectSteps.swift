@@ -23,13 +23,17 @@ struct ProjectSteps {
 
     /// Bootstrap (as `bootstrapSettings`' role when given: on the twin, the superuser),
     /// migrate up, show the status summary, seed. Returns a connection as the project's
-    /// role, for the plan and the tests.
-    func provision(bootstrapSettings: ConnectionSettings?) throws -> Connection {
+    /// role, for the plan and the tests. `roleExists`: the project's role is there
+    /// before bootstrap (a twin copied from the cached template), so its session starts
+    /// on another thread while bootstrap checks the twin.
+    func provision(bootstrapSettings: ConnectionSettings?, roleExists: Bool = false) throws -> Connection {
         let migrations = try project.migrations()
+        let early = roleExists && bootstrapSettings != nil ? ConnectionInBackground(settings) : nil
         print(Self.describe(try SupabaseCompat.bootstrap(Connection(bootstrapSettings ?? settings))))
-        // Connect as the project's role only now: on the twin, bootstrap creates it. One
+        // Otherwise (or when that session failed: bootstrap may just have made the role)
+        // connect as the project's role only now: on the twin, bootstrap creates it. One
         // connection for all of it: a migration run leaves its connection as it found it.
-        let connection = try Connection(settings)
+        let connection = try (try? early?.connection()) ?? Connection(settings)
         if !project.exposesNewEntities {
             // As `supabase start` does for config.toml's [api] auto_expose_new_tables = false.
             try DataAPIDefaultPrivileges.revokeForNewEntities(on: connection)
