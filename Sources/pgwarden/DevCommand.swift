@@ -60,7 +60,7 @@ struct DevCommand: ParsableCommand {
             // before a server starts: a run that will refuse its input starts nothing.
             let suite = try tests.suite(in: layout)
             let runsPlan = try TestsOptions.hasPlan(layout, named: plan.file)
-            let accessPlan = try ProjectSteps.checkInputs(of: layout.project, withPlan: runsPlan)
+            let inputs = try ProjectSteps.checkInputs(of: layout.project, withPlan: runsPlan)
             let cluster = try LocalCluster.start(cache: noCache ? nil : ClusterTemplateCache.user())
             let token = InterruptHandler.shared.onInterrupt { cluster.stop() }
             defer {
@@ -77,10 +77,11 @@ struct DevCommand: ParsableCommand {
             let steps = ProjectSteps(
                 project: layout.project, settings: cluster.settings(user: cluster.projectUser),
                 progress: MigrationProgress.standard())
-            let connection = try steps.provision(bootstrapSettings: cluster.settings(), roleExists: cluster.origin.isBootstrapped)
+            let connection = try steps.provision(
+                inputs.migrations, bootstrapSettings: cluster.settings(), roleExists: cluster.origin.isBootstrapped)
             let suites: [TestSuiteResult]
             var passed = true
-            if let accessPlan {
+            if let accessPlan = inputs.plan {
                 userMetadata.noteIfPlanned()
                 let report = try accessPlan.prove(on: connection)
                 suites = try suite?.run(on: Connection(cluster.settings(user: cluster.projectUser))) ?? []

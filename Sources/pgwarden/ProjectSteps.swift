@@ -10,24 +10,30 @@ struct ProjectSteps {
     let settings: ConnectionSettings
     let progress: MigrationProgress
 
+    /// Every input a run needs, read and checked.
+    struct Inputs {
+        /// nil when the run has no plan.
+        let plan: AccessPlan?
+        let migrations: Migrations
+    }
+
     /// Reads and checks every input a run needs (the plan, unless `withPlan` is false;
     /// the migrations; the seed files) without touching any database: a run that would
     /// refuse its input fails here, before a server is started.
-    @discardableResult
-    static func checkInputs(of project: Project, withPlan: Bool) throws -> AccessPlan? {
+    static func checkInputs(of project: Project, withPlan: Bool) throws -> Inputs {
         let plan = withPlan ? try project.accessPlan() : nil
-        _ = try project.migrations()
+        let migrations = try project.migrations()
         _ = try project.seedFiles()
-        return plan
+        return Inputs(plan: plan, migrations: migrations)
     }
 
     /// Bootstrap (as `bootstrapSettings`' role when given: on the twin, the superuser),
-    /// migrate up, show the status summary, seed. Returns a connection as the project's
-    /// role, for the plan and the tests. `roleExists`: the project's role is there
-    /// before bootstrap (a twin copied from the cached template), so its session starts
-    /// on another thread while bootstrap checks the twin.
-    func provision(bootstrapSettings: ConnectionSettings?, roleExists: Bool = false) throws -> Connection {
-        let migrations = try project.migrations()
+    /// apply `migrations` (the project's, read by `checkInputs`), show the status
+    /// summary, seed. Returns a connection as the project's role, for the plan and the
+    /// tests. `roleExists`: the project's role is there before bootstrap (a twin from
+    /// the template), so its session starts on another thread while bootstrap checks
+    /// the twin.
+    func provision(_ migrations: Migrations, bootstrapSettings: ConnectionSettings?, roleExists: Bool = false) throws -> Connection {
         let early = roleExists && bootstrapSettings != nil ? ConnectionInBackground(settings) : nil
         print(Self.describe(try SupabaseCompat.bootstrap(Connection(bootstrapSettings ?? settings))))
         // Otherwise (or when that session failed: bootstrap may just have made the role)
