@@ -35,4 +35,15 @@ import Testing
         let unsafe = PGError(kind: .server, message: #"permission denied to create extension "pageinspect""#, sqlState: "42501")
         #expect(RefusedPrivilegedExtension(unsafe) == nil)
     }
+
+    /// A privileged extension's control file becomes trusted and run as the superuser:
+    /// its own `trusted` and `superuser` lines (indented or not) go, everything else
+    /// stays in order, and the two lines pgwarden needs end it.
+    @Test func aControlFileIsMadeTrustedLineByLine() {
+        let pgTAP = "# pgTAP\ncomment = 'Unit testing for PostgreSQL'\ndefault_version = '1.2.0'\n  superuser = false\n"
+            + "trusted = false\nrelocatable = true\n\n\n"
+        let made = String(decoding: PrivateInstallation.trustedControl(Array(pgTAP.utf8)), as: UTF8.self)
+        #expect(made == "# pgTAP\ncomment = 'Unit testing for PostgreSQL'\ndefault_version = '1.2.0'\nrelocatable = true\n"
+            + "# pgwarden: trusted, as supautils lets postgres create it on Supabase\ntrusted = true\nsuperuser = true\n")
+    }
 }

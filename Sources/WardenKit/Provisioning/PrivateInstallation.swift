@@ -74,8 +74,11 @@ package struct PrivateInstallation: Sendable {
         let systemExtensions = layout.sharedir + "/extension"
         let trusted = Set(PrivilegedExtensions.names.map { "\($0).control" })
         try linkEntries(of: systemExtensions, into: extensions, except: trusted)
-        for name in trusted where manager.fileExists(atPath: "\(systemExtensions)/\(name)") {
-            try writeTrusted(control: "\(systemExtensions)/\(name)", to: extensions.appendingPathComponent(name))
+        for name in trusted {
+            // A control file the system lacks: an extension this server does not have.
+            guard let control = manager.contents(atPath: "\(systemExtensions)/\(name)") else { continue }
+            // Readable by the server's OS user whatever the umask (it may not be the caller).
+            try NewFile.write(trustedControl(Array(control)), to: extensions.appendingPathComponent(name).path, mode: 0o644)
         }
         try StandInExtensions.install(into: extensions)
         let preload = SupabasePreloadedLibraries.available(in: layout.pkglibdir) { manager.fileExists(atPath: $0) }
@@ -116,7 +119,7 @@ package struct PrivateInstallation: Sendable {
         }
     }
 
-    /// Copies a control file, replacing any `trusted` and `superuser` lines with
+    /// A control file with any `trusted` and `superuser` lines replaced by
     /// `trusted = true` and `superuser = true`: the script then runs as the bootstrap
     /// superuser, which owns what it creates, as supautils runs a privileged extension's
     /// script as `supabase_admin`. An extension whose own control file says
@@ -125,15 +128,19 @@ package struct PrivateInstallation: Sendable {
     /// take EXECUTE on its functions from anon and authenticated, as they do not on
     /// Supabase (supabase/supautils `src/supautils.c`, privileged extensions: created
     /// after switching to the superuser).
-    private static func writeTrusted(control source: String, to target: URL) throws {
-        let text = try String(contentsOfFile: source, encoding: .utf8)
-        let kept = text.split(separator: "\n", omittingEmptySubsequences: false).filter {
-            let line = $0.trimmingCharacters(in: .whitespaces)
-            return !line.hasPrefix("trusted") && !line.hasPrefix("superuser")
+    ///
+    /// Bytes, not `String`: every `dev` rewrites about forty of these, and Foundation's
+    /// line trimming made that 3 ms.
+    static func trustedControl(_ control: [UInt8]) -> [UInt8] {
+        let newline = UInt8(ascii: "\n")
+        var kept: [UInt8] = []
+        for line in control.split(separator: newline, omittingEmptySubsequences: false) {
+            let text = line.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+            if text.starts(with: "trusted".utf8) || text.starts(with: "superuser".utf8) { continue }
+            kept += line
+            kept.append(newline)
         }
-        let marked = kept.joined(separator: "\n").trimmingCharacters(in: .newlines)
-            + "\n# pgwarden: trusted, as supautils lets postgres create it on Supabase\ntrusted = true\nsuperuser = true\n"
-        // Readable by the server's OS user whatever the umask (it may not be the caller).
-        try NewFile.write(Array(marked.utf8), to: target.path, mode: 0o644)
+        while let last = kept.last, last == newline || last == UInt8(ascii: "\r") { kept.removeLast() }
+        return kept + Array("\n# pgwarden: trusted, as supautils lets postgres create it on Supabase\ntrusted = true\nsuperuser = true\n".utf8)
     }
 }
