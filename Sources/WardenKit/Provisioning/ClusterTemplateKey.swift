@@ -61,6 +61,7 @@ public struct ClusterTemplateKey: Equatable, Sendable {
         }
         add("privileged", Array(PrivilegedExtensions.names.joined(separator: ",").utf8))
         add("initdb", Array(initdbArguments.joined(separator: " ").utf8))
+        add("tidied", Array(LocalCluster.templateTidying.utf8))
         add("owner", Array((identity.user.map { "\($0.uid):\($0.gid)" } ?? "\(geteuid())").utf8))
         return hasher.finalize().map { String(format: "%02x", $0) }.joined()
     }

@@ -76,7 +76,24 @@ extension LocalCluster {
             throw ProvisioningError.serverFailed(step: "stopping the template's server", log: logTail(directory: directory, lines: 20))
         }
         removeSpareWALSegments(of: directory.appendingPathComponent("data"))
+        removeSavedStatistics(of: directory.appendingPathComponent("data"))
     }
+
+    /// Removes the statistics the template's server saved when it stopped (`pg_stat`:
+    /// the cumulative statistics and pg_stat_statements' file): what they counted is the
+    /// twin's bootstrap, about 400 statements of pgwarden's own that every run's
+    /// `pg_stat_statements` showed, and every server start read. A run's server starts
+    /// with none, as after a statistics reset.
+    static func removeSavedStatistics(of data: URL) {
+        let folder = data.appendingPathComponent("pg_stat").path
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
+            unlink("\(folder)/\(name)")
+        }
+    }
+
+    /// What is removed from a template once its server stopped (part of the template's
+    /// key: an entry tidied otherwise is rebuilt).
+    static let templateTidying = "spare WAL segments; saved statistics"
 
     /// Removes the spare WAL segments of a stopped server: old segments renamed for
     /// reuse (initdb leaves four), never written since. A segment that has been written

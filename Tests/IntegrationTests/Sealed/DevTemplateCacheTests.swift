@@ -68,6 +68,9 @@ import TestSupport
         let wal = try FileManager.default.contentsOfDirectory(atPath: "\(place.templates)/\(place.entries()[0])/data/pg_wal")
             .filter { $0.count == 24 }
         #expect(wal.count == 1, "WAL segments in the template: \(wal.sorted())")
+        // Nor the statistics of the bootstrap (pg_stat_statements' ~400 statements).
+        let statistics = try FileManager.default.contentsOfDirectory(atPath: "\(place.templates)/\(place.entries()[0])/data/pg_stat")
+        #expect(statistics.isEmpty, "statistics files in the template: \(statistics)")
         let second = try dev(place)
         #expect(passedWholePlan(second), "\(second.all)")
         #expect(line("template: copied the bootstrapped cluster from the cache", in: second) != nil, "\(second.standardOutput)")
