@@ -59,7 +59,7 @@ import TestSupport
         let database = try #require(admin.parameters["dbname"])
         let superuser = try Connection(admin.withDatabase("postgres"))
         try superuser.execute("alter database \(raw: "\"" + database + "\"") connection limit 1")
-        defer { try? superuser.execute("alter database \(raw: "\"" + database + "\"") connection limit -1") }
+        defer { _ = try? superuser.execute("alter database \(raw: "\"" + database + "\"") connection limit -1") }
         #expect(throws: PGError.self) { try Connection(connection.settings) }
         let report = try run(plan, on: connection)
         #expect(report.failures.isEmpty)
