@@ -6,7 +6,11 @@
 #              stopped) data directory, apply Electric Ride's migrations (their up
 #              sections) and seeds with one `psql -1`, stop the server, remove it all.
 #              The ready data directory is the very template `pgwarden dev` caches,
-#              so both sides start from the same bytes.
+#              so both sides start from the same bytes, and the server is the one dev
+#              starts: dev's settings, with the libraries the twin preloads as Supabase
+#              does (pg_stat_statements, plpgsql, pg_cron: those this machine has).
+#   floor-plain the same without the preloaded libraries and max_connections (the
+#              floor of rounds nine to eleven), printed for comparison.
 #   dev        `pgwarden dev` with a warm template cache: copy the template, start,
 #              bootstrap check, migrations with history, seeds, the access plan
 #              (291 probes), the report, stop, remove.
@@ -105,8 +109,20 @@ run_dev() {  # $1: extra argument (or empty); prints "ready_ms done_ms"
     printf '%s %s\n' "$(sed -n 's/.* ready in \([0-9]*\) ms.*/\1/p' "$out")" "$(sed -n 's/^dev: done in \([0-9]*\) ms/\1/p' "$out")"
 }
 
-run_floor() {
-    local template
+# The libraries dev's server preloads (SupabasePreloadedLibraries: Supabase's list,
+# those this machine's server has).
+PKGLIBDIR="$("$BINDIR/pg_config" --pkglibdir 2>/dev/null || echo "$BINDIR/../lib")"
+PRELOAD=""
+for library in pg_stat_statements plpgsql pg_cron; do
+    [ -e "$PKGLIBDIR/$library.so" ] && PRELOAD="${PRELOAD:+$PRELOAD,}$library"
+done
+
+run_floor() {  # $1: "twin" (dev's server settings) or "plain"
+    local template twin_settings=()
+    if [ "$1" = twin ]; then
+        twin_settings=(-c max_connections=60)
+        [ -z "$PRELOAD" ] || twin_settings+=(-c "shared_preload_libraries=$PRELOAD")
+    fi
     template="$(ls -d "$PGWARDEN_CACHE_DIR"/templates/*/data)"
     FLOOR_DIR="$(mktemp -d "$BASE/pgwarden-floor.XXXXXX")"
     cp -a --reflink=auto "$template" "$FLOOR_DIR/data"
@@ -114,7 +130,7 @@ run_floor() {
     "${RUN_AS[@]}" "$BINDIR/postgres" -D "$FLOOR_DIR/data" -k "$FLOOR_DIR" -p 5432 \
         -c listen_addresses= -c fsync=off -c synchronous_commit=off -c full_page_writes=off \
         -c wal_level=logical -c max_wal_senders=10 -c max_replication_slots=5 -c checkpoint_timeout=1h -c shared_buffers=64MB \
-        -c dynamic_shared_memory_type=mmap >"$WORK/floor.log" 2>&1 &
+        -c dynamic_shared_memory_type=mmap "${twin_settings[@]}" >"$WORK/floor.log" 2>&1 &
     FLOOR_PID=$!
     local url="postgresql://postgres@/postgres?host=$FLOOR_DIR&port=5432"
     until "$BINDIR/pg_isready" -q -d "$url"; do
@@ -147,21 +163,23 @@ first="$(timed run_dev "")"
 say "first dev (cold cache): ${first%% *} ms wall"
 grep -q "template: ran initdb and bootstrap, cached" "$WORK/dev.out" || { cat "$WORK/dev.out" >&2; die "the first dev did not cache its template"; }
 
-: >"$WORK/floor.t"; : >"$WORK/dev.t"; : >"$WORK/nocache.t"; : >"$WORK/dev.split"; : >"$WORK/nocache.split"
+: >"$WORK/floor.t"; : >"$WORK/plain.t"; : >"$WORK/dev.t"; : >"$WORK/nocache.t"; : >"$WORK/dev.split"; : >"$WORK/nocache.split"
 for i in $(seq 1 $((WARMUP + RUNS))); do
-    f="$(timed run_floor)"
+    f="$(timed run_floor twin)"
+    p="$(timed run_floor plain)"
     d="$(timed run_dev "")"
     grep -q "template: copied the bootstrapped cluster from the cache" "$WORK/dev.out" || die "dev did not use the cache"
     n="$(timed run_dev --no-cache)"
     if [ "$i" -gt "$WARMUP" ]; then
-        echo "${f%% *}" >>"$WORK/floor.t"
+        echo "${f%% *}" >>"$WORK/floor.t"; echo "${p%% *}" >>"$WORK/plain.t"
         echo "${d%% *}" >>"$WORK/dev.t"; echo "${d#* }" >>"$WORK/dev.split"
         echo "${n%% *}" >>"$WORK/nocache.t"; echo "${n#* }" >>"$WORK/nocache.split"
     fi
-    say "run $i: floor ${f%% *} ms, dev ${d%% *} ms, dev --no-cache ${n%% *} ms"
+    say "run $i: floor ${f%% *} ms, floor-plain ${p%% *} ms, dev ${d%% *} ms, dev --no-cache ${n%% *} ms"
 done
 
 FLOOR="$(median <"$WORK/floor.t")"
+PLAIN="$(median <"$WORK/plain.t")"
 DEV="$(median <"$WORK/dev.t")"
 NOCACHE="$(median <"$WORK/nocache.t")"
 DEV_READY="$(cut -d' ' -f1 "$WORK/dev.split" | median)"; DEV_DONE="$(cut -d' ' -f2 "$WORK/dev.split" | median)"
@@ -169,10 +187,12 @@ NC_READY="$(cut -d' ' -f1 "$WORK/nocache.split" | median)"; NC_DONE="$(cut -d' '
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 
 echo "pgwarden dev vs its floor: $("$BINDIR/postgres" --version), $RUNS timed runs each (medians, wall time)"
+echo "floor's server: dev's settings, preloading ${PRELOAD:-nothing}; floor-plain: without the preloads and max_connections"
 printf '%-16s %8s %8s %12s %12s\n' side ms "x floor" "ready in ms" "done in ms"
 printf '%-16s %8s %8s %12s %12s\n' floor "$FLOOR" 1.00 - -
+printf '%-16s %8s %8s %12s %12s\n' floor-plain "$PLAIN" "$(ratio "$PLAIN" "$FLOOR")" - -
 printf '%-16s %8s %8s %12s %12s\n' dev "$DEV" "$(ratio "$DEV" "$FLOOR")" "$DEV_READY" "$DEV_DONE"
 printf '%-16s %8s %8s %12s %12s\n' "dev --no-cache" "$NOCACHE" "$(ratio "$NOCACHE" "$FLOOR")" "$NC_READY" "$NC_DONE"
 within="$(awk -v a="$DEV" -v b="$FLOOR" 'BEGIN { print (a <= 1.5 * b) ? "yes" : "no" }')"
-echo "target dev <= 1.5x floor: $within"
+echo "target dev <= 1.5x floor: $within (against floor-plain: $(ratio "$DEV" "$PLAIN")x)"
 if [ "$STRICT" = 1 ] && [ "$within" != yes ]; then exit 1; fi
