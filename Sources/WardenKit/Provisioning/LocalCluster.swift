@@ -81,7 +81,13 @@ public final class LocalCluster: @unchecked Sendable {
     /// Starts a new server and waits until it accepts connections. With a `cache`, the
     /// data directory is a copy of the cached template of an `initdb`-ed, bootstrapped
     /// twin (made and stored first when missing or unusable): see `origin`.
-    public static func start(timeout: Double = 30, cache: ClusterTemplateCache? = nil) throws -> LocalCluster {
+    /// `whenInstalled` runs once the server's private installation is made, before any
+    /// data directory is made or server started; what it throws stops the start (and
+    /// leaves nothing behind). `dev` waits there for its input files to be checked on
+    /// another thread.
+    public static func start(
+        timeout: Double = 30, cache: ClusterTemplateCache? = nil, whenInstalled: () throws -> Void = {}
+    ) throws -> LocalCluster {
         let clock = ContinuousClock()
         let began = clock.now
         let binaries = try PostgresBinaries.locate()
@@ -96,6 +102,7 @@ public final class LocalCluster: @unchecked Sendable {
         }
         do {
             let installation = try PrivateInstallation.build(in: directory.appendingPathComponent("install"), binaries: binaries)
+            try whenInstalled()
             let origin = try prepareData(
                 cache: cache, binaries: binaries, installation: installation, directory: directory, identity: identity,
                 timeout: timeout)

@@ -80,13 +80,27 @@ import TestSupport
         #expect(tested.status == 65, "\(tested.all)")
         #expect(tested.standardError.hasPrefix(expected), "\(tested.standardError)")
         #expect(tested.standardOutput.isEmpty, "\(tested.standardOutput)")
-        // dev refuses it before a server starts.
+        // dev refuses it before a server starts (its inputs are checked while the
+        // server's files are made, and what was made is gone).
+        let servers = folder.appendingPathComponent("servers")
+        try FileManager.default.createDirectory(at: servers, withIntermediateDirectories: false)
         let dev = try PgwardenCLI.run(
             ["dev", "--migrations", LintFindingsTests.folder.path, "--plan", typo],
-            environment: PgwardenCLI.cleanEnvironment(), directory: folder.path)
+            environment: PgwardenCLI.cleanEnvironment(["PGWARDEN_TMPDIR": servers.path]), directory: folder.path)
         #expect(dev.status == 65, "\(dev.all)")
         #expect(dev.standardError.hasPrefix(expected), "\(dev.standardError)")
         #expect(!dev.standardOutput.contains("server:"), "\(dev.standardOutput)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: servers.path).isEmpty)
+        // So does a plan that is there but wrong, found on the thread that checks the inputs.
+        let broken = folder.appendingPathComponent("broken-plan.yml")
+        try Data("relations: [\n".utf8).write(to: broken)
+        let refused = try PgwardenCLI.run(
+            ["dev", "--migrations", LintFindingsTests.folder.path, "--plan", broken.path],
+            environment: PgwardenCLI.cleanEnvironment(["PGWARDEN_TMPDIR": servers.path]), directory: folder.path)
+        #expect(refused.status == 65, "\(refused.all)")
+        #expect(refused.standardError.contains("broken-plan.yml:2: invalid YAML"), "\(refused.standardError)")
+        #expect(!refused.standardOutput.contains("server:"), "\(refused.standardOutput)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: servers.path).isEmpty)
         #expect(try DatabaseDigest.ofDatabase(admin) == before)
     }
 
