@@ -93,7 +93,7 @@ struct DevCommand: ParsableCommand {
                 project: layout.project, settings: cluster.settings(user: cluster.projectUser),
                 progress: MigrationProgress.standard())
             let connection = try steps.provision(
-                inputs.migrations, bootstrapSettings: cluster.settings(), roleExists: cluster.origin.isBootstrapped)
+                inputs, bootstrapSettings: cluster.settings(), roleExists: cluster.origin.isBootstrapped)
             let suites: [TestSuiteResult]
             var passed = true
             if let accessPlan = inputs.plan {

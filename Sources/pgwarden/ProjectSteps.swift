@@ -15,6 +15,7 @@ struct ProjectSteps {
         /// nil when the run has no plan.
         let plan: AccessPlan?
         let migrations: Migrations
+        let seeds: Seeds
     }
 
     /// Reads and checks every input a run needs (the plan, unless `withPlan` is false;
@@ -23,17 +24,16 @@ struct ProjectSteps {
     static func checkInputs(of project: Project, withPlan: Bool) throws -> Inputs {
         let plan = withPlan ? try project.accessPlan() : nil
         let migrations = try project.migrations()
-        _ = try project.seedFiles()
-        return Inputs(plan: plan, migrations: migrations)
+        return Inputs(plan: plan, migrations: migrations, seeds: try project.checkedSeeds())
     }
 
     /// Bootstrap (as `bootstrapSettings`' role when given: on the twin, the superuser),
-    /// apply `migrations` (the project's, read by `checkInputs`), show the status
-    /// summary, seed. Returns a connection as the project's role, for the plan and the
+    /// apply the migrations, show the status summary, seed (`inputs`: the project's,
+    /// read by `checkInputs`). Returns a connection as the project's role, for the plan and the
     /// tests. `roleExists`: the project's role is there before bootstrap (a twin from
     /// the template), so its session starts on another thread while bootstrap checks
     /// the twin.
-    func provision(_ migrations: Migrations, bootstrapSettings: ConnectionSettings?, roleExists: Bool = false) throws -> Connection {
+    func provision(_ inputs: Inputs, bootstrapSettings: ConnectionSettings?, roleExists: Bool = false) throws -> Connection {
         let early = roleExists && bootstrapSettings != nil ? ConnectionInBackground(settings) : nil
         print(Self.describe(try SupabaseCompat.bootstrap(Connection(bootstrapSettings ?? settings))))
         // Otherwise (or when that session failed: bootstrap may just have made the role)
@@ -46,24 +46,26 @@ struct ProjectSteps {
             print("data API: new tables, sequences and functions in public are not granted to anon, authenticated "
                 + "and service_role ([api] auto_expose_new_tables = false): each needs its own grant")
         }
-        print(try migrations.up(on: connection, observer: progress.handle).summary)
-        print(try migrations.status(on: connection).summary)
-        try seed(connection)
+        print(try inputs.migrations.up(on: connection, observer: progress.handle).summary)
+        print(try inputs.migrations.status(on: connection).summary)
+        try seed(inputs.seeds, on: connection)
         return connection
     }
 
     /// Rolls every migration back, applies them all again, and seeds: a clean slate.
+    /// The migrations and seeds are read and checked before anything is rolled back.
     func reset() throws {
         let migrations = try project.migrations()
+        let seeds = try project.checkedSeeds()
         let migrating = try Connection(settings)
         print(try migrations.down(.all, on: migrating, observer: progress.handle).summary)
         print(try migrations.up(on: migrating, observer: progress.handle).summary)
-        try seed(try Connection(settings))
+        try seed(seeds, on: try Connection(settings))
     }
 
-    private func seed(_ connection: Connection) throws {
-        let source = project.seeds
-        guard let files = try project.seed(on: connection) else {
+    private func seed(_ seeds: Seeds, on connection: Connection) throws {
+        let source = seeds.source
+        guard let files = try seeds.apply(on: connection) else {
             switch source {
             case .folder(let folder): print("seed: no \(folder.relativePath) folder; skipped")
             case .files: print("seed: no seed file; skipped")

@@ -73,6 +73,24 @@ import TestSupport
         #expect(done.standardOutput.contains("seed: applied 3 files"))
     }
 
+    @Test func resetWithABadSeedFileRefusesBeforeRollingAnythingBack() throws {
+        let (url, connection) = try electricRideURL()
+        try connection.execute("insert into public.colour (name) values ('kept by the refusal')")
+        let before = try DatabaseFingerprint.rows(connection)
+        let seeds = FileManager.default.temporaryDirectory.appendingPathComponent("seeds-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: seeds, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: seeds) }
+        try "insert into public.colour (name) values ('x');\ncommit;\n"
+            .write(to: seeds.appendingPathComponent("01_bad.sql"), atomically: true, encoding: .utf8)
+        let result = try PgwardenCLI.run(
+            ["reset", "--yes", "--database-url", url, "--seeds", seeds.path],
+            environment: PgwardenCLI.cleanEnvironment(), directory: root)
+        #expect(result.status == 65, "\(result.all)")
+        #expect(result.standardError.contains("01_bad.sql:2:"), "\(result.standardError)")
+        #expect(!result.standardOutput.contains("rolled back"), "\(result.standardOutput)")
+        #expect(try DatabaseFingerprint.rows(connection) == before)
+    }
+
     @Test func seedReportsAMissingFolder() throws {
         let database = try TestDatabase("seed")
         let result = try PgwardenCLI.run(["seed", "--database-url", database.url, "--seeds", "/no/such/seeds"], environment: PgwardenCLI.cleanEnvironment())

@@ -57,19 +57,19 @@ public struct Project: Sendable {
     /// The access plan, read and checked.
     public func accessPlan() throws -> AccessPlan { try AccessPlan(contentsOf: planFile) }
 
+    /// The seed files, read and checked: a file that would end the seed transaction,
+    /// touch savepoints or change the role is an error naming its line. `apply(on:)`
+    /// runs what was read here.
+    public func checkedSeeds() throws -> Seeds { try Seeds(seeds) }
+
     /// The seed files in the order they apply (empty when there are none), each read
-    /// and checked as `seed(on:)` checks it: a file that would end the seed transaction,
-    /// touch savepoints or change the role is an error naming its line.
-    public func seedFiles() throws -> [URL] {
-        let files = try seeds.files()
-        for file in files { _ = try SeedScripts.read(file) }
-        return files
-    }
+    /// and checked as `seed(on:)` checks it.
+    public func seedFiles() throws -> [URL] { try checkedSeeds().files }
 
     /// Applies the seed files in one transaction; returns them, or nil when there are
     /// none (no seeds folder, no file, or seeding disabled in `config.toml`).
     @discardableResult
-    public func seed(on connection: Connection) throws -> [URL]? { try seeds.apply(on: connection) }
+    public func seed(on connection: Connection) throws -> [URL]? { try checkedSeeds().apply(on: connection) }
 
     /// Makes the database ready: the Supabase twin where it is missing, every pending
     /// migration, then the seeds (in one transaction). Every file is read and checked
@@ -79,10 +79,10 @@ public struct Project: Sendable {
                           observer: @escaping (MigrationEvent) -> Void = { _ in }) throws -> ProvisionSummary
     {
         let migrations = try migrations()
-        _ = try seedFiles()
+        let seeds = try checkedSeeds()
         let bootstrap = try SupabaseCompat.bootstrap(connection)
         let run = try migrations.up(on: connection, observer: observer)
-        let seeded = try seed(on: connection) ?? []
+        let seeded = try seeds.apply(on: connection) ?? []
         return ProvisionSummary(bootstrap: bootstrap, migrations: run, seedFiles: seeded)
     }
 }

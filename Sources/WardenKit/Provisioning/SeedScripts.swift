@@ -15,30 +15,49 @@ import WardenPostgres
 /// changes how SQL text is read (`standard_conforming_strings = off`) is refused with
 /// its line, as in a migration (`SettingCheck`).
 package enum SeedScripts {
+    /// One seed file, read and checked: its text is what runs.
+    package struct Checked: Sendable {
+        package let file: URL
+        let text: String
+        /// Whether it sets anything for the session (`SET` without `LOCAL`, `RESET ALL`).
+        let setsSession: Bool
+    }
+
+    /// Reads and checks the files in order; nothing is applied.
+    package static func check(_ files: [URL]) throws -> [Checked] {
+        try files.map(read)
+    }
+
     /// Runs the files in order; returns them. A failing file rolls every seed file back.
     @discardableResult
     package static func apply(_ files: [URL], on connection: Connection) throws -> [URL] {
-        let scripts = try files.map { file in (file, try read(file)) }
+        try apply(check(files), on: connection)
+    }
+
+    /// Runs checked files in order, as they were read; returns them. A failing file
+    /// rolls every seed file back.
+    @discardableResult
+    package static func apply(_ scripts: [Checked], on connection: Connection) throws -> [URL] {
         try connection.inTransaction {
-            for (file, (text, _)) in scripts {
+            for script in scripts {
                 do {
-                    try SQLScript.run(text, on: connection)
+                    try SQLScript.run(script.text, on: connection)
                 } catch let failure as SQLScript.Failure {
-                    let line = SourceText(text).location(ofOffset: failure.offset).line
-                    throw SeedError(file: file.relativePath, line: line, underlying: failure.underlying)
+                    let line = SourceText(script.text).location(ofOffset: failure.offset).line
+                    throw SeedError(file: script.file.relativePath, line: line, underlying: failure.underlying)
                 }
             }
             return .commit
         }
         // A failed seed's settings went with its rollback; a committed one's stay in the
         // session until reset.
-        if scripts.contains(where: { $0.1.setsSession }) { try connection.execute(["reset all"]) }
-        return files
+        if scripts.contains(where: \.setsSession) { try connection.execute(["reset all"]) }
+        return scripts.map(\.file)
     }
 
     /// A seed file's text, checked, and whether it sets anything for the session
     /// (`SET` without `LOCAL`, `RESET ALL`).
-    static func read(_ file: URL) throws -> (text: String, setsSession: Bool) {
+    static func read(_ file: URL) throws -> Checked {
         let shown = file.relativePath
         let text: String
         switch TextFile.read(atPath: file.path) {
@@ -46,7 +65,8 @@ package enum SeedScripts {
         case .failure(.unreadable): throw SeedError(file: shown, message: "cannot read the seed file")
         case .failure(.notUTF8): throw SeedError(file: shown, message: "the seed file is not valid UTF-8")
         }
-        if let nul = text.utf8.firstIndex(of: 0) {
+        // memchr first: the byte-by-byte search is slow on a dump of tens of megabytes.
+        if UTF8Bytes.contains(text, 0), let nul = text.utf8.firstIndex(of: 0) {
             let line = 1 + text.utf8[..<nul].lazy.filter { $0 == 0x0A }.count
             throw SeedError(file: shown, line: line, message: "contains a NUL byte (\\0), which PostgreSQL cannot take; remove it")
         }
@@ -63,6 +83,6 @@ package enum SeedScripts {
                     + "write E'...' strings for backslash escapes; nothing was applied")
         }
         let setsSession = statements.contains { $0.kind == .sessionSetting || $0.kind == .sessionReset }
-        return (text, setsSession)
+        return Checked(file: file, text: text, setsSession: setsSession)
     }
 }

@@ -32,14 +32,7 @@ public enum SeedSource: Sendable, Equatable {
     /// Applies the seed files in one transaction; nil when there is nothing to apply.
     /// A failing file rolls every seed back and throws `SeedError` naming its line.
     public func apply(on connection: Connection) throws -> [URL]? {
-        switch self {
-        case .folder(let folder):
-            return isPresent ? try Seeder(folder: folder).apply(connection) : nil
-        case .files(let files):
-            return files.isEmpty ? nil : try SeedScripts.apply(files, on: connection)
-        case .disabled:
-            return nil
-        }
+        try Seeds(self).apply(on: connection)
     }
 
     /// For messages: `seeds` (a folder), `supabase/seed.sql` (one or two files named),

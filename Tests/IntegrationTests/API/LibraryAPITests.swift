@@ -57,6 +57,27 @@ import TestSupport
         #expect(try Project(directory: URL(fileURLWithPath: "/nonexistent-pgwarden-project")).seed(on: connection) == nil)
     }
 
+    /// The checked seeds run what was read when they were checked: a file changed in
+    /// between (here into one that would end the transaction) is not read again.
+    @Test func checkedSeedsApplyWhatWasCheckedEvenIfAFileChanges() throws {
+        let database = try ScratchDatabase(label: "api")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("seeds-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("01_rows.sql")
+        try "insert into seeded values (1), (2);\n".write(to: file, atomically: true, encoding: .utf8)
+        let seeds = try Seeds(.folder(folder))
+        #expect(seeds.files.map(\.lastPathComponent) == ["01_rows.sql"])
+        try "commit;\ninsert into seeded values (3);\n".write(to: file, atomically: true, encoding: .utf8)
+        let connection = try database.connect()
+        try connection.execute("create table seeded (n int)")
+        #expect(try seeds.apply(on: connection)?.count == 1)
+        #expect(try connection.query("select string_agg(n::text, ',' order by n) from seeded").scalar == "1,2")
+        // Read now, the changed file is refused with its line, and nothing runs.
+        #expect(throws: SeedError.self) { try Seeds(.folder(folder)) }
+        #expect(try Seeds(.disabled).apply(on: connection) == nil)
+    }
+
     /// A server WARNING during a run reaches the observer, naming the migration's file,
     /// and the connection's own notice handler, which is put back afterwards.
     @Test func serverWarningsReachTheObserverAndTheConnectionsHandler() throws {

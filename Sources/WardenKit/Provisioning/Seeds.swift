@@ -1,0 +1,31 @@
+import Foundation
+import WardenPostgres
+
+/// A project's seed files, read and checked once (`Project.checkedSeeds()`): `apply(on:)`
+/// runs the texts that were checked, without reading the files again (a seed may be a
+/// dump of tens of megabytes; and what was checked is what runs, even if a file
+/// changes in between).
+public struct Seeds: Sendable {
+    /// Where the files come from.
+    public let source: SeedSource
+    private let scripts: [SeedScripts.Checked]
+
+    /// Reads and checks `source`'s files: a file that cannot be read, is not UTF-8, holds
+    /// a NUL byte, or would end the seed transaction, touch savepoints or change the role
+    /// is an error naming its line.
+    public init(_ source: SeedSource) throws {
+        self.source = source
+        scripts = try SeedScripts.check(source.files())
+    }
+
+    /// The files in the order they apply (empty when there are none).
+    public var files: [URL] { scripts.map(\.file) }
+
+    /// Applies the files in one transaction; returns them, or nil when there is nothing
+    /// to apply (no seeds folder, no file, or seeding disabled in `config.toml`). A
+    /// failing file rolls every seed back and throws `SeedError` naming its line.
+    public func apply(on connection: Connection) throws -> [URL]? {
+        guard source.isPresent else { return nil }
+        return try SeedScripts.apply(scripts, on: connection)
+    }
+}
