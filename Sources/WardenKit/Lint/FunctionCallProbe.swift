@@ -6,7 +6,11 @@ import WardenPostgres
 /// rows it inserted, updated and deleted per table (`pg_stat_xact_user_tables`, read
 /// in the same rolled-back savepoint) and the rows with a value it returned (NULL and
 /// false are no data), and reports the call. Proven when it changed rows, or returned
-/// data to anon.
+/// data to anon; harmless when it went through without that, or every call was refused
+/// for want of a privilege (42501: the persona may not call it, or the function's own
+/// guard said no). A call that failed for any other reason (our values broke a check,
+/// a cast, a lookup) proves nothing either way: then it is "not probed", never
+/// "harmless", and the finding keeps its rule's level.
 struct FunctionCallProbe {
     let context: ProbeContext
     let finding: LintFinding
@@ -27,6 +31,7 @@ struct FunctionCallProbe {
         let allNull = parameters.map { _ -> String? in nil }
         if parameters.contains(where: { $0.category != "X" }), attempts[0] != allNull { attempts.append(allNull) }
         var evidence: [String] = []
+        var refusedOnlyForPrivilege = true
         for values in attempts {
             let arguments = zip(parameters, values).map { parameter, value in
                 (parameter.isVariadic ? "variadic " : "") + (value ?? "null") + "::" + parameter.type
@@ -54,9 +59,10 @@ struct FunctionCallProbe {
                                        personas: proven ? [persona] : [])
             case .refused(let error):
                 evidence.append("\(persona) called \(shown): failed, \(PersonaOutcome.describe(error))")
+                if error.sqlState != .insufficientPrivilege { refusedOnlyForPrivilege = false }
             }
         }
-        return LintConsequence(verdict: .harmless, evidence: evidence)
+        return LintConsequence(verdict: refusedOnlyForPrivilege ? .harmless : .notProbed, evidence: evidence)
     }
 
     /// `schema.name` of a signature, as written in it (quoted where needed).

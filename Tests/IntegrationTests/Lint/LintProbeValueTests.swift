@@ -62,4 +62,45 @@ import TestSupport
         #expect(evidence.contains { $0.contains("refused (23502") }, "\(evidence)")
         #expect(evidence.contains { $0.contains("not by a privilege or a policy") }, "\(evidence)")
     }
+
+    /// A security definer function whose every call as anon failed: for want of a
+    /// privilege (its guard raises 42501), it is harmless for anon; for our values (a
+    /// check that raises P0001, with 1 and with NULL), nothing was learnt, so it is "not probed", never
+    /// "harmless", and keeps its rule's level.
+    @Test func aCallThatFailedOnOurValuesIsNotProbedNotHarmless() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lint-calls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try """
+            create table public.notes (id int primary key, body text);
+            alter table public.notes enable row level security;
+            insert into public.notes values (1, 'one'), (2, 'two');
+            create function public.guarded_purge() returns void language plpgsql security definer set search_path = ''
+            as $$ begin
+              if auth.uid() is null then raise exception 'sign in first' using errcode = '42501'; end if;
+              delete from public.notes;
+            end $$;
+            create function public.purge_from(first_id int) returns void language plpgsql security definer set search_path = ''
+            as $$ begin
+              if first_id is null or first_id < 100 then raise exception 'first_id must be at least 100'; end if;
+              delete from public.notes where id >= first_id;
+            end $$;
+
+            """.write(to: folder.appendingPathComponent("20240101000000_notes.sql"), atomically: true, encoding: .utf8)
+        let connection = try ElectricRide.database(migrations: folder, seeded: false)
+        let report = try Linter(connection: connection).run(migrations: folder)
+        func finding(_ subject: String) throws -> LintFinding {
+            try #require(report.findings.first {
+                $0.rule.rawValue == "anon_security_definer_function_executable" && $0.subject == subject
+            }, "\(report.findings.map(\.subject))")
+        }
+        let guarded = try finding("public.guarded_purge()")
+        #expect(guarded.consequence?.verdict == .harmless, "\(guarded.consequence?.evidence ?? [])")
+        let purge = try finding("public.purge_from(integer)")
+        let evidence = purge.consequence?.evidence ?? []
+        #expect(purge.consequence?.verdict == .notProbed, "\(evidence)")
+        #expect(purge.status != "harmless", "\(evidence)")
+        #expect(evidence.first == "anon called public.purge_from(1): failed, P0001 first_id must be at least 100", "\(evidence)")
+        #expect(try connection.query("select count(*) from public.notes").scalar == "2")
+    }
 }
