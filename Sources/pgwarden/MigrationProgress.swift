@@ -1,9 +1,10 @@
 import Foundation
 import WardenKit
 
-/// Shows a run's progress. On a terminal, the migration being run and its elapsed
-/// time on one redrawn line; otherwise (pipes, CI logs) one plain line per finished
-/// migration. Waiting and warnings go to standard error.
+/// Shows a run's progress. On a terminal, the migration (or seed file) being run and
+/// its elapsed time on one redrawn line; otherwise (pipes, CI logs) one plain line per
+/// finished migration (seeds are summed up by their caller). Waiting and warnings go
+/// to standard error.
 final class MigrationProgress: @unchecked Sendable {
     private let interactive: Bool
     private let write: @Sendable (String) -> Void
@@ -49,6 +50,15 @@ final class MigrationProgress: @unchecked Sendable {
             message("pgwarden: warning: \(text)\n")
         case .note(let text):
             message("pgwarden: note: \(text)\n")
+        }
+    }
+
+    /// Handles one event of a seed run: on a terminal, the file being run.
+    func handle(_ event: SeedEvent) {
+        guard interactive else { return }
+        switch event {
+        case .started(let file): begin("seeding \(file.relativePath)")
+        case .finished: stop()
         }
     }
 

@@ -65,7 +65,8 @@ struct ProjectSteps {
 
     private func seed(_ seeds: Seeds, on connection: Connection) throws {
         let source = seeds.source
-        guard let files = try seeds.apply(on: connection) else {
+        defer { progress.stop() }
+        guard let files = try seeds.apply(on: connection, observer: progress.handle) else {
             switch source {
             case .folder(let folder): print("seed: no \(folder.relativePath) folder; skipped")
             case .files: print("seed: no seed file; skipped")

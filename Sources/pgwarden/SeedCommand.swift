@@ -21,9 +21,11 @@ struct SeedCommand: ParsableCommand {
             if case .folder(let folder) = source {
                 _ = try Seeder(folder: folder).files()  // a seeds folder must exist (as before)
             }
-            _ = try source.files()
+            let checked = try Seeds(source)  // every file read and checked before connecting
             let connection = try database.connect()
-            guard let applied = try source.apply(on: connection) else {
+            let progress = MigrationProgress.standard()
+            defer { progress.stop() }
+            guard let applied = try checked.apply(on: connection, observer: progress.handle) else {
                 print(source == .disabled ? "seeding is disabled in supabase/config.toml; nothing applied"
                                           : "no seed file matches [db.seed] sql_paths; nothing applied")
                 return

@@ -37,11 +37,17 @@ package enum SeedScripts {
     /// Runs checked files in order, as they were read; returns them. A failing file
     /// rolls every seed file back.
     @discardableResult
-    package static func apply(_ scripts: [Checked], on connection: Connection) throws -> [URL] {
+    package static func apply(
+        _ scripts: [Checked], on connection: Connection, observer: (SeedEvent) -> Void = { _ in }
+    ) throws -> [URL] {
+        let clock = ContinuousClock()
         try connection.inTransaction {
             for script in scripts {
                 do {
+                    observer(.started(file: script.file))
+                    let start = clock.now
                     try SQLScript.run(script.text, on: connection)
+                    observer(.finished(file: script.file, duration: clock.now - start))
                 } catch let failure as SQLScript.Failure {
                     let line = SourceText(script.text).location(ofOffset: failure.offset).line
                     throw SeedError(file: script.file.relativePath, line: line, underlying: failure.underlying)

@@ -24,8 +24,17 @@ public struct Seeds: Sendable {
     /// Applies the files in one transaction; returns them, or nil when there is nothing
     /// to apply (no seeds folder, no file, or seeding disabled in `config.toml`). A
     /// failing file rolls every seed back and throws `SeedError` naming its line.
-    public func apply(on connection: Connection) throws -> [URL]? {
+    /// `observer` hears each file start and finish (a dump may take a while).
+    public func apply(on connection: Connection, observer: (SeedEvent) -> Void = { _ in }) throws -> [URL]? {
         guard source.isPresent else { return nil }
-        return try SeedScripts.apply(scripts, on: connection)
+        return try SeedScripts.apply(scripts, on: connection, observer: observer)
     }
+}
+
+/// What applying seeds reports as it goes.
+public enum SeedEvent: Sendable, Equatable {
+    /// A file is about to run.
+    case started(file: URL)
+    /// A file ran (its changes are committed only when every file has run).
+    case finished(file: URL, duration: Duration)
 }

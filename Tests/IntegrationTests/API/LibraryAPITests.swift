@@ -71,7 +71,14 @@ import TestSupport
         try "commit;\ninsert into seeded values (3);\n".write(to: file, atomically: true, encoding: .utf8)
         let connection = try database.connect()
         try connection.execute("create table seeded (n int)")
-        #expect(try seeds.apply(on: connection)?.count == 1)
+        var started: [String] = [], finished: [String] = []
+        #expect(try seeds.apply(on: connection) { event in
+            switch event {
+            case .started(let file): started.append(file.lastPathComponent)
+            case .finished(let file, _): finished.append(file.lastPathComponent)
+            }
+        }?.count == 1)
+        #expect(started == ["01_rows.sql"] && finished == ["01_rows.sql"])
         #expect(try connection.query("select string_agg(n::text, ',' order by n) from seeded").scalar == "1,2")
         // Read now, the changed file is refused with its line, and nothing runs.
         #expect(throws: SeedError.self) { try Seeds(.folder(folder)) }
