@@ -98,6 +98,19 @@ import TestSupport
         #expect(result.standardError == "pgwarden: /no/such/seeds: seeds folder not found\n")
     }
 
+    @Test func seedChecksEveryFileBeforeItConnects() throws {
+        let seeds = FileManager.default.temporaryDirectory.appendingPathComponent("seeds-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: seeds, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: seeds) }
+        try "insert into public.colour (name) values ('x');\nrollback;\n"
+            .write(to: seeds.appendingPathComponent("01_bad.sql"), atomically: true, encoding: .utf8)
+        let result = try PgwardenCLI.run(
+            ["seed", "--database-url", "postgresql://nobody@/none?host=/nonexistent-pgwarden-socket", "--seeds", seeds.path],
+            environment: PgwardenCLI.cleanEnvironment())
+        #expect(result.status == 65, "\(result.all)")
+        #expect(result.standardError.contains("01_bad.sql:2: 'rollback'"), "\(result.standardError)")
+    }
+
     @Test func devRunsTheWholeJobAndLeavesNothingBehind() throws {
         let result = try PgwardenCLI.run(["dev"], environment: PgwardenCLI.cleanEnvironment(), directory: root)
         #expect(result.status == 0, "\(result.all)")
