@@ -14,6 +14,15 @@ import TestSupport
         return (cluster.url(database: name, user: cluster.projectUser), connection)
     }
 
+    /// A new seeds folder whose one file, 01_bad.sql, has `badLine` on its line 2.
+    private static func seedsFolder(badLine: String) throws -> URL {
+        let seeds = FileManager.default.temporaryDirectory.appendingPathComponent("seeds-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: seeds, withIntermediateDirectories: true)
+        try "insert into public.colour (name) values ('x');\n\(badLine)\n"
+            .write(to: seeds.appendingPathComponent("01_bad.sql"), atomically: true, encoding: .utf8)
+        return seeds
+    }
+
     @Test func bootstrapTwiceSaysNothingChangedTheSecondTime() throws {
         let database = try TestDatabase("boot")
         let first = try PgwardenCLI.run(["bootstrap", "--database-url", database.url], environment: PgwardenCLI.cleanEnvironment())
@@ -77,11 +86,8 @@ import TestSupport
         let (url, connection) = try electricRideURL()
         try connection.execute("insert into public.colour (name) values ('kept by the refusal')")
         let before = try DatabaseFingerprint.rows(connection)
-        let seeds = FileManager.default.temporaryDirectory.appendingPathComponent("seeds-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: seeds, withIntermediateDirectories: true)
+        let seeds = try Self.seedsFolder(badLine: "commit;")
         defer { try? FileManager.default.removeItem(at: seeds) }
-        try "insert into public.colour (name) values ('x');\ncommit;\n"
-            .write(to: seeds.appendingPathComponent("01_bad.sql"), atomically: true, encoding: .utf8)
         let result = try PgwardenCLI.run(
             ["reset", "--yes", "--database-url", url, "--seeds", seeds.path],
             environment: PgwardenCLI.cleanEnvironment(), directory: root)
@@ -99,11 +105,8 @@ import TestSupport
     }
 
     @Test func seedChecksEveryFileBeforeItConnects() throws {
-        let seeds = FileManager.default.temporaryDirectory.appendingPathComponent("seeds-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: seeds, withIntermediateDirectories: true)
+        let seeds = try Self.seedsFolder(badLine: "rollback;")
         defer { try? FileManager.default.removeItem(at: seeds) }
-        try "insert into public.colour (name) values ('x');\nrollback;\n"
-            .write(to: seeds.appendingPathComponent("01_bad.sql"), atomically: true, encoding: .utf8)
         let result = try PgwardenCLI.run(
             ["seed", "--database-url", "postgresql://nobody@/none?host=/nonexistent-pgwarden-socket", "--seeds", seeds.path],
             environment: PgwardenCLI.cleanEnvironment())
