@@ -1,16 +1,19 @@
 import WardenPostgres
 
 /// Calls an exposed security-definer function as a persona, with simple arguments
-/// (1, 'pgwarden', true, the persona's user id; NULL for other types; defaulted
-/// parameters left out), then, if that fails, with NULL for every argument; counts the
-/// rows it inserted, updated and deleted per table (`pg_stat_xact_user_tables`, read
-/// in the same rolled-back savepoint) and the rows with a value it returned (NULL and
-/// false are no data), and reports the call. Proven when it changed rows, or returned
-/// data to anon; harmless when it went through without that, or every call was refused
-/// for want of a privilege (42501: the persona may not call it, or the function's own
-/// guard said no). A call that failed for any other reason (our values broke a check,
-/// a cast, a lookup) proves nothing either way: then it is "not probed", never
-/// "harmless", and the finding keeps its rule's level.
+/// (1, 'pgwarden', true; for a uuid, the persona's user id, or for anon a signed-in
+/// persona's, as anyone who has seen an id can pass it; NULL for other types;
+/// defaulted parameters left out), then, if that fails, with NULL for every argument;
+/// counts the rows it inserted, updated and deleted per table (`pg_stat_xact_user_tables`,
+/// read in the same rolled-back savepoint) and the rows with a value it returned (NULL
+/// and false are no data), and reports the call. Proven when it changed rows, or
+/// returned data to anon. Harmless when a call with a value went through without
+/// that (or the function takes no argument), or every call was refused for want of a
+/// privilege (42501: the persona may not call it, or the function's own guard said
+/// no). What proves nothing either way is "not probed", never "harmless", and the
+/// finding keeps its rule's level: a call that failed for any other reason (our values
+/// broke a check, a cast, a lookup), and a call with NULL for every argument that
+/// changed nothing (`where id = NULL` matches no row).
 struct FunctionCallProbe {
     let context: ProbeContext
     let finding: LintFinding
@@ -21,23 +24,31 @@ struct FunctionCallProbe {
         var isVariadic: Bool
     }
 
+    /// One argument of a call: its SQL (nil: NULL) and how the evidence shows it.
+    private struct Argument: Equatable {
+        var sql: String?
+        var shown: String
+
+        static let null = Argument(sql: nil, shown: "null")
+    }
+
     func run(as persona: String) throws -> LintConsequence {
         guard let signature = finding.signature else { return LintConsequence(verdict: .notProbed, evidence: []) }
         let parameters = try requiredParameters(signature)
         let returns = try context.connection.query(
             "select prorettype::regtype::text from pg_proc where oid = to_regprocedure(\(signature))").scalar
-        let userID = context.userIDs[persona]
-        var attempts = [parameters.map { simpleValue($0, userID: userID) }]
-        let allNull = parameters.map { _ -> String? in nil }
+        let user = userID(for: persona)
+        var attempts = [parameters.map { simpleValue($0, user: user) }]
+        let allNull = parameters.map { _ in Argument.null }
         if parameters.contains(where: { $0.category != "X" }), attempts[0] != allNull { attempts.append(allNull) }
         var evidence: [String] = []
         var refusedOnlyForPrivilege = true
         for values in attempts {
             let arguments = zip(parameters, values).map { parameter, value in
-                (parameter.isVariadic ? "variadic " : "") + (value ?? "null") + "::" + parameter.type
+                (parameter.isVariadic ? "variadic " : "") + (value.sql ?? "null") + "::" + parameter.type
             }
             let call = "\(finding.signature.map(Self.name) ?? "")(\(arguments.joined(separator: ", ")))"
-            let shown = "\(finding.schema).\(finding.name)(\(values.map { $0 ?? "null" }.joined(separator: ", ")))"
+            let shown = "\(finding.schema).\(finding.name)(\(values.map(\.shown).joined(separator: ", ")))"
             var changes: [String] = []
             let before = try tableChanges()
             // Rows with a value: a void result, NULL or false is no data (a helper such
@@ -55,14 +66,23 @@ struct FunctionCallProbe {
                 evidence.append("\(persona) called \(shown): succeeded, \(parts.joined(separator: ", "))")
                 // Data handed to anon with the owner's rights is a consequence too.
                 let proven = !changes.isEmpty || (context.plan.persona(named: persona)?.role == "anon" && returned > 0)
-                return LintConsequence(verdict: proven ? .proven : .harmless, evidence: evidence,
-                                       personas: proven ? [persona] : [])
+                if proven { return LintConsequence(verdict: .proven, evidence: evidence, personas: [persona]) }
+                let onlyNulls = !values.isEmpty && values.allSatisfy { $0.sql == nil }
+                return LintConsequence(verdict: onlyNulls ? .notProbed : .harmless, evidence: evidence)
             case .refused(let error):
                 evidence.append("\(persona) called \(shown): failed, \(PersonaOutcome.describe(error))")
                 if error.sqlState != .insufficientPrivilege { refusedOnlyForPrivilege = false }
             }
         }
         return LintConsequence(verdict: refusedOnlyForPrivilege ? .harmless : .notProbed, evidence: evidence)
+    }
+
+    /// The user id a uuid parameter gets, and whose it is: the persona's own; for a
+    /// persona without an account (anon), the first signed-in persona's.
+    private func userID(for persona: String) -> (id: String, owner: String)? {
+        if let id = context.userIDs[persona] { return (id, persona) }
+        guard let owner = context.userName, let id = context.userIDs[owner] else { return nil }
+        return (id, owner)
     }
 
     /// `schema.name` of a signature, as written in it (quoted where needed).
@@ -85,14 +105,14 @@ struct FunctionCallProbe {
         return rows.map { Parameter(type: $0[0] ?? "text", category: $0[1] ?? "", isVariadic: $0[2] == "true") }
     }
 
-    private func simpleValue(_ parameter: Parameter, userID: String?) -> String? {
-        if parameter.isVariadic { return nil }
+    private func simpleValue(_ parameter: Parameter, user: (id: String, owner: String)?) -> Argument {
+        if parameter.isVariadic { return .null }
         switch (parameter.category, parameter.type) {
-        case ("N", _): return "1"
-        case ("S", _): return "'pgwarden'"
-        case ("B", _): return "true"
-        case (_, "uuid"): return userID.map { "'\($0)'" }
-        default: return nil
+        case ("N", _): return Argument(sql: "1", shown: "1")
+        case ("S", _): return Argument(sql: "'pgwarden'", shown: "'pgwarden'")
+        case ("B", _): return Argument(sql: "true", shown: "true")
+        case (_, "uuid"): return user.map { Argument(sql: "'\($0.id)'", shown: "\($0.owner)'s id") } ?? .null
+        default: return .null
         }
     }
 

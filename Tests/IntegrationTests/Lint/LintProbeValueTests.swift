@@ -17,7 +17,7 @@ import TestSupport
             $0.rule.rawValue == "anon_security_definer_function_executable" && $0.subject == "public.is_course_owner(uuid)"
         })
         #expect(!helper.isDanger, "\(helper.consequence?.evidence ?? [])")
-        #expect(helper.consequence?.evidence == ["anon called public.is_course_owner(null): succeeded, returned false or null, changed nothing"])
+        #expect(helper.consequence?.evidence == ["anon called public.is_course_owner(ava's id): succeeded, returned false or null, changed nothing"])
         let update = try #require(report.findings.first { $0.rule.rawValue == "rls_policy_always_true" && $0.subject == "public.items" })
         #expect(update.isDanger, "\(update.consequence?.evidence ?? [])")
         #expect(update.consequence?.evidence.contains { $0.contains("updated 2 rows of public.items") } == true)
@@ -30,7 +30,7 @@ import TestSupport
         let report = ObservedAccessReport(try PlanDrafter(connection: connection).draft(), planFile: "plan.yml")
         let lines = report.dangerLines
         let index = try #require(lines.firstIndex { $0.hasPrefix("DANGER public.is_course_owner(uuid) · anon:") }, "\(lines)")
-        #expect(lines[index + 1] == "  probe: anon called public.is_course_owner(null): succeeded, returned false or null, changed nothing")
+        #expect(lines[index + 1] == "  probe: anon called public.is_course_owner(ava's id): succeeded, returned false or null, changed nothing")
     }
 
     /// An insert policy that lets every row through, on a table whose row needs a
@@ -63,11 +63,14 @@ import TestSupport
         #expect(evidence.contains { $0.contains("not by a privilege or a policy") }, "\(evidence)")
     }
 
-    /// A security definer function whose every call as anon failed: for want of a
-    /// privilege (its guard raises 42501), it is harmless for anon; for our values (a
-    /// check that raises P0001, with 1 and with NULL), nothing was learnt, so it is "not probed", never
-    /// "harmless", and keeps its rule's level.
-    @Test func aCallThatFailedOnOurValuesIsNotProbedNotHarmless() throws {
+    /// What a call as anon proves. A guard that raises 42501 for every call: harmless
+    /// for anon. A check that raises P0001 for 1, then lets NULL through to a delete
+    /// that matches nothing (`id >= NULL`): nothing was learnt either way, so "not
+    /// probed", never "harmless", keeping its rule's level. A function that deletes the
+    /// account whose id it is given: anon passes a signed-in user's id (as anyone who has
+    /// seen one can), and the deleted account proves the danger; with NULL it would have
+    /// looked harmless.
+    @Test func whatACallAsAnonProvesAndWhatItDoesNot() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lint-calls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -82,9 +85,11 @@ import TestSupport
             end $$;
             create function public.purge_from(first_id int) returns void language plpgsql security definer set search_path = ''
             as $$ begin
-              if first_id is null or first_id < 100 then raise exception 'first_id must be at least 100'; end if;
+              if first_id < 100 then raise exception 'first_id must be at least 100'; end if;
               delete from public.notes where id >= first_id;
             end $$;
+            create function public.delete_account(target uuid) returns void language sql security definer set search_path = ''
+            as $$ delete from auth.users where id = target $$;
 
             """.write(to: folder.appendingPathComponent("20240101000000_notes.sql"), atomically: true, encoding: .utf8)
         let connection = try ElectricRide.database(migrations: folder, seeded: false)
@@ -100,7 +105,17 @@ import TestSupport
         let evidence = purge.consequence?.evidence ?? []
         #expect(purge.consequence?.verdict == .notProbed, "\(evidence)")
         #expect(purge.status != "harmless", "\(evidence)")
-        #expect(evidence.first == "anon called public.purge_from(1): failed, P0001 first_id must be at least 100", "\(evidence)")
+        #expect(evidence == [
+            "anon called public.purge_from(1): failed, P0001 first_id must be at least 100",
+            "anon called public.purge_from(null): succeeded, changed nothing",
+        ], "\(evidence)")
+        let delete = try finding("public.delete_account(uuid)")
+        #expect(delete.consequence?.verdict == .proven, "\(delete.consequence?.evidence ?? [])")
+        #expect(delete.isDanger)
+        #expect(delete.consequence?.evidence.first?.hasPrefix("anon called public.delete_account(ava's id): succeeded, ") == true,
+                "\(delete.consequence?.evidence ?? [])")
+        #expect(delete.consequence?.evidence.first?.contains("deleted 1 row of auth.users") == true,
+                "\(delete.consequence?.evidence ?? [])")
         #expect(try connection.query("select count(*) from public.notes").scalar == "2")
     }
 }
