@@ -29,8 +29,8 @@ struct ProjectSteps {
 
     /// Bootstrap (as `bootstrapSettings`' role when given: on the twin, the superuser),
     /// apply the migrations, show the status summary, seed (`inputs`: the project's,
-    /// read by `checkInputs`). Returns a connection as the project's role, for the plan and the
-    /// tests. `roleExists`: the project's role is there before bootstrap (a twin from
+    /// read by `checkInputs`). Returns a connection as the project's role, for the plan
+    /// and the tests. `roleExists`: the project's role is there before bootstrap (a twin from
     /// the template), so its session starts on another thread while bootstrap checks
     /// the twin.
     func provision(_ inputs: Inputs, bootstrapSettings: ConnectionSettings?, roleExists: Bool = false) throws -> Connection {

@@ -28,12 +28,6 @@ package enum SeedScripts {
         try files.map(read)
     }
 
-    /// Runs the files in order; returns them. A failing file rolls every seed file back.
-    @discardableResult
-    package static func apply(_ files: [URL], on connection: Connection) throws -> [URL] {
-        try apply(check(files), on: connection)
-    }
-
     /// Runs checked files in order, as they were read; returns them. A failing file
     /// rolls every seed file back.
     @discardableResult

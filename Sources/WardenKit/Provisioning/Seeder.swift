@@ -28,7 +28,7 @@ public struct Seeder {
     /// Refuses (25001) on a connection already in a transaction.
     @discardableResult
     public func apply(_ connection: Connection) throws -> [URL] {
-        try SeedScripts.apply(try files(), on: connection)
+        try SeedScripts.apply(SeedScripts.check(files()), on: connection)
     }
 }
 

@@ -9,12 +9,15 @@ public struct Seeds: Sendable {
     /// Where the files come from.
     public let source: SeedSource
     private let scripts: [SeedScripts.Checked]
+    /// Whether there was anything to apply when the files were read (`source.isPresent`).
+    private let isPresent: Bool
 
     /// Reads and checks `source`'s files: a file that cannot be read, is not UTF-8, holds
     /// a NUL byte, or would end the seed transaction, touch savepoints or change the role
     /// is an error naming its line.
     public init(_ source: SeedSource) throws {
         self.source = source
+        isPresent = source.isPresent
         scripts = try SeedScripts.check(source.files())
     }
 
@@ -26,7 +29,7 @@ public struct Seeds: Sendable {
     /// failing file rolls every seed back and throws `SeedError` naming its line.
     /// `observer` hears each file start and finish (a dump may take a while).
     public func apply(on connection: Connection, observer: (SeedEvent) -> Void = { _ in }) throws -> [URL]? {
-        guard source.isPresent else { return nil }
+        guard isPresent else { return nil }
         return try SeedScripts.apply(scripts, on: connection, observer: observer)
     }
 }

@@ -28,8 +28,8 @@ public struct ObservedAccessReport {
     }
 
     /// The evidence of lint's findings on a cell's subject that it probed without
-    /// proving a consequence (harmless, or not probed: every call failed on pgwarden's
-    /// values), the cell's persona's calls only (a cell reads `subject · persona: ...`).
+    /// proving a consequence (harmless, or not probed: the calls proved nothing either
+    /// way), the cell's persona's calls only (a cell reads `subject · persona: ...`).
     private func probedWithoutConsequence(_ cell: String) -> [String] {
         let parts = cell.components(separatedBy: " · ")
         guard parts.count == 2, let persona = parts[1].split(separator: ":").first else { return [] }
