@@ -309,4 +309,10 @@ struct ProbeContext {
     /// The first signed-in persona, whose rows stand for "a user's row" when the
     /// acting persona has no user of its own (anon, service_role).
     var someUser: Persona? { plan.personas.first { $0.user != nil } }
+
+    /// Whether values print alike for every persona (`PersonaRequest.printsAlike`).
+    var personasPrintAlike: Bool {
+        let requests = plan.personas.map(request)
+        return requests.allSatisfy { $0.printsAlike(requests[0]) }
+    }
 }

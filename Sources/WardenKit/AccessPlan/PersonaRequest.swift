@@ -45,6 +45,32 @@ struct PersonaRequest {
         roleSettings.map { "set_config(\($0.name), \($0.value), true)" } + ["set_config('role', \(role), true)"]
     }
 
+    /// The settings that decide how values print as text (`TimeZone` for a
+    /// `timestamptz`, `DateStyle`, `IntervalStyle`, ...). Any user may set them.
+    static let printSettingNames: Set<String> = [
+        "timezone", "datestyle", "intervalstyle", "extra_float_digits", "bytea_output", "lc_monetary", "xmlbinary",
+        "xmloption",
+    ]
+
+    /// The role's settings among `printSettingNames` (e.g. `alter role authenticated
+    /// set timezone = 'Europe/Paris'`), as the persona's requests have them.
+    var printSettings: [(name: String, value: String)] {
+        roleSettings.filter { Self.printSettingNames.contains($0.name.lowercased()) }
+    }
+
+    /// What the admin sets to compute what is true for this persona (`RelationTruth`):
+    /// the role's print settings, so the rows' text compares with what the persona reads
+    /// and a sample value reads back as the persona writes it, then the request
+    /// settings. The admin keeps its role, and its timeouts.
+    var truthSettings: [SQL] {
+        printSettings.map { "set_config(\($0.name), \($0.value), true)" } + requestSettings
+    }
+
+    /// Whether values print alike for both personas (the same `printSettings`).
+    func printsAlike(_ other: PersonaRequest) -> Bool {
+        printSettings.map { "\($0.name.lowercased())=\($0.value)" } == other.printSettings.map { "\($0.name.lowercased())=\($0.value)" }
+    }
+
     static func select(_ parts: [SQL]) -> SQL {
         var sql: SQL = "select "
         sql.append(SQL.joined(parts, separator: ", "))

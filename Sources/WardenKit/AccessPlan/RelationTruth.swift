@@ -1,10 +1,11 @@
 import WardenPostgres
 
-/// What is true of one relation, computed as the admin with each persona's claims
-/// (every query in a savepoint that is rolled back): the digests of all rows and of
-/// the persona's own rows, the plan's sample values as each user would write them,
-/// and the rows the write probes aim at. Queued on a `ProbeBatch` with every other
-/// relation's, so the whole plan's truth costs one round trip.
+/// What is true of one relation, computed as the admin with each persona's claims and
+/// print settings (`PersonaRequest.truthSettings`; every query in a savepoint that is
+/// rolled back): the digests of all rows and of the persona's own rows, the plan's
+/// sample values as each user would write them, and the rows the write probes aim at.
+/// Queued on a `ProbeBatch` with every other relation's, so the whole plan's truth
+/// costs one round trip.
 struct RelationTruth {
     /// Which row a write probe aims at: one the persona owns, does not own, or any.
     enum Target: Hashable {
@@ -50,7 +51,7 @@ extension RelationProber {
             let digest = plan.owner.map { digestSQL(alsoWhere: $0) } ?? digestSQL()
             let targets = relation.isTable ? targets(of: persona) : []
             digestTickets.append((persona.name, targets, batch.rolledBack(
-                [PersonaRequest.select(request.requestSettings), withTargets(digest, targets)],
+                [PersonaRequest.select(request.truthSettings), withTargets(digest, targets)],
                 parsedAs: PlanReuse.adminRole)))
         }
         let everyone = sharesOneTruth ? context.plan.personas.map(\.name) : []
@@ -64,7 +65,7 @@ extension RelationProber {
         for owner in owners {
             let request = owner.map { context.request($0) } ?? .nobody
             sampleTickets.append((owner?.name ?? "", batch.rolledBack([
-                PersonaRequest.select(request.requestSettings), "select \(list)",
+                PersonaRequest.select(request.truthSettings), "select \(list)",
             ], parsedAs: PlanReuse.adminRole)))
         }
         return {
@@ -83,12 +84,15 @@ extension RelationProber {
     }
 
     /// Whether one persona's truth is every persona's: a table with no owner rule that
-    /// row-level security does not restrict for the admin. The admin then sees every
-    /// row whatever the claims (a table's rows are read without calling anything that
-    /// could read them), and each persona's write probes aim at any row, the same one.
-    /// (Issue 18: a third of Electric Ride's truth statements.)
+    /// row-level security does not restrict for the admin, and personas whose values
+    /// print alike (`PersonaRequest.printsAlike`: the digests compare the rows' text).
+    /// The admin then sees every row whatever the claims (a table's rows are read
+    /// without calling anything that could read them), and each persona's write probes
+    /// aim at any row, the same one. (Issue 18: a third of Electric Ride's truth
+    /// statements.)
     var sharesOneTruth: Bool {
         relation.isTable && plan.owner == nil && context.catalogReadByAdmin && !relation.rowSecurityAppliesToReader
+            && context.personasPrintAlike
     }
 
     /// Reads each persona's digests, then the ctid of each of its target rows. With
