@@ -130,7 +130,10 @@ struct RelationProber {
             } else if let own = truth.own, seen == own {
                 observed = "own (\(count) rows)"
             } else {
-                observed = "\(count) rows: neither all (\(allCount)) nor own (\(truth.own?.first.flatMap { $0 } ?? "-"))"
+                let ownCount = truth.own?.first.flatMap { $0 } ?? "-"
+                observed = "\(count) rows: neither all (\(allCount)) nor own (\(ownCount))"
+                    + (count == allCount || count == ownCount
+                        ? ": as many as \(count == allCount ? "all" : "own"), but other rows or values" : "")
             }
             switch scope {
             case .all: passed = seen == truth.all
