@@ -28,9 +28,10 @@ final class ClusterWatchdog: @unchecked Sendable {
     /// way cannot remove its own. Before each signal the processes are stopped
     /// (SIGSTOP) and read then, their open files as well as their maps (a segment is
     /// open, not yet mapped, while it is sized). The System V interlock segments those
-    /// processes made go too, once nothing has them attached. (Still seen: about one
-    /// POSIX segment left per run of `DevLeavesNothingTests`; docs/provisioning.md,
-    /// "What a killed initdb can leave".)
+    /// processes made go too, once nothing has them attached. (The POSIX segments of
+    /// an `initdb` run through `InitdbShim` are files in the data directory; the
+    /// watchdog's part is for an `initdb` run without it. docs/provisioning.md, "What a
+    /// killed initdb can leave".)
     static let script = #"""
         trap '' INT TERM HUP PIPE QUIT
         cd / || exit 1

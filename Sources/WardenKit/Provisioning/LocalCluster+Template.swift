@@ -14,7 +14,7 @@ extension LocalCluster {
         identity: RunIdentity, timeout: Double
     ) throws -> TemplateOrigin {
         guard let cache else {
-            try initialize(binaries: binaries, directory: directory, identity: identity)
+            try initialize(binaries: binaries, installation: installation, directory: directory, identity: identity)
             return .initdb
         }
         let data = directory.appendingPathComponent("data")
@@ -39,7 +39,7 @@ extension LocalCluster {
         } catch {
             unusable = "\(error)"
         }
-        try initialize(binaries: binaries, directory: directory, identity: identity)
+        try initialize(binaries: binaries, installation: installation, directory: directory, identity: identity)
         try bootstrapTemplate(binaries: binaries, installation: installation, directory: directory, identity: identity, timeout: timeout)
         guard let key, unusable == nil else { return .uncached(reason: unusable ?? "no key") }
         do {

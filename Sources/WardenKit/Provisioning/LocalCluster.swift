@@ -238,9 +238,22 @@ public final class LocalCluster: @unchecked Sendable {
         "--wal-segsize=1",
     ]
 
-    static func initialize(binaries: PostgresBinaries, directory: URL, identity: RunIdentity) throws {
+    /// Runs `initdb`; with a private installation, through `InitdbShim`, so its
+    /// backends leave nothing in `/dev/shm` whatever ends them.
+    static func initialize(
+        binaries: PostgresBinaries, installation: PrivateInstallation?, directory: URL, identity: RunIdentity
+    ) throws {
+        var initdb = binaries.initdb
+        if let installation {
+            let folder = directory.appendingPathComponent("initdb")
+            do {
+                initdb = try InitdbShim.make(in: folder, initdb: binaries.initdb, server: installation.postgres)
+            } catch {
+                throw ProvisioningError.serverFailed(step: "preparing initdb in \(folder.path)", log: "\(error)")
+            }
+        }
         let arguments = ["-D", directory.appendingPathComponent("data").path] + initdbOptions
-        let (program, fullArguments) = identity.command(binaries.initdb.path, arguments)
+        let (program, fullArguments) = identity.command(initdb.path, arguments)
         let output = try ProcessRunner.run(program, fullArguments, workingDirectory: directory)
         guard output.status == 0 else {
             throw ProvisioningError.serverFailed(
