@@ -68,7 +68,10 @@ struct PersonaRequest {
 
     /// Whether values print alike for both personas (the same `printSettings`).
     func printsAlike(_ other: PersonaRequest) -> Bool {
-        printSettings.map { "\($0.name.lowercased())=\($0.value)" } == other.printSettings.map { "\($0.name.lowercased())=\($0.value)" }
+        func spelled(_ request: PersonaRequest) -> [String] {
+            request.printSettings.map { "\($0.name.lowercased())=\($0.value)" }
+        }
+        return spelled(self) == spelled(other)
     }
 
     static func select(_ parts: [SQL]) -> SQL {
