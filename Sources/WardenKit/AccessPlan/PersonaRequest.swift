@@ -42,7 +42,13 @@ struct PersonaRequest {
     /// The role's settings, then the role: PostgREST's order (settings first, so a
     /// `GRANT SET ON PARAMETER` to the authenticator suffices).
     var roleSwitch: [SQL] {
-        roleSettings.map { "set_config(\($0.name), \($0.value), true)" } + ["set_config('role', \(role), true)"]
+        Self.setLocally(roleSettings) + ["set_config('role', \(role), true)"]
+    }
+
+    /// `set_config(name, value, true)` for each setting: for the transaction (or
+    /// savepoint) only, as PostgREST sets them.
+    private static func setLocally(_ settings: [(name: String, value: String)]) -> [SQL] {
+        settings.map { "set_config(\($0.name), \($0.value), true)" }
     }
 
     /// The settings that decide how values print as text (`TimeZone` for a
@@ -63,7 +69,7 @@ struct PersonaRequest {
     /// and a sample value reads back as the persona writes it, then the request
     /// settings. The admin keeps its role, and its timeouts.
     var truthSettings: [SQL] {
-        printSettings.map { "set_config(\($0.name), \($0.value), true)" } + requestSettings
+        Self.setLocally(printSettings) + requestSettings
     }
 
     /// Whether values print alike for both personas (the same `printSettings`).

@@ -135,9 +135,9 @@ struct RelationProber {
                 observed = "own (\(count) rows)"
             } else {
                 let ownCount = truth.own?.first.flatMap { $0 } ?? "-"
+                let sameCountAs = count == allCount ? "all" : count == ownCount ? "own" : nil
                 observed = "\(count) rows: neither all (\(allCount)) nor own (\(ownCount))"
-                    + (count == allCount || count == ownCount
-                        ? ": as many as \(count == allCount ? "all" : "own"), but other rows or values" : "")
+                    + (sameCountAs.map { ": as many as \($0), but other rows or values" } ?? "")
             }
             switch scope {
             case .all: passed = seen == truth.all
