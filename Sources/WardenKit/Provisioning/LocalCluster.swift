@@ -102,6 +102,9 @@ public final class LocalCluster: @unchecked Sendable {
         }
         do {
             let installation = try PrivateInstallation.build(in: directory.appendingPathComponent("install"), binaries: binaries)
+            if installation != nil, !ProgramMount.allowsPrograms(at: directory.path) {
+                throw ProvisioningError.programsNotAllowed(directory: directory.deletingLastPathComponent().path)
+            }
             try whenInstalled()
             let origin = try prepareData(
                 cache: cache, binaries: binaries, installation: installation, directory: directory, identity: identity,
@@ -186,11 +189,16 @@ public final class LocalCluster: @unchecked Sendable {
     // MARK: - Steps
 
     /// Where throwaway clusters live: `PGWARDEN_TMPDIR` when set; else `/dev/shm` (memory:
-    /// no disk work at all, which halves start-up) when it has room; else `TMPDIR` or `/tmp`.
-    static func temporaryBase(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    /// no disk work at all, which halves start-up) when it has room and is not mounted
+    /// `noexec` (the run's copies of `postgres` and `initdb` run from there); else
+    /// `TMPDIR` or `/tmp`.
+    static func temporaryBase(
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        allowsPrograms: (String) -> Bool = ProgramMount.allowsPrograms(at:)
+    ) -> String {
         if let explicit = environment["PGWARDEN_TMPDIR"], !explicit.isEmpty { return explicit }
         let memory = "/dev/shm"
-        if FileManager.default.isWritableFile(atPath: memory),
+        if FileManager.default.isWritableFile(atPath: memory), allowsPrograms(memory),
             let free = (try? FileManager.default.attributesOfFileSystem(forPath: memory))?[.systemFreeSize] as? NSNumber,
             free.int64Value > 512 * 1024 * 1024
         {

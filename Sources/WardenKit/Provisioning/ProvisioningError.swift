@@ -8,6 +8,8 @@ public enum ProvisioningError: WardenError {
     case serverFailed(step: String, log: String)
     /// The server did not accept connections in time.
     case startTimedOut(seconds: Double, log: String)
+    /// The folder for the server's directory is on a file system mounted `noexec`.
+    case programsNotAllowed(directory: String)
 
     public var category: ErrorCategory { .unavailable }
 
@@ -21,6 +23,9 @@ public enum ProvisioningError: WardenError {
                 + "create one (apt-get install postgresql does) or set PGWARDEN_PG_USER"
         case .serverFailed(let step, let log):
             return "\(step) failed\(log.isEmpty ? "" : ":\n\(log)")"
+        case .programsNotAllowed(let directory):
+            return "\(directory) is on a file system mounted noexec, and the ephemeral server runs its copies of "
+                + "postgres and initdb from a directory there; set PGWARDEN_TMPDIR to a folder where programs may run"
         case .startTimedOut(let seconds, let log):
             return "the ephemeral PostgreSQL server did not accept connections within \(seconds) s"
                 + (log.isEmpty ? "" : ":\n\(log)")
