@@ -150,9 +150,16 @@ struct DraftCatalog {
             """
             select format('%I.%I(', n.nspname, p.proname)
             from pg_proc p join pg_namespace n on n.oid = p.pronamespace
-            where n.nspname <> all(\(PostgresArray.literal(LintCatalog.systemSchemas))::text[])
-              and n.nspname not like 'pg\\_%' and p.prokind = 'f'
-              and p.prosrc ~* 'auth\\.(uid|jwt)\\s*\\(|request\\.jwt\\.claim'
+            -- pg_catalog's thousands of functions are left out first, by an oid
+            -- comparison; the CASE keeps the pattern off the other platform schemas'
+            -- functions (the planner ran it first, on every function: 19 ms of a
+            -- planless run with pgTAP installed, 3 ms now; issue 18), and strpos
+            -- passes over the bodies that cannot match before the regex engine does.
+            where p.pronamespace <> 'pg_catalog'::pg_catalog.regnamespace and p.prokind = 'f'
+              and case when n.nspname <> all(\(PostgresArray.literal(LintCatalog.systemSchemas))::text[])
+                            and n.nspname not like 'pg\\_%'
+                       then (strpos(lower(p.prosrc), 'auth.') > 0 or strpos(lower(p.prosrc), 'request.jwt.claim') > 0)
+                            and p.prosrc ~* 'auth\\.(uid|jwt)\\s*\\(|request\\.jwt\\.claim' else false end
             order by 1
             """,
         ]
