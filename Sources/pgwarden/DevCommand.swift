@@ -107,6 +107,7 @@ struct DevCommand: ParsableCommand {
             } else {
                 var drafter = try PlanDrafter(connection: connection, userMetadata: userMetadata.entries)
                 drafter.leavesOutRefusedPersonas = true
+                drafter.extraSearchPath = try AccessPlan.configuredExtraSearchPath(nearPlan: layout.planFile.path)
                 let observed = try drafter.draft()
                 suites = try suite?.run(on: connection) ?? []
                 print("")

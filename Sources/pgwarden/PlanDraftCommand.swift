@@ -51,10 +51,11 @@ struct PlanDraftCommand: ParsableCommand {
                 throw ProjectInitError(path: output, reason: .exists)
             }
             let connection = try database.connect()
-            let draft = try PlanDrafter(
+            var drafter = try PlanDrafter(
                 connection: connection, schemas: schema.isEmpty ? ["public"] : schema, userMetadata: userMetadata,
                 accessTokenHook: try AccessTokenHook.configured(nearPlan: output ?? "access-plan.yml"))
-                .draft()  // messages about it name "the drafted plan", not a file that does not exist yet
+            drafter.extraSearchPath = try AccessPlan.configuredExtraSearchPath(nearPlan: output ?? "access-plan.yml")
+            let draft = try drafter.draft()  // messages about it name "the drafted plan", not a file that does not exist yet
             let summary = "plan draft: \(Self.count(draft.plan.relations.count, "relation")), \(Self.count(draft.plan.functions.count, "function")), "
                 + "\(Self.count(draft.dangers, "cell")) marked DANGER, \(Self.count(draft.findings.dangers.count, "lint danger")) (pgwarden lint); "
                 + (draft.verified ? "pgwarden test passes with it" : "some cells could not be stated (see NOTE)")

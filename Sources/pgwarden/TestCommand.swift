@@ -78,6 +78,7 @@ struct TestCommand: ParsableCommand {
                 if try PlanDrafter.canObserve(connection) {
                     var drafter = try PlanDrafter(connection: connection, userMetadata: userMetadata.entries)
                     drafter.leavesOutRefusedPersonas = true
+                    drafter.extraSearchPath = try AccessPlan.configuredExtraSearchPath(nearPlan: layout.planFile.path)
                     let observed = try drafter.draft()
                     let printer = ObservedAccessPrinter(format: format, output: output, planFile: layout.planFile.relativePath)
                     noDanger = try printer.print(observed, suites: suites)

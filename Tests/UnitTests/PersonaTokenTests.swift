@@ -117,6 +117,20 @@ import Testing
         #expect(throws: AccessPlanError.self) { try SupabaseAuthHookConfig.customAccessTokenHook(toml: "[auth\nx=", file: "c") }
     }
 
+    /// `[api] extra_search_path` of config.toml: as written, nil when absent, and a
+    /// value that is not an array of names is an error naming the key.
+    @Test func extraSearchPathIsReadFromConfigToml() throws {
+        let toml = "[api]\nextra_search_path = [\"public\", \"extensions\", \"stripe\"]\n"
+        #expect(try SupabaseAuthHookConfig.extraSearchPath(toml: toml, file: "config.toml") == ["public", "extensions", "stripe"])
+        #expect(try SupabaseAuthHookConfig.extraSearchPath(toml: "[api]\nport = 54321\n", file: "c") == nil)
+        for wrong in ["[api]\nextra_search_path = \"public\"\n", "[api]\nextra_search_path = [\"public\", 1]\n",
+                      "[api]\nextra_search_path = [\"\"]\n"] {
+            #expect {
+                try SupabaseAuthHookConfig.extraSearchPath(toml: wrong, file: "config.toml")
+            } throws: { "\($0)".contains("[api] extra_search_path must be an array of schema names") }
+        }
+    }
+
     @Test func tokensAreHS256WithTheLocalSecret() {
         let token = JWTSigner.sign(claimsJSON: #"{"role":"anon"}"#)
         let parts = token.split(separator: ".")
@@ -126,15 +140,21 @@ import Testing
     }
 
     /// PostgREST v13.0.7 (src/PostgREST/Query.hs): one `select set_config(...)` with the
-    /// role's settings before the role, then the claims, method, path, headers, cookies.
+    /// search_path (the request's schema, then the extra ones) and the role's settings
+    /// before the role, then the claims, method, path, headers, cookies.
     @Test func aProbeSetsEverythingInOneStatementInPostgRESTsOrder() {
         let request = PersonaRequest(
             role: "anon", claimsJSON: #"{"role":"anon"}"#, headersJSON: #"{"apikey":"k"}"#,
-            roleSettings: [("statement_timeout", "3s")]).routed("POST", "/todos")
+            roleSettings: [("statement_timeout", "3s")]).routed("POST", "/todos", schema: "public")
         let sql = PersonaRequest.select(request.roleSwitch + request.requestSettings)
-        #expect(sql.text.hasPrefix("select set_config($1, $2, true), set_config('role', $3, true), set_config('request.jwt.claims', $4, true)"))
-        #expect(sql.bindings == ["statement_timeout", "3s", "anon", #"{"role":"anon"}"#, "POST", "/todos", #"{"apikey":"k"}"#, "{}"])
+        #expect(sql.text.hasPrefix("select set_config('search_path', $1, true), set_config($2, $3, true), set_config('role', $4, true), set_config('request.jwt.claims', $5, true)"))
+        #expect(sql.bindings == [#""public", "public", "extensions""#, "statement_timeout", "3s", "anon", #"{"role":"anon"}"#, "POST", "/todos", #"{"apikey":"k"}"#, "{}"])
         #expect(!sql.text.contains(";"))
+        // A schema's name is quoted as an identifier; a request on no route keeps the session's path.
+        var quoted = request.routed("GET", "/t", schema: #"My "odd" schema"#)
+        quoted.extraSearchPath = ["extensions"]
+        #expect(quoted.searchPath == #""My ""odd"" schema", "extensions""#)
+        #expect(!PersonaRequest.select(PersonaRequest.nobody.roleSwitch).text.contains("search_path"))
         #expect(ImpersonatedRoleSettings.merged(
             connection: [("statement_timeout", "8s"), ("lock_timeout", "8s")], role: [("statement_timeout", "3s")]).map(\.value) == ["8s", "3s"])
     }

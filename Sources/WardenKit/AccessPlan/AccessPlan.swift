@@ -16,6 +16,20 @@ public struct AccessPlan: Sendable {
     /// The custom access token hook the auth server calls at sign-in (from the plan's
     /// `access_token_hook`, or `[auth.hook.custom_access_token]` of `supabase/config.toml`).
     public internal(set) var accessTokenHook: AccessTokenHook?
+    /// The schemas PostgREST puts after a request's own in its `search_path` (the
+    /// Supabase CLI project's `[api] extra_search_path`, else Supabase's default).
+    public internal(set) var extraSearchPath: [String] = AccessPlan.supabaseExtraSearchPath
+
+    /// Supabase's `extra_search_path`: `public`, `extensions` (the Supabase CLI's
+    /// `config.toml` template, `[api]`; PostgREST's own default is `public`).
+    public static let supabaseExtraSearchPath = ["public", "extensions"]
+
+    /// The `[api] extra_search_path` of the `supabase/config.toml` next to a plan at
+    /// `path` (as `AccessPlanParser.load` finds it), else Supabase's default; a
+    /// malformed file or value is an error.
+    public static func configuredExtraSearchPath(nearPlan path: String) throws -> [String] {
+        try SupabaseAuthHookConfig.read(near: path).extraSearchPath ?? supabaseExtraSearchPath
+    }
 
     public func persona(named name: String) -> Persona? { personas.first { $0.name == name } }
 }

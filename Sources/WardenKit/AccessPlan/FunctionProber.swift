@@ -13,10 +13,13 @@ struct FunctionProber {
     {
         var pending: [() throws -> ProbeResult] = []
         for function in functions {
-            let route = "/rpc/\(function.plan.signature.prefix { $0 != "(" }.split(separator: ".").last ?? "")"
+            let qualifiedName = function.plan.signature.prefix { $0 != "(" }.split(separator: ".")
+            let route = "/rpc/\(qualifiedName.last ?? "")"
+            // The call's Content-Profile (for its search_path; the probe itself names no object).
+            let schema = qualifiedName.count > 1 ? qualifiedName[0].trimmingCharacters(in: ["\""]) : "public"
             for persona in context.plan.personas {
                 let expected = function.plan.execute[persona.name] ?? false
-                let request = context.request(persona).routed("POST", route)
+                let request = context.request(persona).routed("POST", route, schema: schema)
                 let ticket = batch.rolledBack([
                     PersonaRequest.select(request.roleSwitch + request.requestSettings),
                     "select has_function_privilege(\(function.oid)::oid, 'execute')",

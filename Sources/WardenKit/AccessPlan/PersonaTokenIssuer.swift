@@ -106,7 +106,8 @@ struct PersonaTokenIssuer {
             issued.requests[persona.name] = PersonaRequest(
                 role: persona.role, claimsJSON: claimsJSON,
                 headersJSON: Self.headers(token: token, apiKey: apiKey, schema: plan.schemas.first ?? "public"),
-                roleSettings: ImpersonatedRoleSettings.merged(connection: settings["authenticator"] ?? [], role: settings[persona.role] ?? []))
+                roleSettings: ImpersonatedRoleSettings.merged(connection: settings["authenticator"] ?? [], role: settings[persona.role] ?? []),
+                extraSearchPath: plan.extraSearchPath)
         }
         return issued
     }

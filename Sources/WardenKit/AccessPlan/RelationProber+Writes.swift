@@ -42,7 +42,7 @@ extension RelationProber {
             let column = relation.assignableColumns.first ?? relation.columns.first ?? "id"
             sql = "update \(table) set \(identifier: column) = \(identifier: column) where ctid = \(row)::tid"
         }
-        let request = context.request(persona).routed(operation == .delete ? "DELETE" : "PATCH", "/\(plan.name)")
+        let request = context.request(persona).routed(operation == .delete ? "DELETE" : "PATCH", "/\(plan.name)", schema: plan.schema)
         let read = SealedProbe(request: request, seal: context.seal, adminFirst: nil, statement: sql).queue(batch)
         return {
             verdict(persona, operation, label, expectAllowed: expectAllowed, scope: scope, outcome: try read())
@@ -93,7 +93,7 @@ extension RelationProber {
         let assignments = SQL.joined(
             changed.map { "\(identifier: plan.sample[$0].column) = \(theirs[$0])" }, separator: ", ")
         let sql: SQL = "update \(table) set \(assignments) where ctid = \(row)::tid"
-        let request = context.request(persona).routed("PATCH", "/\(plan.name)")
+        let request = context.request(persona).routed("PATCH", "/\(plan.name)", schema: plan.schema)
         let read = SealedProbe(request: request, seal: context.seal, adminFirst: nil, statement: sql).queue(batch)
         return {
             let outcome = try read()

@@ -85,7 +85,7 @@ struct RelationProber {
     private func queueSelect(_ persona: Persona, _ scope: Scope, _ truth: RelationTruth, _ batch: ProbeBatch) throws
         -> Pending
     {
-        let request = context.request(persona).routed("GET", "/\(plan.name)")
+        let request = context.request(persona).routed("GET", "/\(plan.name)", schema: plan.schema)
         guard let digests = truth.digests[persona.name] else {
             throw PGError(kind: .client, message: "no truth computed for \(persona.name) on \(plan.qualifiedName)")
         }
@@ -188,7 +188,7 @@ struct RelationProber {
             let columns = SQL.joined(plan.sample.map { "\(identifier: $0.column)" }, separator: ", ")
             let bound = SQL.joined(values.map { "\($0)" }, separator: ", ")
             let insert: SQL = "insert into \(table) (\(columns)) values (\(bound))"
-            let request = context.request(persona).routed("POST", "/\(plan.name)")
+            let request = context.request(persona).routed("POST", "/\(plan.name)", schema: plan.schema)
             let probe = SealedProbe(
                 request: request, seal: context.seal,
                 adminFirst: plan.beforeInsert.map { ($0, "the before_insert SQL of \(plan.qualifiedName)") },

@@ -47,7 +47,7 @@ extension RelationProber {
         // One persona's truth stands for every persona's when claims cannot change it.
         let personas = sharesOneTruth ? Array(context.plan.personas.prefix(1)) : context.plan.personas
         for persona in personas {
-            let request = context.request(persona).routed("GET", "/\(plan.name)")
+            let request = context.request(persona).routed("GET", "/\(plan.name)", schema: plan.schema)
             let digest = plan.owner.map { digestSQL(alsoWhere: $0) } ?? digestSQL()
             let targets = relation.isTable ? targets(of: persona) : []
             digestTickets.append((persona.name, targets, batch.rolledBack(

@@ -1,11 +1,12 @@
 import Foundation
 import TOMLKit
 
-/// Reads `[auth.hook.custom_access_token]` of a Supabase CLI project's
-/// `supabase/config.toml` (`enabled = true`, `uri = "pg-functions://postgres/<schema>/<function>"`).
+/// Reads what an access plan takes from a Supabase CLI project's `supabase/config.toml`:
+/// `[auth.hook.custom_access_token]` (`enabled = true`, `uri =
+/// "pg-functions://postgres/<schema>/<function>"`) and `[api] extra_search_path`.
 /// HTTP hooks (`http://`, `https://` URIs) call a server pgwarden cannot reach locally,
 /// and are refused with a message saying so. (General config.toml support lives
-/// elsewhere; this reads only the hook.)
+/// elsewhere, `SupabaseConfig`; this reads the file beside a plan.)
 enum SupabaseAuthHookConfig {
     /// The config file for a plan at `planPath`: `<plan's folder>/supabase/config.toml`,
     /// or `<plan's folder>/config.toml` when the plan lies in the `supabase` folder.
@@ -18,22 +19,45 @@ enum SupabaseAuthHookConfig {
         return candidates.first { FileManager.default.fileExists(atPath: $0.path) }
     }
 
-    /// The enabled custom access token hook, or nil when none is configured.
-    static func customAccessTokenHook(near planPath: String) throws -> AccessTokenHook? {
-        guard let url = file(near: planPath) else { return nil }
+    /// The enabled custom access token hook (nil when none is configured) and the
+    /// `extra_search_path` (nil when not given) of the config file beside `planPath`.
+    static func read(near planPath: String) throws -> (hook: AccessTokenHook?, extraSearchPath: [String]?) {
+        guard let url = file(near: planPath) else { return (nil, nil) }
         guard let text = try? String(contentsOf: url, encoding: .utf8) else {
             throw AccessPlanError(file: url.path, line: nil, message: "cannot read the file (missing, unreadable or not UTF-8)")
         }
-        return try customAccessTokenHook(toml: text, file: url.path)
+        let table = try parse(toml: text, file: url.path)
+        return (try customAccessTokenHook(in: table, file: url.path), try extraSearchPath(in: table, file: url.path))
     }
 
     static func customAccessTokenHook(toml text: String, file: String) throws -> AccessTokenHook? {
-        let table: TOMLTable
+        try customAccessTokenHook(in: try parse(toml: text, file: file), file: file)
+    }
+
+    private static func parse(toml text: String, file: String) throws -> TOMLTable {
         do {
-            table = try TOMLTable(string: text)
+            return try TOMLTable(string: text)
         } catch let error as TOMLParseError {
             throw AccessPlanError(file: file, line: Int(error.source.begin.line), message: "invalid TOML: \(error.description)")
         }
+    }
+
+    /// `[api] extra_search_path`: the schemas PostgREST puts after a request's own in
+    /// its `search_path`, as written (nil when not given).
+    static func extraSearchPath(toml text: String, file: String) throws -> [String]? {
+        try extraSearchPath(in: try parse(toml: text, file: file), file: file)
+    }
+
+    private static func extraSearchPath(in table: TOMLTable, file: String) throws -> [String]? {
+        guard let value = table["api"]?.table?["extra_search_path"] else { return nil }
+        let names = value.array?.map { $0.string }
+        guard let names, !names.contains(where: { $0 == nil || $0!.isEmpty }) else {
+            throw AccessPlanError(file: file, line: nil, message: "[api] extra_search_path must be an array of schema names")
+        }
+        return names.compactMap { $0 }
+    }
+
+    private static func customAccessTokenHook(in table: TOMLTable, file: String) throws -> AccessTokenHook? {
         guard let hook = table["auth"]?.table?["hook"]?.table?["custom_access_token"]?.table else { return nil }
         guard hook["enabled"]?.bool == true else { return nil }
         guard let uri = hook["uri"]?.string else {

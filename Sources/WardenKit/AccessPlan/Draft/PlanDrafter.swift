@@ -44,6 +44,10 @@ public struct PlanDrafter {
     /// do without a plan. A plan drafted so lacks those personas: keep it false to write one.
     public var leavesOutRefusedPersonas = false
 
+    /// The schemas after a request's own in its `search_path`, as the plan `pgwarden
+    /// test` will run would have them (see `AccessPlan.configuredExtraSearchPath(nearPlan:)`).
+    public var extraSearchPath = AccessPlan.supabaseExtraSearchPath
+
     static let emails = ["ava.draft@example.com", "ben.draft@example.com"]
 
     /// Observes the database and writes the plan that states what it allows now.
@@ -73,7 +77,7 @@ public struct PlanDrafter {
                     access: [:], line: 0)
             },
             functions: exposed.callableFunctions.map { FunctionPlan(signature: $0.signature, execute: [:], line: 0) },
-            checks: [], accessTokenHook: accessTokenHook)
+            checks: [], accessTokenHook: accessTokenHook, extraSearchPath: extraSearchPath)
         let exposedTables = exposed.relations.filter(\.isTable)
         let tables = Dictionary(exposedTables.map { ($0.qualifiedName, $0) }) { first, _ in first }
         // A foreign key names its table quoted as SQL (`public."Trip Log"`).
