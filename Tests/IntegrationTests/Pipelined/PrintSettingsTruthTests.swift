@@ -7,12 +7,16 @@ import TestSupport
 /// authenticated set timezone = ...`); PostgREST applies them to every request, so the
 /// persona reads a `timestamptz` in its own time zone. The truth the reads are compared
 /// with is computed with the same print settings (`PersonaRequest.truthSettings`), and
-/// one persona's truth stands for another's only when both print alike.
+/// one persona's truth stands for another's only when both print alike. The same holds
+/// for a role's own `search_path`, which decides what a name in a function body means.
 @Suite struct PrintSettingsTruthTests {
     /// The roles made here are the cluster's: a server of this suite's own keeps them
     /// out of the other suites' catalogs (the twin's facts, the sealed runs' digests).
     private static let server = TestServer()
     private static let paris = "print_paris", tokyo = "print_tokyo", plain = "print_plain"
+    /// A role with a `search_path` of its own (`shadow` first), which replaces the
+    /// request's, as behind PostgREST.
+    private static let pathed = "print_pathed"
 
     /// The three roles, made once for the suite's tests (which run at once), members
     /// of the project owner so it may act as them.
@@ -24,6 +28,9 @@ import TestSupport
             if let zone { try superuser.execute("alter role \(raw: role) set timezone = \(literal: zone)") }
             try superuser.execute("grant \(raw: role) to postgres")
         }
+        try superuser.execute("create role \(raw: pathed) nologin")
+        try superuser.execute("alter role \(raw: pathed) set search_path = shadow, public")
+        try superuser.execute("grant \(raw: pathed) to postgres")
     }
 
     /// `public.stamped` (a `timestamptz` per user, each reads their own through a
@@ -119,5 +126,47 @@ import TestSupport
             """, on: connection)
         #expect(report.failures.map(\.name) == ["plain · public.clock_reader · select"])
         #expect(report.failures.map(\.observed) == ["1 rows: neither all (1) nor own (-): as many as all, but other rows or values"])
+    }
+
+    /// A view column computed by a function without a `search_path` of its own: the
+    /// persona's role puts `shadow` first, so it reads `shadow.labels`; the truth is
+    /// computed with the role's `search_path` too, so the read matches it (before, the
+    /// truth read `public.labels`: "as many as all, but other rows or values").
+    @Test func aRolesOwnSearchPathHoldsForTheTruthToo() throws {
+        let connection = try database()
+        try connection.execute(
+            """
+            drop table public.stamped;
+            create schema shadow;
+            create table shadow.labels (name text);
+            create table public.labels (name text);
+            insert into shadow.labels values ('shadow');
+            insert into public.labels values ('public');
+            create function public.label() returns text language plpgsql stable as $$
+            begin return (select name from labels limit 1); end $$;
+            create view public.labelled with (security_invoker = true) as select id, public.label() as label from public.clock;
+            grant usage on schema shadow to \(raw: Self.pathed);
+            grant select on shadow.labels, public.labels, public.labelled, public.clock to \(raw: Self.pathed)
+            """)
+        let report = try run(
+            """
+            schemas: [public]
+            personas:
+              pathed: { role: \(Self.pathed) }
+            relations:
+              clock:
+                sample: { id: "2", at: "now()" }
+                access: { pathed: read }
+              labels:
+                sample: { name: "'probe'" }
+                access: { pathed: read }
+              labelled:
+                access: { pathed: read }
+            functions:
+              label(): { pathed: execute }
+            """, on: connection)
+        #expect(report.failures.map { "\($0.name): \($0.observed)" } == [])
+        let read = report.results.first { $0.subject == "public.labelled" && $0.operation == .select }
+        #expect(read?.observed == "all (1 rows)")
     }
 }
