@@ -28,7 +28,7 @@ public struct AccessPlan: Sendable {
     /// `path` (as `AccessPlanParser.load` finds it), else Supabase's default; a
     /// malformed file or value is an error.
     public static func configuredExtraSearchPath(nearPlan path: String) throws -> [String] {
-        try SupabaseAuthHookConfig.read(near: path).extraSearchPath ?? supabaseExtraSearchPath
+        try PlanSupabaseConfig.read(near: path).extraSearchPath ?? supabaseExtraSearchPath
     }
 
     public func persona(named name: String) -> Persona? { personas.first { $0.name == name } }

@@ -26,7 +26,7 @@ package struct AccessPlanParser {
         case .failure(.notUTF8): throw AccessPlanError(file: path, line: nil, message: "the plan file is not valid UTF-8")
         }
         var plan = try AccessPlanParser(file: path).parse(text)
-        let config = try SupabaseAuthHookConfig.read(near: path)
+        let config = try PlanSupabaseConfig.read(near: path)
         if plan.accessTokenHook == nil { plan.accessTokenHook = config.hook }
         if let extraSearchPath = config.extraSearchPath { plan.extraSearchPath = extraSearchPath }
         return plan

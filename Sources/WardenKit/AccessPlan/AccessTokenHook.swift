@@ -17,6 +17,6 @@ public struct AccessTokenHook: Sendable, Equatable {
     /// The hook enabled in the `supabase/config.toml` next to a plan at `path` (as
     /// `AccessPlanParser.load` finds it), or nil; an HTTP hook or a malformed file is an error.
     public static func configured(nearPlan path: String) throws -> AccessTokenHook? {
-        try SupabaseAuthHookConfig.read(near: path).hook
+        try PlanSupabaseConfig.read(near: path).hook
     }
 }

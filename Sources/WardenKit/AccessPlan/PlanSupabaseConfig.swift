@@ -7,7 +7,7 @@ import TOMLKit
 /// HTTP hooks (`http://`, `https://` URIs) call a server pgwarden cannot reach locally,
 /// and are refused with a message saying so. (General config.toml support lives
 /// elsewhere, `SupabaseConfig`; this reads the file beside a plan.)
-enum SupabaseAuthHookConfig {
+enum PlanSupabaseConfig {
     /// The config file for a plan at `planPath`: `<plan's folder>/supabase/config.toml`,
     /// or `<plan's folder>/config.toml` when the plan lies in the `supabase` folder.
     static func file(near planPath: String) -> URL? {
@@ -50,11 +50,11 @@ enum SupabaseAuthHookConfig {
 
     private static func extraSearchPath(in table: TOMLTable, file: String) throws -> [String]? {
         guard let value = table["api"]?.table?["extra_search_path"] else { return nil }
-        let names = value.array?.map { $0.string }
-        guard let names, !names.contains(where: { $0 == nil || $0!.isEmpty }) else {
+        let names = value.array?.compactMap { $0.string }.filter { !$0.isEmpty }
+        guard let names, names.count == value.array?.count else {
             throw AccessPlanError(file: file, line: nil, message: "[api] extra_search_path must be an array of schema names")
         }
-        return names.compactMap { $0 }
+        return names
     }
 
     private static func customAccessTokenHook(in table: TOMLTable, file: String) throws -> AccessTokenHook? {
