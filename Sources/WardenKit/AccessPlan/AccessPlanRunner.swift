@@ -310,9 +310,9 @@ struct ProbeContext {
     /// acting persona has no user of its own (anon, service_role).
     var someUser: Persona? { plan.personas.first { $0.user != nil } }
 
-    /// Whether values print alike for every persona (`PersonaRequest.printsAlike`).
-    var personasPrintAlike: Bool {
+    /// Whether values print, and names resolve, alike for every persona (`PersonaRequest.sharesTruthSettings`).
+    var personasShareTruthSettings: Bool {
         let requests = plan.personas.map(request)
-        return requests.allSatisfy { $0.printsAlike(requests[0]) }
+        return requests.allSatisfy { $0.sharesTruthSettings(requests[0]) }
     }
 }

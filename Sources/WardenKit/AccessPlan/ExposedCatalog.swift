@@ -23,6 +23,8 @@ package struct ExposedCatalog: Sendable {
 
     package struct Function: Sendable {
         package var oid: String
+        /// The schema it is in (a call's `Content-Profile`).
+        package var schema: String = ""
         /// `schema.name(argument types)`, as `to_regprocedure` reads it.
         package var signature: String
         /// `schema.name(argument names and types)`, as `pg_get_function_identity_arguments`
@@ -92,7 +94,7 @@ package struct ExposedCatalog: Sendable {
             """
             select p.oid::text, \(raw: Self.signatureSQL),
                    format('%I.%I(%s)', n.nspname, p.proname, pg_get_function_identity_arguments(p.oid)),
-                   (p.prorettype = 'pg_catalog.trigger'::pg_catalog.regtype)::text
+                   (p.prorettype = 'pg_catalog.trigger'::pg_catalog.regtype)::text, n.nspname::text
             from pg_proc p join pg_namespace n on n.oid = p.pronamespace
             where n.nspname = any(\(schemaArray)::text[]) and p.prokind = 'f'
               and not exists (select 1 from pg_depend d
@@ -110,7 +112,9 @@ package struct ExposedCatalog: Sendable {
                     rowSecurityAppliesToReader: row[5] != "false")
             },
             functions: functionRows.map {
-                Function(oid: $0[0] ?? "", signature: $0[1] ?? "", namedSignature: $0[2] ?? "", isTrigger: $0[3] == "true")
+                Function(
+                    oid: $0[0] ?? "", schema: $0[4] ?? "", signature: $0[1] ?? "", namedSignature: $0[2] ?? "",
+                    isTrigger: $0[3] == "true")
             },
             reader: (relationRows.first?[6] ?? nil) ?? "")
     }

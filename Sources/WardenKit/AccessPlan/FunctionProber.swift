@@ -8,18 +8,15 @@ struct FunctionProber {
 
     /// Queues every function's probes; the returned closure reads their results once
     /// the batch has run.
-    func queue(_ functions: [(plan: FunctionPlan, signature: String, oid: String)], _ batch: ProbeBatch)
+    func queue(_ functions: [(plan: FunctionPlan, signature: String, oid: String, schema: String)], _ batch: ProbeBatch)
         -> () throws -> [ProbeResult]
     {
         var pending: [() throws -> ProbeResult] = []
         for function in functions {
-            let qualifiedName = function.plan.signature.prefix { $0 != "(" }.split(separator: ".")
-            let route = "/rpc/\(qualifiedName.last ?? "")"
-            // The call's Content-Profile (for its search_path; the probe itself names no object).
-            let schema = qualifiedName.count > 1 ? qualifiedName[0].trimmingCharacters(in: ["\""]) : "public"
+            let route = "/rpc/\(function.plan.signature.prefix { $0 != "(" }.split(separator: ".").last ?? "")"
             for persona in context.plan.personas {
                 let expected = function.plan.execute[persona.name] ?? false
-                let request = context.request(persona).routed("POST", route, schema: schema)
+                let request = context.request(persona).routed("POST", route, schema: function.schema)
                 let ticket = batch.rolledBack([
                     PersonaRequest.select(request.roleSwitch + request.requestSettings),
                     "select has_function_privilege(\(function.oid)::oid, 'execute')",

@@ -35,10 +35,7 @@ struct PersonaRequest {
     /// The request's `search_path` as PostgREST spells it: the request's schema, then
     /// the extra ones, each a quoted identifier (`"public", "public", "extensions"`).
     var searchPath: String? {
-        schema.map { schema in
-            ([schema] + extraSearchPath).map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
-                .joined(separator: ", ")
-        }
+        schema.map { schema in ([schema] + extraSearchPath).map(SQL.quoteIdentifier).joined(separator: ", ") }
     }
 
     /// PostgREST sets `search_path` first, so a role's own `search_path` (among its
@@ -99,7 +96,7 @@ struct PersonaRequest {
 
     /// Whether values print, and names resolve, alike for both personas (the same
     /// `search_path` and `mirroredRoleSettings`).
-    func printsAlike(_ other: PersonaRequest) -> Bool {
+    func sharesTruthSettings(_ other: PersonaRequest) -> Bool {
         func spelled(_ request: PersonaRequest) -> [String] {
             [request.searchPath ?? ""] + request.mirroredRoleSettings.map { "\($0.name.lowercased())=\($0.value)" }
         }

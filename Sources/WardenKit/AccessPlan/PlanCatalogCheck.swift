@@ -11,7 +11,7 @@ struct PlanCatalogCheck {
     struct Resolved {
         var relations: [(plan: RelationPlan, catalog: ExposedCatalog.Relation)]
         var unplannedRelations: [ExposedCatalog.Relation]
-        var functions: [(plan: FunctionPlan, signature: String, oid: String)]
+        var functions: [(plan: FunctionPlan, signature: String, oid: String, schema: String)]
         var unplannedFunctions: [ExposedCatalog.Function]
         /// `current_user` of the session that read the catalog (`ExposedCatalog.reader`).
         var catalogReader = ""
@@ -29,7 +29,7 @@ struct PlanCatalogCheck {
         return Resolved(
             relations: relations,
             unplannedRelations: catalog.relations.filter { !plannedRelations.contains($0.qualifiedName) },
-            functions: functions.map { ($0.plan, $0.signature, $0.oid) },
+            functions: functions,
             unplannedFunctions: catalog.callableFunctions.filter { !plannedFunctions.contains($0.oid) },
             catalogReader: catalog.reader)
     }
@@ -115,12 +115,12 @@ struct PlanCatalogCheck {
         return (relation, found)
     }
 
-    private func resolve(_ function: FunctionPlan) throws -> (plan: FunctionPlan, signature: String, oid: String) {
+    private func resolve(_ function: FunctionPlan) throws -> (plan: FunctionPlan, signature: String, oid: String, schema: String) {
         // Written with parameter names (`public.add(a integer, b integer)`), as
         // pg_get_function_identity_arguments prints it: to_regprocedure refuses names.
         let spelled = Self.normalized(function.signature)
         if let found = catalog.functions.first(where: { Self.normalized($0.namedSignature) == spelled || Self.normalized($0.signature) == spelled }) {
-            return (function, found.signature, found.oid)
+            return (function, found.signature, found.oid, found.schema)
         }
         let oid: String?
         do {
@@ -131,7 +131,7 @@ struct PlanCatalogCheck {
         guard let oid, let found = catalog.functions.first(where: { $0.oid == oid }) else {
             throw fail(function.line, "unknown function \(function.signature): no such function in an exposed schema")
         }
-        return (function, found.signature, oid)
+        return (function, found.signature, oid, found.schema)
     }
 
     /// A signature without spaces after commas and parentheses, for comparing spellings.

@@ -85,14 +85,15 @@ extension RelationProber {
 
     /// Whether one persona's truth is every persona's: a table with no owner rule that
     /// row-level security does not restrict for the admin, and personas whose values
-    /// print alike (`PersonaRequest.printsAlike`: the digests compare the rows' text).
+    /// print, and names resolve, alike (`PersonaRequest.sharesTruthSettings`: the
+    /// digests compare the rows' text).
     /// The admin then sees every row whatever the claims (a table's rows are read
     /// without calling anything that could read them), and each persona's write probes
     /// aim at any row, the same one. (Issue 18: a third of Electric Ride's truth
     /// statements.)
     var sharesOneTruth: Bool {
         relation.isTable && plan.owner == nil && context.catalogReadByAdmin && !relation.rowSecurityAppliesToReader
-            && context.personasPrintAlike
+            && context.personasShareTruthSettings
     }
 
     /// Reads each persona's digests, then the ctid of each of its target rows. With
