@@ -16,12 +16,9 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
-        // The C layer: libpq's header, found through pkg-config.
-        .systemLibrary(
-            name: "CLibPQ",
-            pkgConfig: "libpq",
-            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
-        ),
+        // The C layer: libpq's header (libpq-dev), and libpq loaded when first needed
+        // (LibPQLoader.c: not linked, so its libraries do not slow every start).
+        .target(name: "CLibPQ"),
         // The only code that touches libpq.
         .target(name: "WardenPostgres", dependencies: ["CLibPQ"]),
         // The library: migrations, provisioning, access plan.

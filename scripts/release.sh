@@ -61,7 +61,8 @@ It needs:
 - for \`pgwarden dev\` (a throwaway local server): the PostgreSQL server programs,
   \`apt-get install postgresql\` (found under /usr/lib/postgresql/<major>/bin).
 
-Shared libraries it loads: $(tr '\n' ' ' <<<"$needed")
+Shared libraries it loads: $(tr '\n' ' ' <<<"$needed")and, when it first needs a
+database, libpq.so.5 (with dlopen).
 
 Install: put \`pgwarden\` on your PATH, e.g. \`install -m 755 pgwarden /usr/local/bin/\`.
 Start: \`pgwarden --help\`; in a project folder (migrations/, seeds/, access-plan.yml),

@@ -66,6 +66,10 @@ public final class Connection {
                 kind: .invalidConnectionString,
                 message: "not connecting to \(settings.conninfo.prefix { $0 != ":" })://\(Redaction.mask): the URL has an '@' or '/' in its user name or password that is not percent-encoded, so libpq would read part of it as the host, port or database name; write '@' as %40 and '/' as %2F")
         }
+        do { try LibPQLoading.require() } catch {
+            handle = nil
+            throw error
+        }
         handle = Self.connect(settings)
         guard let handle else {
             throw PGError(kind: .client, message: "out of memory while connecting")
@@ -166,6 +170,7 @@ public final class Connection {
     /// Whether a server accepts connections (libpq's `PQpingParams`), without
     /// authenticating: used to wait for a server that is starting.
     public static func ping(_ settings: ConnectionSettings) -> PingResult {
+        guard LibPQLoading.failure == nil else { return .noResponse }
         let status = withCStringArray(["dbname"]) { keywords in
             withCStringArray([settings.conninfo]) { values in PQpingParams(keywords, values, 1) }
         }

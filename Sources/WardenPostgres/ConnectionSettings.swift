@@ -109,6 +109,7 @@ public struct ConnectionSettings: Sendable, CustomStringConvertible, Equatable {
     }
 
     private static func parse(_ conninfo: String) throws -> [String: String] {
+        try LibPQLoading.require()
         var errorMessage: UnsafeMutablePointer<CChar>?
         guard let options = PQconninfoParse(conninfo, &errorMessage) else {
             var message = "invalid connection string"

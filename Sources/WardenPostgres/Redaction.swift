@@ -94,7 +94,7 @@ package enum Redaction {
     /// `password`, `sslpassword`, and any a later libpq adds), each with the environment
     /// variable that may carry it. Masked wherever a connection string is shown.
     package static let secretOptions: [(keyword: String, environment: String?)] = {
-        guard let defaults = PQconndefaults() else { return [("password", "PGPASSWORD")] }
+        guard LibPQLoading.failure == nil, let defaults = PQconndefaults() else { return [("password", "PGPASSWORD")] }
         defer { PQconninfoFree(defaults) }
         var secret: [(String, String?)] = []
         var cursor = defaults
@@ -114,7 +114,7 @@ package enum Redaction {
 
     /// libpq's connection option names (`PQconndefaults`).
     static let knownKeywords: Set<String> = {
-        guard let defaults = PQconndefaults() else { return [] }
+        guard LibPQLoading.failure == nil, let defaults = PQconndefaults() else { return [] }
         defer { PQconninfoFree(defaults) }
         var names: Set<String> = []
         var cursor = defaults

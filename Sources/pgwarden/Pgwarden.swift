@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WardenKit
+import WardenPostgres
 
 /// The `pgwarden` command: provision, migrate, and prove the access plan.
 @main
@@ -31,6 +32,8 @@ struct Pgwarden: ParsableCommand {
     )
 
     static func main() {
+        // libpq loads on another thread while the arguments and input files are read.
+        LibPQLoading.start()
         // Line-buffer standard output so progress and URLs appear at once in pipes and logs.
         Terminal.lineBufferStandardOutput()
         do {

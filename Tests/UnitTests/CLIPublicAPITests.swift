@@ -68,10 +68,11 @@ import TestSupport
             "\(checkouts)/swift-crypto/Sources/CCryptoBoringSSLShims/include/module.modulemap",
             "\(checkouts)/swift-crypto/Sources/CCryptoBoringSSL/include/module.modulemap",
             "\(checkouts)/Yams/Sources/CYaml/include/module.modulemap",
-            Self.root.appendingPathComponent("Sources/CLibPQ/module.modulemap").path,
+            modules.appendingPathComponent("CLibPQ.build/module.modulemap").path,
         ]
         for map in moduleMaps { arguments += ["-Xcc", "-fmodule-map-file=\(map)"] }
-        arguments += ["-Xcc", "-I\(checkouts)/TOMLKit/Sources/CTOML/include", "-Xcc", try Self.libpqIncludeFlag()]
+        arguments += ["-Xcc", "-I\(checkouts)/TOMLKit/Sources/CTOML/include",
+                      "-Xcc", "-I\(Self.root.appendingPathComponent("Sources/CLibPQ/include").path)"]
         arguments += try Self.swiftFiles(in: "Sources/pgwarden").map(\.path)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -85,20 +86,6 @@ import TestSupport
         let errors = text.components(separatedBy: "\n").filter { $0.contains("error:") }
         #expect(process.terminationStatus == 0 && errors.isEmpty,
                 "Sources/pgwarden uses what only its own package can see:\n\(errors.joined(separator: "\n"))\n\(text.suffix(2000))")
-    }
-
-    /// libpq's header folder as `-I...`, from pkg-config (as SwiftPM finds it for CLibPQ).
-    static func libpqIncludeFlag() throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["pkg-config", "--cflags-only-I", "libpq"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        let flag = text.split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.first { $0.hasPrefix("-I") }
-        return flag ?? "-I/usr/include/postgresql"
     }
 
     /// The folder of this build's products (`.build/<triple>/debug`): where this test

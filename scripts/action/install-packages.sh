@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # action.yml: installs the Debian/Ubuntu packages pgwarden needs on the runner:
-# libpq5 always; the PostgreSQL server programs for `pgwarden dev`; libpq-dev and
-# pkg-config when pgwarden is built from source (NEEDS_BUILD=true).
+# libpq5 always; the PostgreSQL server programs for `pgwarden dev`; libpq-dev (libpq's
+# header) when pgwarden is built from source (NEEDS_BUILD=true).
 set -euo pipefail
 packages=(libpq5)
 [ "${COMMAND:-dev}" = dev ] && packages+=(postgresql)
-[ "${NEEDS_BUILD:-false}" = true ] && packages+=(libpq-dev pkg-config)
+[ "${NEEDS_BUILD:-false}" = true ] && packages+=(libpq-dev)
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 echo "pgwarden action: apt-get install ${packages[*]}"
