@@ -92,13 +92,17 @@ struct DevCommand: ParsableCommand {
             let steps = ProjectSteps(
                 project: layout.project, settings: cluster.settings(user: cluster.projectUser),
                 progress: MigrationProgress.standard())
+            // The plan's run reads the catalog on a second session, opened meanwhile
+            // when the project's role is already there (a twin from the template).
+            let catalogSession = inputs.plan != nil && cluster.origin.isBootstrapped
+                ? ConnectionInBackground(cluster.settings(user: cluster.projectUser)) : nil
             let connection = try steps.provision(
                 inputs, bootstrapSettings: cluster.settings(), roleExists: cluster.origin.isBootstrapped)
             let suites: [TestSuiteResult]
             var passed = true
             if let accessPlan = inputs.plan {
                 userMetadata.noteIfPlanned()
-                let report = try accessPlan.prove(on: connection)
+                let report = try accessPlan.prove(on: connection, limits: .init(), catalogSession: catalogSession)
                 suites = try suite?.run(on: Connection(cluster.settings(user: cluster.projectUser))) ?? []
                 let run = TestRunReport(accessPlan: report, plan: accessPlan, suites: suites)
                 print("")

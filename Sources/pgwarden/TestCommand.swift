@@ -69,6 +69,8 @@ struct TestCommand: ParsableCommand {
             let layout = try project.layout(plan: self.plan.file, allGiven: self.plan.file != nil)
             let suite = try tests.suite(in: layout)
             let hasPlan = try TestsOptions.hasPlan(layout, named: self.plan.file)
+            // The plan's run reads the catalog on a second session: it starts now too.
+            let catalogSession = hasPlan ? database.connectInBackground() : nil
             let plan = hasPlan ? try AccessPlan(contentsOf: layout.planFile) : nil
             let connection = try pending?.connection() ?? database.connect()
             guard let plan else {
@@ -94,7 +96,7 @@ struct TestCommand: ParsableCommand {
                 return
             }
             userMetadata.noteIfPlanned()
-            let report = try plan.prove(on: connection, limits: limits.limits)
+            let report = try plan.prove(on: connection, limits: limits.limits, catalogSession: catalogSession)
             let suites = try suite?.run(on: connection) ?? []
             defer { noteDataAPIExposure(after: suites, in: layout) }
             let run = TestRunReport(accessPlan: report, plan: plan, suites: suites)

@@ -17,8 +17,20 @@ extension AccessPlan {
     ///   - limits: how long any statement of the run may wait for a lock, and run; past
     ///     either, the run is rolled back and throws `AccessPlanTimeout`.
     public func prove(on connection: Connection, limits: AccessPlanLimits = .init()) throws -> AccessPlanReport {
+        try prove(on: connection, limits: limits, catalogSession: nil)
+    }
+
+    /// `prove(on:limits:)` with the run's second session already being opened (with
+    /// `connection`'s settings): on an idle connection the run reads the committed
+    /// catalog on it while it creates the users and runs the setup, so one started
+    /// together with `connection` is ready when the run begins. It is closed when the
+    /// run is done with it (or, unused, when released); nil: the run opens it itself.
+    public func prove(
+        on connection: Connection, limits: AccessPlanLimits, catalogSession: ConnectionInBackground?
+    ) throws -> AccessPlanReport {
         var runner = AccessPlanRunner(connection: connection, plan: self)
         runner.limits = limits
+        runner.catalogSession = catalogSession
         return try runner.run()
     }
 }

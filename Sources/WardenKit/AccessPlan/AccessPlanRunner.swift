@@ -13,6 +13,9 @@ package struct AccessPlanRunner {
     /// Whether the committed catalog may be read on a second session while the run's
     /// session works (`CatalogReadsInBackground`); off, everything is read on one.
     package var readsCatalogInBackground = true
+    /// That second session, when the caller started opening it already (nil: the run
+    /// opens it). Unused when the run reads everything on one session.
+    package var catalogSession: ConnectionInBackground?
 
     /// - Parameter connection: an admin connection (a superuser or the project owner;
     ///   on Supabase and its twin, `postgres`) that may `set role` to every persona's
@@ -36,7 +39,8 @@ package struct AccessPlanRunner {
         // changes are part of what is checked, so it is read on the run's session,
         // first).
         let background = readsCatalogInBackground && connection.transactionStatus == .idle
-            ? CatalogReadsInBackground(settings: connection.settings, plan: plan, limits: limits, notes: noteQueries)
+            ? CatalogReadsInBackground(
+                settings: connection.settings, opening: catalogSession, plan: plan, limits: limits, notes: noteQueries)
             : nil
         // Nothing of the second session outlives the run, whatever ended it.
         defer { background?.wait() }

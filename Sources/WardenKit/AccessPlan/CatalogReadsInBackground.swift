@@ -40,12 +40,13 @@ final class CatalogReadsInBackground: @unchecked Sendable {
     private var signInOutcome: Result<SignInCatalog, any Error>?
     private var notesOutcome: Result<[[String]], any Error>?
 
-    /// Starts the reads for `plan` on a new session opened with `settings`.
-    init(settings: ConnectionSettings, plan: AccessPlan, limits: AccessPlanLimits, notes: [SQL]) {
+    /// Starts the reads for `plan` on the session `opening` opens (already under way:
+    /// the caller started it early), else on a new session opened with `settings`.
+    init(settings: ConnectionSettings, opening: ConnectionInBackground? = nil, plan: AccessPlan, limits: AccessPlanLimits, notes: [SQL]) {
         for group in [connected, catalogRead, finished] { group.enter() }
         let thread = Thread { [self] in
             defer { finished.leave() }
-            let connection = try? Connection(settings)
+            let connection = try? opening?.connection() ?? Connection(settings)
             isOpen = connection != nil
             connected.leave()
             defer { connection?.close() }

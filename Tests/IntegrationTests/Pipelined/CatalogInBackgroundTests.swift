@@ -51,6 +51,30 @@ import TestSupport
         #expect(sessions == "0")
     }
 
+    /// The command opens the second session together with its first
+    /// (`prove(on:limits:catalogSession:)`): the run reads on that one (no other is
+    /// opened: the round trips are as few as with its own) and closes it.
+    @Test func aSecondSessionOpenedEarlyIsTheOneTheRunReadsOnAndCloses() throws {
+        let (connection, _) = try electricRide()
+        let plan = try AccessPlanParser(file: "plan.yml").parse(try electricRidePlan)
+        var before = connection.roundTrips
+        let expected = lines(try run(electricRidePlan, on: connection, inBackground: false))
+        let aloneTrips = connection.roundTrips - before
+        let early = ConnectionInBackground(connection.settings)
+        let session = try early.connection()
+        let pid = try #require(try session.query("select pg_backend_pid()::text").scalar)
+        before = connection.roundTrips
+        let report = try plan.prove(on: connection, limits: .init(), catalogSession: early)
+        let trips = connection.roundTrips - before
+        #expect(lines(report) == expected)
+        #expect(!session.isOpen, "the run left the early session open")
+        let left = try connection.query(
+            "select count(*) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()").scalar
+        #expect(left == "0", "backend \(pid) or another is still connected")
+        // Read on the early session, not on the run's: the four round trips of the catalog's reads are not the run's.
+        #expect(trips <= aloneTrips - 4, "\(trips) round trips with the early session, \(aloneTrips) without")
+    }
+
     @Test func aRefusedSecondSessionLeavesEverythingToTheRunsOwn() throws {
         let (connection, admin) = try electricRide()
         let plan = try electricRidePlan
