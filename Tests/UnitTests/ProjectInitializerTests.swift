@@ -7,7 +7,7 @@ import TestSupport
 /// `pgwarden init`'s library part: all files or none, never over an existing file.
 @Suite struct ProjectInitializerTests {
     private func scratch() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("init-\(UUID().uuidString)")
+        let url = TestFolder.url("init")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }

@@ -21,7 +21,7 @@ import TestSupport
 
     /// A copy of the fixture (plan and config.toml) with the plan's text changed.
     static func copy(plan edit: (String) -> String) throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("claims-\(UUID().uuidString)")
+        let folder = TestFolder.url("claims")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("supabase"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(
             at: fixture.appendingPathComponent("supabase/config.toml"), to: folder.appendingPathComponent("supabase/config.toml"))
@@ -52,7 +52,7 @@ import TestSupport
 
     @Test func withoutTheHookTheAdminSeesNothing() throws {
         let (url, _) = try Self.database()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("claims-nohook-\(UUID().uuidString)")
+        let folder = TestFolder.url("claims-nohook")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let file = folder.appendingPathComponent("access-plan.yml")
         try FileManager.default.copyItem(at: Self.fixture.appendingPathComponent("access-plan.yml"), to: file)
@@ -63,7 +63,7 @@ import TestSupport
 
     @Test func aPlanMayNameTheHookItself() throws {
         let (url, _) = try Self.database()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("claims-planhook-\(UUID().uuidString)")
+        let folder = TestFolder.url("claims-planhook")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let file = folder.appendingPathComponent("access-plan.yml")
         let plan = try String(contentsOf: Self.fixture.appendingPathComponent("access-plan.yml"), encoding: .utf8)

@@ -33,7 +33,7 @@ import TestSupport
     private func database() throws -> (url: String, folder: URL) {
         let (_, project) = try TestCluster.newTwinDatabase("signup")
         _ = try Connection(project).execute(unsafeScript: Self.schema)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("signup-\(UUID().uuidString)")
+        let folder = TestFolder.url("signup")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return (try TestCluster.cluster.url(database: project.parameters["dbname"] ?? "", user: "postgres"), folder)
     }

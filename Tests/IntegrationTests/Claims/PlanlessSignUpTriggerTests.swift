@@ -55,7 +55,7 @@ import TestSupport
 
     /// A project folder: migrations/, tests/ (one pgTAP file), no plan.
     private func project() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("signup-trigger-\(UUID().uuidString)")
+        let folder = TestFolder.url("signup-trigger")
         let migrations = folder.appendingPathComponent("migrations"), tests = folder.appendingPathComponent("tests")
         for directory in [migrations, tests] { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) }
         try Self.migration.write(to: migrations.appendingPathComponent("20240101000000_init.sql"), atomically: true, encoding: .utf8)

@@ -16,7 +16,7 @@ import TestSupport
 
     @Test func githubFormatAnnotatesEveryFailureAndAppendsTheSummary() throws {
         let (url, _) = try brokenTodoURL()
-        let summary = FileManager.default.temporaryDirectory.appendingPathComponent("summary-\(UUID().uuidString).md")
+        let summary = TestFolder.url("summary").appendingPathExtension("md")
         try "earlier step\n".write(to: summary, atomically: true, encoding: .utf8)
         let output = try PgwardenCLI.run(
             ["test", "--database-url", url, "--plan", "access-plan.yml", "--format", "github"],

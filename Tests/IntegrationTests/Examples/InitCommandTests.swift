@@ -6,7 +6,7 @@ import Testing
 /// `pgwarden init`: each project passes `pgwarden dev` at once; existing files stop it.
 @Suite struct InitCommandTests {
     private func scratch() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("init-cli-\(UUID().uuidString)")
+        let url = TestFolder.url("init-cli")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }

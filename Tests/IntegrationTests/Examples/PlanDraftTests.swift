@@ -95,7 +95,7 @@ import TestSupport
     @Test func commandWritesAFileThatTestAccepts() throws {
         let connection = try ExampleProject(name: "todo").database()
         let url = try TestCluster.cluster.url(database: connection.settings.parameters["dbname"] ?? "")
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("draft-\(UUID().uuidString)")
+        let folder = TestFolder.url("draft")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let file = folder.appendingPathComponent("access-plan.yml").path
         let drafted = try PgwardenCLI.run(["plan", "draft", "--database-url", url, "--output", file])
