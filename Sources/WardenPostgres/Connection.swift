@@ -56,6 +56,7 @@ public final class Connection {
         _ settings: ConnectionSettings = .environment,
         onNotice: @escaping (PGNotice) -> Void = { _ in }
     ) throws {
+        try LibPQLoading.require()
         self.settings = settings
         self.noticeSink = NoticeSink(onNotice)
         // Refused before libpq reads it: it would look a piece of the password up as a
@@ -65,10 +66,6 @@ public final class Connection {
             throw PGError(
                 kind: .invalidConnectionString,
                 message: "not connecting to \(settings.conninfo.prefix { $0 != ":" })://\(Redaction.mask): the URL has an '@' or '/' in its user name or password that is not percent-encoded, so libpq would read part of it as the host, port or database name; write '@' as %40 and '/' as %2F")
-        }
-        do { try LibPQLoading.require() } catch {
-            handle = nil
-            throw error
         }
         handle = Self.connect(settings)
         guard let handle else {

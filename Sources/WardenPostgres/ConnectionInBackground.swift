@@ -9,27 +9,14 @@ import Foundation
 /// wrong still stops the command before anything reaches the server, and with the same
 /// error as before: a connection that fails is reported only when it is asked for. One
 /// never asked for is closed when this is released.
-public final class ConnectionInBackground: @unchecked Sendable {
-    private let opened = DispatchSemaphore(value: 0)
-    /// Written once by the opening thread before `opened` is signalled, read only after
-    /// waiting for it.
-    private var outcome: Result<Connection, any Error>?
+public final class ConnectionInBackground: Sendable {
+    private let opening: InBackground<Connection>
 
     public init(_ settings: ConnectionSettings) {
-        let thread = Thread { [self] in
-            outcome = Result { try Connection(settings) }
-            opened.signal()
-        }
-        thread.name = "pgwarden connect"
-        thread.start()
+        opening = InBackground(named: "pgwarden connect") { try Connection(settings) }
     }
 
     /// The connection, once open (waits for it); throws what opening it threw. Every
     /// call has the same outcome.
-    public func connection() throws -> Connection {
-        opened.wait()
-        opened.signal()
-        guard let outcome else { preconditionFailure("the opening thread signalled without an outcome") }
-        return try outcome.get()
-    }
+    public func connection() throws -> Connection { try opening.value() }
 }

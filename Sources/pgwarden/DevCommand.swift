@@ -89,13 +89,12 @@ struct DevCommand: ParsableCommand {
                 Terminal.note(note)
             }
             // As on Supabase: bootstrap as the superuser, everything else as postgres.
-            let steps = ProjectSteps(
-                project: layout.project, settings: cluster.settings(user: cluster.projectUser),
-                progress: MigrationProgress.standard())
+            let projectSettings = cluster.settings(user: cluster.projectUser)
+            let steps = ProjectSteps(project: layout.project, settings: projectSettings, progress: MigrationProgress.standard())
             // The plan's run reads the catalog on a second session, opened meanwhile
             // when the project's role is already there (a twin from the template).
             let catalogSession = inputs.plan != nil && cluster.origin.isBootstrapped
-                ? ConnectionInBackground(cluster.settings(user: cluster.projectUser)) : nil
+                ? ConnectionInBackground(projectSettings) : nil
             let connection = try steps.provision(
                 inputs, bootstrapSettings: cluster.settings(), roleExists: cluster.origin.isBootstrapped)
             let suites: [TestSuiteResult]
@@ -103,7 +102,7 @@ struct DevCommand: ParsableCommand {
             if let accessPlan = inputs.plan {
                 userMetadata.noteIfPlanned()
                 let report = try accessPlan.prove(on: connection, limits: .init(), catalogSession: catalogSession)
-                suites = try suite?.run(on: Connection(cluster.settings(user: cluster.projectUser))) ?? []
+                suites = try suite?.run(on: Connection(projectSettings)) ?? []
                 let run = TestRunReport(accessPlan: report, plan: accessPlan, suites: suites)
                 print("")
                 try ReportPrinter(format: format, output: nil, plan: accessPlan).print(run)
