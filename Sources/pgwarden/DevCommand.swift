@@ -108,9 +108,8 @@ struct DevCommand: ParsableCommand {
                 try ReportPrinter(format: format, output: nil, plan: accessPlan).print(run)
                 passed = run.passed
             } else {
-                var drafter = try PlanDrafter(connection: connection, userMetadata: userMetadata.entries)
+                var drafter = try PlanDrafter(connection: connection, api: inputs.api ?? .init(), userMetadata: userMetadata.entries)
                 drafter.leavesOutRefusedPersonas = true
-                drafter.extraSearchPath = try AccessPlan.configuredExtraSearchPath(nearPlan: layout.planFile.path)
                 let observed = try drafter.draft()
                 suites = try suite?.run(on: connection) ?? []
                 print("")

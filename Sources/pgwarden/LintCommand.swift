@@ -43,7 +43,9 @@ struct LintCommand: ParsableCommand {
             completion: .file(extensions: ["yml", "yaml"]))
     var plan: String?
 
-    @Option(help: ArgumentHelp("An exposed schema (repeat for more; default: the plan's, else public).", valueName: "SCHEMA"))
+    @Option(help: ArgumentHelp(
+        "An exposed schema (repeat for more; default: the plan's, else the project's own among config.toml's [api] schemas, else public).",
+        valueName: "SCHEMA"))
     var schema: [String] = []
 
     @OptionGroup var userMetadata: UserMetadataOptions
@@ -64,14 +66,17 @@ struct LintCommand: ParsableCommand {
                 migrations: migrations.folder, plan: plan, allGiven: migrations.folder != nil && plan != nil)
             let planFile = layout.planFile.relativePath
             let accessPlan = FileManager.default.fileExists(atPath: planFile) ? try AccessPlan(contentsOf: layout.planFile) : nil
-            let schemas = !schema.isEmpty ? schema : accessPlan?.schemas ?? ["public"]
+            // Without a plan, the project's config.toml says where its API looks and how it signs in.
+            let api = accessPlan == nil ? try ProjectAPISettings(nearPlan: layout.planFile.path) : nil
+            let schemas = !schema.isEmpty ? schema : accessPlan?.schemas ?? api?.exposedSchemas ?? ["public"]
             let connection = try database.connect()
             var isDirectory: ObjCBool = false
             let migrationsPath = layout.migrationsDirectory.path
             let folder = FileManager.default.fileExists(atPath: migrationsPath, isDirectory: &isDirectory) && isDirectory.boolValue
                 ? layout.migrationsDirectory : nil
-            let report = try Linter(connection: connection, schemas: schemas, userMetadata: userMetadata.metadata)
-                .run(plan: accessPlan, migrations: folder, probing: !noProbes)
+            var linter = Linter(connection: connection, schemas: schemas, userMetadata: userMetadata.metadata)
+            if let api { linter.api = api }
+            let report = try linter.run(plan: accessPlan, migrations: folder, probing: !noProbes)
             try LintPrinter(format: format, output: output).print(report)
             if !report.passed { throw ExitStatus.failure }
         }

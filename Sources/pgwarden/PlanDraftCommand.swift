@@ -31,7 +31,9 @@ struct PlanDraftCommand: ParsableCommand {
         completion: .file(extensions: ["yml", "yaml"]))
     var output: String?
 
-    @Option(help: ArgumentHelp("An exposed schema (repeat for more; default public).", valueName: "SCHEMA"))
+    @Option(help: ArgumentHelp(
+        "An exposed schema (repeat for more; default: the project's own among config.toml's [api] schemas, else public).",
+        valueName: "SCHEMA"))
     var schema: [String] = []
 
     @Option(
@@ -50,11 +52,10 @@ struct PlanDraftCommand: ParsableCommand {
             if let output, FileManager.default.fileExists(atPath: output) {
                 throw ProjectInitError(path: output, reason: .exists)
             }
+            var api = try ProjectAPISettings(nearPlan: output ?? "access-plan.yml")
+            if !schema.isEmpty { api.exposedSchemas = schema }
             let connection = try database.connect()
-            var drafter = try PlanDrafter(
-                connection: connection, schemas: schema.isEmpty ? ["public"] : schema, userMetadata: userMetadata,
-                accessTokenHook: try AccessTokenHook.configured(nearPlan: output ?? "access-plan.yml"))
-            drafter.extraSearchPath = try AccessPlan.configuredExtraSearchPath(nearPlan: output ?? "access-plan.yml")
+            let drafter = try PlanDrafter(connection: connection, api: api, userMetadata: userMetadata)
             let draft = try drafter.draft()  // messages about it name "the drafted plan", not a file that does not exist yet
             let summary = "plan draft: \(Self.count(draft.plan.relations.count, "relation")), \(Self.count(draft.plan.functions.count, "function")), "
                 + "\(Self.count(draft.dangers, "cell")) marked DANGER, \(Self.count(draft.findings.dangers.count, "lint danger")) (pgwarden lint); "

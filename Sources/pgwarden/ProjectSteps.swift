@@ -14,17 +14,21 @@ struct ProjectSteps {
     struct Inputs {
         /// nil when the run has no plan.
         let plan: AccessPlan?
+        /// Without a plan: where the project's API looks (the config.toml beside the
+        /// plan's path), for the observation; nil with a plan.
+        let api: ProjectAPISettings?
         let migrations: Migrations
         let seeds: Seeds
     }
 
-    /// Reads and checks every input a run needs (the plan, unless `withPlan` is false;
-    /// the migrations; the seed files) without touching any database: a run that would
-    /// refuse its input fails here, before a server is started.
+    /// Reads and checks every input a run needs (the plan, unless `withPlan` is false,
+    /// else the project's API settings; the migrations; the seed files) without touching
+    /// any database: a run that would refuse its input fails here, before a server is started.
     static func checkInputs(of project: Project, withPlan: Bool) throws -> Inputs {
         let plan = withPlan ? try project.accessPlan() : nil
+        let api = withPlan ? nil : try ProjectAPISettings(nearPlan: project.planFile.path)
         let migrations = try project.migrations()
-        return Inputs(plan: plan, migrations: migrations, seeds: try project.checkedSeeds())
+        return Inputs(plan: plan, api: api, migrations: migrations, seeds: try project.checkedSeeds())
     }
 
     /// Bootstrap (as `bootstrapSettings`' role when given: on the twin, the superuser),

@@ -72,15 +72,16 @@ struct TestCommand: ParsableCommand {
             // The plan's run reads the catalog on a second session: it starts now too.
             let catalogSession = hasPlan ? database.connectInBackground() : nil
             let plan = hasPlan ? try AccessPlan(contentsOf: layout.planFile) : nil
+            // Without a plan, the project's config.toml says where its API looks.
+            let api = hasPlan ? nil : try ProjectAPISettings(nearPlan: layout.planFile.path)
             let connection = try pending?.connection() ?? database.connect()
             guard let plan else {
                 let suites = try suite?.run(on: connection) ?? []
                 defer { noteDataAPIExposure(after: suites, in: layout) }
                 var noDanger = true, complete = true
                 if try PlanDrafter.canObserve(connection) {
-                    var drafter = try PlanDrafter(connection: connection, userMetadata: userMetadata.entries)
+                    var drafter = try PlanDrafter(connection: connection, api: api ?? .init(), userMetadata: userMetadata.entries)
                     drafter.leavesOutRefusedPersonas = true
-                    drafter.extraSearchPath = try AccessPlan.configuredExtraSearchPath(nearPlan: layout.planFile.path)
                     let observed = try drafter.draft()
                     let printer = ObservedAccessPrinter(format: format, output: output, planFile: layout.planFile.relativePath)
                     noDanger = try printer.print(observed, suites: suites)

@@ -131,6 +131,24 @@ import Testing
         }
     }
 
+    /// `[api] schemas` of config.toml: as written, nil when absent, and the same checks.
+    @Test func exposedSchemasAreReadFromConfigToml() throws {
+        let toml = "[api]\nschemas = [\"api\", \"public\", \"graphql_public\"]\n"
+        #expect(try PlanSupabaseConfig.schemas(toml: toml, file: "config.toml") == ["api", "public", "graphql_public"])
+        #expect(try PlanSupabaseConfig.schemas(toml: "[api]\nport = 54321\n", file: "c") == nil)
+        #expect {
+            try PlanSupabaseConfig.schemas(toml: "[api]\nschemas = [1]\n", file: "config.toml")
+        } throws: { "\($0)".contains("[api] schemas must be an array of schema names") }
+    }
+
+    /// The project's own schemas among `[api] schemas`, in order; `public` when none.
+    @Test func theProjectsOwnConfiguredSchemasAreKeptInOrder() {
+        #expect(ProjectAPISettings.projectSchemas(["api", "public", "graphql_public", "storage", "api"]) == ["api", "public"])
+        #expect(ProjectAPISettings.projectSchemas(["graphql_public"]) == ["public"])
+        #expect(ProjectAPISettings.projectSchemas([]) == ["public"])
+        #expect(ProjectAPISettings.projectSchemas(["public", "vault", "private_api"]) == ["public", "private_api"])
+    }
+
     @Test func tokensAreHS256WithTheLocalSecret() {
         let token = JWTSigner.sign(claimsJSON: #"{"role":"anon"}"#)
         let parts = token.split(separator: ".")

@@ -24,13 +24,6 @@ public struct AccessPlan: Sendable {
     /// `config.toml` template, `[api]`; PostgREST's own default is `public`).
     public static let supabaseExtraSearchPath = ["public", "extensions"]
 
-    /// The `[api] extra_search_path` of the `supabase/config.toml` next to a plan at
-    /// `path` (as `AccessPlanParser.load` finds it), else Supabase's default; a
-    /// malformed file or value is an error.
-    public static func configuredExtraSearchPath(nearPlan path: String) throws -> [String] {
-        try PlanSupabaseConfig.read(near: path).extraSearchPath ?? supabaseExtraSearchPath
-    }
-
     public func persona(named name: String) -> Persona? { personas.first { $0.name == name } }
 }
 

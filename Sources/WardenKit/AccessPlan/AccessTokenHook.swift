@@ -13,10 +13,4 @@ public struct AccessTokenHook: Sendable, Equatable {
     }
 
     public var qualifiedName: String { "\(schema).\(function)" }
-
-    /// The hook enabled in the `supabase/config.toml` next to a plan at `path` (as
-    /// `AccessPlanParser.load` finds it), or nil; an HTTP hook or a malformed file is an error.
-    public static func configured(nearPlan path: String) throws -> AccessTokenHook? {
-        try PlanSupabaseConfig.read(near: path).hook
-    }
 }

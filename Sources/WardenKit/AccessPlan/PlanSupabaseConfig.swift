@@ -3,7 +3,8 @@ import TOMLKit
 
 /// Reads what an access plan takes from a Supabase CLI project's `supabase/config.toml`:
 /// `[auth.hook.custom_access_token]` (`enabled = true`, `uri =
-/// "pg-functions://postgres/<schema>/<function>"`) and `[api] extra_search_path`.
+/// "pg-functions://postgres/<schema>/<function>"`), `[api] extra_search_path` and
+/// `[api] schemas`.
 /// HTTP hooks (`http://`, `https://` URIs) call a server pgwarden cannot reach locally,
 /// and are refused with a message saying so. (General config.toml support lives
 /// elsewhere, `SupabaseConfig`; this reads the file beside a plan.)
@@ -19,15 +20,27 @@ enum PlanSupabaseConfig {
         return candidates.first { FileManager.default.fileExists(atPath: $0.path) }
     }
 
-    /// The enabled custom access token hook (nil when none is configured) and the
-    /// `extra_search_path` (nil when not given) of the config file beside `planPath`.
-    static func read(near planPath: String) throws -> (hook: AccessTokenHook?, extraSearchPath: [String]?) {
-        guard let url = file(near: planPath) else { return (nil, nil) }
+    /// What the config file beside a plan says; each nil when the file (or the key) is absent.
+    struct Values {
+        /// The enabled custom access token hook.
+        var hook: AccessTokenHook?
+        /// `[api] extra_search_path`, as written.
+        var extraSearchPath: [String]?
+        /// `[api] schemas`, as written.
+        var schemas: [String]?
+    }
+
+    /// The config file beside `planPath`, read once.
+    static func read(near planPath: String) throws -> Values {
+        guard let url = file(near: planPath) else { return Values() }
         guard let text = try? String(contentsOf: url, encoding: .utf8) else {
             throw AccessPlanError(file: url.path, line: nil, message: "cannot read the file (missing, unreadable or not UTF-8)")
         }
         let table = try parse(toml: text, file: url.path)
-        return (try customAccessTokenHook(in: table, file: url.path), try extraSearchPath(in: table, file: url.path))
+        return Values(
+            hook: try customAccessTokenHook(in: table, file: url.path),
+            extraSearchPath: try schemaNames(in: table, key: "extra_search_path", file: url.path),
+            schemas: try schemaNames(in: table, key: "schemas", file: url.path))
     }
 
     static func customAccessTokenHook(toml text: String, file: String) throws -> AccessTokenHook? {
@@ -45,14 +58,20 @@ enum PlanSupabaseConfig {
     /// `[api] extra_search_path`: the schemas PostgREST puts after a request's own in
     /// its `search_path`, as written (nil when not given).
     static func extraSearchPath(toml text: String, file: String) throws -> [String]? {
-        try extraSearchPath(in: try parse(toml: text, file: file), file: file)
+        try schemaNames(in: try parse(toml: text, file: file), key: "extra_search_path", file: file)
     }
 
-    private static func extraSearchPath(in table: TOMLTable, file: String) throws -> [String]? {
-        guard let value = table["api"]?.table?["extra_search_path"] else { return nil }
+    /// `[api] schemas`: the schemas PostgREST exposes, as written (nil when not given).
+    static func schemas(toml text: String, file: String) throws -> [String]? {
+        try schemaNames(in: try parse(toml: text, file: file), key: "schemas", file: file)
+    }
+
+    /// `[api] <key>` as an array of schema names (nil when not given).
+    private static func schemaNames(in table: TOMLTable, key: String, file: String) throws -> [String]? {
+        guard let value = table["api"]?.table?[key] else { return nil }
         let names = value.array?.compactMap { $0.string }.filter { !$0.isEmpty }
         guard let names, names.count == value.array?.count else {
-            throw AccessPlanError(file: file, line: nil, message: "[api] extra_search_path must be an array of schema names")
+            throw AccessPlanError(file: file, line: nil, message: "[api] \(key) must be an array of schema names")
         }
         return names
     }

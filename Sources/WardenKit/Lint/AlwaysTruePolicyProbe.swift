@@ -34,7 +34,7 @@ struct AlwaysTruePolicyProbe {
                 let columns = sample.map { DraftOwnership.sqlName($0.column) }.joined(separator: ", ")
                 let values = sample.map { $0.expression.replacingOccurrences(of: "auth.uid()", with: "'\(ben)'::uuid") }
                 let sql = "insert into \(quoted) (\(columns)) values (\(values.joined(separator: ", ")))"
-                switch try context.asPersona(ava, sql) {
+                switch try context.asPersona(ava, "POST", on: finding, sql) {
                 case .rows:
                     proven = true
                     evidence.append("\(ava) inserted a row of \(table)\(owner == nil ? "" : " owned by \(benName)")")
@@ -44,11 +44,11 @@ struct AlwaysTruePolicyProbe {
                 }
             }
         }
-        for (verb, sql) in [
-            ("updated", "with changed as (update \(quoted) set \(owner ?? firstColumn()) = \(owner ?? firstColumn()) where \(others) returning 1) select count(*)::text from changed"),
-            ("deleted", "with changed as (delete from \(quoted) where \(others) returning 1) select count(*)::text from changed"),
+        for (verb, method, sql) in [
+            ("updated", "PATCH", "with changed as (update \(quoted) set \(owner ?? firstColumn()) = \(owner ?? firstColumn()) where \(others) returning 1) select count(*)::text from changed"),
+            ("deleted", "DELETE", "with changed as (delete from \(quoted) where \(others) returning 1) select count(*)::text from changed"),
         ] {
-            switch try context.asPersona(ava, sql) {
+            switch try context.asPersona(ava, method, on: finding, sql) {
             case .rows(let rows):
                 let count = Int(rows.first?.first.flatMap { $0 } ?? "0") ?? 0
                 if count > 0 { proven = true }

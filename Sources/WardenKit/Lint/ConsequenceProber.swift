@@ -15,14 +15,17 @@ struct ConsequenceProber {
     let personas: [Persona]
     /// Read before the run (it opens a transaction of its own).
     let draftCatalog: DraftCatalog
-    /// The plan's custom access token hook, when the personas are a plan's.
+    /// The custom access token hook the personas sign in through (the plan's, else the
+    /// project's config.toml's).
     var accessTokenHook: AccessTokenHook? = nil
+    /// What the requests search after their own schema (as `AccessPlan.extraSearchPath`).
+    var extraSearchPath = AccessPlan.supabaseExtraSearchPath
 
     /// The findings, each probed one given its consequence.
     func prove(_ findings: [LintFinding]) throws -> [LintFinding] {
         let plan = AccessPlan(
             source: "pgwarden lint", schemas: schemas, personas: personas, setup: [],
-            relations: [], functions: [], checks: [], accessTokenHook: accessTokenHook)
+            relations: [], functions: [], checks: [], accessTokenHook: accessTokenHook, extraSearchPath: extraSearchPath)
         return try connection.rolledBack {
             let seal = try RunSeal.capture(connection, source: plan.source)
             let userIDs = try PlanAccountCreator(connection: connection, plan: plan).createAccounts()
@@ -101,16 +104,19 @@ extension ProbeContext {
     /// Runs `sql` as `personaName` in a rolled-back savepoint; `after` runs as the
     /// admin, still inside it (to count what changed). `sql` is text the probes build
     /// from quoted names and the catalog's own expressions (trusted by construction).
+    /// The request is `method` on `finding`'s route (`/<name>`, `/rpc/<name>` for a
+    /// function), so its `search_path` is PostgREST's for the finding's schema.
     ///
     /// One pipelined unit, each statement its own protocol message: the savepoint, the
     /// persona's settings and role as PostgREST sets them, a 5 s statement limit, `sql`,
     /// and back to the admin; the rollback goes in the same round trip (or, with
     /// `after`, once it ran). A failure stops the rest of the unit, as one statement
     /// at a time stopped the probe (issue 18: about six round trips a probe before).
-    func asPersona(_ personaName: String, _ sql: String,
+    func asPersona(_ personaName: String, _ method: String, on finding: LintFinding, _ sql: String,
                    after: (() throws -> Void)? = nil) throws -> PersonaOutcome {
         guard let persona = plan.persona(named: personaName) else { return .rows([]) }
-        let request = self.request(persona)
+        let path = finding.kind == .function ? "/rpc/\(finding.name)" : "/\(finding.name)"
+        let request = self.request(persona).routed(method, path, schema: finding.schema)
         let rollback: [SQL] = [
             "rollback to savepoint \(raw: Self.lintSavepoint)", "release savepoint \(raw: Self.lintSavepoint)",
         ]

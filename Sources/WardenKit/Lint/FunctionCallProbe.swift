@@ -54,7 +54,7 @@ struct FunctionCallProbe {
             // Rows with a value: a void result, NULL or false is no data (a helper such
             // as is_owner(uuid), which policies call, answers false to anon).
             let counted = returns == "void" ? "0" : returns == "boolean" ? "count(result) filter (where result)" : "count(result)"
-            let outcome = try context.asPersona(persona, "select \(counted)::text from (select \(call) as result) as called") {
+            let outcome = try context.asPersona(persona, "POST", on: finding, "select \(counted)::text from (select \(call) as result) as called") {
                 changes = Self.describe(before: before, after: try tableChanges())
             }
             switch outcome {

@@ -17,6 +17,10 @@ public struct Linter {
     package var checksSignUps = true
     /// The drafted users' metadata (`--user-metadata`).
     let userMetadata: DraftUserMetadata
+    /// Without a plan, how the probes' personas sign in and what their requests search
+    /// (`ProjectAPISettings`: the config.toml's hook and `extra_search_path`); with a
+    /// plan, the plan's own. Its `exposedSchemas` are not read (see `schemas`).
+    public var api = ProjectAPISettings()
 
     /// - Parameters:
     ///   - connection: an admin connection, as for proving a plan (on Supabase, `postgres`).
@@ -50,7 +54,8 @@ public struct Linter {
             let draftCatalog = try DraftCatalog.read(connection, schemas: schemas)
             findings = try ConsequenceProber(
                 connection: connection, schemas: schemas, personas: cast, draftCatalog: draftCatalog,
-                accessTokenHook: plan?.accessTokenHook).prove(found)
+                accessTokenHook: plan.map(\.accessTokenHook) ?? api.accessTokenHook,
+                extraSearchPath: plan?.extraSearchPath ?? api.extraSearchPath).prove(found)
         }
         if let plan {
             let intent = LintIntent(plan: plan, functions: plannedFunctions)

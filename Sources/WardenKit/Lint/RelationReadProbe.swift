@@ -41,7 +41,7 @@ struct RelationReadProbe {
 
     /// Row count, or the SQLSTATE that refused the read.
     private func count(_ quoted: String, as persona: String) throws -> String {
-        switch try context.asPersona(persona, "select count(*)::text from \(quoted)") {
+        switch try context.asPersona(persona, "GET", on: finding, "select count(*)::text from \(quoted)") {
         case .rows(let rows): return rows.first?.first.flatMap { $0 } ?? "0"
         case .refused(let error): return "refused (\(PersonaOutcome.describe(error)))"
         }

@@ -69,7 +69,8 @@ struct UserMetadataPolicyProbe {
     private func count(_ quoted: String, as persona: Persona) throws -> Int {
         do {
             return try context.impersonation.probe(
-                context.request(persona, userMetadataJSON: persona.user?.metadataJSON ?? "{}")) {
+                context.request(persona, userMetadataJSON: persona.user?.metadataJSON ?? "{}")
+                    .routed("GET", "/\(finding.name)", schema: finding.schema)) {
                 Int(try context.connection.query("select count(*)::text from \(raw: quoted)").scalar ?? "0") ?? 0
             }
         } catch let error as PGError where error.kind == .server {

@@ -121,6 +121,53 @@ import TestSupport
         #expect(try admin.query("select count(*) from auth.users").scalar == "0")
     }
 
+    /// Without a plan, `test` observes with the personas signed in through the hook of
+    /// the project's config.toml, as `plan draft` and a plan's run do (before, the
+    /// observation issued tokens the hook never saw, and ava and ben read nothing here).
+    @Test func aPlanlessTestSignsInThroughTheConfiguredHook() throws {
+        let (url, admin) = try Self.database()
+        try admin.execute("""
+            create table public.hooked (id int primary key);
+            alter table public.hooked enable row level security;
+            create policy "Tokens the hook made." on public.hooked for select to authenticated
+              using ((select auth.jwt() ->> 'hook_ran_as') = 'supabase_auth_admin');
+            grant select on public.hooked to authenticated;
+            insert into public.hooked values (1);
+            """)
+        let folder = TestFolder.url("claims-planless")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("supabase"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: Self.fixture.appendingPathComponent("supabase/config.toml"), to: folder.appendingPathComponent("supabase/config.toml"))
+        let observed = try PgwardenCLI.run(["test", "--database-url", url], directory: folder.path)
+        let row = observed.standardOutput.split(separator: "\n").first { $0.hasPrefix("public.hooked") }
+        #expect(row.map { $0.trimmingCharacters(in: .whitespaces).hasSuffix("···· ✓   S··· ✓   S··· ✓   SIUD ✓") } == true, "\(observed.all)")
+        #expect(try admin.query("select count(*) from auth.users").scalar == "0")
+    }
+
+    /// Without a plan, `lint` proves its findings' consequences with the personas signed
+    /// in through the project's hook too: a definer view that shows rows only to tokens
+    /// the hook made shows ava one (before: none, and the finding was called harmless).
+    @Test func lintWithoutAPlanSignsInThroughTheConfiguredHook() throws {
+        let (url, admin) = try Self.database()
+        try admin.execute("""
+            create table public.hooked_rows (id int primary key);
+            alter table public.hooked_rows enable row level security;
+            grant select on public.hooked_rows to anon, authenticated;
+            insert into public.hooked_rows values (1);
+            create view public.hooked_view as
+              select id from public.hooked_rows where (auth.jwt() ->> 'hook_ran_as') = 'supabase_auth_admin';
+            grant select on public.hooked_view to anon, authenticated;
+            """)
+        let folder = TestFolder.url("claims-lint")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("supabase"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: Self.fixture.appendingPathComponent("supabase/config.toml"), to: folder.appendingPathComponent("supabase/config.toml"))
+        let linted = try PgwardenCLI.run(["lint", "--database-url", url], directory: folder.path)
+        #expect(linted.standardOutput.contains("DANGER security_definer_view public.hooked_view"), "\(linted.all)")
+        #expect(linted.standardOutput.contains("ava reads 1 row of public.hooked_view"), "\(linted.all)")
+        #expect(try admin.query("select count(*) from auth.users").scalar == "0")
+    }
+
     /// `plan draft` signs its personas in through the same hook (config.toml next to
     /// --output), so it observes what `pgwarden test` will: here a table only a token
     /// the hook stamped may read.

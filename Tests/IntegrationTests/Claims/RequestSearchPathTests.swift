@@ -91,4 +91,28 @@ import TestSupport
         #expect(failing.all.contains("relation \"registry\" does not exist"), "\(failing.all)")
         #expect(try DatabaseDigest.ofDatabase(try Connection(admin)) == before)
     }
+
+    /// `lint` proves its findings' consequences with the same requests (each on its
+    /// finding's route, with the plan's `extra_search_path`): a definer view whose filter
+    /// calls `helpers.is_listed()` is read through it as ava without an error (before,
+    /// lint's probes kept the session's path, and the read failed with "relation
+    /// \"registry\" does not exist").
+    @Test func lintProbesSearchThePlansExtraSearchPath() throws {
+        let (admin, database) = try TestCluster.newTwinDatabase("searchpath-lint")
+        try Connection(database).execute(unsafeScript: Self.schema + """
+
+            create view api.listed as select id, body from api.posts where helpers.is_listed();
+            grant select on api.listed to anon, authenticated;
+            """)
+        let cluster = try TestCluster.cluster
+        let url = cluster.url(database: database.parameters["dbname"] ?? "", user: cluster.projectUser)
+        let before = try DatabaseDigest.ofDatabase(try Connection(admin))
+        let configured = try project(config: "[api]\nschemas = [\"api\"]\nextra_search_path = [\"public\", \"extensions\", \"helpers\"]\n")
+        defer { try? FileManager.default.removeItem(at: configured) }
+        let linted = try PgwardenCLI.run(["lint", "--database-url", url], directory: configured.path)
+        #expect(linted.standardOutput.contains("security_definer_view api.listed"), "\(linted.all)")
+        #expect(linted.standardOutput.contains("ava reads 0 rows of api.listed"), "\(linted.all)")
+        #expect(!linted.all.contains("does not exist"), "\(linted.all)")
+        #expect(try DatabaseDigest.ofDatabase(try Connection(admin)) == before)
+    }
 }

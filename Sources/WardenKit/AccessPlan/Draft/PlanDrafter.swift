@@ -28,7 +28,7 @@ public struct PlanDrafter {
     /// - Parameter userMetadata: user metadata for the signed-in personas: a JSON object
     ///   for both, or `ava=<object>` / `ben=<object>` for one (the later entry wins).
     /// - Parameter accessTokenHook: the hook `pgwarden test` will call (see
-    ///   `AccessTokenHook.configured(nearPlan:)`), so that the draft observes the same tokens.
+    ///   `ProjectAPISettings.accessTokenHook`), so that the draft observes the same tokens.
     /// - Throws: `AccessPlanError` when a `userMetadata` entry is not a JSON object.
     public init(connection: Connection, schemas: [String] = ["public"], userMetadata: [String] = [],
                  accessTokenHook: AccessTokenHook? = nil) throws {
@@ -38,6 +38,14 @@ public struct PlanDrafter {
         self.userMetadata = try DraftUserMetadata(userMetadata).byPersona
     }
 
+    /// A drafter that looks as the project's API is set up (`ProjectAPISettings`): its
+    /// exposed schemas, its requests' `search_path` and its access token hook.
+    public init(connection: Connection, api: ProjectAPISettings, userMetadata: [String] = []) throws {
+        try self.init(
+            connection: connection, schemas: api.exposedSchemas, userMetadata: userMetadata, accessTokenHook: api.accessTokenHook)
+        extraSearchPath = api.extraSearchPath
+    }
+
     /// When true, a signed-in persona whose sign-up the database refuses (a sign-up
     /// trigger that needs user metadata it lacks) is left out of the observation and
     /// named in `PlanDraft.leftOut`, instead of failing the draft: what `dev` and `test`
@@ -45,7 +53,7 @@ public struct PlanDrafter {
     public var leavesOutRefusedPersonas = false
 
     /// The schemas after a request's own in its `search_path`, as the plan `pgwarden
-    /// test` will run would have them (see `AccessPlan.configuredExtraSearchPath(nearPlan:)`).
+    /// test` will run would have them (see `ProjectAPISettings.extraSearchPath`).
     public var extraSearchPath = AccessPlan.supabaseExtraSearchPath
 
     static let emails = ["ava.draft@example.com", "ben.draft@example.com"]
@@ -118,6 +126,7 @@ public struct PlanDrafter {
                 "\(failure.probe): expected \(failure.expected); observed \(failure.observed)", table: failure.subject))
         }
         var linter = Linter(connection: connection, schemas: schemas)
+        linter.api = ProjectAPISettings(exposedSchemas: schemas, extraSearchPath: extraSearchPath, accessTokenHook: accessTokenHook)
         linter.personas = personas
         // Its personas signed up in the run above (those refused are already left out).
         linter.checksSignUps = false

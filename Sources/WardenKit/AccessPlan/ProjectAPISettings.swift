@@ -1,0 +1,56 @@
+import Foundation
+
+/// How a Supabase CLI project's Data API is set up, from the `supabase/config.toml`
+/// beside its plan (`[api] schemas`, `[api] extra_search_path`,
+/// `[auth.hook.custom_access_token]`), with Supabase's defaults where the file is
+/// absent or silent. `plan draft` and the observation `test` and `dev` make without a
+/// plan use it, so that they look where the project's API looks and sign in as its
+/// auth server would.
+///
+/// ```swift
+/// let api = try ProjectAPISettings(nearPlan: "supabase/access-plan.yml")
+/// let draft = try PlanDrafter(connection: connection, api: api).draft()
+/// ```
+public struct ProjectAPISettings: Sendable, Equatable {
+    /// The project's own schemas among `[api] schemas`, in its order. Supabase's own
+    /// (`graphql_public`, `storage`, `vault`, ...: `LintCatalog.systemSchemas`) are left
+    /// out: their objects are not the project's (`plan draft --schema storage` takes
+    /// storage's policies in). When the file names none of the project's, `public`.
+    public var exposedSchemas: [String]
+    /// The schemas after a request's own in its `search_path` (`[api]
+    /// extra_search_path`, else `AccessPlan.supabaseExtraSearchPath`).
+    public var extraSearchPath: [String]
+    /// The enabled custom access token hook, or nil.
+    public var accessTokenHook: AccessTokenHook?
+
+    /// Supabase's defaults: `public` exposed, `public, extensions` searched, no hook.
+    public init(
+        exposedSchemas: [String] = ["public"], extraSearchPath: [String] = AccessPlan.supabaseExtraSearchPath,
+        accessTokenHook: AccessTokenHook? = nil
+    ) {
+        self.exposedSchemas = exposedSchemas
+        self.extraSearchPath = extraSearchPath
+        self.accessTokenHook = accessTokenHook
+    }
+
+    /// The settings of the `supabase/config.toml` next to a plan at `path` (as
+    /// `AccessPlan(contentsOf:)` finds it; the plan need not exist yet), read once.
+    /// - Throws: `AccessPlanError` naming the file for a malformed file or value, or an
+    ///   HTTP hook.
+    public init(nearPlan path: String) throws {
+        let values = try PlanSupabaseConfig.read(near: path)
+        self.init(
+            exposedSchemas: Self.projectSchemas(values.schemas ?? []),
+            extraSearchPath: values.extraSearchPath ?? AccessPlan.supabaseExtraSearchPath,
+            accessTokenHook: values.hook)
+    }
+
+    /// `[api] schemas` without Supabase's own and repeats; `public` when nothing is left.
+    static func projectSchemas(_ configured: [String]) -> [String] {
+        var kept: [String] = []
+        for name in configured where !kept.contains(name) && !LintCatalog.systemSchemas.contains(name) {
+            kept.append(name)
+        }
+        return kept.isEmpty ? ["public"] : kept
+    }
+}
