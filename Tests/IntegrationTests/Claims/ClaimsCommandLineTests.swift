@@ -31,6 +31,25 @@ import TestSupport
         return file.path
     }
 
+    /// A project folder holding only the fixture's config.toml (no plan yet).
+    static func projectWithoutAPlan() throws -> URL {
+        let folder = TestFolder.url("claims-planless")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("supabase"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: fixture.appendingPathComponent("supabase/config.toml"), to: folder.appendingPathComponent("supabase/config.toml"))
+        return folder
+    }
+
+    /// A table only tokens the hook stamped may read (one row).
+    static let hookedTable = """
+        create table public.hooked (id int primary key);
+        alter table public.hooked enable row level security;
+        create policy "Tokens the hook made." on public.hooked for select to authenticated
+          using ((select auth.jwt() ->> 'hook_ran_as') = 'supabase_auth_admin');
+        grant select on public.hooked to authenticated;
+        insert into public.hooked values (1);
+        """
+
     @Test func theFixturesPlanHoldsWithTheHookMFAExpiryAndTimeouts() throws {
         let (url, admin) = try Self.database()
         let before = try admin.query("select (select count(*) from auth.users) + (select count(*) from auth.sessions)").scalar
@@ -126,18 +145,8 @@ import TestSupport
     /// observation issued tokens the hook never saw, and ava and ben read nothing here).
     @Test func aPlanlessTestSignsInThroughTheConfiguredHook() throws {
         let (url, admin) = try Self.database()
-        try admin.execute("""
-            create table public.hooked (id int primary key);
-            alter table public.hooked enable row level security;
-            create policy "Tokens the hook made." on public.hooked for select to authenticated
-              using ((select auth.jwt() ->> 'hook_ran_as') = 'supabase_auth_admin');
-            grant select on public.hooked to authenticated;
-            insert into public.hooked values (1);
-            """)
-        let folder = TestFolder.url("claims-planless")
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("supabase"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(
-            at: Self.fixture.appendingPathComponent("supabase/config.toml"), to: folder.appendingPathComponent("supabase/config.toml"))
+        try admin.execute(unsafeScript: Self.hookedTable)
+        let folder = try Self.projectWithoutAPlan()
         let observed = try PgwardenCLI.run(["test", "--database-url", url], directory: folder.path)
         let row = observed.standardOutput.split(separator: "\n").first { $0.hasPrefix("public.hooked") }
         #expect(row.map { $0.trimmingCharacters(in: .whitespaces).hasSuffix("···· ✓   S··· ✓   S··· ✓   SIUD ✓") } == true, "\(observed.all)")
@@ -158,10 +167,7 @@ import TestSupport
               select id from public.hooked_rows where (auth.jwt() ->> 'hook_ran_as') = 'supabase_auth_admin';
             grant select on public.hooked_view to anon, authenticated;
             """)
-        let folder = TestFolder.url("claims-lint")
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("supabase"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(
-            at: Self.fixture.appendingPathComponent("supabase/config.toml"), to: folder.appendingPathComponent("supabase/config.toml"))
+        let folder = try Self.projectWithoutAPlan()
         let linted = try PgwardenCLI.run(["lint", "--database-url", url], directory: folder.path)
         #expect(linted.standardOutput.contains("DANGER security_definer_view public.hooked_view"), "\(linted.all)")
         #expect(linted.standardOutput.contains("ava reads 1 row of public.hooked_view"), "\(linted.all)")
@@ -173,13 +179,8 @@ import TestSupport
     /// the hook stamped may read.
     @Test func planDraftCallsTheConfiguredHook() throws {
         let (url, admin) = try Self.database()
+        try admin.execute(unsafeScript: Self.hookedTable)
         try admin.execute("""
-            create table public.hooked (id int primary key);
-            alter table public.hooked enable row level security;
-            create policy "Tokens the hook made." on public.hooked for select to authenticated
-              using ((select auth.jwt() ->> 'hook_ran_as') = 'supabase_auth_admin');
-            grant select on public.hooked to authenticated;
-            insert into public.hooked values (1);
             -- The hook outside the exposed schema here: plan draft's function signatures
             -- with named arguments are being fixed elsewhere.
             create schema private;
