@@ -108,25 +108,25 @@ import Testing
             enabled = true
             uri = "pg-functions://postgres/public/custom_access_token_hook"
             """
-        let hook = try #require(try PlanSupabaseConfig.customAccessTokenHook(toml: toml, file: "config.toml"))
+        let hook = try #require(try PlanSupabaseConfig.read(toml: toml, file: "config.toml").hook)
         #expect(hook.schema == "public" && hook.function == "custom_access_token_hook")
-        #expect(try PlanSupabaseConfig.customAccessTokenHook(toml: toml.replacingOccurrences(of: "true", with: "false"), file: "c") == nil)
+        #expect(try PlanSupabaseConfig.read(toml: toml.replacingOccurrences(of: "true", with: "false"), file: "c").hook == nil)
         #expect(throws: AccessPlanError.self) {
-            try PlanSupabaseConfig.customAccessTokenHook(toml: toml.replacingOccurrences(of: "pg-functions://postgres", with: "https://example.com"), file: "c")
+            try PlanSupabaseConfig.read(toml: toml.replacingOccurrences(of: "pg-functions://postgres", with: "https://example.com"), file: "c")
         }
-        #expect(throws: AccessPlanError.self) { try PlanSupabaseConfig.customAccessTokenHook(toml: "[auth\nx=", file: "c") }
+        #expect(throws: AccessPlanError.self) { try PlanSupabaseConfig.read(toml: "[auth\nx=", file: "c") }
     }
 
     /// `[api] extra_search_path` of config.toml: as written, nil when absent, and a
     /// value that is not an array of names is an error naming the key.
     @Test func extraSearchPathIsReadFromConfigToml() throws {
         let toml = "[api]\nextra_search_path = [\"public\", \"extensions\", \"stripe\"]\n"
-        #expect(try PlanSupabaseConfig.extraSearchPath(toml: toml, file: "config.toml") == ["public", "extensions", "stripe"])
-        #expect(try PlanSupabaseConfig.extraSearchPath(toml: "[api]\nport = 54321\n", file: "c") == nil)
+        #expect(try PlanSupabaseConfig.read(toml: toml, file: "config.toml").extraSearchPath == ["public", "extensions", "stripe"])
+        #expect(try PlanSupabaseConfig.read(toml: "[api]\nport = 54321\n", file: "c").extraSearchPath == nil)
         for wrong in ["[api]\nextra_search_path = \"public\"\n", "[api]\nextra_search_path = [\"public\", 1]\n",
                       "[api]\nextra_search_path = [\"\"]\n"] {
             #expect {
-                try PlanSupabaseConfig.extraSearchPath(toml: wrong, file: "config.toml")
+                try PlanSupabaseConfig.read(toml: wrong, file: "config.toml")
             } throws: { "\($0)".contains("[api] extra_search_path must be an array of schema names") }
         }
     }
@@ -134,10 +134,10 @@ import Testing
     /// `[api] schemas` of config.toml: as written, nil when absent, and the same checks.
     @Test func exposedSchemasAreReadFromConfigToml() throws {
         let toml = "[api]\nschemas = [\"api\", \"public\", \"graphql_public\"]\n"
-        #expect(try PlanSupabaseConfig.schemas(toml: toml, file: "config.toml") == ["api", "public", "graphql_public"])
-        #expect(try PlanSupabaseConfig.schemas(toml: "[api]\nport = 54321\n", file: "c") == nil)
+        #expect(try PlanSupabaseConfig.read(toml: toml, file: "config.toml").schemas == ["api", "public", "graphql_public"])
+        #expect(try PlanSupabaseConfig.read(toml: "[api]\nport = 54321\n", file: "c").schemas == nil)
         #expect {
-            try PlanSupabaseConfig.schemas(toml: "[api]\nschemas = [1]\n", file: "config.toml")
+            try PlanSupabaseConfig.read(toml: "[api]\nschemas = [1]\n", file: "config.toml")
         } throws: { "\($0)".contains("[api] schemas must be an array of schema names") }
     }
 

@@ -36,15 +36,16 @@ enum PlanSupabaseConfig {
         guard let text = try? String(contentsOf: url, encoding: .utf8) else {
             throw AccessPlanError(file: url.path, line: nil, message: "cannot read the file (missing, unreadable or not UTF-8)")
         }
-        let table = try parse(toml: text, file: url.path)
-        return Values(
-            hook: try customAccessTokenHook(in: table, file: url.path),
-            extraSearchPath: try schemaNames(in: table, key: "extra_search_path", file: url.path),
-            schemas: try schemaNames(in: table, key: "schemas", file: url.path))
+        return try read(toml: text, file: url.path)
     }
 
-    static func customAccessTokenHook(toml text: String, file: String) throws -> AccessTokenHook? {
-        try customAccessTokenHook(in: try parse(toml: text, file: file), file: file)
+    /// What config.toml's text says; `file` names it in errors.
+    static func read(toml text: String, file: String) throws -> Values {
+        let table = try parse(toml: text, file: file)
+        return Values(
+            hook: try customAccessTokenHook(in: table, file: file),
+            extraSearchPath: try schemaNames(in: table, key: "extra_search_path", file: file),
+            schemas: try schemaNames(in: table, key: "schemas", file: file))
     }
 
     private static func parse(toml text: String, file: String) throws -> TOMLTable {
@@ -55,18 +56,9 @@ enum PlanSupabaseConfig {
         }
     }
 
-    /// `[api] extra_search_path`: the schemas PostgREST puts after a request's own in
-    /// its `search_path`, as written (nil when not given).
-    static func extraSearchPath(toml text: String, file: String) throws -> [String]? {
-        try schemaNames(in: try parse(toml: text, file: file), key: "extra_search_path", file: file)
-    }
-
-    /// `[api] schemas`: the schemas PostgREST exposes, as written (nil when not given).
-    static func schemas(toml text: String, file: String) throws -> [String]? {
-        try schemaNames(in: try parse(toml: text, file: file), key: "schemas", file: file)
-    }
-
-    /// `[api] <key>` as an array of schema names (nil when not given).
+    /// `[api] <key>` as an array of schema names, as written (nil when not given):
+    /// `schemas`, those PostgREST exposes; `extra_search_path`, those it puts after a
+    /// request's own in its `search_path`.
     private static func schemaNames(in table: TOMLTable, key: String, file: String) throws -> [String]? {
         guard let value = table["api"]?.table?[key] else { return nil }
         let names = value.array?.compactMap { $0.string }.filter { !$0.isEmpty }

@@ -98,14 +98,21 @@ enum PersonaOutcome {
     }
 }
 
+extension PersonaRequest {
+    /// The same persona asking `method` on `finding`'s route (`/<name>`, `/rpc/<name>`
+    /// for a function), so its `search_path` is PostgREST's for the finding's schema.
+    func routed(_ method: String, to finding: LintFinding) -> PersonaRequest {
+        routed(method, finding.kind == .function ? "/rpc/\(finding.name)" : "/\(finding.name)", schema: finding.schema)
+    }
+}
+
 extension ProbeContext {
     private static let lintSavepoint = "pgwarden_lint_probe"
 
     /// Runs `sql` as `personaName` in a rolled-back savepoint; `after` runs as the
     /// admin, still inside it (to count what changed). `sql` is text the probes build
     /// from quoted names and the catalog's own expressions (trusted by construction).
-    /// The request is `method` on `finding`'s route (`/<name>`, `/rpc/<name>` for a
-    /// function), so its `search_path` is PostgREST's for the finding's schema.
+    /// The request is `method` on `finding`'s route (`PersonaRequest.routed(_:to:)`).
     ///
     /// One pipelined unit, each statement its own protocol message: the savepoint, the
     /// persona's settings and role as PostgREST sets them, a 5 s statement limit, `sql`,
@@ -115,8 +122,7 @@ extension ProbeContext {
     func asPersona(_ personaName: String, _ method: String, on finding: LintFinding, _ sql: String,
                    after: (() throws -> Void)? = nil) throws -> PersonaOutcome {
         guard let persona = plan.persona(named: personaName) else { return .rows([]) }
-        let path = finding.kind == .function ? "/rpc/\(finding.name)" : "/\(finding.name)"
-        let request = self.request(persona).routed(method, path, schema: finding.schema)
+        let request = self.request(persona).routed(method, to: finding)
         let rollback: [SQL] = [
             "rollback to savepoint \(raw: Self.lintSavepoint)", "release savepoint \(raw: Self.lintSavepoint)",
         ]

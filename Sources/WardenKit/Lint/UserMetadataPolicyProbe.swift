@@ -70,7 +70,7 @@ struct UserMetadataPolicyProbe {
         do {
             return try context.impersonation.probe(
                 context.request(persona, userMetadataJSON: persona.user?.metadataJSON ?? "{}")
-                    .routed("GET", "/\(finding.name)", schema: finding.schema)) {
+                    .routed("GET", to: finding)) {
                 Int(try context.connection.query("select count(*)::text from \(raw: quoted)").scalar ?? "0") ?? 0
             }
         } catch let error as PGError where error.kind == .server {
