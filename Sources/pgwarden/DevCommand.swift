@@ -108,7 +108,8 @@ struct DevCommand: ParsableCommand {
                 try ReportPrinter(format: format, output: nil, plan: accessPlan).print(run)
                 passed = run.passed
             } else {
-                var drafter = try PlanDrafter(connection: connection, api: inputs.api ?? .init(), userMetadata: userMetadata.entries)
+                var drafter = try PlanDrafter(
+                    connection: connection, api: try (inputs.api ?? .init()).forDatabase(connection), userMetadata: userMetadata.entries)
                 drafter.leavesOutRefusedPersonas = true
                 let observed = try drafter.draft()
                 suites = try suite?.run(on: connection) ?? []

@@ -67,9 +67,10 @@ struct LintCommand: ParsableCommand {
             let planFile = layout.planFile.relativePath
             let accessPlan = FileManager.default.fileExists(atPath: planFile) ? try AccessPlan(contentsOf: layout.planFile) : nil
             // Without a plan, the project's config.toml says where its API looks and how it signs in.
-            let api = accessPlan == nil ? try ProjectAPISettings(nearPlan: layout.planFile.path) : nil
-            let schemas = !schema.isEmpty ? schema : accessPlan?.schemas ?? api?.exposedSchemas ?? ["public"]
+            var api = accessPlan == nil ? try ProjectAPISettings(nearPlan: layout.planFile.path) : nil
             let connection = try database.connect()
+            if schema.isEmpty { api = try api?.forDatabase(connection) }
+            let schemas = !schema.isEmpty ? schema : accessPlan?.schemas ?? api?.exposedSchemas ?? ["public"]
             var isDirectory: ObjCBool = false
             let migrationsPath = layout.migrationsDirectory.path
             let folder = FileManager.default.fileExists(atPath: migrationsPath, isDirectory: &isDirectory) && isDirectory.boolValue

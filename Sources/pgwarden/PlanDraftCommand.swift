@@ -53,8 +53,9 @@ struct PlanDraftCommand: ParsableCommand {
                 throw ProjectInitError(path: output, reason: .exists)
             }
             var api = try ProjectAPISettings(nearPlan: output ?? "access-plan.yml")
-            if !schema.isEmpty { api.exposedSchemas = schema }
             let connection = try database.connect()
+            // Schemas named with --schema must exist; config.toml's may not yet.
+            if schema.isEmpty { api = try api.forDatabase(connection) } else { api.exposedSchemas = schema }
             let drafter = try PlanDrafter(connection: connection, api: api, userMetadata: userMetadata)
             let draft = try drafter.draft()  // messages about it name "the drafted plan", not a file that does not exist yet
             let summary = "plan draft: \(Self.count(draft.plan.relations.count, "relation")), \(Self.count(draft.plan.functions.count, "function")), "

@@ -80,7 +80,8 @@ struct TestCommand: ParsableCommand {
                 defer { noteDataAPIExposure(after: suites, in: layout) }
                 var noDanger = true, complete = true
                 if try PlanDrafter.canObserve(connection) {
-                    var drafter = try PlanDrafter(connection: connection, api: api ?? .init(), userMetadata: userMetadata.entries)
+                    var drafter = try PlanDrafter(
+                        connection: connection, api: try (api ?? .init()).forDatabase(connection), userMetadata: userMetadata.entries)
                     drafter.leavesOutRefusedPersonas = true
                     let observed = try drafter.draft()
                     let printer = ObservedAccessPrinter(format: format, output: output, planFile: layout.planFile.relativePath)

@@ -37,10 +37,7 @@ struct PlanCatalogCheck {
     /// Every exposed schema must exist: a misspelt one (`pubic`, `Public`) would make
     /// a vacuous run of zero probes that passes.
     private func checkSchemas() throws {
-        let missing = try connection.query(
-            "select s from unnest(\(array: plan.schemas)::text[]) s where not exists (select from pg_namespace where nspname = s)"
-        ).rows.compactMap { $0[0] }
-        guard let first = missing.first else { return }
+        guard let first = try Self.missingSchemas(plan.schemas, on: connection).first else { return }
         let known = try connection.query(
             """
             select string_agg(nspname, ', ' order by nspname) from pg_namespace
@@ -50,6 +47,13 @@ struct PlanCatalogCheck {
         throw AccessPlanError(
             file: plan.source, line: plan.schemasLine,
             message: "schema '\(first)' does not exist in the database\(line); it has: \(known)")
+    }
+
+    /// The names among `schemas` that the database has no schema of, in their order.
+    static func missingSchemas(_ schemas: [String], on connection: Connection) throws -> [String] {
+        try connection.query(
+            "select s from unnest(\(array: schemas)::text[]) with ordinality as u (s, n) where not exists (select from pg_namespace where nspname = s) order by n"
+        ).rows.compactMap { $0[0] }
     }
 
     /// A persona's role must exist, and the connecting session must be allowed to

@@ -1,4 +1,5 @@
 import Foundation
+import WardenPostgres
 
 /// How a Supabase CLI project's Data API is set up, from the `supabase/config.toml`
 /// beside its plan (`[api] schemas`, `[api] extra_search_path`,
@@ -43,6 +44,16 @@ public struct ProjectAPISettings: Sendable, Equatable {
             exposedSchemas: Self.projectSchemas(values.schemas ?? []),
             extraSearchPath: values.extraSearchPath ?? AccessPlan.supabaseExtraSearchPath,
             accessTokenHook: values.hook)
+    }
+
+    /// These settings without the exposed schemas the database does not have (yet: a
+    /// migration not applied may create one; the Supabase CLI does not refuse them
+    /// either), `public` when none is left, and the names left out.
+    public func leavingOutMissingSchemas(on connection: Connection) throws -> (settings: ProjectAPISettings, missing: [String]) {
+        let missing = try PlanCatalogCheck.missingSchemas(exposedSchemas, on: connection)
+        var settings = self
+        settings.exposedSchemas = Self.projectSchemas(exposedSchemas.filter { !missing.contains($0) })
+        return (settings, missing)
     }
 
     /// `[api] schemas` without Supabase's own and repeats; `public` when nothing is left.

@@ -8,7 +8,9 @@ import TestSupport
 /// `supabase/config.toml` (Supabase's own, `graphql_public` and `storage` here, left
 /// out), else `public`. `test` and `dev` without a plan observe them, `plan draft`
 /// drafts them (and writes them as the plan's `schemas`), `lint` checks them. Before,
-/// all three looked at `public` only, whatever the project exposed.
+/// all three looked at `public` only, whatever the project exposed. A configured schema
+/// the database does not have (yet: `not_yet` here) is left out with a note, not an
+/// error, as the Supabase CLI does not refuse it.
 @Suite struct ConfiguredSchemasTests {
     static let schema = """
         create schema api;
@@ -33,7 +35,7 @@ import TestSupport
 
     static let config = """
         [api]
-        schemas = ["api", "public", "graphql_public", "storage"]
+        schemas = ["api", "not_yet", "public", "graphql_public", "storage"]
         """
 
     /// A twin database with the schema above, its project URL, and the admin settings.
@@ -65,6 +67,8 @@ import TestSupport
         #expect(observed.standardOutput.contains("public.tags"), "\(observed.all)")
         #expect(!observed.standardOutput.contains("graphql_public"), "\(observed.all)")
         #expect(!observed.standardOutput.contains("storage.objects"), "\(observed.all)")
+        let note = "note: config.toml's [api] schemas names 'not_yet', which the database does not have: left out"
+        #expect(observed.standardError.contains(note), "\(observed.all)")
 
         // Without config.toml: public only, as the Supabase CLI's default exposes.
         let plain = try PgwardenCLI.run(["test", "--database-url", url], directory: try project(config: nil).path)
@@ -81,6 +85,7 @@ import TestSupport
         let plan = "supabase/access-plan.yml"
         let drafted = try PgwardenCLI.run(["plan", "draft", "--database-url", url, "--output", plan], directory: folder.path)
         #expect(drafted.status == 0, "\(drafted.all)")
+        #expect(drafted.standardError.contains("schemas names 'not_yet', which the database does not have: left out"), "\(drafted.all)")
         let yaml = try String(contentsOf: folder.appendingPathComponent(plan), encoding: .utf8)
         #expect(yaml.contains("schemas: [api, public]"), "\(yaml)")
         // The first schema is the default one: its relations are written unqualified.
@@ -95,6 +100,10 @@ import TestSupport
         #expect(only.status == 0, "\(only.all)")
         #expect(only.standardOutput.contains("schemas: [public]"), "\(only.all)")
         #expect(!only.standardOutput.contains("api."), "\(only.all)")
+        // A schema named with --schema must exist.
+        let missing = try PgwardenCLI.run(["plan", "draft", "--database-url", url, "--schema", "not_yet"], directory: folder.path)
+        #expect(missing.status == 65, "\(missing.all)")
+        #expect(missing.standardError.contains("schema 'not_yet' does not exist in the database"), "\(missing.all)")
         #expect(try DatabaseDigest.ofDatabase(try Connection(admin)) == before)
     }
 
@@ -102,6 +111,7 @@ import TestSupport
         let (url, _) = try database()
         let configured = try PgwardenCLI.run(["lint", "--database-url", url], directory: try project(config: Self.config).path)
         #expect(configured.all.contains("rls_disabled_in_public api.open_notes"), "\(configured.all)")
+        #expect(configured.standardError.contains("schemas names 'not_yet', which the database does not have: left out"), "\(configured.all)")
         let plain = try PgwardenCLI.run(["lint", "--database-url", url], directory: try project(config: nil).path)
         #expect(!plain.all.contains("api.open_notes"), "\(plain.all)")
     }
