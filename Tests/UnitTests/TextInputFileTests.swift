@@ -42,6 +42,21 @@ import Testing
         }
     }
 
+    /// A plan file over the budget is refused by its size, before it is read: its bytes
+    /// (not UTF-8 here) would otherwise be the error.
+    @Test func aPlanFileOverTheBudgetIsRefusedByItsSize() throws {
+        let huge = try file("huge.yml", [0xFF] + Array(repeating: UInt8(ascii: "#"), count: YAMLBudget.maxBytes))
+        do {
+            _ = try AccessPlanParser.load(path: huge)
+            Issue.record("a plan file of \(YAMLBudget.maxBytes + 1) bytes was read")
+        } catch {
+            #expect(
+                "\(error)".contains("huge.yml")
+                    && "\(error)".contains("is \(YAMLBudget.maxBytes + 1) bytes; plans over \(YAMLBudget.maxBytes) bytes are refused"),
+                "\(error)")
+        }
+    }
+
     @Test func aSeedFile() throws {
         let notUTF8 = URL(fileURLWithPath: try file("seed.sql", latin1))
         #expect(throws: SeedError.self) { try SeedScripts.read(notUTF8) }

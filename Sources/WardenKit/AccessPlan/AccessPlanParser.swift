@@ -11,12 +11,13 @@ package struct AccessPlanParser {
 
     /// Reads a plan file from disk.
     package static func load(path: String) throws -> AccessPlan {
-        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber,
-            size.intValue > YAMLBudget.maxBytes
-        {
+        // stat(2), not FileManager's attributes: those look up the file owner's user and
+        // group names too (the system's user database), on every run's path (issue 18).
+        var status = stat()
+        if stat(path, &status) == 0, status.st_size > YAMLBudget.maxBytes {
             throw AccessPlanError(
                 file: path, line: nil,
-                message: "the plan file is \(size.intValue) bytes; plans over \(YAMLBudget.maxBytes) bytes are refused")
+                message: "the plan file is \(status.st_size) bytes; plans over \(YAMLBudget.maxBytes) bytes are refused")
         }
         let text: String
         switch TextFile.read(atPath: path) {
