@@ -120,36 +120,9 @@ package struct AccessPlanRunner {
                 impersonation: Impersonation(connection: connection, seal: seal), userIDs: userIDs,
                 catalogReadByAdmin: resolved.catalogReader == seal.adminRole)
             var results: [ProbeResult] = issued.failures + unprovenResults(resolved, failed: issued.failures.compactMap(\.persona))
-            // Two round trips for every relation and function of the plan: the truth
-            // (as the admin, with each persona's claims), then every persona's probes.
-            subject = signIn.rows.isEmpty
-                ? "computing what is true of the plan's relations (their owner and sample SQL)"
-                : "signing in the personas, then computing what is true of the plan's relations"
-            let probers = resolved.relations.map {
-                RelationProber(context: context, plan: $0.plan, relation: $0.catalog)
-            }
-            // Each batch is sent while it is made, a relation at a time: the server starts
-            // on the first relations while the client makes the rest. The personas' session
-            // rows, when still to be written, open the truth's batch: the truth reads them
-            // (a policy may), and their round trip is the truth's.
-            let truthBatch = ProbeBatch(seal: seal, after: "signing in the personas", leading: signIn.rows)
-            try truthBatch.startSending(on: connection)
-            let truths = probers.map { prober in
-                defer { truthBatch.sendQueued() }
-                return prober.queueTruth(truthBatch)
-            }
-            try truthBatch.run(
-                connection, after: "computing the relations' truth (their owner or sample SQL)", checkingLeading: signIn.check)
-            subject = "probing the plan's relations and functions"
-            let probeBatch = ProbeBatch(seal: seal, after: "computing the relations' truth")
-            try probeBatch.startSending(on: connection)
-            var pending: [() throws -> [ProbeResult]] = []
-            for (prober, truth) in zip(probers, truths) {
-                pending.append(try prober.queueProbes(try truth(), probeBatch))
-                probeBatch.sendQueued()
-            }
-            let functionResults = FunctionProber(context: context).queue(resolved.functions, probeBatch)
-            try probeBatch.run(connection, after: "probing the plan's relations (their owner or sample SQL)")
+            // The truth and the probes run here; their results are read below.
+            var readProbes: ProbeResultsReader? = try runTruthAndProbes(
+                context: context, resolved: resolved, signIn: signIn, seal: seal, subject: &subject)
             // Every check in one round trip; one that the batch had to stop early runs
             // again on its own (see CheckProber.queue). The checks do not depend on the
             // probes' outcomes: they are sent first, and the server runs them while the
@@ -159,9 +132,12 @@ package struct AccessPlanRunner {
             if !plan.checks.isEmpty { try checkBatch.startSending(on: connection) }
             let checks = plan.checks.map { CheckProber(context: context).queue($0, checkBatch) }
             if !plan.checks.isEmpty { try checkBatch.finishSending(on: connection) }
-            for read in pending { results += try read() }
-            results += unplannedResults(resolved)
-            results += try functionResults()
+            let probed = try readProbes!()
+            // Dropped here, while the server runs the checks: freeing the batches and the
+            // truths it holds took about a millisecond (issue 18), which, left to the end
+            // of the run, came before the rollback was sent.
+            readProbes = nil
+            results += probed.relations + unplannedResults(resolved) + probed.functions
             if !plan.checks.isEmpty {
                 try checkBatch.run(connection, after: "running the plan's checks")
             }
@@ -180,6 +156,52 @@ package struct AccessPlanRunner {
             let notes = try (committedCatalogHolds ? background?.notes() : nil) ?? Self.readNotes(noteQueries, on: connection)
             (report.undoableSideEffects, report.standIns, report.sessionUserReaders) = (notes[0], notes[1], notes[2])
             return report
+        }
+    }
+
+    /// Reads the results of `runTruthAndProbes`: the relations' (in the plan's order),
+    /// then the functions'. It holds both batches and every relation's truth until it
+    /// is released.
+    private typealias ProbeResultsReader = () throws -> (relations: [ProbeResult], functions: [ProbeResult])
+
+    /// Two round trips for every relation and function of the plan: the truth (as the
+    /// admin, with each persona's claims), then every persona's probes, run and read
+    /// from the server; the returned reader makes their results.
+    private func runTruthAndProbes(
+        context: ProbeContext, resolved: PlanCatalogCheck.Resolved, signIn: PersonaTokenIssuer.Unsent, seal: RunSeal,
+        subject: inout String
+    ) throws -> ProbeResultsReader {
+        subject = signIn.rows.isEmpty
+            ? "computing what is true of the plan's relations (their owner and sample SQL)"
+            : "signing in the personas, then computing what is true of the plan's relations"
+        let probers = resolved.relations.map {
+            RelationProber(context: context, plan: $0.plan, relation: $0.catalog)
+        }
+        // Each batch is sent while it is made, a relation at a time: the server starts
+        // on the first relations while the client makes the rest. The personas' session
+        // rows, when still to be written, open the truth's batch: the truth reads them
+        // (a policy may), and their round trip is the truth's.
+        let truthBatch = ProbeBatch(seal: seal, after: "signing in the personas", leading: signIn.rows)
+        try truthBatch.startSending(on: connection)
+        let truths = probers.map { prober in
+            defer { truthBatch.sendQueued() }
+            return prober.queueTruth(truthBatch)
+        }
+        try truthBatch.run(
+            connection, after: "computing the relations' truth (their owner or sample SQL)", checkingLeading: signIn.check)
+        subject = "probing the plan's relations and functions"
+        let probeBatch = ProbeBatch(seal: seal, after: "computing the relations' truth")
+        try probeBatch.startSending(on: connection)
+        var pending: [() throws -> [ProbeResult]] = []
+        for (prober, truth) in zip(probers, truths) {
+            pending.append(try prober.queueProbes(try truth(), probeBatch))
+            probeBatch.sendQueued()
+        }
+        let functionResults = FunctionProber(context: context).queue(resolved.functions, probeBatch)
+        try probeBatch.run(connection, after: "probing the plan's relations (their owner or sample SQL)")
+        return { [truths] in
+            _ = truths  // freed with the reader, not before: see `run`
+            return (try pending.flatMap { try $0() }, try functionResults())
         }
     }
 
