@@ -78,7 +78,7 @@ import TestSupport
         #expect(report.failures.map(\.name).contains("ava · public.note · insert a row"))
         #expect(report.failures.map(\.name).contains("anon · public.note · select"))
 
-        let json = try MachineReports.json(report)
+        let json = MachineReports.json(report)
         let decoded = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
         #expect(decoded?["passed"] as? Bool == false)
         #expect(decoded?["probes"] as? Int == report.results.count)

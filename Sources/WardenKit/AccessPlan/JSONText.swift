@@ -65,38 +65,11 @@ enum JSONText {
         }
     }
 
-    /// A string literal as `JSONSerialization` writes one: `"` and `\` escaped, the
-    /// C0 controls as `\b \t \n \f \r` or `\u00xx`, everything else as it is.
+    /// A string literal as `JSONSerialization` writes one (`JSONBytes.string`).
     private static func appendString(_ text: String, to out: inout String) {
-        out += "\""
-        var plainStart = text.unicodeScalars.startIndex
-        var index = plainStart
-        let scalars = text.unicodeScalars
-        while index != scalars.endIndex {
-            let scalar = scalars[index]
-            let escape: String?
-            switch scalar.value {
-            case 0x22: escape = "\\\""
-            case 0x5C: escape = "\\\\"
-            case 0x08: escape = "\\b"
-            case 0x09: escape = "\\t"
-            case 0x0A: escape = "\\n"
-            case 0x0C: escape = "\\f"
-            case 0x0D: escape = "\\r"
-            case 0..<0x20:
-                let hex = String(scalar.value, radix: 16)
-                escape = "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: escape = nil
-            }
-            if let escape {
-                out.unicodeScalars.append(contentsOf: scalars[plainStart..<index])
-                out += escape
-                plainStart = scalars.index(after: index)
-            }
-            index = scalars.index(after: index)
-        }
-        out.unicodeScalars.append(contentsOf: scalars[plainStart..<index])
-        out += "\""
+        var literal = JSONBytes()
+        literal.string(text)
+        out += literal.text
     }
 
     /// The Foundation value of JSON text that pgwarden made itself (an empty object

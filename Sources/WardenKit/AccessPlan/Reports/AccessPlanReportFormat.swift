@@ -20,7 +20,7 @@ extension AccessPlanReport {
         case .markdown: return MarkdownReport(self).render()
         case .junit: return MachineReports.junit(self)
         case .tap: return MachineReports.tap(self)
-        case .json: return try MachineReports.json(self)
+        case .json: return MachineReports.json(self)
         }
     }
 }

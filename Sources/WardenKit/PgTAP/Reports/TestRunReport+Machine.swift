@@ -91,7 +91,7 @@ extension TestRunReport {
     public func json() throws -> String {
         var document: [String: Any] = [:]
         if let accessPlan {
-            let planJSON = try MachineReports.json(accessPlan)
+            let planJSON = MachineReports.json(accessPlan)
             guard suites.isEmpty else {
                 document = (try JSONSerialization.jsonObject(with: Data(planJSON.utf8)) as? [String: Any]) ?? [:]
                 return try Self.encode(document.merging(suitesDocument()) { _, new in new })
