@@ -4,7 +4,7 @@ import TestSupport
 import WardenKit
 
 /// The statement splitter against PostgreSQL's own parser (libpg_query, through PyPI's
-/// pglast, which `.ci/run` installs): a generated corpus of tricky statements, and every
+/// pglast, which `scripts/test.sh` installs): a generated corpus of tricky statements, and every
 /// SQL file of this repository, must be cut where the parser cuts them, into pieces of
 /// the kinds the parser sees. A disagreement fails the test (Tests/Differential/split_check.py).
 @Suite struct SplitterDifferentialTests {

@@ -23,7 +23,7 @@ import TestSupport
         let admin = try Connection(adminSettings)
         let names = try providable(admin)
         // The Debian server here has at least these (postgresql-15, and -pgtap, -hypopg,
-        // -plpgsql-check from .ci/run; pg_stat_statements is installed already), and
+        // -plpgsql-check from scripts/test.sh; pg_stat_statements is installed already), and
         // pgwarden's stand-ins.
         for expected in ["moddatetime", "dblink", "pgtap", "hstore", "earthdistance", "hypopg", "plpgsql_check", "http", "pgjwt"] {
             #expect(names.contains(expected), "the server should provide \(expected)")
@@ -73,7 +73,7 @@ import TestSupport
     @Test func theTwinPreloadsSupabasesLibrariesThatTheServerHas() throws {
         let (_, projectSettings) = try TestCluster.newTwinDatabase("preload")
         let project = try Connection(projectSettings)
-        // The Debian server here has all three (postgresql-15; -cron from .ci/run).
+        // The Debian server here has all three (postgresql-15; -cron from scripts/test.sh).
         #expect(try project.query("show shared_preload_libraries").scalar == "pg_stat_statements,plpgsql,pg_cron")
         #expect(try project.query("select current_setting('plpgsql.variable_conflict')").scalar == "error")
         #expect(try project.query("select current_setting('plpgsql.extra_warnings')").scalar == "none")
@@ -100,7 +100,7 @@ import TestSupport
     /// (`cron.database_name`, default `postgres`, which is Supabase's and `pgwarden
     /// dev`'s). On a server of its own (the shared one's `postgres` database belongs to
     /// every suite): postgres creates it and schedules a job, as on Supabase.
-    /// Needs postgresql-15-cron (installed by .ci/run).
+    /// Needs postgresql-15-cron (installed by scripts/test.sh).
     @Test func pgCronWorksForPostgresInThePostgresDatabase() throws {
         let cluster = try LocalCluster.start()
         defer { cluster.stop() }
