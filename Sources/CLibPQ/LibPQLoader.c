@@ -26,7 +26,6 @@
     XV(PQclear, (PGresult * res), (res))                                                            \
     X(char *, PQcmdStatus, (PGresult * res), (res))                                                 \
     X(char *, PQcmdTuples, (PGresult * res), (res))                                                 \
-    X(PQconninfoOption *, PQconndefaults, (void), ())                                               \
     X(PGconn *, PQconnectdbParams, (const char *const *keywords, const char *const *values, int expand_dbname), \
       (keywords, values, expand_dbname))                                                            \
     XV(PQconninfoFree, (PQconninfoOption * connOptions), (connOptions))                             \

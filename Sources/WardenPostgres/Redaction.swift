@@ -90,14 +90,26 @@ package enum Redaction {
         return result + rest
     }
 
-    /// The options libpq marks as secret (`dispchar` `*` in `PQconndefaults`:
-    /// `password`, `sslpassword`, and any a later libpq adds), each with the environment
-    /// variable that may carry it. Masked wherever a connection string is shown.
+    /// libpq's connection options, without their values: `PQconninfoParse` of an empty
+    /// string lists every option libpq knows, as `PQconndefaults` does, without working
+    /// out the defaults (which looks the OS user up, reads the service file; issue 18:
+    /// the first error message of a run waited for it). The caller frees the list.
+    private static func optionList() -> UnsafeMutablePointer<PQconninfoOption>? {
+        guard LibPQLoading.failure == nil else { return nil }
+        var error: UnsafeMutablePointer<CChar>?
+        let options = PQconninfoParse("", &error)
+        if let error { PQfreemem(error) }
+        return options
+    }
+
+    /// The options libpq marks as secret (`dispchar` `*`: `password`, `sslpassword`,
+    /// and any a later libpq adds), each with the environment variable that may carry
+    /// it. Masked wherever a connection string is shown.
     package static let secretOptions: [(keyword: String, environment: String?)] = {
-        guard LibPQLoading.failure == nil, let defaults = PQconndefaults() else { return [("password", "PGPASSWORD")] }
-        defer { PQconninfoFree(defaults) }
+        guard let options = optionList() else { return [("password", "PGPASSWORD")] }
+        defer { PQconninfoFree(options) }
         var secret: [(String, String?)] = []
-        var cursor = defaults
+        var cursor = options
         while let keyword = cursor.pointee.keyword {
             if let dispchar = cursor.pointee.dispchar, String(cString: dispchar).hasPrefix("*") {
                 secret.append((String(cString: keyword), cursor.pointee.envvar.map { String(cString: $0) }))
@@ -112,12 +124,12 @@ package enum Redaction {
         secretOptions.contains { $0.keyword == keyword }
     }
 
-    /// libpq's connection option names (`PQconndefaults`).
+    /// libpq's connection option names.
     static let knownKeywords: Set<String> = {
-        guard LibPQLoading.failure == nil, let defaults = PQconndefaults() else { return [] }
-        defer { PQconninfoFree(defaults) }
+        guard let options = optionList() else { return [] }
+        defer { PQconninfoFree(options) }
         var names: Set<String> = []
-        var cursor = defaults
+        var cursor = options
         while let keyword = cursor.pointee.keyword {
             names.insert(String(cString: keyword))
             cursor += 1
