@@ -33,4 +33,27 @@ extension AccessPlan {
         runner.catalogSession = catalogSession
         return try runner.run()
     }
+
+    /// Starts, on `session`, the reads of the committed catalog that a run of this plan
+    /// makes on its second session, before the run: `pgwarden test` starts them as soon
+    /// as the plan is read, while its own session is still opening (issue 18). Nothing
+    /// is written; each read is a read-only transaction that is rolled back. Give them
+    /// to `prove(on:limits:catalogReads:)` with the same limits; the session is closed
+    /// when the run is done with them (or when the process ends).
+    public func startCatalogReads(on session: ConnectionInBackground, limits: AccessPlanLimits) -> CatalogReadsInBackground {
+        CatalogReadsInBackground(settings: session.settings, opening: session, plan: self, limits: limits)
+    }
+
+    /// `prove(on:limits:)` with this plan's reads of the catalog already started
+    /// (`startCatalogReads(on:limits:)`). Reads started for another plan or other limits,
+    /// or a connection inside a transaction, leave the run to read on its own sessions,
+    /// as `prove(on:limits:)` does; the reads are then waited for and closed.
+    public func prove(
+        on connection: Connection, limits: AccessPlanLimits, catalogReads: CatalogReadsInBackground
+    ) throws -> AccessPlanReport {
+        var runner = AccessPlanRunner(connection: connection, plan: self)
+        runner.limits = limits
+        runner.catalogReads = catalogReads
+        return try runner.run()
+    }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A declared access plan: who may see and change what, for every relation and
 /// function of the exposed schemas. Read from YAML by `AccessPlanParser`.
 public struct AccessPlan: Sendable {
@@ -19,6 +21,9 @@ public struct AccessPlan: Sendable {
     /// The schemas PostgREST puts after a request's own in its `search_path` (the
     /// Supabase CLI project's `[api] extra_search_path`, else Supabase's default).
     public internal(set) var extraSearchPath: [String] = AccessPlan.supabaseExtraSearchPath
+    /// Which plan this is, kept by its copies: a run uses reads of the catalog started
+    /// before it (`startCatalogReads(on:limits:)`) only when they were started for it.
+    private(set) var identity = UUID()
 
     /// Supabase's `extra_search_path`: `public`, `extensions` (the Supabase CLI's
     /// `config.toml` template, `[api]`; PostgREST's own default is `public`).

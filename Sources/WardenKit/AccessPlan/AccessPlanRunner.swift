@@ -16,6 +16,10 @@ package struct AccessPlanRunner {
     /// That second session, when the caller started opening it already (nil: the run
     /// opens it). Unused when the run reads everything on one session.
     package var catalogSession: ConnectionInBackground?
+    /// The reads on that session, when the caller started them already, for this plan
+    /// and these limits (`AccessPlan.startCatalogReads(on:limits:)`). Unused, and waited
+    /// for, when the run reads everything on one session.
+    package var catalogReads: CatalogReadsInBackground?
 
     /// - Parameter connection: an admin connection (a superuser or the project owner;
     ///   on Supabase and its twin, `postgres`) that may `set role` to every persona's
@@ -38,12 +42,18 @@ package struct AccessPlanRunner {
         // begins its own transaction (inside a caller's, the caller's uncommitted
         // changes are part of what is checked, so it is read on the run's session,
         // first).
-        let background = readsCatalogInBackground && connection.transactionStatus == .idle
-            ? CatalogReadsInBackground(
-                settings: connection.settings, opening: catalogSession, plan: plan, limits: limits, notes: noteQueries)
+        let inBackground = readsCatalogInBackground && connection.transactionStatus == .idle
+        let startedReads = catalogReads.flatMap { $0.plan.identity == plan.identity && $0.limits == limits ? $0 : nil }
+        let background = inBackground
+            ? startedReads ?? CatalogReadsInBackground(
+                settings: connection.settings, opening: catalogSession, plan: plan, limits: limits)
             : nil
-        // Nothing of the second session outlives the run, whatever ended it.
-        defer { background?.wait() }
+        // Nothing of the second session outlives the run, whatever ended it (reads
+        // started for it and not used included).
+        defer {
+            background?.wait()
+            catalogReads?.wait()
+        }
         // Watches, from a second connection opened only if the run lasts, who blocks it
         // (from the run's first round trip on, which reads the backend's pid).
         var watch: BlockerWatch?
@@ -153,7 +163,8 @@ package struct AccessPlanRunner {
                 execute: Dictionary(uniqueKeysWithValues: resolved.functions.map { ($0.signature, $0.plan.execute) }),
                 results: results, duration: ContinuousClock.now - started)
             // What the run cannot prove or undo, read in one round trip.
-            let notes = try (committedCatalogHolds ? background?.notes() : nil) ?? Self.readNotes(noteQueries, on: connection)
+            let notes = try (committedCatalogHolds ? background?.notes() : nil)
+                ?? Self.readNotes(Self.noteQueries(for: plan), on: connection)
             (report.undoableSideEffects, report.standIns, report.sessionUserReaders) = (notes[0], notes[1], notes[2])
             return report
         }
@@ -240,7 +251,7 @@ package struct AccessPlanRunner {
 
     /// What the run cannot prove or undo (one query each, in the report's order): side
     /// effects a rollback cannot undo, the twin's stand-ins in use, `session_user` readers.
-    var noteQueries: [SQL] {
+    static func noteQueries(for plan: AccessPlan) -> [SQL] {
         [UndoableSideEffects.query(schemas: plan.schemas), StandInExtensions.inUseSQL,
          SessionUserReaders.query(schemas: plan.schemas)]
     }

@@ -19,6 +19,11 @@ import WardenPostgres
 /// session is closed before `notes()` returns, and `wait()` closes it whatever ended
 /// the run.
 ///
+/// A command may start them before the run, as soon as the plan is read
+/// (`AccessPlan.startCatalogReads(on:limits:)`): `pgwarden test` does, so they run while
+/// its own session is still starting (issue 18: they were the longest wait before the
+/// truth).
+///
 /// When the session cannot be opened (the server's connection slots are full, a
 /// pooler's limit), `opened()` says so before the run creates anything, and the run
 /// reads on its own session, as before. The notes wait for a lock at most
@@ -26,7 +31,7 @@ import WardenPostgres
 /// the run's own setup may hold a lock on one (`create policy`); rather than wait for
 /// the run (which may wait for it), they are then read on the run's session at its
 /// end, as before.
-final class CatalogReadsInBackground: @unchecked Sendable {
+public final class CatalogReadsInBackground: @unchecked Sendable {
     /// How long a note's read waits for a lock on the second session.
     static let notesLockTimeout = "100ms"
 
@@ -40,9 +45,16 @@ final class CatalogReadsInBackground: @unchecked Sendable {
     private var signInOutcome: Result<SignInCatalog, any Error>?
     private var notesOutcome: Result<[[String]], any Error>?
 
+    /// The plan and limits the reads were started for: a run of another uses its own.
+    let plan: AccessPlan
+    let limits: AccessPlanLimits
+
     /// Starts the reads for `plan` on the session `opening` opens (already under way:
     /// the caller started it early), else on a new session opened with `settings`.
-    init(settings: ConnectionSettings, opening: ConnectionInBackground? = nil, plan: AccessPlan, limits: AccessPlanLimits, notes: [SQL]) {
+    init(settings: ConnectionSettings, opening: ConnectionInBackground? = nil, plan: AccessPlan, limits: AccessPlanLimits) {
+        self.plan = plan
+        self.limits = limits
+        let notes = AccessPlanRunner.noteQueries(for: plan)
         for group in [connected, catalogRead, finished] { group.enter() }
         let thread = Thread { [self] in
             defer { finished.leave() }
@@ -87,7 +99,7 @@ final class CatalogReadsInBackground: @unchecked Sendable {
     }
 
     /// Waits until the reads are done and the second session is closed.
-    func wait() {
+    public func wait() {
         finished.wait()
     }
 

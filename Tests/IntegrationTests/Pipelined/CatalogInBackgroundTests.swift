@@ -75,6 +75,54 @@ import TestSupport
         #expect(trips <= aloneTrips - 4, "\(trips) round trips with the early session, \(aloneTrips) without")
     }
 
+    /// `pgwarden test` starts the catalog's reads as soon as the plan is read, before
+    /// the run's own session is open (`startCatalogReads(on:limits:)`): the run uses them
+    /// (its session makes none of those round trips), reports the same, and closes the
+    /// second session.
+    @Test func readsStartedBeforeTheRunAreTheOnesItUses() throws {
+        let (connection, _) = try electricRide()
+        let plan = try AccessPlanParser(file: "plan.yml").parse(try electricRidePlan)
+        var before = connection.roundTrips
+        let expected = lines(try run(electricRidePlan, on: connection, inBackground: false))
+        let aloneTrips = connection.roundTrips - before
+        let session = ConnectionInBackground(connection.settings)
+        let reads = plan.startCatalogReads(on: session, limits: .init())
+        before = connection.roundTrips
+        let report = try plan.prove(on: connection, limits: .init(), catalogReads: reads)
+        let trips = connection.roundTrips - before
+        #expect(lines(report) == expected)
+        #expect(trips <= aloneTrips - 4, "\(trips) round trips with reads started early, \(aloneTrips) without")
+        #expect(!(try session.connection().isOpen), "the run left the reads' session open")
+        let left = try connection.query(
+            "select count(*) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()").scalar
+        #expect(left == "0", "the reads' session or another is still connected")
+    }
+
+    /// Reads started for another plan (here one that names a relation the database does
+    /// not have, so using its reads would fail the run), or with other limits, are not
+    /// the run's: it starts its own, reports what it would have, and the unused reads'
+    /// session is closed too.
+    @Test func readsStartedForAnotherPlanOrOtherLimitsAreNotUsed() throws {
+        let (connection, _) = try electricRide()
+        let text = try electricRidePlan
+        let plan = try AccessPlanParser(file: "plan.yml").parse(text)
+        let expected = lines(try run(text, on: connection, inBackground: false))
+        let other = try AccessPlanParser(file: "plan.yml").parse(text.replacingOccurrences(
+            of: "\nrelations:\n", with: "\nrelations:\n  nowhere: { sample: { id: \"1\" }, access: { anon: none } }\n"))
+        var limits = AccessPlanLimits()
+        limits.lockTimeout = .seconds(3)
+        for (readsFor, limits) in [(other, AccessPlanLimits()), (plan, limits)] {
+            let session = ConnectionInBackground(connection.settings)
+            let reads = readsFor.startCatalogReads(on: session, limits: limits)
+            let report = try plan.prove(on: connection, limits: .init(), catalogReads: reads)
+            #expect(lines(report) == expected)
+            #expect(!(try session.connection().isOpen), "the unused reads' session is still open")
+        }
+        let left = try connection.query(
+            "select count(*) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()").scalar
+        #expect(left == "0")
+    }
+
     @Test func aRefusedSecondSessionLeavesEverythingToTheRunsOwn() throws {
         let (connection, admin) = try electricRide()
         let plan = try electricRidePlan
