@@ -75,20 +75,42 @@ public final class CatalogReadsInBackground: @unchecked Sendable {
         thread.start()
     }
 
+    /// Everything in one round trip (issue 18: five before, one after another): the
+    /// session's settings, the exposed catalog, the plan's schema and role questions,
+    /// and what signing in reads, each in units of its own, so each fails alone as it
+    /// did on its own round trip.
     private func readCatalog(on connection: Connection, plan: AccessPlan, limits: AccessPlanLimits) {
-        resolvedOutcome = Result {
-            // The session is this run's alone and closed after it: its settings are set
-            // for the session, and every read below is a transaction of its own.
-            try connection.query(
-                """
-                select set_config('default_transaction_read_only', 'on', false),
-                       set_config('lock_timeout', \(max(1, limits.lockTimeout.wholeMilliseconds))::text, false),
-                       set_config('statement_timeout', \(max(1, limits.statementTimeout.wholeMilliseconds))::text, false)
-                """)
-            let catalog = try ExposedCatalog.read(connection, schemas: plan.schemas, roles: plan.personas.map(\.role))
-            return try PlanCatalogCheck(plan: plan, catalog: catalog, connection: connection).resolve()
+        let questions = PlanCatalogCheck.questions(for: plan)
+        let signInQueries = SignInCatalog.queries(for: plan)
+        var batch = PipelinedBatch()
+        // The session is this run's alone and closed after it: its settings are set
+        // for the session, and every read below is a transaction of its own.
+        batch.add([
+            """
+            select set_config('default_transaction_read_only', 'on', false),
+                   set_config('lock_timeout', \(max(1, limits.lockTimeout.wholeMilliseconds))::text, false),
+                   set_config('statement_timeout', \(max(1, limits.statementTimeout.wholeMilliseconds))::text, false)
+            """,
+        ])
+        batch.add(ExposedCatalog.queries(schemas: plan.schemas, roles: plan.personas.map(\.role)))
+        for unit in questions + CatalogReads.units(signInQueries) { batch.add(unit) }
+        let outcomes: [[PipelinedBatch.Outcome]]
+        do {
+            outcomes = try connection.run(batch)
+        } catch {
+            (resolvedOutcome, signInOutcome) = (.failure(error), .failure(error))
+            return
         }
-        signInOutcome = Result { try SignInCatalog.read(connection, plan: plan) }
+        let signInUnits = 2 + questions.count
+        resolvedOutcome = Result {
+            _ = try outcomes[0][0].get()
+            var check = PlanCatalogCheck(plan: plan, catalog: try ExposedCatalog.decoding(outcomes[1]), connection: connection)
+            check.answers = PlanCatalogCheck.answers(outcomes[2..<signInUnits])
+            return try check.resolve()
+        }
+        signInOutcome = Result {
+            SignInCatalog(try CatalogReads.results(of: outcomes[signInUnits...], count: signInQueries.count)[...])
+        }
     }
 
     /// Whether the second session is open (waits for its start-up): when not, the run

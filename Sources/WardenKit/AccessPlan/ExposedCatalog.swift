@@ -68,10 +68,16 @@ package struct ExposedCatalog: Sendable {
     /// privilege on (such as `storage.migrations`, the storage server's own) is not
     /// exposed: no client can reach it, so there is nothing to plan.
     package static func read(_ connection: Connection, schemas: [String], roles: [String] = []) throws -> ExposedCatalog {
-        let schemaArray = PostgresArray.literal(schemas)
         // Both lists in one round trip (one pipelined unit; issue 18).
         var batch = PipelinedBatch()
-        batch.add([
+        batch.add(queries(schemas: schemas, roles: roles))
+        return try decoding(try connection.run(batch)[0])
+    }
+
+    /// The two queries `read` sends, in one unit: the relations, then the functions.
+    static func queries(schemas: [String], roles: [String]) -> [SQL] {
+        let schemaArray = PostgresArray.literal(schemas)
+        return [
             """
             select n.nspname, c.relname, c.relkind::text,
                    array_to_json(array(select a.attname from pg_attribute a
@@ -101,8 +107,11 @@ package struct ExposedCatalog: Sendable {
                               where d.classid = 'pg_proc'::regclass and d.objid = p.oid and d.deptype = 'e')
             order by 2
             """,
-        ])
-        let outcomes = try connection.run(batch)[0]
+        ]
+    }
+
+    /// The catalog from the outcomes of `queries(schemas:roles:)`' unit (throws its error).
+    static func decoding(_ outcomes: [PipelinedBatch.Outcome]) throws -> ExposedCatalog {
         let (relationRows, functionRows) = (try outcomes[0].get().rows, try outcomes[1].get().rows)
         return ExposedCatalog(
             relations: relationRows.map { row in

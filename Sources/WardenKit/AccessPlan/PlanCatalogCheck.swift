@@ -7,6 +7,28 @@ struct PlanCatalogCheck {
     let plan: AccessPlan
     let catalog: ExposedCatalog
     let connection: Connection
+    /// The answers to `questions(for:)`, when they were read already (with the catalog,
+    /// in one round trip: `CatalogReadsInBackground`); nil: asked on `connection`.
+    var answers: Answers? = nil
+
+    /// What the database answered to the plan's schema and role questions.
+    struct Answers {
+        /// The outcome of `missingSchemasSQL`.
+        var missingSchemas: PipelinedBatch.Outcome
+        /// The outcome of `roleSQL` for each persona, in the plan's order.
+        var roles: [PipelinedBatch.Outcome]
+    }
+
+    /// The questions `resolve` asks of the database besides the catalog: the schemas
+    /// it lacks, then one unit per persona's role.
+    static func questions(for plan: AccessPlan) -> [[SQL]] {
+        [[missingSchemasSQL(plan.schemas)]] + plan.personas.map { [roleSQL($0.role)] }
+    }
+
+    /// The answers from the outcomes of `questions(for:)`' units.
+    static func answers(_ outcomes: ArraySlice<[PipelinedBatch.Outcome]>) -> Answers {
+        Answers(missingSchemas: outcomes[outcomes.startIndex][0], roles: outcomes.dropFirst().map { $0[0] })
+    }
 
     struct Resolved {
         var relations: [(plan: RelationPlan, catalog: ExposedCatalog.Relation)]
@@ -37,7 +59,9 @@ struct PlanCatalogCheck {
     /// Every exposed schema must exist: a misspelt one (`pubic`, `Public`) would make
     /// a vacuous run of zero probes that passes.
     private func checkSchemas() throws {
-        guard let first = try Self.missingSchemas(plan.schemas, on: connection).first else { return }
+        let missing = try answers.map { try Self.missingSchemas(in: $0.missingSchemas.get()) }
+            ?? Self.missingSchemas(plan.schemas, on: connection)
+        guard let first = missing.first else { return }
         let known = try connection.query(
             """
             select string_agg(nspname, ', ' order by nspname) from pg_namespace
@@ -51,27 +75,31 @@ struct PlanCatalogCheck {
 
     /// The names among `schemas` that the database has no schema of, in their order.
     static func missingSchemas(_ schemas: [String], on connection: Connection) throws -> [String] {
-        try connection.query(
-            "select s from unnest(\(array: schemas)::text[]) with ordinality as u (s, n) where not exists (select from pg_namespace where nspname = s) order by n"
-        ).rows.compactMap { $0[0] }
+        missingSchemas(in: try connection.query(missingSchemasSQL(schemas)))
+    }
+
+    private static func missingSchemasSQL(_ schemas: [String]) -> SQL {
+        "select s from unnest(\(array: schemas)::text[]) with ordinality as u (s, n) where not exists (select from pg_namespace where nspname = s) order by n"
+    }
+
+    private static func missingSchemas(in result: QueryResult) -> [String] {
+        result.rows.compactMap { $0[0] }
     }
 
     /// A persona's role must exist, and the connecting session must be allowed to
     /// switch to it (`SET ROLE` needs the session user to be a member). Every
     /// persona's question is asked in one round trip.
     private func checkRoles() throws {
-        var batch = PipelinedBatch()
-        for persona in plan.personas {
-            batch.add([
-                """
-                select r.oid is not null, coalesce(pg_has_role(session_user, r.oid, 'MEMBER'), false)
-                from (select \(persona.role)::text as name) wanted left join pg_roles r on r.rolname = wanted.name
-                """,
-            ])
+        let outcomes: [PipelinedBatch.Outcome]
+        if let answers {
+            outcomes = answers.roles
+        } else {
+            var batch = PipelinedBatch()
+            for persona in plan.personas { batch.add([Self.roleSQL(persona.role)]) }
+            outcomes = try connection.run(batch).map { $0[0] }
         }
-        let outcomes = try connection.run(batch)
         for (persona, outcome) in zip(plan.personas, outcomes) {
-            let row = try outcome[0].get().rows.first
+            let row = try outcome.get().rows.first
             guard row?[0] == "t" else {
                 throw fail(persona.line, "persona '\(persona.name)' has role '\(persona.role)', which does not exist in the database")
             }
@@ -79,6 +107,14 @@ struct PlanCatalogCheck {
                 throw fail(persona.line, "persona '\(persona.name)' has role '\(persona.role)', which the connecting user may not switch to (not a member)")
             }
         }
+    }
+
+    /// Whether `role` exists, and whether the session user may switch to it.
+    private static func roleSQL(_ role: String) -> SQL {
+        """
+        select r.oid is not null, coalesce(pg_has_role(session_user, r.oid, 'MEMBER'), false)
+        from (select \(role)::text as name) wanted left join pg_roles r on r.rolname = wanted.name
+        """
     }
 
     /// One object planned twice under different spellings (`saved`, `public.saved`).

@@ -21,9 +21,25 @@ enum CatalogReads {
         var batch = PipelinedBatch()
         _ = batch.add(statements)
         _ = batch.add(nested ? ["rollback to savepoint \(raw: savepoint)", "release savepoint \(raw: savepoint)"] : ["rollback"])
-        let outcomes = try connection.run(batch)
-        for outcome in outcomes[0] { _ = try outcome.get() }
-        for outcome in outcomes[1] { _ = try outcome.get() }
-        return try resultIndices.map { try outcomes[0][$0].get() }
+        return try results(of: try connection.run(batch)[...], at: resultIndices)
+    }
+
+    /// `run`'s two units on a session outside any transaction, for a caller that sends
+    /// them in a batch of its own (one round trip with other reads); `results(of:count:)`
+    /// reads their outcomes.
+    static func units(_ queries: [SQL]) -> [[SQL]] {
+        [["begin"] + queries, ["rollback"]]
+    }
+
+    /// The queries' results from the outcomes of `units(_:)` (`count` queries); throws
+    /// the first failure, as `run` does.
+    static func results(of outcomes: ArraySlice<[PipelinedBatch.Outcome]>, count: Int) throws -> [QueryResult] {
+        try results(of: outcomes, at: Array(1...count))
+    }
+
+    private static func results(of outcomes: ArraySlice<[PipelinedBatch.Outcome]>, at indices: [Int]) throws -> [QueryResult] {
+        let (reads, rollback) = (outcomes[outcomes.startIndex], outcomes[outcomes.startIndex + 1])
+        for outcome in reads + rollback { _ = try outcome.get() }
+        return try indices.map { try reads[$0].get() }
     }
 }
