@@ -27,6 +27,19 @@ import TestSupport
         return try runner.run()
     }
 
+    /// The plan's report lines and the round trips it took, read on the run's session alone.
+    private func aloneOnOneSession(_ connection: Connection) throws -> (lines: [String], trips: Int) {
+        let before = connection.roundTrips
+        let report = lines(try run(electricRidePlan, on: connection, inBackground: false))
+        return (report, connection.roundTrips - before)
+    }
+
+    /// How many other sessions are connected to the database.
+    private func otherSessions(_ connection: Connection) throws -> String? {
+        try connection.query(
+            "select count(*) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()").scalar
+    }
+
     /// Each result as one line, for comparing two runs.
     private func lines(_ report: AccessPlanReport) -> [String] {
         report.results.map { "\($0.subject) \($0.persona ?? "-") \($0.probe) \($0.observed) \($0.passed)" }
@@ -46,9 +59,7 @@ import TestSupport
         // The exposed catalog, the schema and role checks and the notes: four round trips.
         #expect(bothTrips <= aloneTrips - 4, "\(bothTrips) round trips with the second session, \(aloneTrips) without")
         // The second session is closed when the run returns.
-        let sessions = try connection.query(
-            "select count(*) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()").scalar
-        #expect(sessions == "0")
+        #expect(try otherSessions(connection) == "0")
     }
 
     /// The command opens the second session together with its first
@@ -57,20 +68,16 @@ import TestSupport
     @Test func aSecondSessionOpenedEarlyIsTheOneTheRunReadsOnAndCloses() throws {
         let (connection, _) = try electricRide()
         let plan = try AccessPlanParser(file: "plan.yml").parse(try electricRidePlan)
-        var before = connection.roundTrips
-        let expected = lines(try run(electricRidePlan, on: connection, inBackground: false))
-        let aloneTrips = connection.roundTrips - before
+        let (expected, aloneTrips) = try aloneOnOneSession(connection)
         let early = ConnectionInBackground(connection.settings)
         let session = try early.connection()
         let pid = try #require(try session.query("select pg_backend_pid()::text").scalar)
-        before = connection.roundTrips
+        let before = connection.roundTrips
         let report = try plan.prove(on: connection, limits: .init(), catalogSession: early)
         let trips = connection.roundTrips - before
         #expect(lines(report) == expected)
         #expect(!session.isOpen, "the run left the early session open")
-        let left = try connection.query(
-            "select count(*) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()").scalar
-        #expect(left == "0", "backend \(pid) or another is still connected")
+        #expect(try otherSessions(connection) == "0", "backend \(pid) or another is still connected")
         // Read on the early session, not on the run's: the four round trips of the catalog's reads are not the run's.
         #expect(trips <= aloneTrips - 4, "\(trips) round trips with the early session, \(aloneTrips) without")
     }
@@ -82,20 +89,16 @@ import TestSupport
     @Test func readsStartedBeforeTheRunAreTheOnesItUses() throws {
         let (connection, _) = try electricRide()
         let plan = try AccessPlanParser(file: "plan.yml").parse(try electricRidePlan)
-        var before = connection.roundTrips
-        let expected = lines(try run(electricRidePlan, on: connection, inBackground: false))
-        let aloneTrips = connection.roundTrips - before
+        let (expected, aloneTrips) = try aloneOnOneSession(connection)
         let session = ConnectionInBackground(connection.settings)
         let reads = plan.startCatalogReads(on: session, limits: .init())
-        before = connection.roundTrips
+        let before = connection.roundTrips
         let report = try plan.prove(on: connection, limits: .init(), catalogReads: reads)
         let trips = connection.roundTrips - before
         #expect(lines(report) == expected)
         #expect(trips <= aloneTrips - 4, "\(trips) round trips with reads started early, \(aloneTrips) without")
         #expect(!(try session.connection().isOpen), "the run left the reads' session open")
-        let left = try connection.query(
-            "select count(*) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()").scalar
-        #expect(left == "0", "the reads' session or another is still connected")
+        #expect(try otherSessions(connection) == "0", "the reads' session or another is still connected")
     }
 
     /// Reads started for another plan (here one that names a relation the database does
@@ -118,9 +121,7 @@ import TestSupport
             #expect(lines(report) == expected)
             #expect(!(try session.connection().isOpen), "the unused reads' session is still open")
         }
-        let left = try connection.query(
-            "select count(*) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()").scalar
-        #expect(left == "0")
+        #expect(try otherSessions(connection) == "0")
     }
 
     @Test func aRefusedSecondSessionLeavesEverythingToTheRunsOwn() throws {
