@@ -34,7 +34,7 @@ enum CatalogReads {
     /// The queries' results from the outcomes of `units(_:)` (`count` queries); throws
     /// the first failure, as `run` does.
     static func results(of outcomes: ArraySlice<[PipelinedBatch.Outcome]>, count: Int) throws -> [QueryResult] {
-        try results(of: outcomes, at: Array(1...count))
+        try results(of: outcomes, at: Array(1..<1 + count))
     }
 
     private static func results(of outcomes: ArraySlice<[PipelinedBatch.Outcome]>, at indices: [Int]) throws -> [QueryResult] {
