@@ -38,8 +38,8 @@ extension AccessPlan {
     /// makes on its second session, before the run: `pgwarden test` starts them as soon
     /// as the plan is read, while its own session is still opening (issue 18). Nothing
     /// is written; each read is a read-only transaction that is rolled back. Give them
-    /// to `prove(on:limits:catalogReads:)` with the same limits; the session is closed
-    /// when the run is done with them (or when the process ends).
+    /// to `prove(on:limits:catalogReads:)` with the same limits. The session is closed
+    /// once they are done, used or not.
     public func startCatalogReads(on session: ConnectionInBackground, limits: AccessPlanLimits) -> CatalogReadsInBackground {
         CatalogReadsInBackground(settings: session.settings, opening: session, plan: self, limits: limits)
     }
