@@ -124,6 +124,35 @@ import TestSupport
         #expect(try otherSessions(connection) == "0")
     }
 
+    /// The schema and role questions now ride on the second session's one round trip:
+    /// a persona whose role the connecting user may not switch to, and a schema the
+    /// database lacks, are still the plan's mistakes with their lines, and nothing is left.
+    @Test func theSecondSessionsRoleAndSchemaAnswersAreThePlansMistakes() throws {
+        let (connection, admin) = try electricRide()
+        let role = "plan_outsider_\(UUID().uuidString.prefix(8).lowercased())"
+        try Connection(admin).execute(unsafeStatement: "create role \(role) nologin")
+        defer { _ = try? Connection(admin).execute(unsafeStatement: "drop role \(role)") }
+        let outsider = try electricRidePlan.replacingOccurrences(
+            of: "  service:\n    role: service_role", with: "  service:\n    role: service_role\n  outsider: { role: \(role) }")
+        let error = try #require(throws: AccessPlanError.self) { try run(outsider, on: connection) }
+        #expect(error.message.contains("persona 'outsider' has role '\(role)', which the connecting user may not switch to"), "\(error.message)")
+        #expect(error.line == (try #require(outsider.components(separatedBy: "\n").firstIndex(of: "  outsider: { role: \(role) }"))) + 1)
+        let misspelt = try electricRidePlan.replacingOccurrences(of: "schemas: [public, storage]", with: "schemas: [public, storage, pubic]")
+        #expect(misspelt != (try electricRidePlan))
+        let schema = try #require(throws: AccessPlanError.self) { try run(misspelt, on: connection) }
+        #expect(schema.message.contains("schema 'pubic' does not exist in the database"), "\(schema.message)")
+        #expect(try connection.query("select count(*) from auth.users where email like '%.plan@example.com'").scalar == "0")
+        // A closed session's backend ends a moment after its client closed it.
+        var left = try otherSessions(connection)
+        for _ in 0..<40 where left != "0" {
+            usleep(25_000)
+            left = try otherSessions(connection)
+        }
+        let sessions = try connection.query(
+            "select usename, state, query from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()").rows
+        #expect(left == "0", "\(sessions)")
+    }
+
     @Test func aRefusedSecondSessionLeavesEverythingToTheRunsOwn() throws {
         let (connection, admin) = try electricRide()
         let plan = try electricRidePlan
