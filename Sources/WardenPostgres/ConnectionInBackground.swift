@@ -11,11 +11,8 @@ import Foundation
 /// never asked for is closed when this is released.
 public final class ConnectionInBackground: Sendable {
     private let opening: InBackground<Connection>
-    /// The settings it opens the connection with.
-    public let settings: ConnectionSettings
 
     public init(_ settings: ConnectionSettings) {
-        self.settings = settings
         opening = InBackground(named: "pgwarden connect") { try Connection(settings) }
     }
 

@@ -103,8 +103,7 @@ struct TestCommand: ParsableCommand {
                 return
             }
             userMetadata.noteIfPlanned()
-            let report = try catalogReads.map { try plan.prove(on: connection, limits: limits.limits, catalogReads: $0) }
-                ?? plan.prove(on: connection, limits: limits.limits)
+            let report = try plan.prove(on: connection, limits: limits.limits, catalogReads: catalogReads)
             let suites = try suite?.run(on: connection) ?? []
             defer { noteDataAPIExposure(after: suites, in: layout) }
             let run = TestRunReport(accessPlan: report, plan: plan, suites: suites)

@@ -41,15 +41,16 @@ extension AccessPlan {
     /// to `prove(on:limits:catalogReads:)` with the same limits. The session is closed
     /// once they are done, used or not.
     public func startCatalogReads(on session: ConnectionInBackground, limits: AccessPlanLimits) -> CatalogReadsInBackground {
-        CatalogReadsInBackground(settings: session.settings, opening: session, plan: self, limits: limits)
+        CatalogReadsInBackground(connect: { try session.connection() }, plan: self, limits: limits)
     }
 
     /// `prove(on:limits:)` with this plan's reads of the catalog already started
-    /// (`startCatalogReads(on:limits:)`). Reads started for another plan or other limits,
-    /// or a connection inside a transaction, leave the run to read on its own sessions,
-    /// as `prove(on:limits:)` does; the reads are then waited for and closed.
+    /// (`startCatalogReads(on:limits:)`; nil: none were). Reads started for another plan
+    /// or other limits, or a connection inside a transaction, leave the run to read on
+    /// its own sessions, as `prove(on:limits:)` does; the reads are then waited for and
+    /// closed.
     public func prove(
-        on connection: Connection, limits: AccessPlanLimits, catalogReads: CatalogReadsInBackground
+        on connection: Connection, limits: AccessPlanLimits, catalogReads: CatalogReadsInBackground?
     ) throws -> AccessPlanReport {
         var runner = AccessPlanRunner(connection: connection, plan: self)
         runner.limits = limits

@@ -46,7 +46,9 @@ package struct AccessPlanRunner {
         let startedReads = catalogReads.flatMap { $0.plan.identity == plan.identity && $0.limits == limits ? $0 : nil }
         let background = inBackground
             ? startedReads ?? CatalogReadsInBackground(
-                settings: connection.settings, opening: catalogSession, plan: plan, limits: limits)
+                connect: { [settings = connection.settings, catalogSession] in
+                    try catalogSession?.connection() ?? Connection(settings)
+                }, plan: plan, limits: limits)
             : nil
         // Nothing of the second session outlives the run, whatever ended it (reads
         // started for it and not used included).

@@ -49,16 +49,16 @@ public final class CatalogReadsInBackground: @unchecked Sendable {
     let plan: AccessPlan
     let limits: AccessPlanLimits
 
-    /// Starts the reads for `plan` on the session `opening` opens (already under way:
-    /// the caller started it early), else on a new session opened with `settings`.
-    init(settings: ConnectionSettings, opening: ConnectionInBackground? = nil, plan: AccessPlan, limits: AccessPlanLimits) {
+    /// Starts the reads for `plan` on the session `connect` opens (or returns: one the
+    /// caller started opening early), on a thread of its own.
+    init(connect: @escaping @Sendable () throws -> Connection, plan: AccessPlan, limits: AccessPlanLimits) {
         self.plan = plan
         self.limits = limits
         let notes = AccessPlanRunner.noteQueries(for: plan)
         for group in [connected, catalogRead, finished] { group.enter() }
         let thread = Thread { [self] in
             defer { finished.leave() }
-            let connection = try? opening?.connection() ?? Connection(settings)
+            let connection = try? connect()
             isOpen = connection != nil
             connected.leave()
             defer { connection?.close() }
