@@ -28,10 +28,7 @@ extension AccessPlan {
     public func prove(
         on connection: Connection, limits: AccessPlanLimits, catalogSession: ConnectionInBackground?
     ) throws -> AccessPlanReport {
-        var runner = AccessPlanRunner(connection: connection, plan: self)
-        runner.limits = limits
-        runner.catalogSession = catalogSession
-        return try runner.run()
+        try run(on: connection, limits: limits) { $0.catalogSession = catalogSession }
     }
 
     /// Starts, on `session`, the reads of the committed catalog that a run of this plan
@@ -52,9 +49,16 @@ extension AccessPlan {
     public func prove(
         on connection: Connection, limits: AccessPlanLimits, catalogReads: CatalogReadsInBackground?
     ) throws -> AccessPlanReport {
+        try run(on: connection, limits: limits) { $0.catalogReads = catalogReads }
+    }
+
+    /// A run of this plan on `connection` with `limits`, its runner set up by `configure`.
+    private func run(
+        on connection: Connection, limits: AccessPlanLimits, _ configure: (inout AccessPlanRunner) -> Void
+    ) throws -> AccessPlanReport {
         var runner = AccessPlanRunner(connection: connection, plan: self)
         runner.limits = limits
-        runner.catalogReads = catalogReads
+        configure(&runner)
         return try runner.run()
     }
 }
