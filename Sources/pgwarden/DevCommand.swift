@@ -93,13 +93,14 @@ struct DevCommand: ParsableCommand {
             let steps = ProjectSteps(project: layout.project, settings: projectSettings, progress: MigrationProgress.standard())
             // The plan's run reads the catalog on a second session, opened meanwhile
             // when the project's role is already there (a twin from the template).
-            let catalogSession = inputs.plan != nil && cluster.origin.isBootstrapped
+            let catalogSession = inputs.access.plan != nil && cluster.origin.isBootstrapped
                 ? ConnectionInBackground(projectSettings) : nil
             let connection = try steps.provision(
                 inputs, bootstrapSettings: cluster.settings(), roleExists: cluster.origin.isBootstrapped)
             let suites: [TestSuiteResult]
-            var passed = true
-            if let accessPlan = inputs.plan {
+            let passed: Bool
+            switch inputs.access {
+            case .plan(let accessPlan):
                 userMetadata.noteIfPlanned()
                 let report = try accessPlan.prove(on: connection, limits: .init(), catalogSession: catalogSession)
                 suites = try suite?.run(on: Connection(projectSettings)) ?? []
@@ -107,9 +108,9 @@ struct DevCommand: ParsableCommand {
                 print("")
                 try ReportPrinter(format: format, output: nil, plan: accessPlan).print(run)
                 passed = run.passed
-            } else {
+            case .observation(let api):
                 var drafter = try PlanDrafter(
-                    connection: connection, api: try (inputs.api ?? .init()).forDatabase(connection), userMetadata: userMetadata.entries)
+                    connection: connection, api: try api.forDatabase(connection), userMetadata: userMetadata.entries)
                 drafter.leavesOutRefusedPersonas = true
                 let observed = try drafter.draft()
                 suites = try suite?.run(on: connection) ?? []

@@ -12,11 +12,8 @@ struct ProjectSteps {
 
     /// Every input a run needs, read and checked.
     struct Inputs {
-        /// nil when the run has no plan.
-        let plan: AccessPlan?
-        /// Without a plan: where the project's API looks (the config.toml beside the
-        /// plan's path), for the observation; nil with a plan.
-        let api: ProjectAPISettings?
+        /// The plan, or without one where the project's API looks, for the observation.
+        let access: AccessCheck
         let migrations: Migrations
         let seeds: Seeds
     }
@@ -25,10 +22,9 @@ struct ProjectSteps {
     /// else the project's API settings; the migrations; the seed files) without touching
     /// any database: a run that would refuse its input fails here, before a server is started.
     static func checkInputs(of project: Project, withPlan: Bool) throws -> Inputs {
-        let plan = withPlan ? try project.accessPlan() : nil
-        let api = withPlan ? nil : try ProjectAPISettings(nearPlan: project.planFile.path)
+        let access = try AccessCheck.read(planFile: project.planFile, hasPlan: withPlan)
         let migrations = try project.migrations()
-        return Inputs(plan: plan, api: api, migrations: migrations, seeds: try project.checkedSeeds())
+        return Inputs(access: access, migrations: migrations, seeds: try project.checkedSeeds())
     }
 
     /// Bootstrap (as `bootstrapSettings`' role when given: on the twin, the superuser),

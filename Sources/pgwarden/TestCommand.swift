@@ -68,39 +68,21 @@ struct TestCommand: ParsableCommand {
             // is wrong.
             let layout = try project.layout(plan: self.plan.file, allGiven: self.plan.file != nil)
             let suite = try tests.suite(in: layout)
-            let hasPlan = try TestsOptions.hasPlan(layout, named: self.plan.file)
-            let plan = hasPlan ? try AccessPlan(contentsOf: layout.planFile) : nil
             // Without a plan, the project's config.toml says where its API looks.
-            let api = hasPlan ? nil : try ProjectAPISettings(nearPlan: layout.planFile.path)
+            let access = try AccessCheck.read(
+                planFile: layout.planFile, hasPlan: try TestsOptions.hasPlan(layout, named: self.plan.file))
             // The plan's run reads the committed catalog on a second session: those
             // reads start as soon as it is open, while the run's own session opens
             // (issue 18: they were the run's longest wait before its truth).
-            let catalogReads = plan.flatMap { plan in
+            let catalogReads = access.plan.flatMap { plan in
                 database.connectInBackground().map { plan.startCatalogReads(on: $0, limits: limits.limits) }
             }
             let pending = database.connectInBackground()
             let connection = try pending?.connection() ?? database.connect()
-            guard let plan else {
-                let suites = try suite?.run(on: connection) ?? []
-                defer { noteDataAPIExposure(after: suites, in: layout) }
-                var noDanger = true, complete = true
-                if try PlanDrafter.canObserve(connection) {
-                    var drafter = try PlanDrafter(
-                        connection: connection, api: try (api ?? .init()).forDatabase(connection), userMetadata: userMetadata.entries)
-                    drafter.leavesOutRefusedPersonas = true
-                    let observed = try drafter.draft()
-                    let printer = ObservedAccessPrinter(format: format, output: output, planFile: layout.planFile.relativePath)
-                    noDanger = try printer.print(observed, suites: suites)
-                    complete = observed.leftOut.isEmpty
-                } else {
-                    Terminal.note("no access plan, and no Supabase API roles (anon, authenticated, service_role) "
-                        + "to act as: nothing to observe (pgwarden bootstrap adds them)")
-                    try ReportPrinter(format: format, output: output, plan: nil)
-                        .print(TestRunReport(accessPlan: nil, plan: nil, suites: suites))
-                }
-                // An observation that left a persona out is not a pass.
-                if !suites.allSatisfy(\.passed) || (strict && !noDanger) || !complete { throw ExitStatus.failure }
-                return
+            let plan: AccessPlan
+            switch access {
+            case .plan(let planned): plan = planned
+            case .observation(let api): return try observe(api, on: connection, suite: suite, layout: layout)
             }
             userMetadata.noteIfPlanned()
             let report = try plan.prove(on: connection, limits: limits.limits, catalogReads: catalogReads)
@@ -121,6 +103,34 @@ struct TestCommand: ParsableCommand {
             }
             if !passed { throw ExitStatus.failure }
         }
+    }
+}
+
+extension TestCommand {
+    /// Without a plan: runs the tests, then shows the access as observed (what `plan
+    /// draft` sees) with its dangers, or says there is nothing to observe. Throws
+    /// `ExitStatus.failure` when a test fails, the observation left a persona out, or
+    /// (with --strict) a danger shows.
+    private func observe(_ api: ProjectAPISettings, on connection: Connection, suite: PgTAPSuite?, layout: ProjectLayout) throws {
+        let suites = try suite?.run(on: connection) ?? []
+        defer { noteDataAPIExposure(after: suites, in: layout) }
+        var noDanger = true, complete = true
+        if try PlanDrafter.canObserve(connection) {
+            var drafter = try PlanDrafter(
+                connection: connection, api: try api.forDatabase(connection), userMetadata: userMetadata.entries)
+            drafter.leavesOutRefusedPersonas = true
+            let observed = try drafter.draft()
+            let printer = ObservedAccessPrinter(format: format, output: output, planFile: layout.planFile.relativePath)
+            noDanger = try printer.print(observed, suites: suites)
+            complete = observed.leftOut.isEmpty
+        } else {
+            Terminal.note("no access plan, and no Supabase API roles (anon, authenticated, service_role) "
+                + "to act as: nothing to observe (pgwarden bootstrap adds them)")
+            try ReportPrinter(format: format, output: output, plan: nil)
+                .print(TestRunReport(accessPlan: nil, plan: nil, suites: suites))
+        }
+        // An observation that left a persona out is not a pass.
+        if !suites.allSatisfy(\.passed) || (strict && !noDanger) || !complete { throw ExitStatus.failure }
     }
 }
 

@@ -1,0 +1,22 @@
+import Foundation
+import WardenKit
+
+/// What `test` and `dev` check once the database is ready: the project's access plan,
+/// or, when it has none, the access as observed where the project's API looks (the
+/// config.toml near the plan's path). Read, like every input, before anything reaches
+/// a server.
+enum AccessCheck {
+    case plan(AccessPlan)
+    case observation(ProjectAPISettings)
+
+    /// The plan at `planFile` when `hasPlan`, else the API settings near that path.
+    static func read(planFile: URL, hasPlan: Bool) throws -> AccessCheck {
+        hasPlan ? .plan(try AccessPlan(contentsOf: planFile)) : .observation(try ProjectAPISettings(nearPlan: planFile.path))
+    }
+
+    /// The plan, when there is one.
+    var plan: AccessPlan? {
+        if case .plan(let plan) = self { return plan }
+        return nil
+    }
+}
