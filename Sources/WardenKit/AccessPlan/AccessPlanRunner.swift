@@ -98,7 +98,7 @@ package struct AccessPlanRunner {
                 // Whether the second session reads the catalog (waits for its start-up).
                 let readsInBackground = background?.opened() == true
                 if !readsInBackground {
-                    resolvedHere = try resolveAgainstCatalog(on: connection)
+                    resolvedHere = try PlanCatalogCheck.resolve(plan, on: connection)
                 }
                 subject = "creating the plan's users in auth.users"
                 userIDs = try createUsers(identityColumns: opening.identityColumns)
@@ -244,12 +244,6 @@ package struct AccessPlanRunner {
     /// the setup (`CatalogReadsInBackground.catalogWritesSQL`).
     static let clockAndCatalogWritesSQL: SQL =
         "select (\(SignInCatalog.clockSQL)), (\(CatalogReadsInBackground.catalogWritesSQL))"
-
-    /// The exposed catalog, read on `connection`, and the plan checked against it.
-    private func resolveAgainstCatalog(on connection: Connection) throws -> PlanCatalogCheck.Resolved {
-        let catalog = try ExposedCatalog.read(connection, schemas: plan.schemas, roles: plan.personas.map(\.role))
-        return try PlanCatalogCheck(plan: plan, catalog: catalog, connection: connection).resolve()
-    }
 
     /// What the run cannot prove or undo (one query each, in the report's order): side
     /// effects a rollback cannot undo, the twin's stand-ins in use, `session_user` readers.

@@ -104,9 +104,10 @@ public final class CatalogReadsInBackground: @unchecked Sendable {
         let signInUnits = 2 + questions.count
         resolvedOutcome = Result {
             _ = try outcomes[0][0].get()
-            var check = PlanCatalogCheck(plan: plan, catalog: try ExposedCatalog.decoding(outcomes[1]), connection: connection)
-            check.answers = PlanCatalogCheck.answers(outcomes[2..<signInUnits])
-            return try check.resolve()
+            return try PlanCatalogCheck(
+                plan: plan, catalog: try ExposedCatalog.decoding(outcomes[1]), connection: connection,
+                answers: PlanCatalogCheck.answers(outcomes[2..<signInUnits])
+            ).resolve()
         }
         signInOutcome = Result {
             SignInCatalog(try CatalogReads.results(of: outcomes[signInUnits...], count: signInQueries.count)[...])

@@ -7,9 +7,8 @@ struct PlanCatalogCheck {
     let plan: AccessPlan
     let catalog: ExposedCatalog
     let connection: Connection
-    /// The answers to `questions(for:)`, when they were read already (with the catalog,
-    /// in one round trip: `CatalogReadsInBackground`); nil: asked on `connection`.
-    var answers: Answers? = nil
+    /// The database's answers to `questions(for:)`.
+    let answers: Answers
 
     /// What the database answered to the plan's schema and role questions.
     struct Answers {
@@ -28,6 +27,20 @@ struct PlanCatalogCheck {
     /// The answers from the outcomes of `questions(for:)`' units.
     static func answers(_ outcomes: ArraySlice<[PipelinedBatch.Outcome]>) -> Answers {
         Answers(missingSchemas: outcomes[outcomes.startIndex][0], roles: outcomes.dropFirst().map { $0[0] })
+    }
+
+    /// The exposed catalog, read on `connection` with the plan's questions in one round
+    /// trip (each in a unit of its own, so each fails alone), and the plan checked
+    /// against them.
+    static func resolve(_ plan: AccessPlan, on connection: Connection) throws -> Resolved {
+        var batch = PipelinedBatch()
+        batch.add(ExposedCatalog.queries(schemas: plan.schemas, roles: plan.personas.map(\.role)))
+        for unit in questions(for: plan) { batch.add(unit) }
+        let outcomes = try connection.run(batch)
+        return try PlanCatalogCheck(
+            plan: plan, catalog: try ExposedCatalog.decoding(outcomes[0]), connection: connection,
+            answers: answers(outcomes[1...])
+        ).resolve()
     }
 
     struct Resolved {
@@ -59,9 +72,7 @@ struct PlanCatalogCheck {
     /// Every exposed schema must exist: a misspelt one (`pubic`, `Public`) would make
     /// a vacuous run of zero probes that passes.
     private func checkSchemas() throws {
-        let missing = try answers.map { try Self.missingSchemas(in: $0.missingSchemas.get()) }
-            ?? Self.missingSchemas(plan.schemas, on: connection)
-        guard let first = missing.first else { return }
+        guard let first = try Self.missingSchemas(in: answers.missingSchemas.get()).first else { return }
         let known = try connection.query(
             """
             select string_agg(nspname, ', ' order by nspname) from pg_namespace
@@ -87,18 +98,9 @@ struct PlanCatalogCheck {
     }
 
     /// A persona's role must exist, and the connecting session must be allowed to
-    /// switch to it (`SET ROLE` needs the session user to be a member). Every
-    /// persona's question is asked in one round trip.
+    /// switch to it (`SET ROLE` needs the session user to be a member).
     private func checkRoles() throws {
-        let outcomes: [PipelinedBatch.Outcome]
-        if let answers {
-            outcomes = answers.roles
-        } else {
-            var batch = PipelinedBatch()
-            for persona in plan.personas { batch.add([Self.roleSQL(persona.role)]) }
-            outcomes = try connection.run(batch).map { $0[0] }
-        }
-        for (persona, outcome) in zip(plan.personas, outcomes) {
+        for (persona, outcome) in zip(plan.personas, answers.roles) {
             let row = try outcome.get().rows.first
             guard row?[0] == "t" else {
                 throw fail(persona.line, "persona '\(persona.name)' has role '\(persona.role)', which does not exist in the database")

@@ -72,8 +72,7 @@ public struct Linter {
     /// relations, functions), before anything runs: a plan test would refuse is bad input.
     private func check(_ plan: AccessPlan) throws -> [String: FunctionPlan] {
         try connection.rolledBack {
-            let catalog = try ExposedCatalog.read(connection, schemas: plan.schemas, roles: plan.personas.map(\.role))
-            let resolved = try PlanCatalogCheck(plan: plan, catalog: catalog, connection: connection).resolve()
+            let resolved = try PlanCatalogCheck.resolve(plan, on: connection)
             return Dictionary(resolved.functions.map { ($0.signature, $0.plan) }, uniquingKeysWith: { first, _ in first })
         }
     }
