@@ -6,8 +6,9 @@ import WardenPostgres
 struct PlanCatalogCheck {
     let plan: AccessPlan
     let catalog: ExposedCatalog
+    /// Where the schemas the database has are read, for the message about one it lacks.
     let connection: Connection
-    /// The database's answers to `questions(for:)`.
+    /// The database's answers to `questions(for:)`, read with the catalog.
     let answers: Answers
 
     /// What the database answered to the plan's schema and role questions.
@@ -18,8 +19,9 @@ struct PlanCatalogCheck {
         var roles: [PipelinedBatch.Outcome]
     }
 
-    /// The questions `resolve` asks of the database besides the catalog: the schemas
-    /// it lacks, then one unit per persona's role.
+    /// The questions for the database besides the catalog, sent with it
+    /// (`resolve(_:on:)`, `CatalogReadsInBackground`): the schemas it lacks, then one
+    /// unit per persona's role.
     static func questions(for plan: AccessPlan) -> [[SQL]] {
         [[missingSchemasSQL(plan.schemas)]] + plan.personas.map { [roleSQL($0.role)] }
     }
