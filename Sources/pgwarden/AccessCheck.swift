@@ -1,5 +1,6 @@
 import Foundation
 import WardenKit
+import WardenPostgres
 
 /// What `test` and `dev` check once the database is ready: the project's access plan,
 /// or, when it has none, the access as observed where the project's API looks (the
@@ -18,5 +19,16 @@ enum AccessCheck {
     var plan: AccessPlan? {
         if case .plan(let plan) = self { return plan }
         return nil
+    }
+}
+
+extension ProjectAPISettings {
+    /// The access observed where the project's API looks (what `plan draft` sees), as
+    /// `test` and `dev` show it without a plan: signed-in personas the database refuses
+    /// to sign up are left out and named (`PlanDraft.leftOut`), not a failure.
+    func observedAccess(on connection: Connection, userMetadata: [String]) throws -> PlanDraft {
+        var drafter = try PlanDrafter(connection: connection, api: try forDatabase(connection), userMetadata: userMetadata)
+        drafter.leavesOutRefusedPersonas = true
+        return try drafter.draft()
     }
 }

@@ -109,10 +109,7 @@ struct DevCommand: ParsableCommand {
                 try ReportPrinter(format: format, output: nil, plan: accessPlan).print(run)
                 passed = run.passed
             case .observation(let api):
-                var drafter = try PlanDrafter(
-                    connection: connection, api: try api.forDatabase(connection), userMetadata: userMetadata.entries)
-                drafter.leavesOutRefusedPersonas = true
-                let observed = try drafter.draft()
+                let observed = try api.observedAccess(on: connection, userMetadata: userMetadata.entries)
                 suites = try suite?.run(on: connection) ?? []
                 print("")
                 _ = try ObservedAccessPrinter(format: format, output: nil, planFile: layout.planFile.relativePath)

@@ -116,10 +116,7 @@ extension TestCommand {
         defer { noteDataAPIExposure(after: suites, in: layout) }
         var noDanger = true, complete = true
         if try PlanDrafter.canObserve(connection) {
-            var drafter = try PlanDrafter(
-                connection: connection, api: try api.forDatabase(connection), userMetadata: userMetadata.entries)
-            drafter.leavesOutRefusedPersonas = true
-            let observed = try drafter.draft()
+            let observed = try api.observedAccess(on: connection, userMetadata: userMetadata.entries)
             let printer = ObservedAccessPrinter(format: format, output: output, planFile: layout.planFile.relativePath)
             noDanger = try printer.print(observed, suites: suites)
             complete = observed.leftOut.isEmpty
