@@ -80,7 +80,7 @@ public final class CatalogReadsInBackground: @unchecked Sendable {
     /// and what signing in reads, each in units of its own, so each fails alone as it
     /// did on its own round trip.
     private func readCatalog(on connection: Connection, plan: AccessPlan, limits: AccessPlanLimits) {
-        let questions = PlanCatalogCheck.questions(for: plan)
+        let checkUnits = PlanCatalogCheck.units(for: plan)
         let signInQueries = SignInCatalog.queries(for: plan)
         var batch = PipelinedBatch()
         // The session is this run's alone and closed after it: its settings are set
@@ -92,8 +92,7 @@ public final class CatalogReadsInBackground: @unchecked Sendable {
                    set_config('statement_timeout', \(max(1, limits.statementTimeout.wholeMilliseconds))::text, false)
             """,
         ])
-        batch.add(ExposedCatalog.queries(schemas: plan.schemas, roles: plan.personas.map(\.role)))
-        for unit in questions + CatalogReads.units(signInQueries) { batch.add(unit) }
+        for unit in checkUnits + CatalogReads.units(signInQueries) { batch.add(unit) }
         let outcomes: [[PipelinedBatch.Outcome]]
         do {
             outcomes = try connection.run(batch)
@@ -101,13 +100,10 @@ public final class CatalogReadsInBackground: @unchecked Sendable {
             (resolvedOutcome, signInOutcome) = (.failure(error), .failure(error))
             return
         }
-        let signInUnits = 2 + questions.count
+        let signInUnits = 1 + checkUnits.count
         resolvedOutcome = Result {
             _ = try outcomes[0][0].get()
-            return try PlanCatalogCheck(
-                plan: plan, catalog: try ExposedCatalog.decoding(outcomes[1]), connection: connection,
-                answers: PlanCatalogCheck.answers(outcomes[2..<signInUnits])
-            ).resolve()
+            return try PlanCatalogCheck(plan: plan, outcomes: outcomes[1..<signInUnits], connection: connection).resolve()
         }
         signInOutcome = Result {
             SignInCatalog(try CatalogReads.results(of: outcomes[signInUnits...], count: signInQueries.count)[...])

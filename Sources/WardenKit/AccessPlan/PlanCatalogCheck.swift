@@ -8,7 +8,7 @@ struct PlanCatalogCheck {
     let catalog: ExposedCatalog
     /// Where the schemas the database has are read, for the message about one it lacks.
     let connection: Connection
-    /// The database's answers to `questions(for:)`, read with the catalog.
+    /// The database's answers to the plan's questions, read with the catalog.
     let answers: Answers
 
     /// What the database answered to the plan's schema and role questions.
@@ -19,30 +19,29 @@ struct PlanCatalogCheck {
         var roles: [PipelinedBatch.Outcome]
     }
 
-    /// The questions for the database besides the catalog, sent with it
-    /// (`resolve(_:on:)`, `CatalogReadsInBackground`): the schemas it lacks, then one
+    /// The units a check reads, each failing alone, all sent in one round trip: the
+    /// exposed catalog, the schemas the plan names that the database lacks, then one
     /// unit per persona's role.
-    static func questions(for plan: AccessPlan) -> [[SQL]] {
-        [[missingSchemasSQL(plan.schemas)]] + plan.personas.map { [roleSQL($0.role)] }
+    static func units(for plan: AccessPlan) -> [[SQL]] {
+        [ExposedCatalog.queries(schemas: plan.schemas, roles: plan.personas.map(\.role)),
+         [missingSchemasSQL(plan.schemas)]] + plan.personas.map { [roleSQL($0.role)] }
     }
 
-    /// The answers from the outcomes of `questions(for:)`' units.
-    static func answers(_ outcomes: ArraySlice<[PipelinedBatch.Outcome]>) -> Answers {
-        Answers(missingSchemas: outcomes[outcomes.startIndex][0], roles: outcomes.dropFirst().map { $0[0] })
+    /// The check from the outcomes of `units(for: plan)`, in their order.
+    init(plan: AccessPlan, outcomes: ArraySlice<[PipelinedBatch.Outcome]>, connection: Connection) throws {
+        let first = outcomes.startIndex
+        self.plan = plan
+        catalog = try ExposedCatalog.decoding(outcomes[first])
+        self.connection = connection
+        answers = Answers(missingSchemas: outcomes[first + 1][0], roles: outcomes.dropFirst(2).map { $0[0] })
     }
 
-    /// The exposed catalog, read on `connection` with the plan's questions in one round
-    /// trip (each in a unit of its own, so each fails alone), and the plan checked
-    /// against them.
+    /// The plan checked against the catalog and its questions, read on `connection` in
+    /// one round trip (`units(for:)`).
     static func resolve(_ plan: AccessPlan, on connection: Connection) throws -> Resolved {
         var batch = PipelinedBatch()
-        batch.add(ExposedCatalog.queries(schemas: plan.schemas, roles: plan.personas.map(\.role)))
-        for unit in questions(for: plan) { batch.add(unit) }
-        let outcomes = try connection.run(batch)
-        return try PlanCatalogCheck(
-            plan: plan, catalog: try ExposedCatalog.decoding(outcomes[0]), connection: connection,
-            answers: answers(outcomes[1...])
-        ).resolve()
+        for unit in units(for: plan) { batch.add(unit) }
+        return try PlanCatalogCheck(plan: plan, outcomes: try connection.run(batch)[...], connection: connection).resolve()
     }
 
     struct Resolved {
