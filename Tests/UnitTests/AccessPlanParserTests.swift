@@ -44,6 +44,37 @@ import TestSupport
         #expect(plan.checks.count >= 5)
     }
 
+    /// A plan that names no schemas checks those its Supabase CLI project exposes (the
+    /// project's own among config.toml's `[api] schemas`; unqualified names in the
+    /// first), and says where they came from; one that names them keeps its own.
+    @Test func aPlanWithoutSchemasTakesThemFromConfigToml() throws {
+        let folder = TestFolder.url("plan-config-schemas")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("supabase"), withIntermediateDirectories: true)
+        try "[api]\nschemas = [\"api\", \"graphql_public\", \"public\"]\n"
+            .write(to: folder.appendingPathComponent("supabase/config.toml"), atomically: true, encoding: .utf8)
+        let path = folder.appendingPathComponent("access-plan.yml").path
+        let relations = "\nrelations:\n  notes:\n    access: { anon: read }\n"
+        try (personas + relations).write(toFile: path, atomically: true, encoding: .utf8)
+        let configured = try AccessPlanParser.load(path: path)
+        #expect(configured.schemas == ["api", "public"])
+        #expect(configured.relations.map(\.qualifiedName) == ["api.notes"])
+        #expect(configured.schemasConfig?.hasSuffix("supabase/config.toml") == true)
+        #expect(configured.schemasLine == nil)
+
+        try ("schemas: [public]\n" + personas + relations).write(toFile: path, atomically: true, encoding: .utf8)
+        let named = try AccessPlanParser.load(path: path)
+        #expect(named.schemas == ["public"])
+        #expect(named.relations.map(\.qualifiedName) == ["public.notes"])
+        #expect(named.schemasConfig == nil)
+
+        // No config.toml: public, as before.
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("supabase/config.toml"))
+        try (personas + relations).write(toFile: path, atomically: true, encoding: .utf8)
+        let plain = try AccessPlanParser.load(path: path)
+        #expect(plain.schemas == ["public"])
+        #expect(plain.schemasConfig == nil)
+    }
+
     @Test func roleKeysApplyToEveryPersonaWithThatRoleAndPersonaKeysWin() throws {
         let plan = try parse(personas + """
 

@@ -13,8 +13,11 @@ public struct AccessPlan: Sendable {
     public internal(set) var relations: [RelationPlan]
     public internal(set) var functions: [FunctionPlan]
     public internal(set) var checks: [CustomCheck]
-    /// The line of `schemas:` in the plan file (nil when the plan relies on the default, `public`).
+    /// The line of `schemas:` in the plan file (nil when the plan relies on the default).
     public internal(set) var schemasLine: Int? = nil
+    /// The Supabase CLI project's `config.toml` whose `[api] schemas` gave `schemas`,
+    /// because the plan names none (nil when it does, or when neither does: `public`).
+    public internal(set) var schemasConfig: String?
     /// The custom access token hook the auth server calls at sign-in (from the plan's
     /// `access_token_hook`, or `[auth.hook.custom_access_token]` of `supabase/config.toml`).
     public internal(set) var accessTokenHook: AccessTokenHook?

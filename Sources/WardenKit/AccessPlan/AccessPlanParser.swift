@@ -26,15 +26,20 @@ package struct AccessPlanParser {
             throw AccessPlanError(file: path, line: nil, message: "cannot read the plan file (missing or unreadable)")
         case .failure(.notUTF8): throw AccessPlanError(file: path, line: nil, message: "the plan file is not valid UTF-8")
         }
-        var plan = try AccessPlanParser(file: path).parse(text)
         let config = try PlanSupabaseConfig.read(near: path)
+        // A plan that names no schemas checks those the project's Data API exposes, as
+        // the Supabase CLI's PostgREST does: the project's own among `[api] schemas`.
+        let configured = config.schemas.map(ProjectAPISettings.projectSchemas)
+        var plan = try AccessPlanParser(file: path).parse(text, defaultSchemas: configured ?? ["public"])
+        if plan.schemasLine == nil, configured != nil { plan.schemasConfig = config.file }
         if plan.accessTokenHook == nil { plan.accessTokenHook = config.hook }
         if let extraSearchPath = config.extraSearchPath { plan.extraSearchPath = extraSearchPath }
         return plan
     }
 
-    /// Parses plan text.
-    package func parse(_ text: String) throws -> AccessPlan {
+    /// Parses plan text; `defaultSchemas` are the exposed schemas when it names none
+    /// (the first is where unqualified names are looked up).
+    package func parse(_ text: String, defaultSchemas: [String] = ["public"]) throws -> AccessPlan {
         let budget = YAMLBudget(file: reader.file)
         try budget.checkText(text)
         let root: Node
@@ -49,7 +54,7 @@ package struct AccessPlanParser {
         try reader.checkKeys(top, allowed: ["schemas", "personas", "setup", "relations", "functions", "checks", "access_token_hook"], in: "the plan")
         let value = { (key: String) in top.first { $0.key == key }?.value }
 
-        let schemas = try value("schemas").map { try reader.strings($0, "schemas") } ?? ["public"]
+        let schemas = try value("schemas").map { try reader.strings($0, "schemas") } ?? defaultSchemas
         if schemas.isEmpty {
             throw reader.fail(value("schemas"), "'schemas' is empty: name the schemas PostgREST exposes (usually [public])")
         }

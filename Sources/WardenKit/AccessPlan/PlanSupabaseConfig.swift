@@ -22,6 +22,8 @@ enum PlanSupabaseConfig {
 
     /// What the config file beside a plan says; each nil when the file (or the key) is absent.
     struct Values {
+        /// The file they were read from.
+        var file: String?
         /// The enabled custom access token hook.
         var hook: AccessTokenHook?
         /// `[api] extra_search_path`, as written.
@@ -33,16 +35,24 @@ enum PlanSupabaseConfig {
     /// The config file beside `planPath`, read once.
     static func read(near planPath: String) throws -> Values {
         guard let url = file(near: planPath) else { return Values() }
+        // Named in messages as the plan is: `supabase/config.toml` beside `access-plan.yml`.
+        let planFolder = URL(fileURLWithPath: planPath).deletingLastPathComponent().path
+        let written = (planPath as NSString).deletingLastPathComponent
+        let name = url.path.hasPrefix(planFolder + "/")
+            ? (written as NSString).appendingPathComponent(String(url.path.dropFirst(planFolder.count + 1))) : url.path
         guard let text = try? String(contentsOf: url, encoding: .utf8) else {
-            throw AccessPlanError(file: url.path, line: nil, message: "cannot read the file (missing, unreadable or not UTF-8)")
+            throw AccessPlanError(file: name, line: nil, message: "cannot read the file (missing, unreadable or not UTF-8)")
         }
-        return try read(toml: text, file: url.path)
+        var values = try read(toml: text, file: name)
+        values.file = name
+        return values
     }
 
     /// What config.toml's text says; `file` names it in errors.
     static func read(toml text: String, file: String) throws -> Values {
         let table = try parse(toml: text, file: file)
         return Values(
+            file: nil,
             hook: try customAccessTokenHook(in: table, file: file),
             extraSearchPath: try schemaNames(in: table, key: "extra_search_path", file: file),
             schemas: try schemaNames(in: table, key: "schemas", file: file))

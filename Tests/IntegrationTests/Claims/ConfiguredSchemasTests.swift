@@ -107,6 +107,43 @@ import TestSupport
         #expect(try DatabaseDigest.ofDatabase(try Connection(admin)) == before)
     }
 
+    /// A plan that names no schemas checks those config.toml exposes, as a run without a
+    /// plan observes them: an exposed table the plan leaves out fails the run. Before,
+    /// such a plan checked `public` only and passed. A configured schema the database
+    /// lacks is refused with config.toml named (the plan's names were resolved against
+    /// the configured schemas), and nothing is changed.
+    @Test func aPlanWithoutSchemasChecksTheConfiguredSchemas() throws {
+        let (url, admin) = try database()
+        let before = try DatabaseDigest.ofDatabase(try Connection(admin))
+        let folder = try project(config: "[api]\nschemas = [\"public\", \"graphql_public\", \"api\"]\n")
+        let plan = folder.appendingPathComponent("supabase/access-plan.yml")
+        let drafted = try PgwardenCLI.run(
+            ["plan", "draft", "--database-url", url, "--schema", "public", "--output", "supabase/access-plan.yml"], directory: folder.path)
+        #expect(drafted.status == 0, "\(drafted.all)")
+        let named = try String(contentsOf: plan, encoding: .utf8)
+        #expect(named.contains("schemas: [public]\n"), "\(named)")
+        let publicOnly = try PgwardenCLI.run(["test", "--database-url", url], directory: folder.path)
+        #expect(publicOnly.status == 0, "\(publicOnly.all)")
+        #expect(!publicOnly.standardOutput.contains("api."), "\(publicOnly.all)")
+
+        try named.replacingOccurrences(of: "schemas: [public]\n", with: "").write(to: plan, atomically: true, encoding: .utf8)
+        let configured = try PgwardenCLI.run(["test", "--database-url", url], directory: folder.path)
+        #expect(configured.status == 1, "\(configured.all)")
+        #expect(configured.standardOutput.contains("observed table api.open_notes is exposed but not in the plan"), "\(configured.all)")
+        #expect(configured.standardOutput.contains("observed table api.notes is exposed but not in the plan"), "\(configured.all)")
+
+        try "[api]\nschemas = [\"public\", \"not_yet\"]\n"
+            .write(to: folder.appendingPathComponent("supabase/config.toml"), atomically: true, encoding: .utf8)
+        for command in ["test", "lint"] {
+            let missing = try PgwardenCLI.run([command, "--database-url", url], directory: folder.path)
+            #expect(missing.status == 65, "\(command): \(missing.all)")
+            #expect(missing.standardError.contains(
+                "supabase/config.toml: [api] schemas names 'not_yet', which does not exist in the database; supabase/access-plan.yml names no schemas"),
+                "\(command): \(missing.all)")
+        }
+        #expect(try DatabaseDigest.ofDatabase(try Connection(admin)) == before)
+    }
+
     @Test func lintChecksTheConfiguredSchemasWhenThereIsNoPlan() throws {
         let (url, _) = try database()
         let configured = try PgwardenCLI.run(["lint", "--database-url", url], directory: try project(config: Self.config).path)
