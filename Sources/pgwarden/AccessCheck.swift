@@ -12,13 +12,28 @@ enum AccessCheck {
 
     /// The plan at `planFile` when `hasPlan`, else the API settings near that path.
     static func read(planFile: URL, hasPlan: Bool) throws -> AccessCheck {
-        hasPlan ? .plan(try AccessPlan(contentsOf: planFile)) : .observation(try ProjectAPISettings(nearPlan: planFile.path))
+        guard hasPlan else { return .observation(try ProjectAPISettings(nearPlan: planFile.path)) }
+        let plan = try AccessPlan(contentsOf: planFile)
+        plan.noteConfiguredSchemasLeftOut()
+        return .plan(plan)
     }
 
     /// The plan, when there is one.
     var plan: AccessPlan? {
         if case .plan(let plan) = self { return plan }
         return nil
+    }
+}
+
+extension AccessPlan {
+    /// A note on standard error for each schema the project's config.toml exposes and
+    /// the plan's `schemas:` leave out: the plan says what it checks, and what it does not.
+    func noteConfiguredSchemasLeftOut() {
+        guard let config = schemasConfig else { return }
+        let at = schemasLine.map { "\(source):\($0)" } ?? source
+        for name in configuredSchemasLeftOut {
+            Terminal.note("note: \(config) exposes schema '\(name)' ([api] schemas), which the plan's schemas (\(at)) leave out: its relations are not checked")
+        }
     }
 }
 

@@ -66,6 +66,7 @@ struct LintCommand: ParsableCommand {
                 migrations: migrations.folder, plan: plan, allGiven: migrations.folder != nil && plan != nil)
             let planFile = layout.planFile.relativePath
             let accessPlan = FileManager.default.fileExists(atPath: planFile) ? try AccessPlan(contentsOf: layout.planFile) : nil
+            accessPlan?.noteConfiguredSchemasLeftOut()
             // Without a plan, the project's config.toml says where its API looks and how it signs in.
             var api = accessPlan == nil ? try ProjectAPISettings(nearPlan: layout.planFile.path) : nil
             let connection = try database.connect()

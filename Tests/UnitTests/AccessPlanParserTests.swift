@@ -46,7 +46,8 @@ import TestSupport
 
     /// A plan that names no schemas checks those its Supabase CLI project exposes (the
     /// project's own among config.toml's `[api] schemas`; unqualified names in the
-    /// first), and says where they came from; one that names them keeps its own.
+    /// first), and says where they came from; one that names them keeps its own, and
+    /// the configured ones it leaves out are named.
     @Test func aPlanWithoutSchemasTakesThemFromConfigToml() throws {
         let folder = TestFolder.url("plan-config-schemas")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("supabase"), withIntermediateDirectories: true)
@@ -60,12 +61,14 @@ import TestSupport
         #expect(configured.relations.map(\.qualifiedName) == ["api.notes"])
         #expect(configured.schemasConfig?.hasSuffix("supabase/config.toml") == true)
         #expect(configured.schemasLine == nil)
+        #expect(configured.configuredSchemasLeftOut.isEmpty)
 
         try ("schemas: [public]\n" + personas + relations).write(toFile: path, atomically: true, encoding: .utf8)
         let named = try AccessPlanParser.load(path: path)
         #expect(named.schemas == ["public"])
         #expect(named.relations.map(\.qualifiedName) == ["public.notes"])
-        #expect(named.schemasConfig == nil)
+        // The plan's own list wins, and what it leaves out of config.toml's is named.
+        #expect(named.configuredSchemasLeftOut == ["api"])
 
         // No config.toml: public, as before.
         try FileManager.default.removeItem(at: folder.appendingPathComponent("supabase/config.toml"))
@@ -73,6 +76,7 @@ import TestSupport
         let plain = try AccessPlanParser.load(path: path)
         #expect(plain.schemas == ["public"])
         #expect(plain.schemasConfig == nil)
+        #expect(plain.configuredSchemasLeftOut.isEmpty)
     }
 
     @Test func roleKeysApplyToEveryPersonaWithThatRoleAndPersonaKeysWin() throws {

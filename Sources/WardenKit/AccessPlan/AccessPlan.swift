@@ -15,9 +15,13 @@ public struct AccessPlan: Sendable {
     public internal(set) var checks: [CustomCheck]
     /// The line of `schemas:` in the plan file (nil when the plan relies on the default).
     public internal(set) var schemasLine: Int? = nil
-    /// The Supabase CLI project's `config.toml` whose `[api] schemas` gave `schemas`,
-    /// because the plan names none (nil when it does, or when neither does: `public`).
+    /// The Supabase CLI project's `config.toml` beside the plan, when it has `[api]
+    /// schemas`: they are the plan's `schemas` when the plan names none.
     public internal(set) var schemasConfig: String?
+    /// The project's own schemas that config.toml's `[api] schemas` exposes and the
+    /// plan's own `schemas:` leave out: PostgREST serves their relations, and the plan
+    /// does not check them (empty when the plan names no schemas, or leaves none out).
+    public internal(set) var configuredSchemasLeftOut: [String] = []
     /// The custom access token hook the auth server calls at sign-in (from the plan's
     /// `access_token_hook`, or `[auth.hook.custom_access_token]` of `supabase/config.toml`).
     public internal(set) var accessTokenHook: AccessTokenHook?

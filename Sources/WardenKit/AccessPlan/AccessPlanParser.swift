@@ -29,9 +29,15 @@ package struct AccessPlanParser {
         let config = try PlanSupabaseConfig.read(near: path)
         // A plan that names no schemas checks those the project's Data API exposes, as
         // the Supabase CLI's PostgREST does: the project's own among `[api] schemas`.
-        let configured = config.schemas.map(ProjectAPISettings.projectSchemas)
+        let configured = config.schemas.map { ProjectAPISettings.projectSchemas($0) }
         var plan = try AccessPlanParser(file: path).parse(text, defaultSchemas: configured ?? ["public"])
-        if plan.schemasLine == nil, configured != nil { plan.schemasConfig = config.file }
+        if let exposed = config.schemas {
+            plan.schemasConfig = config.file
+            if plan.schemasLine != nil {
+                plan.configuredSchemasLeftOut = ProjectAPISettings.projectSchemas(exposed, orPublic: false)
+                    .filter { !plan.schemas.contains($0) }
+            }
+        }
         if plan.accessTokenHook == nil { plan.accessTokenHook = config.hook }
         if let extraSearchPath = config.extraSearchPath { plan.extraSearchPath = extraSearchPath }
         return plan

@@ -82,7 +82,7 @@ struct PlanCatalogCheck {
         // The plan was resolved against these schemas (unqualified names in the first),
         // so a configured one the database lacks is refused here, not left out as a run
         // without a plan leaves it out.
-        if let config = plan.schemasConfig {
+        if plan.schemasLine == nil, let config = plan.schemasConfig {
             throw AccessPlanError(
                 file: config, line: nil,
                 message: "[api] schemas names '\(first)', which does not exist in the database; \(plan.source) names no schemas, so it checks those config.toml exposes: name them with 'schemas:' in the plan, or create the schema; the database has: \(known)")

@@ -56,12 +56,13 @@ public struct ProjectAPISettings: Sendable, Equatable {
         return (settings, missing)
     }
 
-    /// `[api] schemas` without Supabase's own and repeats; `public` when nothing is left.
-    static func projectSchemas(_ configured: [String]) -> [String] {
+    /// `[api] schemas` without Supabase's own and repeats; `public` when nothing is left
+    /// (unless `orPublic` is false).
+    static func projectSchemas(_ configured: [String], orPublic: Bool = true) -> [String] {
         var kept: [String] = []
         for name in configured where !kept.contains(name) && !LintCatalog.systemSchemas.contains(name) {
             kept.append(name)
         }
-        return kept.isEmpty ? ["public"] : kept
+        return kept.isEmpty && orPublic ? ["public"] : kept
     }
 }
