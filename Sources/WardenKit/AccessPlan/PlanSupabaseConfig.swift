@@ -10,14 +10,14 @@ import TOMLKit
 /// elsewhere, `SupabaseConfig`; this reads the file beside a plan.)
 enum PlanSupabaseConfig {
     /// The config file for a plan at `planPath`: `<plan's folder>/supabase/config.toml`,
-    /// or `<plan's folder>/config.toml` when the plan lies in the `supabase` folder.
-    static func file(near planPath: String) -> URL? {
-        let folder = URL(fileURLWithPath: planPath).deletingLastPathComponent()
-        let candidates = [
-            folder.appendingPathComponent("supabase/config.toml"),
-            folder.lastPathComponent == "supabase" ? folder.appendingPathComponent("config.toml") : nil,
-        ].compactMap { $0 }
-        return candidates.first { FileManager.default.fileExists(atPath: $0.path) }
+    /// or `<plan's folder>/config.toml` when the plan lies in the `supabase` folder; named
+    /// as the plan is (`supabase/config.toml` beside `access-plan.yml`).
+    static func file(near planPath: String) -> String? {
+        let folder = (planPath as NSString).deletingLastPathComponent
+        let inSupabase = URL(fileURLWithPath: planPath).deletingLastPathComponent().lastPathComponent == "supabase"
+        let candidates = ["supabase/config.toml"] + (inSupabase ? ["config.toml"] : [])
+        return candidates.map { (folder as NSString).appendingPathComponent($0) }
+            .first { FileManager.default.fileExists(atPath: $0) }
     }
 
     /// What the config file beside a plan says; each nil when the file (or the key) is absent.
@@ -34,25 +34,18 @@ enum PlanSupabaseConfig {
 
     /// The config file beside `planPath`, read once.
     static func read(near planPath: String) throws -> Values {
-        guard let url = file(near: planPath) else { return Values() }
-        // Named in messages as the plan is: `supabase/config.toml` beside `access-plan.yml`.
-        let planFolder = URL(fileURLWithPath: planPath).deletingLastPathComponent().path
-        let written = (planPath as NSString).deletingLastPathComponent
-        let name = url.path.hasPrefix(planFolder + "/")
-            ? (written as NSString).appendingPathComponent(String(url.path.dropFirst(planFolder.count + 1))) : url.path
-        guard let text = try? String(contentsOf: url, encoding: .utf8) else {
-            throw AccessPlanError(file: name, line: nil, message: "cannot read the file (missing, unreadable or not UTF-8)")
+        guard let file = file(near: planPath) else { return Values() }
+        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+            throw AccessPlanError(file: file, line: nil, message: "cannot read the file (missing, unreadable or not UTF-8)")
         }
-        var values = try read(toml: text, file: name)
-        values.file = name
-        return values
+        return try read(toml: text, file: file)
     }
 
     /// What config.toml's text says; `file` names it in errors.
     static func read(toml text: String, file: String) throws -> Values {
         let table = try parse(toml: text, file: file)
         return Values(
-            file: nil,
+            file: file,
             hook: try customAccessTokenHook(in: table, file: file),
             extraSearchPath: try schemaNames(in: table, key: "extra_search_path", file: file),
             schemas: try schemaNames(in: table, key: "schemas", file: file))
