@@ -49,7 +49,7 @@ final class MigrationProgress: @unchecked Sendable {
         case .warning(let text):
             message("pgwarden: warning: \(text)\n")
         case .note(let text):
-            message("pgwarden: note: \(text)\n")
+            note(text)
         }
     }
 
@@ -60,6 +60,11 @@ final class MigrationProgress: @unchecked Sendable {
         case .started(let file): begin("seeding \(file.relativePath)")
         case .finished: stop()
         }
+    }
+
+    /// A note on standard error (`pgwarden: note: ...`).
+    func note(_ text: String) {
+        message("pgwarden: note: \(text)\n")
     }
 
     /// Clears a live line left by a run that failed (call before printing the error).

@@ -66,6 +66,7 @@ struct ProjectSteps {
     private func seed(_ seeds: Seeds, on connection: Connection) throws {
         let source = seeds.source
         defer { progress.stop() }
+        seeds.notes.forEach(progress.note)
         guard let files = try seeds.apply(on: connection, observer: progress.handle) else {
             switch source {
             case .folder(let folder): print("seed: no \(folder.relativePath) folder; skipped")

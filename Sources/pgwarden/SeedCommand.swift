@@ -25,6 +25,7 @@ struct SeedCommand: ParsableCommand {
             let connection = try database.connect()
             let progress = MigrationProgress.standard()
             defer { progress.stop() }
+            checked.notes.forEach(progress.note)
             guard let applied = try checked.apply(on: connection, observer: progress.handle) else {
                 print(source == .disabled ? "seeding is disabled in supabase/config.toml; nothing applied"
                                           : "no seed file matches [db.seed] sql_paths; nothing applied")

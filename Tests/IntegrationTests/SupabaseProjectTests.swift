@@ -256,7 +256,7 @@ import TestSupport
         // dev refuses it before a server starts.
         let dev = try PgwardenCLI.run(["dev"], directory: root)
         #expect(dev.status == 65, "\(dev.all)")
-        #expect(dev.standardError.contains("supabase/seeds/02_scores.sql:1: 'commit' (COMMIT) is not allowed here"), "\(dev.all)")
+        #expect(dev.standardError.contains("supabase/seeds/02_scores.sql:1: `COMMIT`: a COMMIT without a BEGIN before it"), "\(dev.all)")
         #expect(!dev.standardOutput.contains("server:"), "\(dev.all)")
     }
 

@@ -1,8 +1,8 @@
 import Foundation
 
 /// A top-level `BEGIN; ... COMMIT;` pair in a marker-less migration (the Supabase
-/// CLI's format). Its BEGIN and COMMIT are not sent: the file runs inside pgwarden's
-/// transaction, atomic with its history row. But what the author's COMMIT would end
+/// CLI's format) or a seed file. Its BEGIN and COMMIT are not sent: the file runs
+/// inside pgwarden's transaction (a migration atomic with its history row). But what the author's COMMIT would end
 /// must end there too, as with psql and the Supabase CLI: `SET LOCAL`,
 /// `set_config(..., true)` and `SET LOCAL ROLE` made inside the pair do not outlive it.
 ///
@@ -11,11 +11,11 @@ import Foundation
 /// of the transaction, except settings a session-level `SET` in the pair changed
 /// (a COMMIT keeps those).
 struct AuthorTransaction {
-    let session: MigrationSession
+    let session: any TransactionSettingsSession
     private var before: [String: String]?
     private var sessionNames: Set<String> = []
 
-    init(session: MigrationSession) { self.session = session }
+    init(session: any TransactionSettingsSession) { self.session = session }
 
     /// At the author's BEGIN: records the state its COMMIT will return to.
     mutating func begin(section: MigrationSection, at index: Int) throws {

@@ -5,7 +5,7 @@ import WardenPostgres
 /// and reconnecting. The history's rows are a `MigrationHistory`.
 ///
 /// `PostgresMigrationSession` is the real one. Calls come from one thread.
-package protocol MigrationSession: AnyObject {
+package protocol MigrationSession: TransactionSettingsSession {
     /// Takes the run lock that serializes migrators on one database, waiting at most
     /// `timeout` (nil: no limit). Calls `onWait` once before it starts waiting.
     /// Throws `MigrationRefusal.lockTimeout` when the time runs out.
@@ -46,11 +46,6 @@ package protocol MigrationSession: AnyObject {
     /// Runs migration statements in order, each exactly one statement (pipelined on a
     /// real server); throws `PGError` whose `completedStatements` is the failing one's index.
     func execute(statements: [String]) throws
-    /// The transaction-local state an author's COMMIT would end: every setting's value,
-    /// `names` (custom settings such as `request.jwt.claims`) and the role.
-    func transactionSettings(including names: [String]) throws -> [String: String]
-    /// Sets back, for the rest of the transaction, the settings that changed since `before`.
-    func restoreTransactionSettings(_ before: [String: String], keeping sessionNames: Set<String>) throws
     /// Undoes session settings a migration may have made, between migrations. The
     /// `Migrator` sends it with the next migration's BEGIN (`inTransaction(resetFirst:)`)
     /// when it can, and calls this before anything else and at the end of a run.

@@ -24,6 +24,10 @@ public struct Seeds: Sendable {
     /// The files in the order they apply (empty when there are none).
     public var files: [URL] { scripts.map(\.file) }
 
+    /// What the user should know before the files run, one line each: a file whose
+    /// top-level BEGIN/COMMIT pairs are dropped (it runs in the seeds' one transaction).
+    public var notes: [String] { scripts.compactMap(\.note) }
+
     /// Applies the files in one transaction; returns them, or nil when there is nothing
     /// to apply (no seeds folder, no file, or seeding disabled in `config.toml`). A
     /// failing file rolls every seed back and throws `SeedError` naming its line.

@@ -19,16 +19,22 @@ package enum SQLScript {
         package var offset: Int { underlying.position.map { $0 - 1 } ?? statementOffset }
     }
 
-    /// Runs `text` on `connection`. Throws a `Failure` when a statement fails.
-    package static func run(_ text: String, on connection: Connection) throws {
-        let whole = MigrationSection(
+    /// Runs `text` on `connection`, in its transaction, without the statements at
+    /// `dropping` (the indices of the text's top-level BEGIN/COMMIT pairs: what such a
+    /// COMMIT would end ends there, see `AuthorTransaction`). Throws a `Failure` when a
+    /// statement fails.
+    package static func run(_ text: String, dropping droppedStatements: [Int] = [], on connection: Connection) throws {
+        var whole = MigrationSection(
             sql: text, startLine: 1, startOffset: 0, markerLine: nil, options: MigrationOptions())
+        whole.droppedStatements = droppedStatements
+        var authorTransaction = AuthorTransaction(session: ConnectionTransactionSettings(connection))
         try SectionBatch.forEachBatch(of: whole) { batch in
             do {
                 switch batch.payload {
                 case .statements(let items): try connection.execute(unsafeStatements: items.map(\.text))
                 case .copy(let item, let data): try connection.copyIn(unsafeStatement: item.text, data: data)
-                case .authorBegin(let item), .authorCommit(let item): try connection.execute(unsafeStatement: item.text)
+                case .authorBegin(let item): try authorTransaction.begin(section: whole, at: item.index)
+                case .authorCommit: try authorTransaction.commit()
                 }
             } catch var error as PGError {
                 let offset = batch.failingItem(error.completedStatements)?.fileOffset ?? 0

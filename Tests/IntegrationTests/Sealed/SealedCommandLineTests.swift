@@ -102,8 +102,48 @@ import TestSupport
         let result = try PgwardenCLI.run(
             ["seed", "--database-url", try database.url, "--seeds", folder.path], environment: PgwardenCLI.cleanEnvironment())
         #expect(result.status == 65)
-        #expect(result.standardError.hasPrefix("pgwarden: \(folder.path)/02_b.sql:3: 'commit' (COMMIT) is not allowed here"))
+        #expect(result.standardError.hasPrefix("pgwarden: \(folder.path)/02_b.sql:3: `COMMIT`: a COMMIT without a BEGIN before it"))
         #expect(result.standardError.contains("nothing was applied"))
+        #expect(try database.scalar("select count(*) from public.thing") == "0")
+        // A ROLLBACK, even inside a pair, is refused too.
+        try "begin;\ninsert into public.thing values (2);\nrollback;\n"
+            .write(to: folder.appendingPathComponent("02_b.sql"), atomically: true, encoding: .utf8)
+        let rollback = try PgwardenCLI.run(
+            ["seed", "--database-url", try database.url, "--seeds", folder.path], environment: PgwardenCLI.cleanEnvironment())
+        #expect(rollback.status == 65, "\(rollback.all)")
+        #expect(rollback.standardError.hasPrefix("pgwarden: \(folder.path)/02_b.sql:3: `ROLLBACK`: ROLLBACK would undo"))
+        #expect(try database.scalar("select count(*) from public.thing") == "0")
+    }
+
+    /// A seed file wrapped in `BEGIN; ... COMMIT;` (the Supabase CLI runs it, the pair
+    /// committing): the pair is dropped with a note, the rows are applied in pgwarden's
+    /// seed transaction, and what the COMMIT would end (`SET LOCAL`) ends there.
+    @Test func aSeedWrappedInBeginAndCommitIsAppliedWithANote() throws {
+        let database = try TestDatabase("seedpair")
+        try database.connection.execute("create table public.thing (id int, note text default current_setting('app.note', true))")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("seeds-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try "BEGIN;\nset local app.note = 'inside';\ninsert into public.thing (id) values (1);\nCOMMIT;\ninsert into public.thing (id) values (2);\n"
+            .write(to: folder.appendingPathComponent("01_a.sql"), atomically: true, encoding: .utf8)
+        try "begin;\ninsert into public.thing (id) values (3);\nend;\nbegin;\ninsert into public.thing (id) values (4);\ncommit;\n"
+            .write(to: folder.appendingPathComponent("02_b.sql"), atomically: true, encoding: .utf8)
+        let result = try PgwardenCLI.run(
+            ["seed", "--database-url", try database.url, "--seeds", folder.path], environment: PgwardenCLI.cleanEnvironment())
+        #expect(result.status == 0, "\(result.all)")
+        #expect(result.standardError.contains(
+            "pgwarden: note: \(folder.path)/01_a.sql: its BEGIN/COMMIT (lines 1, 4) are dropped"), "\(result.all)")
+        #expect(result.standardError.contains("02_b.sql: its BEGIN/COMMIT (lines 1, 3, 4, 6) are dropped"), "\(result.all)")
+        #expect(try database.scalar("select string_agg(id || ':' || coalesce(nullif(note, ''), '-'), ',' order by id) from public.thing")
+            == "1:inside,2:-,3:-,4:-")
+        // A failure after a pair rolls back every file, the pair's rows included.
+        try database.connection.execute("truncate public.thing")
+        try "insert into public.thing (id) values ('five');\n"
+            .write(to: folder.appendingPathComponent("03_c.sql"), atomically: true, encoding: .utf8)
+        let failed = try PgwardenCLI.run(
+            ["seed", "--database-url", try database.url, "--seeds", folder.path], environment: PgwardenCLI.cleanEnvironment())
+        #expect(failed.status == 1, "\(failed.all)")
+        #expect(failed.standardError.contains("(all seed files rolled back)"), "\(failed.all)")
         #expect(try database.scalar("select count(*) from public.thing") == "0")
     }
 
