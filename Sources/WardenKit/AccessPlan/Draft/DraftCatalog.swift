@@ -14,8 +14,9 @@ struct DraftCatalog {
         var category: String
         /// The declared maximum length of a string column, when it has one.
         var maxLength: Int?
-        /// An enum's first label.
-        var firstLabel: String?
+        /// An enum's labels, those the project's access rules do not name first
+        /// (`DraftSingledOutValues`); empty for a column that is not an enum.
+        var labels: [String] = []
         /// NOT NULL without a default, identity or generation: an insert must give it.
         var required: Bool
         /// The referenced `schema.table` and column of a single-column foreign key.
@@ -34,11 +35,21 @@ struct DraftCatalog {
         /// Its default calls auth.uid() (`created_by uuid default auth.uid()`): a
         /// signed-in user's insert fills it with that user.
         var defaultsToSignedInUser = false
+        /// Every value it may hold (its enum's labels, the values its checks list) is one
+        /// the project's access rules name: a row with any of them singles its user out.
+        var everyValueSingledOut = false
+
+        /// An enum's first label (one the rules do not name, where there is one).
+        var firstLabel: String? { labels.first }
     }
 
     var columns: [String: [Column]] = [:]
     /// Table -> USING and WITH CHECK expressions of its policies (pg_get_expr text).
     var policyExpressions: [String: [String]] = [:]
+    /// Policy expressions that read no column of their table (`exists (select 1 from
+    /// memberships m where m.user_id = auth.uid() and m.role = 'admin')`): they say who
+    /// the user is, not whose the row is, so they are no owner rule.
+    var rowlessExpressions: Set<String> = []
     /// Functions (regprocedure text as `ExposedCatalog` spells it) that are security definer.
     var securityDefiner: Set<String> = []
     /// View -> the tables and views its query reads.
@@ -47,6 +58,8 @@ struct DraftCatalog {
     /// `auth.jwt()`, the request's claims) begins in a policy expression deparsed with
     /// an empty search_path: `public.is_board_owner(`.
     var userReadingCalls: [String] = []
+    /// The values the project's access rules name (`DraftSingledOutValues`).
+    var singledOut = DraftSingledOutValues()
 
     /// Table -> its first column referencing `auth.users (id)`.
     var userColumns: [String: String] {
@@ -61,7 +74,8 @@ struct DraftCatalog {
         let columnsSQL: SQL = """
             select format('%s.%s', n.nspname, c.relname), a.attname, bt.typname::text, bt.typcategory::text,
                    case when bt.typcategory = 'S' and a.atttypmod > 4 then (a.atttypmod - 4)::text end,
-                   (select e.enumlabel::text from pg_enum e where e.enumtypid = bt.oid order by e.enumsortorder limit 1),
+                   array_to_json(array(select e.enumlabel::text from pg_enum e where e.enumtypid = bt.oid
+                                       order by e.enumsortorder))::text,
                    (a.attnotnull and not a.atthasdef and a.attidentity = '' and a.attgenerated = '')::text,
                    (select format('%I.%I', fn.nspname, fc.relname) || '|' || fa.attname
                     from pg_constraint k
@@ -90,8 +104,9 @@ struct DraftCatalog {
         // public.patron), so owner rules read the same whatever the role's search_path.
         // Every query in one round trip (a savepoint inside a caller's transaction).
         let results = try CatalogReads.run(
-            connection, [columnsSQL] + Self.policySQL(schemaArray), emptySearchPathFrom: 1
+            connection, [columnsSQL] + Self.policySQL(schemaArray) + [DraftSingledOutValues.literalsSQL], emptySearchPathFrom: 1
         ).map(\.rows)
+        catalog.singledOut.literals = Set(JSONStringArray.decode(results.last?.first?.first ?? nil))
         var checked: [(table: String, column: Column, checks: [String])] = []
         for row in results[0] {
             let reference = row[7].flatMap { text -> (String, String)? in
@@ -99,12 +114,18 @@ struct DraftCatalog {
                 return parts.count == 2 ? (parts[0], parts[1]) : nil
             }
             let (table, checks) = (row[0] ?? "", JSONStringArray.decode(row[9]))
+            let (labels, allowed) = (JSONStringArray.decode(row[5]), DraftCheckList.allowed(by: checks, column: row[1] ?? ""))
+            // Only a role's values are ordered: a row's state (`status = 'published'`)
+            // keeps its first value, so what the rules show of such rows stays shown.
+            let role = DraftSingledOutValues.namesARole(column: row[1] ?? "", type: row[2] ?? "")
+            let singledOut = role ? catalog.singledOut : DraftSingledOutValues()
             let column = Column(
                 name: row[1] ?? "", typeName: row[2] ?? "", category: row[3] ?? "",
-                maxLength: row[4].flatMap { Int($0) }, firstLabel: row[5], required: row[6] == "true",
+                maxLength: row[4].flatMap { Int($0) }, labels: singledOut.ordinaryFirst(labels), required: row[6] == "true",
                 reference: reference, unique: row[8] == "true",
-                allowedValues: DraftCheckList.allowed(by: checks, column: row[1] ?? ""), writable: row[10] != "false",
-                defaultsToSignedInUser: row[11] == "true")
+                allowedValues: allowed.map(singledOut.ordinaryFirst), writable: row[10] != "false",
+                defaultsToSignedInUser: row[11] == "true",
+                everyValueSingledOut: singledOut.namesEvery(labels) || singledOut.namesEvery(allowed ?? []))
             catalog.columns[table, default: []].append(column)
             // A text column whose checks list no values: the server tries candidates below.
             if column.category == "S", column.allowedValues == nil, !checks.isEmpty { checked.append((table, column, checks)) }
@@ -116,7 +137,11 @@ struct DraftCatalog {
                 catalog.columns[table]?[index].checkedText = text
             }
         }
-        catalog.readPolicies(Array(results.dropFirst()))
+        catalog.readPolicies(Array(results.dropFirst().dropLast()))
+        // The lookup rows a foreign key may pick (`app_roles ('admin', 'viewer')`).
+        catalog.singledOut.readKeys(connection, of: catalog.columns.values.joined().filter {
+            DraftSingledOutValues.namesARole(column: $0.name, type: $0.typeName) && $0.reference?.table != "auth.users"
+        }.compactMap(\.reference))
         return catalog
     }
 
@@ -125,7 +150,10 @@ struct DraftCatalog {
     private static func policySQL(_ schemaArray: String) -> [SQL] {
         [
             """
-            select format('%s.%s', n.nspname, c.relname), pg_get_expr(p.polqual, p.polrelid), pg_get_expr(p.polwithcheck, p.polrelid)
+            select format('%s.%s', n.nspname, c.relname), pg_get_expr(p.polqual, p.polrelid), pg_get_expr(p.polwithcheck, p.polrelid),
+                   -- whether it reads a column of its table (a policy depends on each it reads)
+                   exists (select from pg_depend d where d.classid = 'pg_policy'::regclass and d.objid = p.oid
+                           and d.refobjid = p.polrelid and d.refobjsubid > 0)::text
             from pg_policy p join pg_class c on c.oid = p.polrelid join pg_namespace n on n.oid = c.relnamespace
             where n.nspname = any(\(schemaArray)::text[])
             order by p.polname
@@ -168,7 +196,9 @@ struct DraftCatalog {
     /// Reads the rows of `policySQL`'s queries, in order.
     private mutating func readPolicies(_ results: [[[String?]]]) {
         for row in results[0] {
-            policyExpressions[row[0] ?? "", default: []] += [row[1], row[2]].compactMap { $0 }
+            let expressions = [row[1], row[2]].compactMap { $0 }
+            policyExpressions[row[0] ?? "", default: []] += expressions
+            if row[3] == "false" { rowlessExpressions.formUnion(expressions) }
         }
         securityDefiner = Set(results[1].compactMap { $0[0] })
         for row in results[2] { viewSources[row[0] ?? "", default: []].append(row[1] ?? "") }

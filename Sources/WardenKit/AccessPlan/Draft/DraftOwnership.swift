@@ -87,7 +87,9 @@ struct DraftOwnership {
     /// which is then true of the persona's own rows.
     func ownerRule(of table: String) -> String? {
         if let column = ownerColumn(of: table) { return "\(Self.sqlName(column)) = auth.uid()" }
-        let expressions = catalog.policyExpressions[table] ?? []
+        // An expression that reads no column of the table says who the user is, not
+        // whose the row is (an admin check): taken as the owner rule, no row was anyone's.
+        let expressions = (catalog.policyExpressions[table] ?? []).filter { !catalog.rowlessExpressions.contains($0) }
         guard let rule = expressions.first(where: { $0.contains("auth.uid()") })
             ?? expressions.first(where: passesRowToUserFunction) else { return nil }
         // pg_get_expr breaks long expressions over indented lines: one line reads better.
@@ -201,7 +203,12 @@ struct DraftOwnership {
         if let owner = ownerColumn(of: reference.table) {
             return "(select \(name) from \(reference.table) where \(Self.sqlName(owner)) = auth.uid() order by \(order) limit 1)"
         }
-        let any = "(select \(name) from \(reference.table) order by \(order) limit 1)"
+        let plain = "(select \(name) from \(reference.table) order by \(order) limit 1)"
+        // A lookup row of a role the rules name (`app_roles 'admin'`) only when there is no other.
+        let any = catalog.singledOut.keys["\(reference.table)|\(reference.column)"].map { named in
+            "coalesce((select \(name) from \(reference.table) where \(name)::text <> all(array["
+                + named.map(Self.literal).joined(separator: ", ") + "]) order by \(order) limit 1), \(plain))"
+        } ?? plain
         let created = creatorColumn(of: reference.table).map {
             "(select \(name) from \(reference.table) where \(Self.sqlName($0)) = auth.uid() order by \(order) limit 1)"
         }
@@ -247,8 +254,9 @@ struct DraftOwnership {
         guard ownerRule(of: table) != nil else {
             return sample.isEmpty ? nil : unownedRow(table, quotedTable, sample, userEmail: emails.first ?? "")
         }
-        // No signed-in persona (all left out): no one to own a row.
-        guard !emails.isEmpty else { return nil }
+        // No signed-in persona (all left out): no one to own a row. No row either where
+        // every value of its role column makes its user what the rules single out.
+        guard !emails.isEmpty, singledOutRoleColumn(of: table) == nil else { return nil }
         // A column whose default is auth.uid() is NULL for the admin: the persona's own
         // insert would have filled it with the persona (a NOT NULL one refused every row).
         let row = sample + (catalog.columns[table] ?? []).filter { column in
@@ -266,6 +274,24 @@ struct DraftOwnership {
               raise notice 'plan draft: no rows for \(table.replacingOccurrences(of: "'", with: "''")): %', sqlerrm;
             end $draft$
             """
+    }
+
+    /// The role column of `table`'s setup row every value of which the project's access
+    /// rules name (`DraftSingledOutValues`), with those values: a persona given any of
+    /// them would be what the rules single out, where a fresh sign-up has no such row.
+    func singledOutRoleColumn(of table: String) -> (column: String, values: [String])? {
+        let row = Set(sample(of: table, inSetup: true).map(\.column))
+        guard let column = catalog.columns[table]?.first(where: { $0.everyValueSingledOut && row.contains($0.name) })
+        else { return nil }
+        return (column.name, column.labels.isEmpty ? column.allowedValues ?? [] : column.labels)
+    }
+
+    /// Why the setup gives the personas no row of `table` when it gives none on purpose.
+    func setupSkipReason(of table: String) -> String? {
+        guard ownerRule(of: table) != nil, let role = singledOutRoleColumn(of: table) else { return nil }
+        return "the draft gives the personas no row here: every value of \(role.column) (\(role.values.joined(separator: ", "))) "
+            + "is named by the project's policies or functions, and a fresh sign-up has no such row; add one in setup "
+            + "to plan for such a user"
     }
 
     /// A sample value in a persona's setup row (`u` is the persona's `auth.users` row):

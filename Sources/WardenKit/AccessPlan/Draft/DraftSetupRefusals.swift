@@ -1,6 +1,7 @@
 import WardenPostgres
 
-/// Why the draft's setup made no row for a table: each setup entry catches its own
+/// Why the draft's setup made no row for a table: on purpose (`skipped`), or because
+/// the database refused it. Each setup entry catches its own
 /// error and raises a notice, `plan draft: no rows for <table>: <error>`
 /// (`DraftOwnership.setupRows`), read here while the observation runs on the
 /// connection. A cell that then had no row to probe names that error in its note.
@@ -9,6 +10,9 @@ final class DraftSetupRefusals {
 
     /// The notices' text after the prefix (`<table>: <error>`), in the order raised.
     private var messages: [String] = []
+    /// Table -> why the draft gives the personas no row of it on purpose
+    /// (`DraftOwnership.setupSkipReason`).
+    var skipped: [String: String] = [:]
 
     /// Runs `body` with the connection's notices read (and still passed on to the
     /// handler it had).
@@ -29,7 +33,9 @@ final class DraftSetupRefusals {
 
     /// `note`, with the setup's error for `table` when the note is about a missing row.
     func explain(_ note: String, table: String) -> String {
-        guard note.contains("cannot probe: there is no such row"), let reason = reason(for: table) else { return note }
+        guard note.contains("cannot probe: there is no such row") else { return note }
+        if skipped[table] != nil { return note + " (the draft gives the personas no row here: see the NOTE above)" }
+        guard let reason = reason(for: table) else { return note }
         return note + " (the draft's setup row was refused: \(reason))"
     }
 }

@@ -12,6 +12,8 @@ struct PlanDraftWriter {
     /// Table -> its column referencing `auth.users` (a user column), for tables whose
     /// policies name no owner: reading every row there reads every user's rows.
     var userColumns: [String: String] = [:]
+    /// Relation -> a NOTE on the relation as a whole (why the setup gives it no rows).
+    var relationNotes: [String: String] = [:]
 
     func render() -> String {
         var lines = [
@@ -49,6 +51,7 @@ struct PlanDraftWriter {
         for relation in plan.relations {
             let key = relation.schema == plan.schemas.first ? relation.name : relation.qualifiedName
             lines.append("  \(Self.key(key)):")
+            if let note = relationNotes[relation.qualifiedName] { lines.append("    # NOTE: \(note)") }
             if let owner = relation.owner { lines.append("    owner: \(Self.quote(owner))") }
             if !relation.sample.isEmpty {
                 lines.append("    sample:")

@@ -101,6 +101,9 @@ public struct PlanDrafter {
                 quotedTable: "\(DraftOwnership.sqlName(relation.schema)).\(DraftOwnership.sqlName(relation.name))", emails: emails)
         }
         let refusals = DraftSetupRefusals()
+        for table in exposedTables.map(\.qualifiedName) {
+            refusals.skipped[table] = ownership.setupSkipReason(of: table)
+        }
         let observation = DraftObservation(results: try refusals.reading(connection) {
             try AccessPlanRunner(connection: connection, plan: plan).run().results
         })
@@ -134,6 +137,7 @@ public struct PlanDrafter {
         findings.leftOut = leftOut
         var writer = PlanDraftWriter(plan: plan, notes: notes, securityDefiner: catalog.securityDefiner, findings: findings.dangers)
         writer.userColumns = catalog.userColumns
+        writer.relationNotes = refusals.skipped
         return PlanDraft(
             yaml: writer.render(), plan: plan, dangers: writer.dangers().count, verified: check.passed,
             report: check, dangerCells: writer.dangers(), findings: findings, storagePolicies: storage)

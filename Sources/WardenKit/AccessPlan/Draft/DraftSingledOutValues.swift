@@ -1,0 +1,81 @@
+import WardenPostgres
+
+/// The values a project's access rules single out: the string literals of its row-level
+/// security policies and of its own functions' bodies (`role = 'admin'`, a custom access
+/// token hook's or an `authorize()` function's `'moderator'`).
+///
+/// A drafted setup row that gives a persona such a value in a role column (an enum
+/// label, a value a check lists, the key of a lookup table's row) makes the persona what
+/// the rules single out, most often an administrator, while a fresh sign-up is an
+/// ordinary user: every cell and DANGER for "a signed-in user" would then describe an
+/// administrator. So the draft orders a role column's values with those the rules do
+/// not name first (`DraftCatalog.Column.labels`, `allowedValues`), picks a lookup row
+/// they do not name (`keys`), and gives no row where every value is named
+/// (`Column.everyValueSingledOut`: a fresh sign-up has no such row).
+struct DraftSingledOutValues {
+    /// The literals (quotes undoubled), at most 63 characters each: a name's length.
+    var literals: Set<String> = []
+    /// `schema.table|column` of a referenced lookup column -> its values among `literals`.
+    var keys: [String: [String]] = [:]
+
+    /// The literals, one JSON array: those of every policy, and of the bodies of the
+    /// functions outside Supabase's own schemas that no extension installed (pgTAP's
+    /// thousands of messages are not the project's rules).
+    static let literalsSQL: SQL = """
+        select coalesce(array_to_json(array(
+          select distinct replace(m[1], '''''', '''')
+          from (select pg_get_expr(p.polqual, p.polrelid) as body from pg_policy p
+                union all select pg_get_expr(p.polwithcheck, p.polrelid) from pg_policy p
+                union all select p.prosrc from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+                          where p.pronamespace <> 'pg_catalog'::pg_catalog.regnamespace
+                            and n.nspname <> all(\(PostgresArray.literal(LintCatalog.systemSchemas))::text[])
+                            and n.nspname not like 'pg\\_%'
+                            and not exists (select from pg_depend d where d.classid = 'pg_proc'::regclass
+                                            and d.objid = p.oid and d.deptype = 'e')) s,
+               regexp_matches(s.body, '''((?:[^'']|'''')*)''', 'g') m
+          where length(m[1]) between 1 and 63
+          order by 1)), '[]')::text
+        """
+
+    /// Reads the values among `literals` of each referenced column (`schema.table` as
+    /// SQL names it, and a column name), in one round trip; a table the reader may not
+    /// read leaves them all out (the draft then picks as before).
+    mutating func readKeys(_ connection: Connection, of references: [(table: String, column: String)]) {
+        let unique = Array(Set(references.map { "\($0.table)|\($0.column)" })).sorted()
+        guard !literals.isEmpty, !unique.isEmpty else { return }
+        let values = literals.sorted()
+        let queries: [SQL] = unique.map { key in
+            let parts = key.split(separator: "|", maxSplits: 1).map(String.init)
+            return """
+                select coalesce(array_to_json(array(
+                  select distinct \(raw: SQL.quoteIdentifier(parts[1]))::text from \(raw: parts[0])
+                  where \(raw: SQL.quoteIdentifier(parts[1]))::text = any(\(array: values)::text[]) limit 50)), '[]')::text
+                """
+        }
+        guard let results = try? CatalogReads.run(connection, queries) else { return }
+        for (key, result) in zip(unique, results) {
+            let found = JSONStringArray.decode(result.rows.first?.first ?? nil)
+            if !found.isEmpty { keys[key] = found }
+        }
+    }
+
+    /// A column holding a user's role: its name or its type's says role or permission
+    /// (`role`, `role_id`, `app_role`, `permission`). Other listed values (a row's
+    /// `status`) are states of the row, not of its user.
+    static func namesARole(column: String, type: String) -> Bool {
+        [column, type].contains { name in
+            let lowered = name.lowercased()
+            return lowered.contains("role") || lowered.contains("permission")
+        }
+    }
+
+    /// `values` with those the rules do not name first, each group in its order.
+    func ordinaryFirst(_ values: [String]) -> [String] {
+        values.filter { !literals.contains($0) } + values.filter { literals.contains($0) }
+    }
+
+    /// True when there are values and the rules name every one.
+    func namesEvery(_ values: [String]) -> Bool {
+        !values.isEmpty && values.allSatisfy(literals.contains)
+    }
+}

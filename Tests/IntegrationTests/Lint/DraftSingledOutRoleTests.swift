@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+import WardenKit
+import TestSupport
+
+/// A persona of the draft is an ordinary signed-in user. The draft's setup gave each
+/// persona a row of every table it could own, with a role column's first value: the
+/// first label of `app_role ('admin', ...)`, or the first row of a lookup table
+/// (`app_roles`), so both personas became administrators, and every cell and DANGER for
+/// "a signed-in user" described an administrator (found on a community site with a
+/// custom access token hook and `authorize()`, and on an admin panel). And a policy that
+/// checks who the user is (`exists (... m.role_id = 'admin')`, no column of its table)
+/// was taken as the table's owner rule, so no row was anyone's and service_role's update
+/// and delete could not be probed.
+///
+/// Now a role column's values that the project's policies or functions name come last,
+/// a table whose role column has no other value gets no persona row (a fresh sign-up
+/// has none), and an expression that reads no column of its table is no owner rule.
+@Suite struct DraftSingledOutRoleTests {
+    /// Secrets only admins may read, by a role enum; a role row each user may read.
+    static let enumRoles = """
+        create type public.app_role as enum ('admin', 'member');
+        create table public.user_roles (
+          user_id uuid primary key references auth.users on delete cascade,
+          role public.app_role not null);
+        create table public.secrets (id int generated always as identity primary key, body text not null);
+        insert into public.secrets (body) values ('only admins');
+        alter table public.user_roles enable row level security;
+        alter table public.secrets enable row level security;
+        create policy "own role" on public.user_roles for select to authenticated using (user_id = (select auth.uid()));
+        create policy "admins" on public.secrets for all to authenticated
+          using (exists (select 1 from public.user_roles r where r.user_id = (select auth.uid()) and r.role = 'admin'))
+          with check (exists (select 1 from public.user_roles r where r.user_id = (select auth.uid()) and r.role = 'admin'));
+        grant select on public.user_roles to authenticated;
+        grant select, insert, update, delete on public.secrets to authenticated;
+        """
+
+    @Test func aRoleEnumGivesThePersonasTheValueNoPolicyNames() throws {
+        let connection = try Connection(try TestCluster.newTwinDatabase("singledenum").project)
+        try connection.execute(unsafeScript: Self.enumRoles)
+        let draft = try PlanDrafter(connection: connection).draft()
+        #expect(draft.yaml.contains("'member'"), "\(draft.yaml)")
+        #expect(!draft.plan.setup.joined().contains("'admin'"), "\(draft.plan.setup)")
+        let secrets = try #require(draft.plan.relations.first { $0.name == "secrets" })
+        #expect(secrets.access["ava"]?.select == .nothing, "\(draft.yaml)")
+        #expect(!draft.dangerCells.contains { $0.contains("secrets") }, "\(draft.dangerCells)")
+        #expect(draft.verified, "\(draft.report.failures.map { "\($0.name): \($0.observed)" })")
+    }
+
+    @Test func aRoleWhoseEveryValueAPolicyNamesGivesThePersonasNoRow() throws {
+        let connection = try Connection(try TestCluster.newTwinDatabase("singledall").project)
+        try connection.execute(unsafeScript: Self.enumRoles.replacingOccurrences(
+            of: "('admin', 'member')", with: "('admin', 'moderator')"
+        ).replacingOccurrences(of: "r.role = 'admin'", with: "r.role in ('admin', 'moderator')"))
+        let draft = try PlanDrafter(connection: connection).draft()
+        #expect(!draft.plan.setup.contains { $0.contains("public.user_roles") }, "\(draft.plan.setup)")
+        #expect(draft.yaml.contains("    # NOTE: the draft gives the personas no row here: every value of role (admin, moderator)"),
+                "\(draft.yaml)")
+        #expect(draft.yaml.contains("update own row: cannot probe: there is no such row in public.user_roles; "), "\(draft.yaml)")
+        let secrets = try #require(draft.plan.relations.first { $0.name == "secrets" })
+        #expect(secrets.access["ben"]?.select == .nothing, "\(draft.yaml)")
+        #expect(!draft.dangerCells.contains { $0.contains("secrets") }, "\(draft.dangerCells)")
+        #expect(try connection.query("select count(*)::text from public.user_roles").scalar == "0")
+    }
+
+    @Test func aLookupRoleRowIsOneNoPolicyNamesAndAnAdminCheckIsNoOwnerRule() throws {
+        let connection = try Connection(try TestCluster.newTwinDatabase("singledlookup").project)
+        try connection.execute(unsafeScript: """
+            create table public.app_roles (id text primary key);
+            insert into public.app_roles values ('admin'), ('viewer');
+            create table public.memberships (
+              user_id uuid primary key references auth.users on delete cascade,
+              role_id text not null references public.app_roles);
+            create table public.settings (id int generated always as identity primary key, value text not null);
+            insert into public.settings (value) values ('x');
+            alter table public.app_roles enable row level security;
+            alter table public.memberships enable row level security;
+            alter table public.settings enable row level security;
+            create policy "roles" on public.app_roles for select to authenticated using (true);
+            create policy "own membership" on public.memberships for select to authenticated
+              using (user_id = (select auth.uid()));
+            create policy "read" on public.settings for select to authenticated using (true);
+            create policy "admins write" on public.settings for all to authenticated
+              using (exists (select 1 from public.memberships m where m.user_id = (select auth.uid()) and m.role_id = 'admin'))
+              with check (exists (select 1 from public.memberships m where m.user_id = (select auth.uid()) and m.role_id = 'admin'));
+            grant select on public.app_roles, public.memberships to authenticated;
+            grant select, insert, update, delete on public.settings to authenticated;
+            """)
+        let draft = try PlanDrafter(connection: connection).draft()
+        let settings = try #require(draft.plan.relations.first { $0.name == "settings" })
+        #expect(settings.owner == nil, "\(draft.yaml)")
+        #expect(settings.access["ava"] == Access(select: .all, insert: .nothing, update: .nothing, delete: .nothing), "\(draft.yaml)")
+        #expect(settings.access["service"] == .everything, "\(draft.yaml)")
+        #expect(!draft.dangerCells.contains { $0.contains("settings") }, "\(draft.dangerCells)")
+        #expect(draft.verified, "\(draft.report.failures.map { "\($0.name): \($0.observed)" })")
+    }
+}
