@@ -3,7 +3,7 @@ import WardenPostgres
 /// Calls an exposed security-definer function as a persona, with simple arguments
 /// (1, 'pgwarden', true; for a uuid, the persona's user id, or for anon a signed-in
 /// persona's, as anyone who has seen an id can pass it; NULL for other types;
-/// defaulted parameters left out), then, if that fails, with NULL for every argument;
+/// defaulted parameters left out, but for an overloaded name), then, if that fails, with NULL for every argument;
 /// counts the rows it inserted, updated and deleted per table (`pg_stat_xact_user_tables`,
 /// read in the same rolled-back savepoint) and the rows with a value it returned (NULL
 /// and false are no data), and reports the call. Proven when it changed rows, or
@@ -90,7 +90,10 @@ struct FunctionCallProbe {
         String(signature[..<(signature.firstIndex(of: "(") ?? signature.endIndex)])
     }
 
-    /// The input parameters a call must give (those with defaults left out).
+    /// The input parameters a call must give: those with defaults left out, unless the
+    /// schema has another function of the name (then a call without them may match
+    /// both, 42725 "function is not unique", and prove nothing about either: every
+    /// parameter is given, as a client must give them to reach this one).
     private func requiredParameters(_ signature: String) throws -> [Parameter] {
         let rows = try context.connection.query(
             """
@@ -99,7 +102,10 @@ struct FunctionCallProbe {
             from pg_proc p
             cross join lateral unnest(p.proargtypes::oid[]) with ordinality as a(type, position)
             join pg_type t on t.oid = a.type
-            where p.oid = to_regprocedure(\(signature)) and a.position <= p.pronargs - p.pronargdefaults
+            where p.oid = to_regprocedure(\(signature))
+              and (a.position <= p.pronargs - p.pronargdefaults
+                   or exists (select from pg_proc o where o.pronamespace = p.pronamespace and o.proname = p.proname
+                              and o.oid <> p.oid))
             order by a.position
             """).rows
         return rows.map { Parameter(type: $0[0] ?? "text", category: $0[1] ?? "", isVariadic: $0[2] == "true") }

@@ -118,4 +118,33 @@ import TestSupport
                 "\(delete.consequence?.evidence ?? [])")
         #expect(try connection.query("select count(*) from public.notes").scalar == "2")
     }
+
+    /// Two overloads of one name, each with a defaulted parameter: a call leaving the
+    /// defaults out matches both (42725 "function is not unique") and proved nothing, so
+    /// a function anyone may call to delete every row stayed a WARN. Now every parameter
+    /// of an overloaded name is given, as a client must give them to reach that one
+    /// (a community site's paginated RPCs).
+    @Test func anOverloadedFunctionIsCalledWithEveryParameter() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lint-overload-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try """
+            create table public.notes (id int generated always as identity primary key, body text);
+            alter table public.notes enable row level security;
+            insert into public.notes (body) values ('a'), ('b');
+            create function public.wipe(p_limit int default 10) returns void
+              language sql security definer set search_path = '' as $$ delete from public.notes $$;
+            create function public.wipe(p_limit int default 10, p_tag text default null) returns void
+              language sql security definer set search_path = '' as $$ delete from public.notes $$;
+
+            """.write(to: folder.appendingPathComponent("20240101000000_wipe.sql"), atomically: true, encoding: .utf8)
+        let connection = try ElectricRide.database(migrations: folder, seeded: false)
+        let report = try Linter(connection: connection).run(migrations: folder)
+        let wipe = try #require(report.findings.first {
+            $0.rule.rawValue == "anon_security_definer_function_executable" && $0.subject == "public.wipe(integer, text)"
+        })
+        #expect(wipe.isDanger, "\(wipe.consequence?.evidence ?? [])")
+        #expect(wipe.consequence?.evidence == ["anon called public.wipe(1, 'pgwarden'): succeeded, deleted 2 rows of public.notes"])
+        #expect(try connection.query("select count(*)::text from public.notes").scalar == "2")
+    }
 }
