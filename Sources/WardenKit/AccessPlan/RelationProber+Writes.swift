@@ -45,8 +45,24 @@ extension RelationProber {
         let request = context.request(persona).routed(operation == .delete ? "DELETE" : "PATCH", "/\(plan.name)", schema: plan.schema)
         let read = SealedProbe(request: request, seal: context.seal, adminFirst: nil, statement: sql).queue(batch)
         return {
-            verdict(persona, operation, label, expectAllowed: expectAllowed, scope: scope, outcome: try read())
+            let outcome = try read()
+            return refusedByOwnCode(persona, operation, label, expectAllowed: expectAllowed, scope: scope, outcome: outcome)
+                ?? verdict(persona, operation, label, expectAllowed: expectAllowed, scope: scope, outcome: outcome)
         }
+    }
+
+    /// The database's own code refused the write with an exception (a trigger: `raise
+    /// exception 'locked documents cannot be deleted'`, P0001): the row is as it was,
+    /// which is what a refused update or delete means. Only where the plan refuses it
+    /// (a plan that allows it still fails, naming the error); nil for any other outcome.
+    private func refusedByOwnCode(_ persona: Persona, _ operation: AccessOperation, _ label: String, expectAllowed: Bool,
+                                  scope: Scope, outcome: ProbeOutcome) -> ProbeResult? {
+        guard !expectAllowed, case .error(let state, let message) = outcome, state == SQLState.raiseException.rawValue else {
+            return nil
+        }
+        var result = verdict(persona, operation, label, expectAllowed: false, scope: scope, outcome: .rows(0))
+        result.observed = "refused by the database's own code (\(state): \(message)): the row is as it was"
+        return result
     }
 
     /// Tries to give an own row to another user by writing that user's values into
@@ -97,14 +113,11 @@ extension RelationProber {
         let read = SealedProbe(request: request, seal: context.seal, adminFirst: nil, statement: sql).queue(batch)
         return {
             let outcome = try read()
-            // The database's own code refused the move with an exception (a trigger
-            // guarding the owner column: `raise exception`, P0001): the row stays its
-            // owner's, which is what a refused move means. Only where the plan refuses it.
-            guard !expectAllowed, case .error(let state, let message) = outcome, state == SQLState.raiseException.rawValue else {
-                return verdict(persona, .update, label, expectAllowed: expectAllowed, scope: scope, outcome: outcome)
-            }
-            var result = verdict(persona, .update, label, expectAllowed: false, scope: scope, outcome: .rows(0))
-            result.observed = "refused by the database's own code (\(state): \(message)): the row stayed its owner's"
+            // A trigger guarding the owner column (`raise exception`, P0001): the row
+            // stays its owner's, which is what a refused move means.
+            guard var result = refusedByOwnCode(persona, .update, label, expectAllowed: expectAllowed, scope: scope, outcome: outcome)
+            else { return verdict(persona, .update, label, expectAllowed: expectAllowed, scope: scope, outcome: outcome) }
+            result.observed = result.observed.replacingOccurrences(of: "the row is as it was", with: "the row stayed its owner's")
             return result
         }
     }

@@ -51,4 +51,31 @@ import TestSupport
                 "\(failed.failures.map { "\($0.name): \($0.observed)" })")
         #expect(try connection.query("select count(*)::text from public.notes").scalar == "0")
     }
+
+    /// The same for a BEFORE DELETE trigger that refuses deleting locked rows: the
+    /// plan-less run showed an ERROR for every delete, and the drafted plan (no delete)
+    /// failed its own run on "error P0001". A plan that allows the delete still fails.
+    @Test func aDeleteRefusedByATriggerIsRefused() throws {
+        let connection = try Connection(try TestCluster.newTwinDatabase("deleteguard").project)
+        try connection.execute(unsafeScript: Self.schema + """
+
+            create function public.keep_locked() returns trigger language plpgsql as $$
+            begin raise exception 'locked notes cannot be deleted'; end $$;
+            create trigger keep_locked before delete on public.notes for each row execute function public.keep_locked();
+            """)
+        let draft = try PlanDrafter(connection: connection).draft()
+        let notes = try #require(draft.plan.relations.first { $0.name == "notes" })
+        #expect(notes.access["ava"] == Access(select: .own, insert: .own, update: .own, delete: .nothing), "\(draft.yaml)")
+        #expect(draft.verified, "\(draft.report.failures.map { "\($0.name): \($0.observed)" })")
+        let delete = draft.report.results.first { $0.persona == "ava" && $0.probe == "delete own row" }
+        #expect(delete?.observed == "refused by the database's own code (P0001: locked notes cannot be deleted): the row is as it was",
+                "\(String(describing: delete))")
+        let allowing = try AccessPlanParser(file: "allowing.yml").parse(
+            draft.yaml.replacingOccurrences(of: "ava: { select: own, insert: own, update: own }",
+                                            with: "ava: { select: own, insert: own, update: own, delete: own }"))
+        let failed = try AccessPlanRunner(connection: connection, plan: allowing).run()
+        #expect(failed.failures.map(\.name).contains { $0.contains("ava") && $0.contains("delete own row") },
+                "\(failed.failures.map { "\($0.name): \($0.observed)" })")
+        #expect(try connection.query("select count(*)::text from public.notes").scalar == "0")
+    }
 }
