@@ -212,12 +212,35 @@ struct DraftOwnership {
         let created = creatorColumn(of: reference.table).map {
             "(select \(name) from \(reference.table) where \(Self.sqlName($0)) = auth.uid() order by \(order) limit 1)"
         }
-        var choices = [created, any].compactMap { $0 }
+        // A row whose parent is the persona's (`assignments` of an owned `courses` row).
+        let throughParent = ownedThroughKeys(reference.table, alias: "r", depth: 1).map {
+            "(select r.\(name) from \(reference.table) r where \($0) order by r.\(order) limit 1)"
+        }
+        var choices = [throughParent, created, any].compactMap { $0 }
         if let link = membership(of: reference) {
             choices.insert("(select r.\(name) from \(reference.table) r where exists (select 1 from \(link.table) m "
                 + "where m.\(link.rowColumn) = r.\(name) and m.\(link.userColumn) = auth.uid()) order by r.\(order) limit 1)", at: 0)
         }
         return choices.count == 1 ? any : "coalesce(\(choices.joined(separator: ", ")))"
+    }
+
+    /// A condition true of `table`'s rows (named `alias`) that belong to the persona
+    /// through foreign keys: its owner column is the persona, or a foreign key points at
+    /// such a row of another table (at most three tables up). Without it, a row two keys
+    /// away from its owner (`materials -> assignments -> courses.user_id`) was "the first
+    /// row there is": ava's for both personas, or a seeded user's, and by key a different
+    /// one each run (made-up DANGERs that came and went).
+    private func ownedThroughKeys(_ table: String, alias: String, depth: Int) -> String? {
+        if let owner = ownerColumn(of: table) { return "\(alias).\(Self.sqlName(owner)) = auth.uid()" }
+        guard depth <= 3 else { return nil }
+        let parent = "p\(depth)"
+        for column in catalog.columns[table] ?? [] {
+            guard let reference = column.reference, reference.table != "auth.users", reference.table != table,
+                  let owned = ownedThroughKeys(reference.table, alias: parent, depth: depth + 1) else { continue }
+            return "\(alias).\(Self.sqlName(column.name)) in (select \(parent).\(Self.sqlName(reference.column)) "
+                + "from \(reference.table) \(parent) where \(owned))"
+        }
+        return nil
     }
 
     /// The column of `table` naming the user who made a row: the first one referencing
