@@ -66,4 +66,31 @@ import TestSupport
         let tested = try PgwardenCLI.run(["test", "--database-url", url, "--plan", plan])
         #expect(tested.status == 0, "\(tested.all)")
     }
+
+    /// A public bucket anyone reads, and a private one with per-user folders whose
+    /// policies make the owner rule: the rows and samples went in the public bucket
+    /// (anon's policy's bucket first), so no row was anyone's own: the personas' own
+    /// writes were never seen, service_role was drafted without update and delete, and
+    /// the draft failed its own run. Now they go in the bucket the owner rule names.
+    @Test func theRowsGoInTheBucketTheOwnerRuleNames() throws {
+        let connection = try Connection(try TestCluster.newTwinDatabase("ownerbucket").project)
+        try connection.execute(unsafeScript: """
+            insert into storage.buckets (id, name, public) values ('docs', 'docs', true), ('avatars', 'avatars', false);
+            create policy "docs read" on storage.objects for select to anon, authenticated using (bucket_id = 'docs');
+            create policy "own avatars read" on storage.objects for select to authenticated
+              using (bucket_id = 'avatars' and (storage.foldername(name))[1] = (select auth.uid())::text);
+            create policy "own avatars write" on storage.objects for insert to authenticated
+              with check (bucket_id = 'avatars' and (storage.foldername(name))[1] = (select auth.uid())::text);
+            create policy "own avatars update" on storage.objects for update to authenticated
+              using (bucket_id = 'avatars' and (storage.foldername(name))[1] = (select auth.uid())::text);
+            create policy "own avatars delete" on storage.objects for delete to authenticated
+              using (bucket_id = 'avatars' and (storage.foldername(name))[1] = (select auth.uid())::text);
+            """)
+        let draft = try PlanDrafter(connection: connection, schemas: ["public", "storage"]).draft()
+        let objects = try #require(draft.plan.relations.first { $0.qualifiedName == "storage.objects" })
+        #expect(objects.sample.first { $0.column == "bucket_id" }?.expression == "'avatars'", "\(draft.yaml)")
+        #expect(objects.access["ava"] == Access(select: .own, insert: .own, update: .own, delete: .own), "\(draft.yaml)")
+        #expect(objects.access["service"] == .everything, "\(draft.yaml)")
+        #expect(draft.verified, "\(draft.report.failures.map { "\($0.name): \($0.observed)" })")
+    }
 }

@@ -73,7 +73,8 @@ public struct PlanDrafter {
         let exposed = try ExposedCatalog.read(connection, schemas: schemas, roles: personas.map(\.role))
         let catalog = try DraftCatalog.read(connection, schemas: schemas)
         let storage = try StoragePolicies.read(connection)
-        let ownership = DraftOwnership(catalog: catalog, storageBucket: storage.objectBuckets.first)
+        var ownership = DraftOwnership(catalog: catalog, storageBucket: nil)
+        ownership.storageBucket = storage.objectBucket(ownedBy: ownership.ownerRule(of: "storage.objects"))
         var plan = AccessPlan(
             source: source, schemas: schemas, personas: personas, setup: [],
             relations: exposed.relations.map { relation in

@@ -23,6 +23,17 @@ public struct StoragePolicies: Sendable, Equatable {
     /// The buckets `storage.objects`' policies name, anon's first.
     var objectBuckets: [String] { tables.first { $0.name == "storage.objects" }?.buckets ?? [] }
 
+    /// The bucket the draft's storage rows and samples go in: the first of
+    /// `objectBuckets` that `ownerRule` (the owner rule drafted for `storage.objects`)
+    /// names, else the first (nil: none). An owner rule from one bucket's policies with
+    /// rows in another made no row anyone's: the personas' own writes were never seen,
+    /// and the drafted plan failed its own run.
+    func objectBucket(ownedBy ownerRule: String?) -> String? {
+        let buckets = objectBuckets
+        guard let ownerRule else { return buckets.first }
+        return buckets.first { ownerRule.contains("\(DraftOwnership.literal($0))::text") } ?? buckets.first
+    }
+
     static func read(_ connection: Connection) throws -> StoragePolicies {
         guard try connection.fetchBool(
             "select to_regclass('storage.objects') is not null and to_regclass('storage.buckets') is not null") else {
