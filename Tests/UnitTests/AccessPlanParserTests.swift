@@ -105,8 +105,18 @@ import TestSupport
     }
 
     @Test func reportsAnUnknownScope() {
-        let error = mistake(personas + "\nrelations:\n  note:\n    access:\n      ava: { select: some }\n")
-        #expect(error?.message.contains("unknown scope 'some'") == true)
+        let error = mistake(personas + "\nrelations:\n  note:\n    access:\n      ava: { select: most }\n")
+        #expect(error?.message.contains("unknown scope 'most'") == true)
+        #expect(error?.message.contains("(expected all, own, some, none, denied)") == true)
+    }
+
+    @Test func someIsForSelectOnly() throws {
+        let plan = try AccessPlanParser(file: "plan.yml").parse(
+            personas + "\nrelations:\n  note:\n    access:\n      ava: { select: some }\n")
+        #expect(plan.relations.first?.access["ava"]?.select == .someRows)
+        let error = mistake(personas + "\nrelations:\n  note:\n    access:\n      ava: { select: some, update: some }\n")
+        #expect(error?.line == 8)
+        #expect(error?.message.contains("'update: some' in relation 'note': some is for select only") == true, "\(String(describing: error))")
     }
 
     @Test func refusesOwnWithoutAnOwnerRule() {

@@ -120,6 +120,11 @@ public enum Scope: String, Sendable, Equatable, CaseIterable {
     case nothing = "none"
     /// No row, and specifically refused with permission denied (42501).
     case denied
+    /// Some rows, but neither all nor exactly the own rows (select only): the rows the
+    /// policies show everyone allowed (`published`), with or without the persona's own.
+    /// Written `some` in a plan; named `someRows` in Swift so it never reads as
+    /// `Optional.some`.
+    case someRows = "some"
 }
 
 /// The four table operations a client can ask for.

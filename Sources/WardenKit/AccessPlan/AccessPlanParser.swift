@@ -208,7 +208,11 @@ package struct AccessPlanParser {
             }
             let text = try reader.string(entry.value, "scope")
             guard let scope = Scope(rawValue: text) else {
-                throw reader.fail(entry.value, "unknown scope '\(text)' for \(entry.key) in \(what) (expected all, own, none, denied)")
+                throw reader.fail(entry.value, "unknown scope '\(text)' for \(entry.key) in \(what) (expected all, own, some, none, denied)")
+            }
+            if scope == .someRows && operation != .select {
+                throw reader.fail(entry.value, "'\(entry.key): some' in \(what): some is for select only (a write is probed on "
+                    + "an own row and another user's row, so it is all, own, none or denied)")
             }
             if scope == .own && !hasOwner {
                 throw reader.fail(entry.value, "\(what) has no 'owner' rule, so '\(entry.key): own' has no meaning")

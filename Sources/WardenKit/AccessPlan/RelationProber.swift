@@ -144,6 +144,7 @@ struct RelationProber {
             case .own: passed = truth.own.map { seen == $0 } ?? false
             case .nothing: passed = count == "0"
             case .denied: passed = false
+            case .someRows: passed = count != "0" && seen != truth.all && truth.own.map { seen != $0 } ?? true
             }
         } else {
             observed = "none (permission denied)"
@@ -160,6 +161,9 @@ struct RelationProber {
         case .own: return "own (\(truth.own?.first.flatMap { $0 } ?? "0") rows)"
         case .nothing: return "none (0 rows or permission denied)"
         case .denied: return "denied (42501)"
+        case .someRows:
+            let own = truth.own.map { " nor own (\($0.first.flatMap { $0 } ?? "0"))" } ?? ""
+            return "some (at least one row, neither all (\(truth.all.first.flatMap { $0 } ?? "0"))\(own))"
         }
     }
 

@@ -42,7 +42,7 @@ struct LintIntent {
             case .rlsDisabledInPublic, .policyExistsRLSDisabled:
                 return access.select == .all
             default:
-                return access.select == .all || access.select == .own
+                return [.all, .own, .someRows].contains(access.select)
             }
         }
     }

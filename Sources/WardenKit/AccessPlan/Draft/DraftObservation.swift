@@ -59,6 +59,12 @@ struct DraftObservation {
         if observed.hasPrefix("own (") { return .own }
         if observed == "none (permission denied)" { return .denied }
         if observed.hasPrefix("none (") { return .nothing }
+        // Some rows (`published` ones, with or without the own): `some` states it; the
+        // counts stay in a note when they match all's or own's (other rows or values).
+        if observed.contains(": neither all (") {
+            if observed.contains(", but other rows or values") { notes.append("select: \(observed)") }
+            return .someRows
+        }
         notes.append("select: \(observed)")
         return .nothing
     }

@@ -29,7 +29,7 @@ package struct MarkdownReport {
             lines.append("")
             lines += checks.map { "- \($0.passed ? "✓" : "✗") check: \(Self.cell($0.subject)) (as \($0.persona ?? "?"))" }
         }
-        lines += ["", "S I U D = select insert update delete: capital all rows, small own rows, x refused, · none"]
+        lines += ["", "S I U D = select insert update delete: capital all rows, small own rows, ~ some rows, x refused, · none"]
         if !report.failures.isEmpty {
             lines += ["", "| failing probe | expected | observed |", "| --- | --- | --- |"]
             lines += report.failures.map { "| \(Self.cell($0.name)) | \(Self.cell($0.expected)) | \(Self.cell($0.observed)) |" }

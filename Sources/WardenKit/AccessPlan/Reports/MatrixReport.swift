@@ -43,7 +43,7 @@ package struct MatrixReport {
         }
         if !report.relations.isEmpty {
             lines.append("")
-            lines.append("S I U D = select insert update delete: capital all rows, small own rows, x refused, · none")
+            lines.append("S I U D = select insert update delete: capital all rows, small own rows, ~ some rows, x refused, · none")
         }
         if !report.failures.isEmpty && !isObservation {
             lines.append("")
@@ -95,6 +95,7 @@ package struct MatrixReport {
             case .own: return letter
             case .denied: return "x"
             case .nothing: return "·"
+            case .someRows: return "~"
             }
         }
         return letters.joined() + " " + mark
