@@ -94,4 +94,40 @@ import TestSupport
         #expect(!draft.dangerCells.contains { $0.contains("settings") }, "\(draft.dangerCells)")
         #expect(draft.verified, "\(draft.report.failures.map { "\($0.name): \($0.observed)" })")
     }
+
+    /// Roles as rows of a lookup table, whatever the columns are called: `profiles`
+    /// ('admin', 'clerk'), assigned in `user_profiles`, which a helper the policies call
+    /// reads by `auth.uid()`. Every profile is named by the helper's callers, so a fresh
+    /// sign-up, with no profile, is what a persona is: no `user_profiles` row (found on a
+    /// public-school funds app, whose personas were both made technical administrators).
+    @Test func aLookupTableOfRolesThatEveryPolicyNamesGivesThePersonasNoRow() throws {
+        let connection = try Connection(try TestCluster.newTwinDatabase("singledprofile").project)
+        try connection.execute(unsafeScript: """
+            create table public.profiles (id text primary key, label text not null);
+            insert into public.profiles values ('admin', 'Administrator'), ('clerk', 'Clerk');
+            create table public.user_profiles (
+              user_id uuid primary key references auth.users on delete cascade,
+              profile_id text not null references public.profiles);
+            create function public.current_profile() returns text language sql stable security definer
+              set search_path = '' as $$ select profile_id from public.user_profiles where user_id = auth.uid() $$;
+            create table public.budgets (id int generated always as identity primary key, amount int not null);
+            insert into public.budgets (amount) values (10);
+            alter table public.profiles enable row level security;
+            alter table public.user_profiles enable row level security;
+            alter table public.budgets enable row level security;
+            create policy "own profile" on public.user_profiles for select to authenticated using (user_id = (select auth.uid()));
+            create policy "clerks read" on public.budgets for select to authenticated
+              using ((select public.current_profile()) in ('clerk', 'admin'));
+            create policy "admins write" on public.budgets for all to authenticated
+              using ((select public.current_profile()) = 'admin') with check ((select public.current_profile()) = 'admin');
+            grant select on public.user_profiles to authenticated;
+            grant select, insert, update, delete on public.budgets to authenticated;
+            """)
+        let draft = try PlanDrafter(connection: connection).draft()
+        #expect(!draft.plan.setup.contains { $0.contains("public.user_profiles") }, "\(draft.plan.setup)")
+        #expect(draft.yaml.contains("every value of profile_id (admin, clerk) is named"), "\(draft.yaml)")
+        let budgets = try #require(draft.plan.relations.first { $0.name == "budgets" })
+        #expect(budgets.access["ava"] == .nothing, "\(draft.yaml)")
+        #expect(!draft.dangerCells.contains { $0.contains("budgets") }, "\(draft.dangerCells)")
+    }
 }

@@ -104,9 +104,13 @@ struct DraftCatalog {
         // public.patron), so owner rules read the same whatever the role's search_path.
         // Every query in one round trip (a savepoint inside a caller's transaction).
         let results = try CatalogReads.run(
-            connection, [columnsSQL] + Self.policySQL(schemaArray) + [DraftSingledOutValues.literalsSQL], emptySearchPathFrom: 1
+            connection,
+            [columnsSQL] + Self.policySQL(schemaArray)
+                + [DraftSingledOutValues.literalsSQL, DraftSingledOutValues.attributeTablesSQL(schemaArray)],
+            emptySearchPathFrom: 1
         ).map(\.rows)
-        catalog.singledOut.literals = Set(JSONStringArray.decode(results.last?.first?.first ?? nil))
+        catalog.singledOut.literals = Set(JSONStringArray.decode(results[results.count - 2].first?.first ?? nil))
+        catalog.singledOut.attributeTables = Set(JSONStringArray.decode(results[results.count - 1].first?.first ?? nil))
         var checked: [(table: String, column: Column, checks: [String])] = []
         for row in results[0] {
             let reference = row[7].flatMap { text -> (String, String)? in
@@ -117,7 +121,8 @@ struct DraftCatalog {
             let (labels, allowed) = (JSONStringArray.decode(row[5]), DraftCheckList.allowed(by: checks, column: row[1] ?? ""))
             // Only a role's values are ordered: a row's state (`status = 'published'`)
             // keeps its first value, so what the rules show of such rows stays shown.
-            let role = DraftSingledOutValues.namesARole(column: row[1] ?? "", type: row[2] ?? "")
+            let named = DraftSingledOutValues.namesARole(column: row[1] ?? "", type: row[2] ?? "")
+            let role = named || catalog.singledOut.attributeTables.contains(table)
             let singledOut = role ? catalog.singledOut : DraftSingledOutValues()
             let column = Column(
                 name: row[1] ?? "", typeName: row[2] ?? "", category: row[3] ?? "",
@@ -125,7 +130,7 @@ struct DraftCatalog {
                 reference: reference, unique: row[8] == "true",
                 allowedValues: allowed.map(singledOut.ordinaryFirst), writable: row[10] != "false",
                 defaultsToSignedInUser: row[11] == "true",
-                everyValueSingledOut: singledOut.namesEvery(labels) || singledOut.namesEvery(allowed ?? []))
+                everyValueSingledOut: named && (singledOut.namesEvery(labels) || singledOut.namesEvery(allowed ?? [])))
             catalog.columns[table, default: []].append(column)
             // A text column whose checks list no values: the server tries candidates below.
             if column.category == "S", column.allowedValues == nil, !checks.isEmpty { checked.append((table, column, checks)) }
@@ -137,11 +142,28 @@ struct DraftCatalog {
                 catalog.columns[table]?[index].checkedText = text
             }
         }
-        catalog.readPolicies(Array(results.dropFirst().dropLast()))
-        // The lookup rows a foreign key may pick (`app_roles ('admin', 'viewer')`).
-        catalog.singledOut.readKeys(connection, of: catalog.columns.values.joined().filter {
-            DraftSingledOutValues.namesARole(column: $0.name, type: $0.typeName) && $0.reference?.table != "auth.users"
-        }.compactMap(\.reference))
+        catalog.readPolicies(Array(results.dropFirst().dropLast(2)))
+        // The lookup rows a foreign key may pick (`app_roles ('admin', 'viewer')`): a role
+        // column's, by its name or its table's.
+        let singledOut = catalog.singledOut
+        func isRole(_ table: String, _ column: Column) -> Bool {
+            column.reference.map { $0.table != "auth.users" } == true
+                && (DraftSingledOutValues.namesARole(column: column.name, type: column.typeName)
+                    || singledOut.attributeTables.contains(table))
+        }
+        catalog.singledOut.readKeys(connection, of: catalog.columns.flatMap { table, columns in
+            columns.filter { isRole(table, $0) }.compactMap(\.reference)
+        })
+        // A role column whose every lookup row the rules name (`profiles` 'technical_admin',
+        // 'controller', ...): no persona row, as for an enum.
+        for (table, columns) in catalog.columns {
+            for index in columns.indices where isRole(table, columns[index]) {
+                guard let reference = columns[index].reference else { continue }
+                if catalog.singledOut.everyKeyNamed.contains("\(reference.table)|\(reference.column)") {
+                    catalog.columns[table]?[index].everyValueSingledOut = true
+                }
+            }
+        }
         return catalog
     }
 

@@ -306,7 +306,8 @@ struct DraftOwnership {
         let row = Set(sample(of: table, inSetup: true).map(\.column))
         guard let column = catalog.columns[table]?.first(where: { $0.everyValueSingledOut && row.contains($0.name) })
         else { return nil }
-        return (column.name, column.labels.isEmpty ? column.allowedValues ?? [] : column.labels)
+        let keys = column.reference.flatMap { catalog.singledOut.keys["\($0.table)|\($0.column)"] }
+        return (column.name, keys ?? (column.labels.isEmpty ? column.allowedValues ?? [] : column.labels))
     }
 
     /// Why the setup gives the personas no row of `table` when it gives none on purpose.

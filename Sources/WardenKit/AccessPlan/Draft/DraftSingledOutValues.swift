@@ -17,6 +17,14 @@ struct DraftSingledOutValues {
     var literals: Set<String> = []
     /// `schema.table|column` of a referenced lookup column -> its values among `literals`.
     var keys: [String: [String]] = [:]
+    /// Those lookup columns (as `keys`) every value of which is among `literals`.
+    var everyKeyNamed: Set<String> = []
+    /// Tables that say who a user is: a user column, and read by a function that reads
+    /// the signed-in user (`current_app_role()`: `select profile_id from user_profiles
+    /// where user_id = auth.uid()`) or by another table's policy that does (`exists
+    /// (select 1 from user_roles r where r.user_id = auth.uid() and r.role = 'admin')`).
+    /// Their listed and looked-up values are treated as roles whatever the column's name.
+    var attributeTables: Set<String> = []
 
     /// The literals, one JSON array: those of every policy, and of the bodies of the
     /// functions outside Supabase's own schemas that no extension installed (pgTAP's
@@ -37,6 +45,32 @@ struct DraftSingledOutValues {
           order by 1)), '[]')::text
         """
 
+    /// `attributeTables`, one JSON array of `schema.table` (run with an empty search_path,
+    /// so policies name tables qualified).
+    static func attributeTablesSQL(_ schemaArray: String) -> SQL {
+        """
+        select coalesce(array_to_json(array(
+          select format('%s.%s', n.nspname, c.relname)
+          from pg_class c join pg_namespace n on n.oid = c.relnamespace
+          where n.nspname = any(\(schemaArray)::text[]) and c.relkind in ('r', 'p')
+            and exists (select from pg_constraint k where k.conrelid = c.oid and k.contype = 'f'
+                        and k.confrelid = 'auth.users'::regclass)
+            and (exists (select from pg_proc p join pg_namespace pn on pn.oid = p.pronamespace
+                         where p.pronamespace <> 'pg_catalog'::pg_catalog.regnamespace
+                           and pn.nspname <> all(\(PostgresArray.literal(LintCatalog.systemSchemas))::text[])
+                           and strpos(lower(p.prosrc), lower(c.relname)) > 0 and strpos(lower(p.prosrc), 'auth.') > 0
+                           and p.prosrc ~* 'auth\\.(uid|jwt)\\s*\\(')
+                 or exists (select from pg_policy q
+                            where q.polrelid <> c.oid
+                              and strpos(coalesce(pg_get_expr(q.polqual, q.polrelid), '') || ' '
+                                         || coalesce(pg_get_expr(q.polwithcheck, q.polrelid), ''),
+                                         format('%s.%s', n.nspname, c.relname)) > 0
+                              and strpos(coalesce(pg_get_expr(q.polqual, q.polrelid), '') || ' '
+                                         || coalesce(pg_get_expr(q.polwithcheck, q.polrelid), ''), 'auth.uid()') > 0))
+          order by 1)), '[]')::text
+        """
+    }
+
     /// Reads the values among `literals` of each referenced column (`schema.table` as
     /// SQL names it, and a column name), in one round trip; a table the reader may not
     /// read leaves them all out (the draft then picks as before).
@@ -46,16 +80,20 @@ struct DraftSingledOutValues {
         let values = literals.sorted()
         let queries: [SQL] = unique.map { key in
             let parts = key.split(separator: "|", maxSplits: 1).map(String.init)
+            let column = SQL.quoteIdentifier(parts[1])
             return """
                 select coalesce(array_to_json(array(
-                  select distinct \(raw: SQL.quoteIdentifier(parts[1]))::text from \(raw: parts[0])
-                  where \(raw: SQL.quoteIdentifier(parts[1]))::text = any(\(array: values)::text[]) limit 50)), '[]')::text
+                  select distinct \(raw: column)::text from \(raw: parts[0])
+                  where \(raw: column)::text = any(\(array: values)::text[]) limit 50)), '[]')::text,
+                  not exists (select from \(raw: parts[0]) where \(raw: column)::text <> all(\(array: values)::text[]))
                 """
         }
         guard let results = try? CatalogReads.run(connection, queries) else { return }
         for (key, result) in zip(unique, results) {
-            let found = JSONStringArray.decode(result.rows.first?.first ?? nil)
+            let row = result.rows.first ?? []
+            let found = JSONStringArray.decode(row.first ?? nil)
             if !found.isEmpty { keys[key] = found }
+            if !found.isEmpty, row.count > 1, row[1] == "true" || row[1] == "t" { everyKeyNamed.insert(key) }
         }
     }
 
