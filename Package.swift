@@ -44,7 +44,7 @@ let package = Package(
                 .embedInCode("Provisioning/StandIns/StandInPgNet.sql"), .embedInCode("Provisioning/StandIns/StandInHttp.sql"),
                 .embedInCode("Provisioning/StandIns/StandInPgjwt.sql"), .embedInCode("Provisioning/StandIns/StandInSupabaseVault.sql"),
                 .embedInCode("Provisioning/StandIns/StandInPgGraphql.sql"), .embedInCode("Provisioning/StandIns/StandInPgmq.sql"),
-                .embedInCode("Provisioning/StandIns/StandInPgsodium.sql"),
+                .embedInCode("Provisioning/StandIns/StandInPgsodium.sql"), .embedInCode("Provisioning/StandIns/StandInPgJsonschema.sql"),
             ]
         ),
         // `pgwarden init`'s projects, embedded in the binary (not part of the library:

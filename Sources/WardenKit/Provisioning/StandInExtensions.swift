@@ -42,6 +42,8 @@ public enum StandInExtensions {
             StandIn(name: "pgsodium", comment: "pgwarden local stand-in for pgsodium: a registration with its roles; its cryptographic functions are absent",
                     schema: "pgsodium", unprovable: "pgsodium encryption",
                     script: PackageResources.StandInPgsodium_sql),
+            StandIn(name: "pg_jsonschema", comment: "pgwarden local stand-in for pg_jsonschema: the common JSON Schema keywords, checked in PL/pgSQL",
+                    script: PackageResources.StandInPgJsonschema_sql),
         ]
     }
 

@@ -116,12 +116,13 @@ import TestSupport
 
     @Test func anExtensionTheServerLacksIsExplainedInTheFilesFailure() throws {
         let (url, _) = try electricRide()
-        let root = try project(["00_needs_jsonschema_test.sql": "select plan(1);\ncreate extension if not exists pg_jsonschema;\nselect pass('x');\n"])
+        // pgvector: Supabase provides it; this server lacks it, and pgwarden has no stand-in.
+        let root = try project(["00_needs_vector_test.sql": "select plan(1);\ncreate extension if not exists vector;\nselect pass('x');\n"])
         defer { try? FileManager.default.removeItem(at: root) }
         let result = try PgwardenCLI.run(["test", "--database-url", url], directory: root.path)
         #expect(result.status == 1, "\(result.all)")
-        #expect(result.standardOutput.contains("0A000: extension \"pg_jsonschema\" is not available"), "\(result.all)")
-        #expect(result.standardOutput.contains("(hint: this server lacks the extension pg_jsonschema, which Supabase provides"),
+        #expect(result.standardOutput.contains("0A000: extension \"vector\" is not available"), "\(result.all)")
+        #expect(result.standardOutput.contains("(hint: this server lacks the extension vector, which Supabase provides"),
                 "\(result.all)")
     }
 

@@ -31,6 +31,58 @@ import TestSupport
         #expect(error.message.contains("local stand-in"))
     }
 
+    /// pg_jsonschema's documented API (supabase/pg_jsonschema README, Supabase's guide):
+    /// the guide's check constraint takes its valid payload and refuses its invalid one;
+    /// the common keywords are checked; one the stand-in does not check raises an error
+    /// saying so, never a made-up answer.
+    @Test func pgJsonschemaValidatesTheCommonKeywords() throws {
+        let project = try project()
+        _ = try project.query("create extension pg_jsonschema with schema extensions")
+        try project.execute(unsafeScript: """
+            create table public.customer (id serial primary key, metadata json,
+              check (extensions.json_matches_schema('{"type": "object", "properties": {"tags": {"type": "array",
+                     "items": {"type": "string", "maxLength": 16}}}}', metadata)));
+            insert into public.customer (metadata) values ('{"tags": ["vip", "darkmode-ui"]}');
+            """)
+        let refused = try #require(throws: PGError.self) {
+            try project.execute(#"insert into public.customer (metadata) values ('{"tags": [1, 3]}')"#)
+        }
+        #expect(refused.sqlState == .checkViolation, "\(refused)")
+        func matches(_ schema: String, _ instance: String) throws -> Bool {
+            try project.query("select extensions.jsonb_matches_schema(\(schema)::json, \(instance)::jsonb)::text").scalar == "true"
+        }
+        let cases: [(String, String, Bool)] = [
+            (#"{"type": "integer"}"#, "3", true), (#"{"type": "integer"}"#, "3.5", false),
+            (#"{"type": ["string", "null"]}"#, "null", true), (#"{"enum": ["a", "b"]}"#, #""c""#, false),
+            (#"{"const": {"a": 1}}"#, #"{"a": 1}"#, true),
+            (#"{"required": ["a"], "additionalProperties": false, "properties": {"a": {}}}"#, #"{"a": 1, "b": 2}"#, false),
+            (#"{"patternProperties": {"^x_": {"type": "number"}}, "additionalProperties": false}"#, #"{"x_1": 2}"#, true),
+            (#"{"minItems": 2, "uniqueItems": true}"#, "[1, 1]", false),
+            (#"{"prefixItems": [{"type": "string"}], "items": {"type": "number"}}"#, #"["a", 1, 2]"#, true),
+            (#"{"contains": {"const": 3}}"#, "[1, 2]", false), (#"{"pattern": "^[a-z]+$", "minLength": 2}"#, #""ab""#, true),
+            (#"{"minimum": 1, "exclusiveMaximum": 10, "multipleOf": 0.5}"#, "9.5", true),
+            (#"{"exclusiveMinimum": 1}"#, "1", false), (#"{"oneOf": [{"type": "number"}, {"minimum": 0}]}"#, "5", false),
+            (#"{"anyOf": [{"type": "string"}, {"type": "number"}]}"#, "true", false), (#"{"not": {"type": "null"}}"#, "1", true),
+            (#"{"if": {"properties": {"kind": {"const": "a"}}}, "then": {"required": ["x"]}}"#, #"{"kind": "a"}"#, false),
+            (##"{"$defs": {"id": {"type": "string", "format": "uuid"}}, "properties": {"id": {"$ref": "#/$defs/id"}}}"##, #"{"id": 7}"#, false),
+            (#"{"dependentRequired": {"a": ["b"]}}"#, #"{"a": 1}"#, false), ("false", "1", false), ("true", "1", true),
+        ]
+        for (schema, instance, expected) in cases {
+            #expect(try matches(schema, instance) == expected, "\(schema) against \(instance)")
+        }
+        let errors = try project.query(
+            #"select array_to_string(extensions.jsonschema_validation_errors('{"properties": {"n": {"maximum": 2}}, "required": ["m"]}', '{"n": 3}'), ' | ')"#
+        ).scalar
+        #expect(errors == #": "m" is a required property | /n: 3 is greater than 2"#, "\(String(describing: errors))")
+        #expect(try project.query(#"select extensions.jsonschema_is_valid('{"type": "object"}')::text"#).scalar == "true")
+        #expect(try project.query(#"select extensions.jsonschema_is_valid('{"type": "thing"}')::text"#).scalar == "false")
+        let unchecked = try #require(throws: PGError.self) {
+            try project.query(#"select extensions.jsonb_matches_schema('{"unevaluatedProperties": false}', '{}')"#)
+        }
+        #expect(unchecked.message.contains("local stand-in") && unchecked.message.contains("unevaluatedProperties"), "\(unchecked)")
+        #expect(try project.query("select extversion from pg_extension where extname = 'pg_jsonschema'").scalar == "pgwarden-stand-in")
+    }
+
     /// http is synchronous: the stand-in records the request, and answers "unknown"
     /// (a response with every field null, and a warning) rather than inventing one.
     @Test func httpRecordsTheRequestAndAnswersUnknown() throws {
