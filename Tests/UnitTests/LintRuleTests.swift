@@ -111,4 +111,28 @@ import Testing
         let upper = LintFinding(rule: .rlsDisabledInPublic, kind: .table, schema: "public", name: "LOG", detail: "")
         #expect(locator.location(of: upper) == nil)  // unquoted log is folded to lower case
     }
+
+    /// Overloads share a name: each finding is located at the `create` with as many
+    /// input arguments as its signature (`out` arguments are not in a signature); both
+    /// pointed at the last `create` of the name.
+    @Test func locatesAnOverloadByItsNumberOfArguments() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("locate-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try """
+            create function public.wipe(p_limit int default 10) returns void language sql as 'select 1';
+            create function public.wipe(p_limit numeric(10, 2), p_tag text default 'a,b', out done boolean)
+              language sql as 'select true';
+            create function public.wipe() returns void language sql as 'select 1';
+            """.write(to: folder.appendingPathComponent("1_a.sql"), atomically: true, encoding: .utf8)
+        let locator = try MigrationObjectLocator(folder: folder)
+        func line(_ signature: String) -> Int? {
+            locator.location(of: LintFinding(rule: .functionSearchPathMutable, kind: .function, schema: "public", name: "wipe",
+                                             signature: signature, detail: ""))?.line
+        }
+        #expect(line("public.wipe(integer)") == 1)
+        #expect(line("public.wipe(numeric, text)") == 2)
+        #expect(line("public.wipe()") == 4)
+        #expect(MigrationObjectLocator.argumentCount("public.f(character varying, numeric(10,2))") == 2)
+    }
 }

@@ -45,13 +45,35 @@ struct MigrationObjectLocator {
            let found = policyLocation(names: policies, schema: finding.schema, table: finding.name) {
             return found
         }
-        return objectLocation(kind: finding.kind.rawValue, schema: finding.schema, name: finding.name)
+        return objectLocation(
+            kind: finding.kind.rawValue, schema: finding.schema, name: finding.name,
+            arguments: finding.signature.map(Self.argumentCount))
     }
 
-    /// The last statement that created the object or gave it its current name or schema.
-    private func objectLocation(kind: String, schema: String, name: String) -> LintLocation? {
+    /// The number of arguments a signature lists: `public.f(integer, text)` has 2.
+    static func argumentCount(_ signature: String) -> Int {
+        guard let open = signature.firstIndex(of: "("), let close = signature.lastIndex(of: ")") else { return 0 }
+        let list = signature[signature.index(after: open)..<close].trimmingCharacters(in: .whitespaces)
+        guard !list.isEmpty else { return 0 }
+        var depth = 0, count = 1
+        for character in list {
+            switch character {
+            case "(": depth += 1
+            case ")": depth -= 1
+            case "," where depth == 0: count += 1
+            default: break
+            }
+        }
+        return count
+    }
+
+    /// The last statement that created the object or gave it its current name or schema;
+    /// for a function, one with as many arguments as its signature (`arguments`) when the
+    /// statement's list was read (an overload is another function of the same name).
+    private func objectLocation(kind: String, schema: String, name: String, arguments: Int? = nil) -> LintLocation? {
         var found: LintLocation?
         for located in statements where located.statement.kind == kind {
+            if let arguments, let written = located.statement.argumentCount, written != arguments { continue }
             let statement = located.statement
             switch statement.action {
             case .create where statement.name.names(schema: schema, name: name):

@@ -28,6 +28,10 @@ struct ObjectStatement: Equatable {
     /// A policy's table.
     var table: WrittenName?
     var action: Action
+    /// A function's input arguments, counted in its parenthesized list (`out` ones left
+    /// out, as a signature leaves them); nil when there is no list or it was not read to
+    /// its end.
+    var argumentCount: Int?
 
     init?(_ text: String) {
         var cursor = TokenCursor(tokens: SQLHeadTokens.tokens(text))
@@ -59,7 +63,7 @@ struct ObjectStatement: Equatable {
         } else {
             guard let object = cursor.qualifiedName() else { return nil }
             name = object
-            if kind == "function" { cursor.skipParentheses() }
+            if kind == "function" { argumentCount = cursor.skipParentheses() }
         }
         switch verb {
         case "create": action = .create
@@ -112,15 +116,25 @@ private struct TokenCursor {
         return WrittenName(schema: first, name: second)
     }
 
-    /// A parenthesized list (a function's arguments), when one comes next.
-    mutating func skipParentheses() {
-        guard index < tokens.count, tokens[index].text == "(", !tokens[index].isName else { return }
+    /// Skips a parenthesized list (a function's arguments), when one comes next, and
+    /// returns how many of its items do not begin with `out` (nil: no list, or the
+    /// tokens ran out before it closed).
+    mutating func skipParentheses() -> Int? {
+        guard index < tokens.count, tokens[index].text == "(", !tokens[index].isName else { return nil }
         var depth = 0
+        var inputs = 0
+        var itemStart = true
         while index < tokens.count {
             let token = tokens[index]
             index += 1
-            if !token.isName && token.text == "(" { depth += 1 }
-            if !token.isName && token.text == ")" { depth -= 1; if depth == 0 { return } }
+            if !token.isName && token.text == "(" { depth += 1; if depth == 1 { itemStart = true; continue } }
+            if !token.isName && token.text == ")" { depth -= 1; if depth == 0 { return inputs } }
+            if depth == 1 && !token.isName && token.text == "," { itemStart = true; continue }
+            if depth == 1 && itemStart {
+                itemStart = false
+                if !token.isWord("out") { inputs += 1 }
+            }
         }
+        return nil
     }
 }
