@@ -45,10 +45,11 @@ import TestSupport
         let result = try PgwardenCLI.run(["test", "--database-url", url], directory: folder.path)
         #expect(result.status == 0, "\(result.all)")
         // The setup gives each persona a row (user_id defaults to auth.uid(): the persona), so
-        // updates and deletes meet the recursive policy too.
+        // updates and deletes meet the recursive policy too; the user column is in the
+        // sample, so the move to another user is tried as well.
         #expect(result.standardOutput.contains(
             "ERROR public.members · select as ava, update own row as ava, update another user's row as ava, "
-                + "delete own row as ava, delete another user's row as ava, select as ben, "),
+                + "move own row to another user as ava, delete own row as ava, delete another user's row as ava, select as ben, "),
                 "\(result.standardOutput)")
         #expect(result.standardOutput.contains("error 42P17: infinite recursion detected in policy for relation \"members\""))
         // Not a bare "no dangers found": those cells were not observed.

@@ -112,7 +112,13 @@ struct DraftOwnership {
         let owner = ownerColumn(of: table)
         if table == "storage.objects" { return storageObjectSample(columns: columns, owner: owner, inSetup: inSetup) }
         let ruled = ownerRuleReferences(of: table)
-        var chosen = columns.filter { $0.required || $0.name == owner || ruled.contains($0.name) }
+        // A user column of a table with an owner rule, even one that may be null: a
+        // membership row without its user (`members.user_id`) makes no one a member.
+        let hasRule = owner == nil && ownerRule(of: table) != nil
+        var chosen = columns.filter { column in
+            column.required || column.name == owner || ruled.contains(column.name)
+                || (hasRule && column.writable && column.reference?.table == "auth.users" && column.reference?.column == "id")
+        }
         // No column an insert must give: the first it may give (an identity column that is
         // GENERATED ALWAYS refuses a value, so a sample naming it proves nothing).
         if chosen.isEmpty, let first = columns.first(where: { $0.writable && value(for: $0) != nil }) { chosen = [first] }
@@ -203,7 +209,13 @@ struct DraftOwnership {
         if let owner = ownerColumn(of: reference.table) {
             return "(select \(name) from \(reference.table) where \(Self.sqlName(owner)) = auth.uid() order by \(order) limit 1)"
         }
-        let plain = "(select \(name) from \(reference.table) order by \(order) limit 1)"
+        let first = "(select \(name) from \(reference.table) order by \(order) limit 1)"
+        // In the setup, each persona's own row where there are enough (`personaIndex`:
+        // 0 for ava, 1 for ben), so a link table (`player_links (user_id, player_id)`)
+        // does not make both personas one app user; the first when there are not.
+        let plain = inSetup
+            ? "coalesce((select \(name) from \(reference.table) order by ctid offset \(Self.personaIndex) limit 1), \(first))"
+            : first
         // A lookup row of a role the rules name (`app_roles 'admin'`) only when there is no other.
         let any = catalog.singledOut.keys["\(reference.table)|\(reference.column)"].map { named in
             "coalesce((select \(name) from \(reference.table) where \(name)::text <> all(array["
@@ -286,8 +298,11 @@ struct DraftOwnership {
             column.defaultsToSignedInUser && column.writable && !sample.contains { $0.column == column.name }
         }.map { ($0.name, "auth.uid()") }
         let columns = row.map { Self.sqlName($0.column) }.joined(separator: ", ")
-        let values = row.map { setupValue($0, table: table, quotedTable: quotedTable) }.joined(separator: ", ")
         let list = emails.map(Self.literal).joined(separator: ", ")
+        let index = "(select count(*) from auth.users v where v.email in (\(list)) and v.email < u.email)"
+        let values = row.map {
+            setupValue($0, table: table, quotedTable: quotedTable).replacingOccurrences(of: Self.personaIndex, with: index)
+        }.joined(separator: ", ")
         return """
             do $draft$ begin
               insert into \(quotedTable) (\(columns))
@@ -318,6 +333,10 @@ struct DraftOwnership {
             + "to plan for such a user"
     }
 
+    /// Where a setup value names the persona's place among the signed-in personas (0,
+    /// 1, ...), replaced by the query that counts it (`setupRows`), or by 0 (`unownedRow`).
+    static let personaIndex = "pgwarden_persona_index"
+
     /// A sample value in a persona's setup row (`u` is the persona's `auth.users` row):
     /// a column of a unique key gets a value of its own per persona, so both rows fit.
     private func setupValue(_ entry: (column: String, expression: String), table: String, quotedTable: String) -> String {
@@ -341,7 +360,9 @@ struct DraftOwnership {
         }
         let row = sample + userColumns.map { ($0.name, "auth.uid()") }
         let columns = row.map { Self.sqlName($0.column) }.joined(separator: ", ")
-        let values = row.map { $0.expression.replacingOccurrences(of: "auth.uid()", with: user) }.joined(separator: ", ")
+        let values = row.map {
+            $0.expression.replacingOccurrences(of: "auth.uid()", with: user).replacingOccurrences(of: Self.personaIndex, with: "0")
+        }.joined(separator: ", ")
         return """
             do $draft$ begin
               insert into \(quotedTable) (\(columns))

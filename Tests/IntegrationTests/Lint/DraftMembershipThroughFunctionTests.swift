@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+import WardenKit
+import TestSupport
+
+/// Organisations and their members, the members' own policy through a security definer
+/// helper (`is_member(org_id)`, as Supabase's guide advises against recursion), with a
+/// user column that may be null. The draft's setup left `user_id` out of each persona's
+/// member row (only columns an insert must give were filled), so no persona was a member
+/// of anything, and both personas' rows pointed at the first organisation: a real
+/// member's access never showed, and the drafted plan failed its own run (a multi-tenant
+/// starter). Now a table with an owner rule gets its user columns filled with the persona,
+/// and each persona's row picks its own referenced row where there are enough.
+@Suite struct DraftMembershipThroughFunctionTests {
+    static let schema = """
+        create table public.orgs (id bigint generated always as identity primary key, name text not null);
+        create table public.members (
+          org_id bigint not null references public.orgs on delete cascade,
+          user_id uuid references auth.users on delete cascade);
+        create function public.is_member(o bigint) returns boolean language sql stable security definer
+          set search_path = '' as $$ select exists (select 1 from public.members where org_id = o and user_id = auth.uid()) $$;
+        alter table public.orgs enable row level security;
+        alter table public.members enable row level security;
+        create policy "members read their orgs" on public.orgs for select to authenticated
+          using (id in (select org_id from public.members where user_id = (select auth.uid())));
+        create policy "members read their org's members" on public.members for select to authenticated
+          using ((select public.is_member(org_id)));
+        grant select on public.orgs, public.members to authenticated;
+        """
+
+    @Test func eachPersonaIsAMemberOfItsOwnOrganisation() throws {
+        let connection = try Connection(try TestCluster.newTwinDatabase("memberfn").project)
+        try connection.execute(unsafeScript: Self.schema)
+        let draft = try PlanDrafter(connection: connection).draft()
+        #expect(draft.plan.setup.contains { $0.contains("insert into public.members (org_id, user_id)") }, "\(draft.plan.setup)")
+        let members = try #require(draft.plan.relations.first { $0.name == "members" })
+        let orgs = try #require(draft.plan.relations.first { $0.name == "orgs" })
+        #expect(members.access["ava"]?.select == .own, "\(draft.yaml)")
+        #expect(orgs.access["ben"]?.select == .own, "\(draft.yaml)")
+        #expect(!draft.dangerCells.contains { $0.contains("members") || $0.contains("orgs") }, "\(draft.dangerCells)")
+        #expect(draft.verified, "\(draft.report.failures.map { "\($0.name): \($0.observed)" })")
+    }
+}
