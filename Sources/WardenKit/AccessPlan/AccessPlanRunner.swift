@@ -207,7 +207,7 @@ package struct AccessPlanRunner {
         try probeBatch.startSending(on: connection)
         var pending: [() throws -> [ProbeResult]] = []
         for (prober, truth) in zip(probers, truths) {
-            pending.append(try prober.queueProbes(try truth(), probeBatch))
+            pending.append(try prober.queueProbes(try Self.known(truth, of: prober.plan, in: plan), probeBatch))
             probeBatch.sendQueued()
         }
         let functionResults = FunctionProber(context: context).queue(resolved.functions, probeBatch)
@@ -215,6 +215,22 @@ package struct AccessPlanRunner {
         return { [truths] in
             _ = truths  // freed with the reader, not before: see `run`
             return (try pending.flatMap { try $0() }, try functionResults())
+        }
+    }
+
+    /// A relation's truth; a server error computing it (its owner rule or sample SQL
+    /// fails on the relation's rows: `split_part(name, '/', 1)::int` on a file whose
+    /// folder is not a number) is the plan's, named with the relation, where it was the
+    /// server's bare message.
+    private static func known(
+        _ truth: () throws -> RelationTruth, of relation: RelationPlan, in plan: AccessPlan
+    ) throws -> RelationTruth {
+        do {
+            return try truth()
+        } catch let error as PGError where error.kind == .server && !AccessPlanLimits.isLimit(error) {
+            throw RelationTruthError(
+                file: plan.source, line: relation.line > 0 ? relation.line : nil, relation: relation.qualifiedName,
+                serverMessage: error.message + (error.sqlState.map { " (SQLSTATE \($0))" } ?? ""))
         }
     }
 

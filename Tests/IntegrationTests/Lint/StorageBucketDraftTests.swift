@@ -57,7 +57,7 @@ import TestSupport
         #expect(yaml.contains("""
                 sample:
                   bucket_id: "'avatars'"
-                  name: "auth.uid()::text || '/pgwarden-draft.txt'"
+                  name: "auth.uid()::text || '/' || auth.uid()::text || '.txt'"
                 access:
             """), "\(yaml)")
         #expect(yaml.contains("anon: { select: all, insert: all }  # DANGER: anon (no sign-in) may select, insert (the bucket's files)"),
@@ -92,5 +92,59 @@ import TestSupport
         #expect(objects.access["ava"] == Access(select: .own, insert: .own, update: .own, delete: .own), "\(draft.yaml)")
         #expect(objects.access["service"] == .everything, "\(draft.yaml)")
         #expect(draft.verified, "\(draft.report.failures.map { "\($0.name): \($0.observed)" })")
+    }
+
+    /// Per-user file names (`replace(storage.filename(name), ...)::uuid = auth.uid()`):
+    /// the draft's file, named `pgwarden-draft.txt`, made that cast fail for the whole
+    /// run (22P02), and the draft was lost with a bare server message. Now the file is
+    /// named for its persona. A rule that still cannot hold for the draft's rows (a folder
+    /// cast to a number) is left out of the draft with a NOTE, and a plan with such a
+    /// rule fails naming its relation.
+    @Test func aFileNameCastHoldsAndARuleThatCannotIsLeftOutWithANote() throws {
+        let connection = try Connection(try TestCluster.newTwinDatabase("filecast").project)
+        try connection.execute(unsafeScript: """
+            insert into storage.buckets (id, name) values ('avatars', 'avatars');
+            create policy "own avatar" on storage.objects for all to authenticated
+              using (bucket_id = 'avatars' and replace(storage.filename(name), '.' || storage.extension(name), '')::uuid = auth.uid())
+              with check (bucket_id = 'avatars' and replace(storage.filename(name), '.' || storage.extension(name), '')::uuid = auth.uid());
+            """)
+        let draft = try PlanDrafter(connection: connection, schemas: ["public", "storage"]).draft()
+        let objects = try #require(draft.plan.relations.first { $0.qualifiedName == "storage.objects" })
+        #expect(objects.access["ava"] == Access(select: .own, insert: .own, update: .own, delete: .own), "\(draft.yaml)")
+        #expect(draft.verified, "\(draft.report.failures.map { "\($0.name): \($0.observed)" })")
+
+        try connection.execute(unsafeScript: """
+            create table public.orgs (id int primary key, owner_id uuid references auth.users);
+            alter table public.orgs enable row level security;
+            drop policy "own avatar" on storage.objects;
+            create policy "org logo" on storage.objects for all to authenticated
+              using (bucket_id = 'avatars' and exists (select 1 from public.orgs o
+                     where o.id = split_part(name, '/', 1)::int and o.owner_id = auth.uid()));
+            """)
+        let kept = try PlanDrafter(connection: connection, schemas: ["public", "storage"]).draft()
+        let logos = try #require(kept.plan.relations.first { $0.qualifiedName == "storage.objects" })
+        #expect(logos.owner == nil, "\(kept.yaml)")
+        #expect(kept.yaml.contains("# NOTE: the owner rule its policies give, "), "\(kept.yaml)")
+        #expect(kept.yaml.contains("fails on its rows (invalid input syntax for type integer"), "\(kept.yaml)")
+
+        // Such a rule in a plan of one's own: the run names the relation, where it gave the
+        // server's bare message.
+        let own = try AccessPlanParser(file: "plan.yml").parse("""
+            schemas: [storage]
+            personas:
+              anon: { role: anon }
+              ava: { role: authenticated, email: ava.cast@example.com }
+            setup:
+              - insert into storage.objects (bucket_id, name) values ('avatars', 'not-a-number/y.txt')
+            relations:
+              objects:
+                owner: "split_part(name, '/', 1)::int > 0"
+                sample: { bucket_id: "'avatars'", name: "'1/z.txt'" }
+                access: { anon: none, ava: none }
+            """)
+        let error = try #require(throws: RelationTruthError.self) { try AccessPlanRunner(connection: connection, plan: own).run() }
+        #expect(error.relation == "storage.objects")
+        #expect(error.description.contains("storage.objects: its owner rule or sample cannot be evaluated on its rows"), "\(error)")
+        #expect(try connection.query("select count(*)::text from storage.objects").scalar == "0")
     }
 }

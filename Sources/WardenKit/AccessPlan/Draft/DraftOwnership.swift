@@ -127,11 +127,13 @@ struct DraftOwnership {
 
     /// A file in a bucket the policies name (no bucket: every policy scoped to a bucket
     /// refuses every probe, and the run passes while anon reads the bucket), in the
-    /// persona's folder (`<user id>/pgwarden-draft.txt`), as Supabase's per-user folder
-    /// policies (`(storage.foldername(name))[1] = auth.uid()::text`) expect.
+    /// persona's folder and named for the persona (`<user id>/<user id>.txt`), as
+    /// Supabase's per-user folder policies (`(storage.foldername(name))[1] = auth.uid()::text`)
+    /// and per-user file names (`replace(storage.filename(name), ...)::uuid = auth.uid()`,
+    /// a cast that a file named anything else made fail for the whole run) expect.
     private func storageObjectSample(columns: [DraftCatalog.Column], owner: String?, inSetup: Bool) -> [(column: String, expression: String)] {
         let bucket = storageBucket.map(Self.literal) ?? "(select min(id) from storage.buckets)"
-        var sample = [("bucket_id", bucket), ("name", "auth.uid()::text || '/pgwarden-draft.txt'")]
+        var sample = [("bucket_id", bucket), ("name", "auth.uid()::text || '/' || auth.uid()::text || '.txt'")]
         for column in columns where (column.required || column.name == owner) && !["bucket_id", "name"].contains(column.name) {
             sample.append((column.name, column.name == owner ? "auth.uid()" : value(for: column, inSetup: inSetup) ?? "null"))
         }

@@ -105,9 +105,28 @@ public struct PlanDrafter {
         for table in exposedTables.map(\.qualifiedName) {
             refusals.skipped[table] = ownership.setupSkipReason(of: table)
         }
-        let observation = DraftObservation(results: try refusals.reading(connection) {
-            try AccessPlanRunner(connection: connection, plan: plan).run().results
-        })
+        // An owner rule drafted from the policies that fails on the relation's rows (a
+        // cast of a file's folder to a number) is left out, with a NOTE, and the
+        // observation runs again: it lost the whole draft.
+        var unusableRules: [String: String] = [:]
+        var observedResults: [ProbeResult]?
+        while observedResults == nil {
+            do {
+                observedResults = try refusals.reading(connection) {
+                    try AccessPlanRunner(connection: connection, plan: plan).run().results
+                }
+            } catch let error as RelationTruthError {
+                guard unusableRules[error.relation] == nil,
+                      let index = plan.relations.firstIndex(where: { $0.qualifiedName == error.relation }),
+                      let rule = plan.relations[index].owner else { throw error }
+                unusableRules[error.relation] = "the owner rule its policies give, \(rule), fails on its rows "
+                    + "(\(error.serverMessage)), so the draft states it without one; write one that holds for every row"
+                plan.relations[index].owner = nil
+                let quoted = "\(DraftOwnership.sqlName(plan.relations[index].schema)).\(DraftOwnership.sqlName(plan.relations[index].name))"
+                plan.setup.removeAll { $0.contains("insert into \(quoted) (") }
+            }
+        }
+        let observation = DraftObservation(results: observedResults ?? [])
         var notes: [String: [String: [String]]] = [:]
         for index in plan.relations.indices {
             let name = plan.relations[index].qualifiedName
@@ -138,7 +157,7 @@ public struct PlanDrafter {
         findings.leftOut = leftOut
         var writer = PlanDraftWriter(plan: plan, notes: notes, securityDefiner: catalog.securityDefiner, findings: findings.dangers)
         writer.userColumns = catalog.userColumns
-        writer.relationNotes = refusals.skipped
+        writer.relationNotes = refusals.skipped.merging(unusableRules) { skipped, _ in skipped }
         return PlanDraft(
             yaml: writer.render(), plan: plan, dangers: writer.dangers().count, verified: check.passed,
             report: check, dangerCells: writer.dangers(), findings: findings, storagePolicies: storage)
