@@ -147,4 +147,28 @@ import TestSupport
         #expect(wipe.consequence?.evidence == ["anon called public.wipe(1, 'pgwarden'): succeeded, deleted 2 rows of public.notes"])
         #expect(try connection.query("select count(*)::text from public.notes").scalar == "2")
     }
+
+    /// A definer view over an owner-only table, with no rows yet: anon and a signed-in
+    /// user both read 0 rows, which lint called HARMLESS, though the view shows every
+    /// user's rows as soon as there are some (a golf-draft app). Reading nothing from an
+    /// empty relation proves nothing: the finding keeps its rule's level, and says why.
+    @Test func aDefinerViewWithNoRowsIsNotHarmless() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lint-empty-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try """
+            create table public.wishes (id bigint generated always as identity primary key,
+              user_id uuid not null default auth.uid() references auth.users, body text not null);
+            alter table public.wishes enable row level security;
+            create policy "own wishes" on public.wishes for all to authenticated using (user_id = auth.uid());
+            create view public.wish_counts as select user_id, count(*) as n from public.wishes group by user_id;
+
+            """.write(to: folder.appendingPathComponent("20240101000000_wishes.sql"), atomically: true, encoding: .utf8)
+        let connection = try ElectricRide.database(migrations: folder, seeded: false)
+        let report = try Linter(connection: connection).run(migrations: folder)
+        let view = try #require(report.findings.first { $0.rule == .securityDefinerView && $0.subject == "public.wish_counts" })
+        #expect(view.consequence?.verdict == .notProbed, "\(view.consequence?.evidence ?? [])")
+        #expect(view.isDanger)
+        #expect(view.consequence?.evidence.last == "public.wish_counts has no rows (as the admin too): the reads show nothing either way")
+    }
 }
