@@ -40,4 +40,28 @@ import TestSupport
         #expect(dev.all.contains("42501: permission denied for schema auth (hint: on Supabase too, postgres may use the auth schema but not create objects in it"),
                 "\(dev.all)")
     }
+
+    /// A seed (or migration) altering a table of `auth`, which postgres does not own on
+    /// Supabase either (found on an indie games platform: `alter table
+    /// auth.saml_relay_states ...`): the bare "must be owner of table" now has its hint.
+    @Test func alteringAnAuthTableSaysSupabaseRefusesItToo() throws {
+        let root = try project(seed: "alter table auth.users add column nickname text;\n")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let dev = try PgwardenCLI.run(["dev"], environment: PgwardenCLI.cleanEnvironment(), directory: root.path)
+        #expect(dev.status != 0, "\(dev.all)")
+        #expect(dev.standardError.contains("supabase/seed.sql:1: ERROR: must be owner of table users"), "\(dev.all)")
+        #expect(dev.standardError.contains("HINT: if this is auth.users: on Supabase too, auth's tables belong to supabase_auth_admin"),
+                "\(dev.all)")
+    }
+
+    /// A test file creating a database.dev package (`basejump-supabase_test_helpers`), which
+    /// is not one of Supabase's extensions: the hint said Supabase provides it.
+    @Test func aDbdevPackageIsNotCalledOneSupabaseProvides() throws {
+        let root = try project(seed: "select 1;\n", test: "create extension if not exists \"basejump-supabase_test_helpers\";\nselect 1;\n")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let dev = try PgwardenCLI.run(["dev"], environment: PgwardenCLI.cleanEnvironment(), directory: root.path)
+        #expect(dev.status != 0, "\(dev.all)")
+        #expect(dev.all.contains("which is not one Supabase's image ships: it may be a database.dev (dbdev) package"), "\(dev.all)")
+        #expect(!dev.all.contains("which Supabase provides"), "\(dev.all)")
+    }
 }

@@ -51,8 +51,15 @@ package struct MissingExtension: Equatable, Sendable {
                 + "Install it on the server (Debian/Ubuntu: apt-get install \(package), from apt.postgresql.org where Debian has none), "
                 + "or \(elsewhere)"
         }
+        guard PrivilegedExtensions.names.contains(name) else {
+            // Not one Supabase's image ships: most often a database.dev package
+            // (`basejump-supabase_test_helpers`), which pg_tle installs on Supabase.
+            return "this server lacks the extension \(name), which is not one Supabase's image ships: it may be a "
+                + "database.dev (dbdev) package, which pg_tle installs there and the local twin cannot. Put its SQL in your "
+                + "own files instead (for a test helper, at the top of the first test file), or \(elsewhere)"
+        }
         return "this server lacks the extension \(name), which Supabase provides and no Debian package does: "
             + "it is not available on the local twin. \(elsewhere.prefix(1).uppercased() + elsewhere.dropFirst()), "
-            + "or keep the migrations that need it out of local runs"
+            + "or keep the files that need it out of local runs"
     }
 }

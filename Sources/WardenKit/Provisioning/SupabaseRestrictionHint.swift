@@ -11,7 +11,17 @@ import WardenPostgres
 /// - `permission denied for schema auth` (or `storage`): postgres may use those schemas
 ///   but not create in them since supabase/postgres
 ///   `migrations/db/migrations/20250421084701_revoke_admin_roles_from_postgres.sql`.
+/// - `must be owner of table <t>` for a table of `auth` or `storage` (their owners are
+///   supabase_auth_admin and supabase_storage_admin; supabase/auth's and supabase/storage's
+///   migrations create them as those roles).
 package enum SupabaseRestrictionHint {
+    /// The tables of `auth` and `storage` a new project has (the twin's, docs/supabase-twin.md).
+    static let platformTables: [String: String] = Dictionary(uniqueKeysWithValues:
+        ["users", "identities", "sessions", "refresh_tokens", "audit_log_entries", "instances", "mfa_factors",
+         "mfa_challenges", "mfa_amr_claims", "sso_providers", "sso_domains", "saml_providers", "saml_relay_states",
+         "flow_state", "one_time_tokens", "schema_migrations"].map { ($0, "auth") }
+        + ["buckets", "objects", "s3_multipart_uploads", "s3_multipart_uploads_parts", "buckets_analytics", "prefixes"].map { ($0, "storage") })
+
     package static func hint(for error: PGError) -> String? {
         guard error.sqlState == .insufficientPrivilege else { return nil }
         if error.message == "must be member of role \"supabase_admin\"" {
@@ -22,6 +32,12 @@ package enum SupabaseRestrictionHint {
         for schema in ["auth", "storage"] where error.message == "permission denied for schema \(schema)" {
             return "on Supabase too, postgres may use the \(schema) schema but not create objects in it (revoked in "
                 + "2025): put your own tables, functions and triggers' functions in public or a schema of your own"
+        }
+        if error.message.hasPrefix("must be owner of table "),
+           let table = error.message.split(separator: " ").last, let schema = Self.platformTables[String(table)] {
+            return "if this is \(schema).\(table): on Supabase too, \(schema)'s tables belong to "
+                + "\(schema == "auth" ? "supabase_auth_admin" : "supabase_storage_admin"), not postgres, so altering them "
+                + "fails there as well; keep your own columns in a table of your own that references it"
         }
         return nil
     }
