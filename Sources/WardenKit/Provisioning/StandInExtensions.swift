@@ -44,6 +44,8 @@ public enum StandInExtensions {
                     script: PackageResources.StandInPgsodium_sql),
             StandIn(name: "pg_jsonschema", comment: "pgwarden local stand-in for pg_jsonschema: the common JSON Schema keywords, checked in PL/pgSQL",
                     script: PackageResources.StandInPgJsonschema_sql),
+            StandIn(name: "pg_stat_monitor", comment: "pgwarden local stand-in for pg_stat_monitor: a registration; no query statistics are collected",
+                    unprovable: "query statistics", script: PackageResources.StandInPgStatMonitor_sql),
         ]
     }
 

@@ -83,6 +83,16 @@ import TestSupport
         #expect(try project.query("select extversion from pg_extension where extname = 'pg_jsonschema'").scalar == "pgwarden-stand-in")
     }
 
+    /// pg_stat_monitor (Supabase's image ships it; a hosted project's schema dump creates
+    /// it): a registration whose reset says it is a local stand-in.
+    @Test func pgStatMonitorIsARegistration() throws {
+        let project = try project()
+        _ = try project.query(#"create extension if not exists "pg_stat_monitor" with schema "extensions""#)
+        #expect(try project.query("select extversion from pg_extension where extname = 'pg_stat_monitor'").scalar == "pgwarden-stand-in")
+        let error = try #require(throws: PGError.self) { try project.query("select extensions.pg_stat_monitor_reset()") }
+        #expect(error.message.contains("local stand-in") && error.sqlState == .featureNotSupported, "\(error)")
+    }
+
     /// http is synchronous: the stand-in records the request, and answers "unknown"
     /// (a response with every field null, and a warning) rather than inventing one.
     @Test func httpRecordsTheRequestAndAnswersUnknown() throws {
