@@ -61,7 +61,11 @@ public struct PersonaSignUpRefusal: Sendable, Equatable, Codable {
         if let first = broken.first {
             lines.append("  hint: " + brokenTriggerAdvice(sqlState: first.sqlState))
         }
-        if broken.count < refusals.count {
+        // The same metadata for both personas written into a unique column: each needs its own.
+        if refusals.contains(where: { $0.sqlState == "23505" && $0.metadataJSON != "{}" }) {
+            lines.append("  hint: the personas were given the same metadata, and the trigger writes it into a unique column: "
+                + "give each its own, --user-metadata 'ava={\"key\": \"a\"}' --user-metadata 'ben={\"key\": \"b\"}'")
+        } else if broken.count < refusals.count {
             lines.append("  hint: give the personas the user metadata the trigger needs with --user-metadata '{\"key\": \"value\"}' "
                 + "(or ava=... / ben=... for one), or write a plan whose personas have metadata: "
                 + "(pgwarden plan draft --user-metadata ... --output <plan file>)")

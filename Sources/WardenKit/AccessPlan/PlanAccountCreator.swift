@@ -67,6 +67,37 @@ struct PlanAccountCreator {
         return Dictionary(uniqueKeysWithValues: users.map { ($0.0.name, $0.2) })
     }
 
+    /// Signs `users` (each accepted on its own) up together, in order, in a savepoint that
+    /// is then rolled back: the first whose sign-up fails with the others in, and its
+    /// error (nil: they fit together).
+    private func collidingSignUp(_ users: [(Persona, PlanUser)], identityColumns: Set<String>) throws
+        -> (persona: String, error: PGError)?
+    {
+        guard users.count > 1 else { return nil }
+        var unit: [SQL] = ["savepoint pgwarden_sign_up_together"]
+        var owners: [String?] = [nil]
+        for (persona, user) in users {
+            let id = UUID().uuidString.lowercased()
+            var steps: [SQL] = ["savepoint \(raw: Self.savepoint)", insertUser(id: id, user)]
+            if !user.isAnonymous, Self.identityNeeds.isSubset(of: identityColumns) {
+                steps.append(insertIdentity(userID: id, user, columns: identityColumns))
+            }
+            steps.append("release savepoint \(raw: Self.savepoint)")
+            unit += steps
+            owners += steps.map { _ in persona.name }
+        }
+        var batch = PipelinedBatch()
+        let together = batch.add(unit)
+        // A unit of its own: it runs whether a sign-up failed or not.
+        let undo = batch.add(["rollback to savepoint pgwarden_sign_up_together", "release savepoint pgwarden_sign_up_together"])
+        let outcomes = try connection.run(batch)
+        for outcome in outcomes[undo] { _ = try outcome.get() }
+        for (index, outcome) in outcomes[together].enumerated() {
+            if case .error(let error) = outcome, error.sqlState != nil, let persona = owners[index] { return (persona, error) }
+        }
+        return nil
+    }
+
     private static let savepoint = "pgwarden_sign_up"
 
     /// What a statement of the sign-up unit does.
@@ -95,9 +126,10 @@ struct PlanAccountCreator {
     /// anything: inside a transaction (or savepoint) that is rolled back, each account
     /// is inserted (with its identity) in a savepoint that is then rolled back, all in
     /// one pipelined batch (two round trips in all, and one more per refusal to name its
-    /// trigger). Each persona is tried on its own: two personas that would collide with
-    /// each other (a trigger's unique key) are not caught here; the run's own sign-up
-    /// then fails, naming the trigger.
+    /// trigger). Each persona is tried on its own, then those accepted all together, in
+    /// order, as the run signs them up (one more round trip): two personas that collide
+    /// with each other (a sign-up trigger writing the same `--user-metadata` handle into a
+    /// unique column) make the later one refused, where the run's own sign-up failed.
     func signUpRefusals() throws -> [PersonaSignUpRefusal] {
         let users = plan.personas.compactMap { persona in persona.user.map { (persona, $0) } }
         guard !users.isEmpty else { return [] }
@@ -128,7 +160,19 @@ struct PlanAccountCreator {
                 read = triggers
                 return triggers
             }
+            let collision = try collidingSignUp(users.enumerated().filter { position, _ in
+                outcomes[tries[position]].allSatisfy { if case .error = $0 { return false } else { return true } }
+                    && !(outcomes[tries[position]].count > 1 && Self.madeNoRow(outcomes[tries[position]][1]))
+            }.map(\.element), identityColumns: identityColumns)
             for ((persona, user), index) in zip(users, tries) {
+                if let collision, collision.persona == persona.name {
+                    refusals.append(PersonaSignUpRefusal(
+                        persona: persona.name, email: user.isAnonymous ? "an anonymous user" : user.email,
+                        trigger: collision.error.context?.isEmpty == false ? try triggers().culprit(of: collision.error) : nil,
+                        sqlState: collision.error.sqlState?.rawValue, message: collision.error.message,
+                        detail: collision.error.detail, metadataJSON: user.metadataJSON))
+                    continue
+                }
                 if outcomes[index].count > 1, Self.madeNoRow(outcomes[index][1]) {
                     refusals.append(PersonaSignUpRefusal(
                         persona: persona.name, email: user.isAnonymous ? "an anonymous user" : user.email,

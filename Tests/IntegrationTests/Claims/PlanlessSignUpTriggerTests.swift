@@ -106,6 +106,29 @@ import TestSupport
         #expect(run.standardOutput.contains("pgTAP: 1 file, 1 assertion, 1 passed, 0 failed"), "\(run.all)")
     }
 
+    /// The same metadata for both personas, which the trigger writes into a unique column:
+    /// each was accepted on its own, then ben's sign-up failed in the run (exit 65, nothing
+    /// observed). Now ben is left out like any refused persona, with a hint to give each
+    /// persona its own value.
+    @Test func sharedMetadataInAUniqueColumnLeavesTheSecondPersonaOut() throws {
+        let folder = try project()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try "create unique index profiles_name_key on public.profiles (name);\n".write(
+            to: folder.appendingPathComponent("migrations/20240101000001_unique.sql"), atomically: true, encoding: .utf8)
+        let run = try PgwardenCLI.run(
+            ["dev", "--user-metadata", #"{"name": "Same"}"#], environment: PgwardenCLI.cleanEnvironment(), directory: folder.path)
+        #expect(run.status == 1, "\(run.all)")
+        #expect(run.standardOutput.contains("observed as anon, signed-in user (ava) and service_role (ben left out: see LEFT OUT below)"),
+                "\(run.all)")
+        #expect(run.standardOutput.contains("23505 duplicate key value violates unique constraint \"profiles_name_key\""), "\(run.all)")
+        #expect(run.standardOutput.contains("hint: the personas were given the same metadata"), "\(run.all)")
+        #expect(!run.all.contains("creating the user of persona"), "\(run.all)")
+        let own = try PgwardenCLI.run(
+            ["dev", "--user-metadata", #"ava={"name": "Ava"}"#, "--user-metadata", #"ben={"name": "Ben"}"#],
+            environment: PgwardenCLI.cleanEnvironment(), directory: folder.path)
+        #expect(own.status == 0, "\(own.all)")
+    }
+
     @Test func testWithoutAPlanLeavesThemOutAndWithMetadataPasses() throws {
         let (admin, url) = try database()
         let folder = try project()
