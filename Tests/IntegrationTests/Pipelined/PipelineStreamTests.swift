@@ -88,7 +88,7 @@ import TestSupport
                 sample: { id: "2" }
                 access: { ava: { select: own } }
             """)
-        #expect(throws: PGError.self) { try AccessPlanRunner(connection: connection, plan: plan).run() }
+        #expect(throws: RelationTruthError.self) { try AccessPlanRunner(connection: connection, plan: plan).run() }
         #expect(connection.transactionStatus == .idle)
         #expect(try connection.query("select count(*)::text from pg_prepared_statements").scalar == "0")
         #expect(try connection.query("select count(*)::text from auth.users").scalar == "0")
