@@ -38,10 +38,7 @@ import TestSupport
     /// constraint (23502), not by a privilege or a policy, so the policy itself was
     /// never tried. That is "not probed", never "harmless" (relayshanghai/relay-supa-club).
     @Test func anAlwaysTrueInsertRefusedByAConstraintIsNotProbedNotHarmless() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lint-constraint-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try """
+        let (report, _) = try lint("""
             create table public.companies (id uuid primary key default gen_random_uuid(), name text);
             alter table public.companies enable row level security;
             create table public.campaigns (
@@ -52,9 +49,7 @@ import TestSupport
             alter table public.campaigns enable row level security;
             create policy "anyone signed in inserts" on public.campaigns for insert to authenticated with check (true);
 
-            """.write(to: folder.appendingPathComponent("20240101000000_campaigns.sql"), atomically: true, encoding: .utf8)
-        let connection = try ElectricRide.database(migrations: folder, seeded: false)
-        let report = try Linter(connection: connection).run(migrations: folder)
+            """)
         let insert = try #require(report.findings.first { $0.rule.rawValue == "rls_policy_always_true" && $0.subject == "public.campaigns" })
         let evidence = insert.consequence?.evidence ?? []
         #expect(insert.consequence?.verdict == .notProbed, "\(evidence)")
@@ -71,10 +66,7 @@ import TestSupport
     /// seen one can), and the deleted account proves the danger; with NULL it would have
     /// looked harmless.
     @Test func whatACallAsAnonProvesAndWhatItDoesNot() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lint-calls-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try """
+        let (report, connection) = try lint("""
             create table public.notes (id int primary key, body text);
             alter table public.notes enable row level security;
             insert into public.notes values (1, 'one'), (2, 'two');
@@ -91,9 +83,7 @@ import TestSupport
             create function public.delete_account(target uuid) returns void language sql security definer set search_path = ''
             as $$ delete from auth.users where id = target $$;
 
-            """.write(to: folder.appendingPathComponent("20240101000000_notes.sql"), atomically: true, encoding: .utf8)
-        let connection = try ElectricRide.database(migrations: folder, seeded: false)
-        let report = try Linter(connection: connection).run(migrations: folder)
+            """)
         func finding(_ subject: String) throws -> LintFinding {
             try #require(report.findings.first {
                 $0.rule.rawValue == "anon_security_definer_function_executable" && $0.subject == subject
@@ -125,10 +115,7 @@ import TestSupport
     /// of an overloaded name is given, as a client must give them to reach that one
     /// (a community site's paginated RPCs).
     @Test func anOverloadedFunctionIsCalledWithEveryParameter() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lint-overload-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try """
+        let (report, connection) = try lint("""
             create table public.notes (id int generated always as identity primary key, body text);
             alter table public.notes enable row level security;
             insert into public.notes (body) values ('a'), ('b');
@@ -137,9 +124,7 @@ import TestSupport
             create function public.wipe(p_limit int default 10, p_tag text default null) returns void
               language sql security definer set search_path = '' as $$ delete from public.notes $$;
 
-            """.write(to: folder.appendingPathComponent("20240101000000_wipe.sql"), atomically: true, encoding: .utf8)
-        let connection = try ElectricRide.database(migrations: folder, seeded: false)
-        let report = try Linter(connection: connection).run(migrations: folder)
+            """)
         let wipe = try #require(report.findings.first {
             $0.rule.rawValue == "anon_security_definer_function_executable" && $0.subject == "public.wipe(integer, text)"
         })
@@ -153,22 +138,28 @@ import TestSupport
     /// user's rows as soon as there are some (a golf-draft app). Reading nothing from an
     /// empty relation proves nothing: the finding keeps its rule's level, and says why.
     @Test func aDefinerViewWithNoRowsIsNotHarmless() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lint-empty-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try """
+        let (report, _) = try lint("""
             create table public.wishes (id bigint generated always as identity primary key,
               user_id uuid not null default auth.uid() references auth.users, body text not null);
             alter table public.wishes enable row level security;
             create policy "own wishes" on public.wishes for all to authenticated using (user_id = auth.uid());
             create view public.wish_counts as select user_id, count(*) as n from public.wishes group by user_id;
 
-            """.write(to: folder.appendingPathComponent("20240101000000_wishes.sql"), atomically: true, encoding: .utf8)
-        let connection = try ElectricRide.database(migrations: folder, seeded: false)
-        let report = try Linter(connection: connection).run(migrations: folder)
+            """)
         let view = try #require(report.findings.first { $0.rule == .securityDefinerView && $0.subject == "public.wish_counts" })
         #expect(view.consequence?.verdict == .notProbed, "\(view.consequence?.evidence ?? [])")
         #expect(view.isDanger)
         #expect(view.consequence?.evidence.last == "public.wish_counts has no rows (as the admin too): the reads show nothing either way")
+    }
+
+    /// Lints a database made by one migration (`sql`, its text), found in a folder that is
+    /// removed afterwards: the report, and the database's connection.
+    private func lint(_ sql: String) throws -> (report: LintReport, connection: Connection) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lint-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try sql.write(to: folder.appendingPathComponent("20240101000000_schema.sql"), atomically: true, encoding: .utf8)
+        let connection = try ElectricRide.database(migrations: folder, seeded: false)
+        return (try Linter(connection: connection).run(migrations: folder), connection)
     }
 }
