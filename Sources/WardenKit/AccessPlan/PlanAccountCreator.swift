@@ -31,13 +31,7 @@ struct PlanAccountCreator {
         var statements: [SQL] = []
         var owners: [(persona: Persona, user: PlanUser, step: SignUpStep)] = []
         for (persona, user, id) in users {
-            // The identity inside the savepoint: a failure of either leaves it open to roll back to.
-            var steps: [(SQL, SignUpStep)] = [("savepoint \(raw: Self.savepoint)", .savepoint), (insertUser(id: id, user), .user)]
-            if !user.isAnonymous, Self.identityNeeds.isSubset(of: identityColumns) {
-                steps.append((insertIdentity(userID: id, user, columns: identityColumns), .identity))
-            }
-            steps.append(("release savepoint \(raw: Self.savepoint)", .savepoint))
-            for (statement, step) in steps {
+            for (statement, step) in signUpSteps(id: id, user, identityColumns: identityColumns) {
                 statements.append(statement)
                 owners.append((persona, user, step))
             }
@@ -77,13 +71,8 @@ struct PlanAccountCreator {
         var unit: [SQL] = ["savepoint pgwarden_sign_up_together"]
         var owners: [String?] = [nil]
         for (persona, user) in users {
-            let id = UUID().uuidString.lowercased()
-            var steps: [SQL] = ["savepoint \(raw: Self.savepoint)", insertUser(id: id, user)]
-            if !user.isAnonymous, Self.identityNeeds.isSubset(of: identityColumns) {
-                steps.append(insertIdentity(userID: id, user, columns: identityColumns))
-            }
-            steps.append("release savepoint \(raw: Self.savepoint)")
-            unit += steps
+            let steps = signUpSteps(id: UUID().uuidString.lowercased(), user, identityColumns: identityColumns)
+            unit += steps.map(\.statement)
             owners += steps.map { _ in persona.name }
         }
         var batch = PipelinedBatch()
@@ -99,6 +88,21 @@ struct PlanAccountCreator {
     }
 
     private static let savepoint = "pgwarden_sign_up"
+
+    /// One user's sign-up as the run sends it, each statement with what it does: a
+    /// savepoint, the auth.users row and (for a signed-in user, when auth.identities has
+    /// the columns) its identity, the release. The identity is inside the savepoint: a
+    /// failure of either leaves it open to roll back to.
+    private func signUpSteps(id: String, _ user: PlanUser, identityColumns: Set<String>)
+        -> [(statement: SQL, step: SignUpStep)]
+    {
+        var steps: [(statement: SQL, step: SignUpStep)] = [("savepoint \(raw: Self.savepoint)", .savepoint), (insertUser(id: id, user), .user)]
+        if !user.isAnonymous, Self.identityNeeds.isSubset(of: identityColumns) {
+            steps.append((insertIdentity(userID: id, user, columns: identityColumns), .identity))
+        }
+        steps.append(("release savepoint \(raw: Self.savepoint)", .savepoint))
+        return steps
+    }
 
     /// What a statement of the sign-up unit does.
     private enum SignUpStep { case savepoint, user, identity }
@@ -140,12 +144,9 @@ struct PlanAccountCreator {
             var tries: [Int] = []
             var undos: [Int] = []
             for (_, user) in users {
-                let id = UUID().uuidString.lowercased()
-                var unit: [SQL] = ["savepoint \(raw: savepoint)", insertUser(id: id, user)]
-                if !user.isAnonymous, Self.identityNeeds.isSubset(of: identityColumns) {
-                    unit.append(insertIdentity(userID: id, user, columns: identityColumns))
-                }
-                tries.append(batch.add(unit))
+                let inserts = signUpSteps(id: UUID().uuidString.lowercased(), user, identityColumns: identityColumns)
+                    .filter { $0.step != .savepoint }.map(\.statement)
+                tries.append(batch.add(["savepoint \(raw: savepoint)"] + inserts))
                 // A unit of its own: it runs whether the try failed or not.
                 undos.append(batch.add(["rollback to savepoint \(raw: savepoint)", "release savepoint \(raw: savepoint)"]))
             }
@@ -164,13 +165,17 @@ struct PlanAccountCreator {
                 outcomes[tries[position]].allSatisfy { if case .error = $0 { return false } else { return true } }
                     && !(outcomes[tries[position]].count > 1 && Self.madeNoRow(outcomes[tries[position]][1]))
             }.map(\.element), identityColumns: identityColumns)
+            // A refusal the server raised, naming the trigger that raised it.
+            func refusal(_ persona: Persona, _ user: PlanUser, _ error: PGError) throws -> PersonaSignUpRefusal {
+                PersonaSignUpRefusal(
+                    persona: persona.name, email: user.isAnonymous ? "an anonymous user" : user.email,
+                    trigger: error.context?.isEmpty == false ? try triggers().culprit(of: error) : nil,
+                    sqlState: error.sqlState?.rawValue, message: error.message, detail: error.detail,
+                    metadataJSON: user.metadataJSON)
+            }
             for ((persona, user), index) in zip(users, tries) {
                 if let collision, collision.persona == persona.name {
-                    refusals.append(PersonaSignUpRefusal(
-                        persona: persona.name, email: user.isAnonymous ? "an anonymous user" : user.email,
-                        trigger: collision.error.context?.isEmpty == false ? try triggers().culprit(of: collision.error) : nil,
-                        sqlState: collision.error.sqlState?.rawValue, message: collision.error.message,
-                        detail: collision.error.detail, metadataJSON: user.metadataJSON))
+                    refusals.append(try refusal(persona, user, collision.error))
                     continue
                 }
                 if outcomes[index].count > 1, Self.madeNoRow(outcomes[index][1]) {
@@ -181,11 +186,7 @@ struct PlanAccountCreator {
                     continue
                 }
                 for case .error(let error) in outcomes[index] where error.sqlState != nil {
-                    refusals.append(PersonaSignUpRefusal(
-                        persona: persona.name, email: user.isAnonymous ? "an anonymous user" : user.email,
-                        trigger: error.context?.isEmpty == false ? try triggers().culprit(of: error) : nil,
-                        sqlState: error.sqlState?.rawValue, message: error.message, detail: error.detail,
-                        metadataJSON: user.metadataJSON))
+                    refusals.append(try refusal(persona, user, error))
                 }
             }
             return refusals
