@@ -55,13 +55,14 @@ extension RelationProber {
     /// exception 'locked documents cannot be deleted'`, P0001): the row is as it was,
     /// which is what a refused update or delete means. Only where the plan refuses it
     /// (a plan that allows it still fails, naming the error); nil for any other outcome.
+    /// `kept` says what the refusal left as it was.
     private func refusedByOwnCode(_ persona: Persona, _ operation: AccessOperation, _ label: String, expectAllowed: Bool,
-                                  scope: Scope, outcome: ProbeOutcome) -> ProbeResult? {
+                                  scope: Scope, outcome: ProbeOutcome, kept: String = "the row is as it was") -> ProbeResult? {
         guard !expectAllowed, case .error(let state, let message) = outcome, state == SQLState.raiseException.rawValue else {
             return nil
         }
         var result = verdict(persona, operation, label, expectAllowed: false, scope: scope, outcome: .rows(0))
-        result.observed = "refused by the database's own code (\(state): \(message)): the row is as it was"
+        result.observed = "refused by the database's own code (\(state): \(message)): \(kept)"
         return result
     }
 
@@ -115,10 +116,10 @@ extension RelationProber {
             let outcome = try read()
             // A trigger guarding the owner column (`raise exception`, P0001): the row
             // stays its owner's, which is what a refused move means.
-            guard var result = refusedByOwnCode(persona, .update, label, expectAllowed: expectAllowed, scope: scope, outcome: outcome)
-            else { return verdict(persona, .update, label, expectAllowed: expectAllowed, scope: scope, outcome: outcome) }
-            result.observed = result.observed.replacingOccurrences(of: "the row is as it was", with: "the row stayed its owner's")
-            return result
+            return refusedByOwnCode(
+                persona, .update, label, expectAllowed: expectAllowed, scope: scope, outcome: outcome,
+                kept: "the row stayed its owner's")
+                ?? verdict(persona, .update, label, expectAllowed: expectAllowed, scope: scope, outcome: outcome)
         }
     }
 
