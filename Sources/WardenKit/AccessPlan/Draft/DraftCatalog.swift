@@ -35,9 +35,17 @@ struct DraftCatalog {
         /// Its default calls auth.uid() (`created_by uuid default auth.uid()`): a
         /// signed-in user's insert fills it with that user.
         var defaultsToSignedInUser = false
-        /// Every value it may hold (its enum's labels, the values its checks list) is one
-        /// the project's access rules name: a row with any of them singles its user out.
+        /// It holds a user's role: its name or its type's says so
+        /// (`DraftSingledOutValues.namesARole`), or its table says who a user is
+        /// (`DraftSingledOutValues.attributeTables`).
+        var holdsRole = false
+        /// Every value it may hold (its enum's labels, the values its checks list, its
+        /// lookup table's keys) is one the project's access rules name: a row with any of
+        /// them singles its user out.
         var everyValueSingledOut = false
+
+        /// A role looked up in another table by foreign key (`role_id -> app_roles`).
+        var looksUpRole: Bool { holdsRole && reference.map { $0.table != "auth.users" } == true }
 
         /// An enum's first label (one the rules do not name, where there is one).
         var firstLabel: String? { labels.first }
@@ -105,12 +113,12 @@ struct DraftCatalog {
         // Every query in one round trip (a savepoint inside a caller's transaction).
         let results = try CatalogReads.run(
             connection,
-            [columnsSQL] + Self.policySQL(schemaArray)
-                + [DraftSingledOutValues.literalsSQL, DraftSingledOutValues.attributeTablesSQL(schemaArray)],
+            [columnsSQL] + Self.policySQL(schemaArray) + [DraftSingledOutValues.sql(schemaArray)],
             emptySearchPathFrom: 1
         ).map(\.rows)
-        catalog.singledOut.literals = Set(JSONStringArray.decode(results[results.count - 2].first?.first ?? nil))
-        catalog.singledOut.attributeTables = Set(JSONStringArray.decode(results[results.count - 1].first?.first ?? nil))
+        let singledOutRow = results.last?.first ?? []
+        catalog.singledOut.literals = Set(JSONStringArray.decode(singledOutRow.first ?? nil))
+        catalog.singledOut.attributeTables = Set(JSONStringArray.decode(singledOutRow.count > 1 ? singledOutRow[1] : nil))
         var checked: [(table: String, column: Column, checks: [String])] = []
         for row in results[0] {
             let reference = row[7].flatMap { text -> (String, String)? in
@@ -129,7 +137,7 @@ struct DraftCatalog {
                 maxLength: row[4].flatMap { Int($0) }, labels: singledOut.ordinaryFirst(labels), required: row[6] == "true",
                 reference: reference, unique: row[8] == "true",
                 allowedValues: allowed.map(singledOut.ordinaryFirst), writable: row[10] != "false",
-                defaultsToSignedInUser: row[11] == "true",
+                defaultsToSignedInUser: row[11] == "true", holdsRole: role,
                 everyValueSingledOut: named && (singledOut.namesEvery(labels) || singledOut.namesEvery(allowed ?? [])))
             catalog.columns[table, default: []].append(column)
             // A text column whose checks list no values: the server tries candidates below.
@@ -142,26 +150,16 @@ struct DraftCatalog {
                 catalog.columns[table]?[index].checkedText = text
             }
         }
-        catalog.readPolicies(Array(results.dropFirst().dropLast(2)))
-        // The lookup rows a foreign key may pick (`app_roles ('admin', 'viewer')`): a role
-        // column's, by its name or its table's.
-        let singledOut = catalog.singledOut
-        func isRole(_ table: String, _ column: Column) -> Bool {
-            column.reference.map { $0.table != "auth.users" } == true
-                && (DraftSingledOutValues.namesARole(column: column.name, type: column.typeName)
-                    || singledOut.attributeTables.contains(table))
-        }
-        catalog.singledOut.readKeys(connection, of: catalog.columns.flatMap { table, columns in
-            columns.filter { isRole(table, $0) }.compactMap(\.reference)
-        })
+        catalog.readPolicies(Array(results.dropFirst().dropLast()))
+        // The lookup rows a role column may pick (`app_roles ('admin', 'viewer')`).
+        catalog.singledOut.readKeys(connection, of: catalog.columns.values.joined().filter(\.looksUpRole).compactMap(\.reference))
         // A role column whose every lookup row the rules name (`profiles` 'technical_admin',
         // 'controller', ...): no persona row, as for an enum.
         for (table, columns) in catalog.columns {
-            for index in columns.indices where isRole(table, columns[index]) {
-                guard let reference = columns[index].reference else { continue }
-                if catalog.singledOut.everyKeyNamed.contains("\(reference.table)|\(reference.column)") {
-                    catalog.columns[table]?[index].everyValueSingledOut = true
-                }
+            for (index, column) in columns.enumerated() where column.looksUpRole {
+                guard let reference = column.reference,
+                      catalog.singledOut.everyKeyNamed.contains("\(reference.table)|\(reference.column)") else { continue }
+                catalog.columns[table]?[index].everyValueSingledOut = true
             }
         }
         return catalog

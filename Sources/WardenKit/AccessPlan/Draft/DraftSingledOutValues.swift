@@ -26,48 +26,47 @@ struct DraftSingledOutValues {
     /// Their listed and looked-up values are treated as roles whatever the column's name.
     var attributeTables: Set<String> = []
 
-    /// The literals, one JSON array: those of every policy, and of the bodies of the
-    /// functions outside Supabase's own schemas that no extension installed (pgTAP's
-    /// thousands of messages are not the project's rules).
-    static let literalsSQL: SQL = """
-        select coalesce(array_to_json(array(
-          select distinct replace(m[1], '''''', '''')
-          from (select pg_get_expr(p.polqual, p.polrelid) as body from pg_policy p
-                union all select pg_get_expr(p.polwithcheck, p.polrelid) from pg_policy p
-                union all select p.prosrc from pg_proc p join pg_namespace n on n.oid = p.pronamespace
-                          where p.pronamespace <> 'pg_catalog'::pg_catalog.regnamespace
-                            and n.nspname <> all(\(PostgresArray.literal(LintCatalog.systemSchemas))::text[])
-                            and n.nspname not like 'pg\\_%'
-                            and not exists (select from pg_depend d where d.classid = 'pg_proc'::regclass
-                                            and d.objid = p.oid and d.deptype = 'e')) s,
-               regexp_matches(s.body, '''((?:[^'']|'''')*)''', 'g') m
-          where length(m[1]) between 1 and 63
-          order by 1)), '[]')::text
+    /// `literals` and `attributeTables`, two JSON arrays in one row (run with an empty
+    /// search_path, so policies name tables qualified). The literals are those of every
+    /// policy, and of the bodies of the functions outside Supabase's own schemas that no
+    /// extension installed (pgTAP's thousands of messages are not the project's rules).
+    /// Each policy is deparsed once, and each body tested for reading the user once (a
+    /// check per table and policy deparsed them again for every table: 70 ms on a project
+    /// of 39 tables and 171 policies).
+    static func sql(_ schemaArray: String) -> SQL {
         """
-
-    /// `attributeTables`, one JSON array of `schema.table` (run with an empty search_path,
-    /// so policies name tables qualified).
-    static func attributeTablesSQL(_ schemaArray: String) -> SQL {
-        """
-        select coalesce(array_to_json(array(
-          select format('%s.%s', n.nspname, c.relname)
-          from pg_class c join pg_namespace n on n.oid = c.relnamespace
-          where n.nspname = any(\(schemaArray)::text[]) and c.relkind in ('r', 'p')
-            and exists (select from pg_constraint k where k.conrelid = c.oid and k.contype = 'f'
-                        and k.confrelid = 'auth.users'::regclass)
-            and (exists (select from pg_proc p join pg_namespace pn on pn.oid = p.pronamespace
-                         where p.pronamespace <> 'pg_catalog'::pg_catalog.regnamespace
-                           and pn.nspname <> all(\(PostgresArray.literal(LintCatalog.systemSchemas))::text[])
-                           and strpos(lower(p.prosrc), lower(c.relname)) > 0 and strpos(lower(p.prosrc), 'auth.') > 0
-                           and p.prosrc ~* 'auth\\.(uid|jwt)\\s*\\(')
-                 or exists (select from pg_policy q
-                            where q.polrelid <> c.oid
-                              and strpos(coalesce(pg_get_expr(q.polqual, q.polrelid), '') || ' '
-                                         || coalesce(pg_get_expr(q.polwithcheck, q.polrelid), ''),
-                                         format('%s.%s', n.nspname, c.relname)) > 0
-                              and strpos(coalesce(pg_get_expr(q.polqual, q.polrelid), '') || ' '
-                                         || coalesce(pg_get_expr(q.polwithcheck, q.polrelid), ''), 'auth.uid()') > 0))
-          order by 1)), '[]')::text
+        with policies as materialized (
+               select p.polrelid, coalesce(pg_get_expr(p.polqual, p.polrelid), '') || ' '
+                                  || coalesce(pg_get_expr(p.polwithcheck, p.polrelid), '') as body
+               from pg_policy p),
+             functions as materialized (
+               select p.prosrc as body from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+               where p.pronamespace <> 'pg_catalog'::pg_catalog.regnamespace
+                 and n.nspname <> all(\(PostgresArray.literal(LintCatalog.systemSchemas))::text[])
+                 and n.nspname not like 'pg\\_%'
+                 and not exists (select from pg_depend d where d.classid = 'pg_proc'::regclass
+                                 and d.objid = p.oid and d.deptype = 'e')),
+             user_readers as materialized (
+               select lower(body) as body from functions
+               where strpos(lower(body), 'auth.') > 0 and body ~* 'auth\\.(uid|jwt)\\s*\\(')
+        select
+          coalesce(array_to_json(array(
+            select distinct replace(m[1], '''''', '''')
+            from (select body from policies union all select body from functions) s,
+                 regexp_matches(s.body, '''((?:[^'']|'''')*)''', 'g') m
+            where length(m[1]) between 1 and 63
+            order by 1)), '[]')::text,
+          coalesce(array_to_json(array(
+            select format('%s.%s', n.nspname, c.relname)
+            from pg_class c join pg_namespace n on n.oid = c.relnamespace
+            where n.nspname = any(\(schemaArray)::text[]) and c.relkind in ('r', 'p')
+              and exists (select from pg_constraint k where k.conrelid = c.oid and k.contype = 'f'
+                          and k.confrelid = 'auth.users'::regclass)
+              and (exists (select from user_readers f where strpos(f.body, lower(c.relname)) > 0)
+                   or exists (select from policies q
+                              where q.polrelid <> c.oid and strpos(q.body, format('%s.%s', n.nspname, c.relname)) > 0
+                                and strpos(q.body, 'auth.uid()') > 0))
+            order by 1)), '[]')::text
         """
     }
 
@@ -85,7 +84,7 @@ struct DraftSingledOutValues {
                 select coalesce(array_to_json(array(
                   select distinct \(raw: column)::text from \(raw: parts[0])
                   where \(raw: column)::text = any(\(array: values)::text[]) limit 50)), '[]')::text,
-                  not exists (select from \(raw: parts[0]) where \(raw: column)::text <> all(\(array: values)::text[]))
+                  (not exists (select from \(raw: parts[0]) where \(raw: column)::text <> all(\(array: values)::text[])))::text
                 """
         }
         guard let results = try? CatalogReads.run(connection, queries) else { return }
@@ -93,7 +92,7 @@ struct DraftSingledOutValues {
             let row = result.rows.first ?? []
             let found = JSONStringArray.decode(row.first ?? nil)
             if !found.isEmpty { keys[key] = found }
-            if !found.isEmpty, row.count > 1, row[1] == "true" || row[1] == "t" { everyKeyNamed.insert(key) }
+            if !found.isEmpty, row.count > 1, row[1] == "true" { everyKeyNamed.insert(key) }
         }
     }
 
