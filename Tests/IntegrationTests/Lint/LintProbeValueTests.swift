@@ -152,14 +152,14 @@ import TestSupport
         #expect(view.consequence?.evidence.last == "public.wish_counts has no rows (as the admin too): the reads show nothing either way")
     }
 
-    /// Lints a database made by one migration (`sql`, its text), found in a folder that is
-    /// removed afterwards: the report, and the database's connection.
+    /// Lints a database made by one migration (`sql`, its text), in a `MigrationFolder`
+    /// that is removed afterwards: the report, and the database's connection.
     private func lint(_ sql: String) throws -> (report: LintReport, connection: Connection) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lint-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try sql.write(to: folder.appendingPathComponent("20240101000000_schema.sql"), atomically: true, encoding: .utf8)
-        let connection = try ElectricRide.database(migrations: folder, seeded: false)
-        return (try Linter(connection: connection).run(migrations: folder), connection)
+        let files = try MigrationFolder(["20240101000000_schema.sql": sql])
+        return try withExtendedLifetime(files) {  // the folder goes when `files` does
+            let folder = URL(fileURLWithPath: files.path)
+            let connection = try ElectricRide.database(migrations: folder, seeded: false)
+            return (try Linter(connection: connection).run(migrations: folder), connection)
+        }
     }
 }

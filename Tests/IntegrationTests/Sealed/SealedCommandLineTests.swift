@@ -93,23 +93,17 @@ import TestSupport
     @Test func aCommitInASeedFileIsRefusedAndNothingStays() throws {
         let database = try TestDatabase("seedseal")
         try database.connection.execute("create table public.thing (id int)")
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("seeds-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try "insert into public.thing values (1);\n".write(to: folder.appendingPathComponent("01_a.sql"), atomically: true, encoding: .utf8)
-        try "insert into public.thing values (2);\n-- as a dump has it\nCOMMIT;\ninsert into public.thing values (3);\n"
-            .write(to: folder.appendingPathComponent("02_b.sql"), atomically: true, encoding: .utf8)
-        let result = try PgwardenCLI.run(
-            ["seed", "--database-url", try database.url, "--seeds", folder.path], environment: PgwardenCLI.cleanEnvironment())
+        let folder = try MigrationFolder()
+        try folder.write("01_a.sql", "insert into public.thing values (1);\n")
+        try folder.write("02_b.sql", "insert into public.thing values (2);\n-- as a dump has it\nCOMMIT;\ninsert into public.thing values (3);\n")
+        let result = try seed(folder, into: database)
         #expect(result.status == 65)
         #expect(result.standardError.hasPrefix("pgwarden: \(folder.path)/02_b.sql:3: `COMMIT`: a COMMIT without a BEGIN before it"))
         #expect(result.standardError.contains("nothing was applied"))
         #expect(try database.scalar("select count(*) from public.thing") == "0")
         // A ROLLBACK, even inside a pair, is refused too.
-        try "begin;\ninsert into public.thing values (2);\nrollback;\n"
-            .write(to: folder.appendingPathComponent("02_b.sql"), atomically: true, encoding: .utf8)
-        let rollback = try PgwardenCLI.run(
-            ["seed", "--database-url", try database.url, "--seeds", folder.path], environment: PgwardenCLI.cleanEnvironment())
+        try folder.write("02_b.sql", "begin;\ninsert into public.thing values (2);\nrollback;\n")
+        let rollback = try seed(folder, into: database)
         #expect(rollback.status == 65, "\(rollback.all)")
         #expect(rollback.standardError.hasPrefix("pgwarden: \(folder.path)/02_b.sql:3: `ROLLBACK`: ROLLBACK would undo"))
         #expect(try database.scalar("select count(*) from public.thing") == "0")
@@ -121,15 +115,10 @@ import TestSupport
     @Test func aSeedWrappedInBeginAndCommitIsAppliedWithANote() throws {
         let database = try TestDatabase("seedpair")
         try database.connection.execute("create table public.thing (id int, note text default current_setting('app.note', true))")
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("seeds-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try "BEGIN;\nset local app.note = 'inside';\ninsert into public.thing (id) values (1);\nCOMMIT;\ninsert into public.thing (id) values (2);\n"
-            .write(to: folder.appendingPathComponent("01_a.sql"), atomically: true, encoding: .utf8)
-        try "begin;\ninsert into public.thing (id) values (3);\nend;\nbegin;\ninsert into public.thing (id) values (4);\ncommit;\n"
-            .write(to: folder.appendingPathComponent("02_b.sql"), atomically: true, encoding: .utf8)
-        let result = try PgwardenCLI.run(
-            ["seed", "--database-url", try database.url, "--seeds", folder.path], environment: PgwardenCLI.cleanEnvironment())
+        let folder = try MigrationFolder()
+        try folder.write("01_a.sql", "BEGIN;\nset local app.note = 'inside';\ninsert into public.thing (id) values (1);\nCOMMIT;\ninsert into public.thing (id) values (2);\n")
+        try folder.write("02_b.sql", "begin;\ninsert into public.thing (id) values (3);\nend;\nbegin;\ninsert into public.thing (id) values (4);\ncommit;\n")
+        let result = try seed(folder, into: database)
         #expect(result.status == 0, "\(result.all)")
         #expect(result.standardError.contains(
             "pgwarden: note: \(folder.path)/01_a.sql: its BEGIN/COMMIT (lines 1, 4) are dropped"), "\(result.all)")
@@ -138,10 +127,8 @@ import TestSupport
             == "1:inside,2:-,3:-,4:-")
         // A failure after a pair rolls back every file, the pair's rows included.
         try database.connection.execute("truncate public.thing")
-        try "insert into public.thing (id) values ('five');\n"
-            .write(to: folder.appendingPathComponent("03_c.sql"), atomically: true, encoding: .utf8)
-        let failed = try PgwardenCLI.run(
-            ["seed", "--database-url", try database.url, "--seeds", folder.path], environment: PgwardenCLI.cleanEnvironment())
+        try folder.write("03_c.sql", "insert into public.thing (id) values ('five');\n")
+        let failed = try seed(folder, into: database)
         #expect(failed.status == 1, "\(failed.all)")
         #expect(failed.standardError.contains("(all seed files rolled back)"), "\(failed.all)")
         #expect(try database.scalar("select count(*) from public.thing") == "0")
@@ -150,15 +137,17 @@ import TestSupport
     @Test func aFailingSeedRollsBackEverySeedFileAndSaysSo() throws {
         let database = try TestDatabase("seedfail")
         try database.connection.execute("create table public.thing (id int primary key)")
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("seeds-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try "insert into public.thing values (1);\n".write(to: folder.appendingPathComponent("01_a.sql"), atomically: true, encoding: .utf8)
-        try "insert into public.thing values (1);\n".write(to: folder.appendingPathComponent("02_b.sql"), atomically: true, encoding: .utf8)
-        let result = try PgwardenCLI.run(
-            ["seed", "--database-url", try database.url, "--seeds", folder.path], environment: PgwardenCLI.cleanEnvironment())
+        let folder = try MigrationFolder()
+        try folder.write("01_a.sql", "insert into public.thing values (1);\n")
+        try folder.write("02_b.sql", "insert into public.thing values (1);\n")
+        let result = try seed(folder, into: database)
         #expect(result.status == 1)
         #expect(result.standardError.contains("(all seed files rolled back)"))
         #expect(try database.scalar("select count(*) from public.thing") == "0")
+    }
+
+    /// `pgwarden seed` of `folder`'s files into `database`.
+    private func seed(_ folder: MigrationFolder, into database: TestDatabase) throws -> PgwardenCLI.Output {
+        try PgwardenCLI.run(["seed", "--database-url", try database.url, "--seeds", folder.path], environment: PgwardenCLI.cleanEnvironment())
     }
 }
