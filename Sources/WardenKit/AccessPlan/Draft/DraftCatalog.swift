@@ -43,6 +43,15 @@ struct DraftCatalog {
         /// lookup table's keys) is one the project's access rules name: a row with any of
         /// them singles its user out.
         var everyValueSingledOut = false
+        /// A policy of another table reads it (pg_depend): `memberships.user_id` in
+        /// `organizations`' rule `id in (select organization_id from memberships where
+        /// user_id = auth.uid())`.
+        var readByOtherTablesPolicies = false
+
+        /// A foreign key another table's policies read: its row links that table's rows
+        /// to a user (a membership, an organisation's subscription), so each persona needs
+        /// a row of its own there, pointing at the persona's rows.
+        var linksRowsForOtherPolicies: Bool { readByOtherTablesPolicies && reference != nil && writable }
 
         /// A role looked up in another table by foreign key (`role_id -> app_roles`).
         var looksUpRole: Bool { holdsRole && reference.map { $0.table != "auth.users" } == true }
@@ -99,7 +108,11 @@ struct DraftCatalog {
                                        where k.conrelid = c.oid and k.contype = 'c' and k.conkey = array[a.attnum]))::text,
                    (a.attidentity <> 'a' and a.attgenerated = '')::text,
                    coalesce((select position('auth.uid()' in pg_get_expr(d.adbin, d.adrelid)) > 0 from pg_attrdef d
-                             where d.adrelid = c.oid and d.adnum = a.attnum), false)::text
+                             where d.adrelid = c.oid and d.adnum = a.attnum), false)::text,
+                   -- a policy of another table depends on it (it reads it)
+                   exists (select from pg_depend d join pg_policy p on p.oid = d.objid
+                           where d.classid = 'pg_policy'::regclass and d.refclassid = 'pg_class'::regclass
+                             and d.refobjid = c.oid and d.refobjsubid = a.attnum and p.polrelid <> c.oid)::text
             from pg_attribute a
             join pg_class c on c.oid = a.attrelid
             join pg_namespace n on n.oid = c.relnamespace
@@ -138,7 +151,8 @@ struct DraftCatalog {
                 reference: reference, unique: row[8] == "true",
                 allowedValues: allowed.map(singledOut.ordinaryFirst), writable: row[10] != "false",
                 defaultsToSignedInUser: row[11] == "true", holdsRole: role,
-                everyValueSingledOut: named && (singledOut.namesEvery(labels) || singledOut.namesEvery(allowed ?? [])))
+                everyValueSingledOut: named && (singledOut.namesEvery(labels) || singledOut.namesEvery(allowed ?? [])),
+                readByOtherTablesPolicies: row[12] == "true")
             catalog.columns[table, default: []].append(column)
             // A text column whose checks list no values: the server tries candidates below.
             if column.category == "S", column.allowedValues == nil, !checks.isEmpty { checked.append((table, column, checks)) }

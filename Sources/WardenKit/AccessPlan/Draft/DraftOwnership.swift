@@ -115,9 +115,12 @@ struct DraftOwnership {
         // A user column of a table with an owner rule, even one that may be null: a
         // membership row without its user (`members.user_id`) makes no one a member.
         let hasRule = owner == nil && ownerRule(of: table) != nil
+        // In the setup, a key another table's rules read through (`memberships.user_id`,
+        // `organizations_subscriptions.subscription_id`), even one that may be null.
         var chosen = columns.filter { column in
             column.required || column.name == owner || ruled.contains(column.name)
                 || (hasRule && column.writable && column.reference?.table == "auth.users" && column.reference?.column == "id")
+                || (inSetup && column.linksRowsForOtherPolicies)
         }
         // No column an insert must give: the first it may give (an identity column that is
         // GENERATED ALWAYS refuses a value, so a sample naming it proves nothing).
@@ -286,9 +289,13 @@ struct DraftOwnership {
     /// persona's. A row that cannot be made is skipped with a notice.
     /// A table no one owns gets one row from its sample when it is empty, so that
     /// update and delete probes have a row to try.
+    /// A link table (`setupRows`) also gets a row per persona: a table without an owner
+    /// rule whose foreign keys another table's rules read, so each persona's row there
+    /// points at the persona's rows (`memberships (user_id, organization_id)` for
+    /// `organizations`' rule). With one shared row, no organisation was anyone's.
     func setupRows(table: String, quotedTable: String, emails: [String]) -> String? {
         let sample = self.sample(of: table, inSetup: true)
-        guard ownerRule(of: table) != nil else {
+        guard ownerRule(of: table) != nil || linksRowsForOtherPolicies(table) else {
             return sample.isEmpty ? nil : unownedRow(table, quotedTable, sample, userEmail: emails.first ?? "")
         }
         // No signed-in persona (all left out): no one to own a row. No row either where
@@ -316,6 +323,11 @@ struct DraftOwnership {
             """
     }
 
+    /// Whether `table` has no owner rule and a foreign key another table's policies read.
+    func linksRowsForOtherPolicies(_ table: String) -> Bool {
+        ownerRule(of: table) == nil && (catalog.columns[table] ?? []).contains(where: \.linksRowsForOtherPolicies)
+    }
+
     /// The role column of `table`'s setup row every value of which the project's access
     /// rules name (`DraftSingledOutValues`), with those values: a persona given any of
     /// them would be what the rules single out, where a fresh sign-up has no such row.
@@ -329,7 +341,7 @@ struct DraftOwnership {
 
     /// Why the setup gives the personas no row of `table` when it gives none on purpose.
     func setupSkipReason(of table: String) -> String? {
-        guard ownerRule(of: table) != nil, let role = singledOutRoleColumn(of: table) else { return nil }
+        guard ownerRule(of: table) != nil || linksRowsForOtherPolicies(table), let role = singledOutRoleColumn(of: table) else { return nil }
         return "the draft gives the personas no row here: every value of \(role.column) (\(role.values.joined(separator: ", "))) "
             + "is named by the project's policies or functions, and a fresh sign-up has no such row; add one in setup "
             + "to plan for such a user"
@@ -342,13 +354,17 @@ struct DraftOwnership {
     /// A sample value in a persona's setup row (`u` is the persona's `auth.users` row):
     /// a column of a unique key gets a value of its own per persona, so both rows fit.
     private func setupValue(_ entry: (column: String, expression: String), table: String, quotedTable: String) -> String {
-        if let column = catalog.columns[table]?.first(where: { $0.name == entry.column }),
-           entry.expression == value(for: column, inSetup: true),
+        let column = catalog.columns[table]?.first(where: { $0.name == entry.column })
+        if let column, entry.expression == value(for: column, inSetup: true),
            let distinct = DraftDistinctValue.expression(for: column, quotedTable: quotedTable) {
             return distinct
         }
-        // Any other number differs per user too: a key that is not declared unique often is one.
-        if entry.expression == "1" { return "(select count(*) from \(quotedTable)) + \(DraftDistinctValue.personaNumber)" }
+        // Any other number differs per user too: a key that is not declared unique often
+        // is one. Not a role's number (`memberships.role int`): ben's 13 outranked every
+        // member the rules compare it with (`my_role > their_role`), a made-up DANGER.
+        if entry.expression == "1", column?.holdsRole != true {
+            return "(select count(*) from \(quotedTable)) + \(DraftDistinctValue.personaNumber)"
+        }
         return entry.expression.replacingOccurrences(of: "auth.uid()", with: "u.id").replacingOccurrences(of: "auth.email()", with: "u.email")
     }
 

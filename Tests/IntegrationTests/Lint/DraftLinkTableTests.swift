@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+import WardenKit
+import TestSupport
+
+/// Organisations whose rule reads a membership table that has no owner rule of its own
+/// (its policy calls a helper that calls another that reads the user) and whose user
+/// column references the app's own user table (`members.user_id -> profiles.id ->
+/// auth.users`), as a SaaS starter has it. The draft gave the members
+/// table one shared row without a user (only a table with an owner rule got a row per
+/// persona), so no organisation was anyone's and 20 of the drafted plan's own cells
+/// could not be probed. A table whose foreign keys another table's policies read now
+/// gets a row per persona, each pointing at the persona's rows; and a role's number is
+/// not made different per persona (ben's larger one outranked every member).
+@Suite struct DraftLinkTableTests {
+    static let schema = """
+        create table public.profiles (id uuid primary key references auth.users on delete cascade, name text);
+        create table public.orgs (id bigint generated always as identity primary key, name text not null);
+        create table public.members (
+          id bigint generated always as identity primary key,
+          user_id uuid references public.profiles on delete cascade,
+          org_id bigint not null references public.orgs on delete cascade,
+          role int not null,
+          unique (user_id, org_id));
+        create function public.my_org_ids() returns setof bigint language sql stable security definer
+          set search_path = '' as $$ select org_id from public.members where user_id = auth.uid() $$;
+        create function public.in_my_org(o bigint) returns boolean language sql stable
+          set search_path = '' as $$ select o in (select public.my_org_ids()) $$;
+        alter table public.profiles enable row level security;
+        alter table public.orgs enable row level security;
+        alter table public.members enable row level security;
+        create policy "own profile" on public.profiles for select to authenticated using (id = auth.uid());
+        create policy "members read their org's members" on public.members for select to authenticated
+          using (public.in_my_org(org_id));
+        create policy "members read their orgs" on public.orgs for select to authenticated
+          using (id in (select m.org_id from public.members m where m.user_id = auth.uid()));
+        grant select on public.profiles, public.members to authenticated;
+        grant select on public.orgs to authenticated;
+        """
+
+    @Test func eachPersonaIsAMemberOfAnOrganisationOfItsOwn() throws {
+        let connection = try Connection(try TestCluster.newTwinDatabase("linktable").project)
+        try connection.execute(unsafeScript: Self.schema)
+        let draft = try PlanDrafter(connection: connection).draft()
+        let setup = draft.plan.setup.joined(separator: "\n")
+        #expect(setup.contains("insert into public.members (user_id, org_id, role)"), "\(setup)")
+        #expect(!setup.contains("where not exists (select 1 from public.members)"), "\(setup)")
+        // Both personas hold the same role number.
+        #expect(!setup.contains("(select count(*) from public.members) +"), "\(setup)")
+        let orgs = try #require(draft.plan.relations.first { $0.name == "orgs" })
+        #expect(orgs.access["ava"]?.select == .own, "\(draft.yaml)")
+        #expect(orgs.access["ben"]?.select == .own, "\(draft.yaml)")
+        #expect(!draft.dangerCells.contains { $0.contains("orgs") }, "\(draft.dangerCells)")
+        #expect(draft.verified, "\(draft.report.failures.map { "\($0.name): \($0.observed)" })")
+    }
+}
