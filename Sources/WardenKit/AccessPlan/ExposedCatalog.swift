@@ -12,6 +12,10 @@ package struct ExposedCatalog: Sendable {
         package var columns: [String]
         /// Columns an update probe may set to themselves (not generated, not identity ALWAYS).
         package var assignableColumns: [String]
+        /// Role -> the first of `assignableColumns` it may update (a table-wide UPDATE
+        /// grant, or a column's: `grant update (caption)`), for the roles the catalog was
+        /// read for; a role with none is not in it.
+        package var updatableColumn: [String: String] = [:]
         /// Whether row-level security applies to the user who read the catalog
         /// (`row_security_active`); when not, what that user sees of a table is every
         /// row, whatever a request's claims say.
@@ -87,7 +91,14 @@ package struct ExposedCatalog: Sendable {
                                         where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
                                           and a.attgenerated = '' and a.attidentity <> 'a'
                                         order by a.attnum))::text,
-                   pg_catalog.row_security_active(c.oid)::text, current_user::text
+                   pg_catalog.row_security_active(c.oid)::text, current_user::text,
+                   (select json_object_agg(r.rolname, (
+                             select a.attname from pg_attribute a
+                             where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
+                               and a.attgenerated = '' and a.attidentity <> 'a'
+                               and has_column_privilege(r.oid, c.oid, a.attnum, 'UPDATE')
+                             order by a.attnum limit 1))
+                    from pg_roles r where r.rolname = any(\(PostgresArray.literal(roles))::text[]))::text
             from pg_class c join pg_namespace n on n.oid = c.relnamespace
             where n.nspname = any(\(schemaArray)::text[]) and c.relkind in ('r', 'p', 'v', 'm', 'f')
               and not exists (select 1 from pg_depend d
@@ -118,7 +129,7 @@ package struct ExposedCatalog: Sendable {
                 Relation(
                     schema: row[0] ?? "", name: row[1] ?? "", kind: row[2] ?? "",
                     columns: JSONStringArray.decode(row[3]), assignableColumns: JSONStringArray.decode(row[4]),
-                    rowSecurityAppliesToReader: row[5] != "false")
+                    updatableColumn: JSONStringMap.decode(row[7]), rowSecurityAppliesToReader: row[5] != "false")
             },
             functions: functionRows.map {
                 Function(
@@ -138,6 +149,16 @@ enum PostgresArray {
 }
 
 /// Decodes a JSON array of strings produced by `array_to_json` (names only).
+/// A JSON object's string values by key (null values left out).
+enum JSONStringMap {
+    static func decode(_ text: String?) -> [String: String] {
+        guard let text, let data = text.data(using: .utf8),
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else { return [:] }
+        return object.compactMapValues { $0 as? String }
+    }
+}
+
 enum JSONStringArray {
     static func decode(_ text: String?) -> [String] {
         guard let text, let data = text.data(using: .utf8),

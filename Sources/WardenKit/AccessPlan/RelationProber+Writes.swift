@@ -39,7 +39,10 @@ extension RelationProber {
         if operation == .delete {
             sql = "delete from \(table) where ctid = \(row)::tid"
         } else {
-            let column = relation.assignableColumns.first ?? relation.columns.first ?? "id"
+            // A column the persona's role may update: PostgREST's PATCH writes only the
+            // columns it is sent, so one column's grant (`grant update (caption)`) lets
+            // the policy decide; the first column refused that update with 42501.
+            let column = relation.updatableColumn[persona.role] ?? relation.assignableColumns.first ?? relation.columns.first ?? "id"
             sql = "update \(table) set \(identifier: column) = \(identifier: column) where ctid = \(row)::tid"
         }
         let request = context.request(persona).routed(operation == .delete ? "DELETE" : "PATCH", "/\(plan.name)", schema: plan.schema)

@@ -38,20 +38,32 @@ struct AlwaysTruePolicyProbe {
                 case .rows:
                     proven = true
                     evidence.append("\(ava) inserted a row of \(table)\(owner == nil ? "" : " owned by \(benName)")")
+                case .refused(let error) where Self.brokeAConstraintAfterThePolicy(error, table: table):
+                    // PostgreSQL checks an insert's row against the policies before its
+                    // NOT NULL, check, unique and foreign-key constraints: the policy let it in.
+                    proven = true
+                    evidence.append("\(ava)'s insert into \(table)\(owner == nil ? "" : " as \(benName)") passed the policy, "
+                        + "then broke a constraint, which is checked after row-level security (\(PersonaOutcome.describe(error)))")
                 case .refused(let error):
                     refused(error)
                     evidence.append("\(ava)'s insert into \(table)\(owner == nil ? "" : " as \(benName)"): refused (\(PersonaOutcome.describe(error)))")
                 }
             }
         }
+        // No row of another user at all (as the admin, in a rolled-back savepoint): an
+        // update or delete of 0 rows proves nothing either way.
+        let noOtherRows = (try? context.connection.rolledBack {
+            try context.connection.query("select count(*)::text from \(raw: quoted) where \(raw: others)").scalar
+        }) == "0"
+        var emptyLegs = 0
         for (verb, method, sql) in [
-            ("updated", "PATCH", "with changed as (update \(quoted) set \(owner ?? firstColumn()) = \(owner ?? firstColumn()) where \(others) returning 1) select count(*)::text from changed"),
+            ("updated", "PATCH", "with changed as (update \(quoted) set \(updatedColumn(owner: owner)) = \(updatedColumn(owner: owner)) where \(others) returning 1) select count(*)::text from changed"),
             ("deleted", "DELETE", "with changed as (delete from \(quoted) where \(others) returning 1) select count(*)::text from changed"),
         ] {
             switch try context.asPersona(ava, method, on: finding, sql) {
             case .rows(let rows):
                 let count = Int(rows.first?.first.flatMap { $0 } ?? "0") ?? 0
-                if count > 0 { proven = true }
+                if count > 0 { proven = true } else if noOtherRows { emptyLegs += 1 }
                 evidence.append("\(ava) \(verb) \(count) row\(count == 1 ? "" : "s") of \(table)\(whose)")
             case .refused(let error):
                 refused(error)
@@ -61,6 +73,11 @@ struct AlwaysTruePolicyProbe {
         // Without the other user, there may be no row of theirs to try: not harmless.
         if !proven && benName == nil && owner != nil {
             return LintConsequence(verdict: .notProbed, evidence: evidence + [ProbeContext.leftOutEvidence])
+        }
+        if !proven && emptyLegs > 0 {
+            return LintConsequence(verdict: .notProbed, evidence: evidence + [
+                "\(table) has no row\(owner == nil ? "" : " of another user") (as the admin too): updating or deleting 0 rows shows nothing either way",
+            ])
         }
         if !proven && !untried.isEmpty {
             return LintConsequence(verdict: .notProbed, evidence: evidence + [
@@ -72,8 +89,28 @@ struct AlwaysTruePolicyProbe {
     }
 
     /// A column an update can set to itself: not a GENERATED ALWAYS identity or a
-    /// generated column (setting those is refused, 428C9, which would hide the policy).
+    /// generated column (setting those is refused, 428C9, which would hide the policy),
+    /// and one a signed-in user may update where there is one (`grant update (caption)`:
+    /// the first column's 42501 hid a policy that let ava rewrite every caption).
     private func firstColumn() -> String {
-        DraftOwnership.sqlName(ownership.catalog.columns[finding.subject]?.first(where: \.writable)?.name ?? "ctid")
+        let columns = (ownership.catalog.columns[finding.subject] ?? []).filter(\.writable)
+        return DraftOwnership.sqlName((columns.first(where: \.signedInMayUpdate) ?? columns.first)?.name ?? "ctid")
+    }
+
+    /// The column an update probe sets: the owner column where a signed-in user may
+    /// update it, else `firstColumn()`.
+    private func updatedColumn(owner: String?) -> String {
+        let column = ownership.ownerColumn(of: finding.subject).flatMap { name in
+            ownership.catalog.columns[finding.subject]?.first { $0.name == name && $0.writable && $0.signedInMayUpdate }
+        }
+        return column.map { DraftOwnership.sqlName($0.name) } ?? firstColumn()
+    }
+
+    /// A NOT NULL, check, unique or foreign-key violation of the probed table's own row
+    /// (a domain's NOT NULL names no table: it fails before the policy is checked).
+    static func brokeAConstraintAfterThePolicy(_ error: PGError, table: String) -> Bool {
+        let constraints: [SQLState] = [.notNullViolation, .checkViolation, .uniqueViolation, .foreignKeyViolation]
+        guard let state = error.sqlState, constraints.contains(state), let name = error.tableName else { return false }
+        return table.split(separator: ".").last.map(String.init) == name
     }
 }

@@ -34,7 +34,8 @@ import TestSupport
         let connection = try Connection(try TestCluster.newTwinDatabase("checkedtext").project)
         try connection.execute(unsafeScript: Self.schema)
         let draft = try PlanDrafter(connection: connection).draft()
-        #expect(draft.yaml.contains("'draft', 'draft@example.com', 'https://example.com/draft', 'Draft title' where"), "\(draft.yaml)")
+        // A program per persona (the applications point into it), its slug numbered.
+        #expect(draft.yaml.contains("'draft' || row_number() over (order by u.email), 'draft@example.com', 'https://example.com/draft', 'Draft title' from auth.users u"), "\(draft.yaml)")
         #expect(!draft.yaml.contains("there is no such row in public.applications"), "\(draft.yaml)")
         #expect(draft.yaml.contains(#"code: "'Draft code'""#), "\(draft.yaml)")
         let applications = try #require(draft.plan.relations.first { $0.name == "applications" })

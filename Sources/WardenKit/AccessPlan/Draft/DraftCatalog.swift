@@ -47,6 +47,9 @@ struct DraftCatalog {
         /// `organizations`' rule `id in (select organization_id from memberships where
         /// user_id = auth.uid())`.
         var readByOtherTablesPolicies = false
+        /// `authenticated` may update it (a table-wide grant or the column's own), or
+        /// there is no such role.
+        var signedInMayUpdate = true
 
         /// A foreign key another table's policies read: its row links that table's rows
         /// to a user (a membership, an organisation's subscription), so each persona needs
@@ -77,6 +80,9 @@ struct DraftCatalog {
     var userReadingCalls: [String] = []
     /// The values the project's access rules name (`DraftSingledOutValues`).
     var singledOut = DraftSingledOutValues()
+    /// Tables with rules on insert or update (`create rule ... do instead nothing`),
+    /// which refuse an insert's ON CONFLICT clause.
+    var tablesWithWriteRules: Set<String> = []
 
     /// Table -> its first column referencing `auth.users (id)`.
     var userColumns: [String: String] {
@@ -112,7 +118,8 @@ struct DraftCatalog {
                    -- a policy of another table depends on it (it reads it)
                    exists (select from pg_depend d join pg_policy p on p.oid = d.objid
                            where d.classid = 'pg_policy'::regclass and d.refclassid = 'pg_class'::regclass
-                             and d.refobjid = c.oid and d.refobjsubid = a.attnum and p.polrelid <> c.oid)::text
+                             and d.refobjid = c.oid and d.refobjsubid = a.attnum and p.polrelid <> c.oid)::text,
+                   coalesce(has_column_privilege(to_regrole('authenticated'), c.oid, a.attnum, 'UPDATE'), true)::text
             from pg_attribute a
             join pg_class c on c.oid = a.attrelid
             join pg_namespace n on n.oid = c.relnamespace
@@ -152,7 +159,7 @@ struct DraftCatalog {
                 allowedValues: allowed.map(singledOut.ordinaryFirst), writable: row[10] != "false",
                 defaultsToSignedInUser: row[11] == "true", holdsRole: role,
                 everyValueSingledOut: named && (singledOut.namesEvery(labels) || singledOut.namesEvery(allowed ?? [])),
-                readByOtherTablesPolicies: row[12] == "true")
+                readByOtherTablesPolicies: row[12] == "true", signedInMayUpdate: row[13] != "false")
             catalog.columns[table, default: []].append(column)
             // A text column whose checks list no values: the server tries candidates below.
             if column.category == "S", column.allowedValues == nil, !checks.isEmpty { checked.append((table, column, checks)) }
@@ -179,8 +186,8 @@ struct DraftCatalog {
         return catalog
     }
 
-    /// Policy expressions, security-definer functions, view sources and the functions
-    /// that read the signed-in user.
+    /// Policy expressions, security-definer functions, view sources, the functions
+    /// that read the signed-in user, and the tables with insert or update rules.
     private static func policySQL(_ schemaArray: String) -> [SQL] {
         [
             """
@@ -224,6 +231,11 @@ struct DraftCatalog {
                             and p.prosrc ~* 'auth\\.(uid|jwt)\\s*\\(|request\\.jwt\\.claim' else false end
             order by 1
             """,
+            """
+            select distinct format('%s.%s', n.nspname, c.relname)
+            from pg_rewrite r join pg_class c on c.oid = r.ev_class join pg_namespace n on n.oid = c.relnamespace
+            where n.nspname = any(\(schemaArray)::text[]) and c.relkind in ('r', 'p') and r.ev_type in ('2', '3')
+            """,
         ]
     }
 
@@ -237,5 +249,6 @@ struct DraftCatalog {
         securityDefiner = Set(results[1].compactMap { $0[0] })
         for row in results[2] { viewSources[row[0] ?? "", default: []].append(row[1] ?? "") }
         userReadingCalls = results[3].compactMap { $0[0] }
+        tablesWithWriteRules = Set(results[4].compactMap { $0[0] })
     }
 }

@@ -72,7 +72,13 @@ struct DraftOwnership {
     /// owned through its parent (`analysis_id in (select id from analyses where user_id =
     /// auth.uid())`) belongs to no one without one, even when the column may be null.
     func ownerRuleReferences(of table: String) -> Set<String> {
-        guard ownerColumn(of: table) == nil, let rule = ownerRule(of: table) else { return [] }
+        guard ownerColumn(of: table) == nil, var rule = ownerRule(of: table) else { return [] }
+        // Inside a subquery, pg_get_expr names the table's own columns with the table's
+        // name (`a.id = notes.account_id`): read without it.
+        let bareName = String(table.split(separator: ".").last ?? Substring(table))
+        rule = rule.replacingOccurrences(
+            of: #"(?<![.\w"])"# + NSRegularExpression.escapedPattern(for: Self.sqlName(bareName)) + #"\."#,
+            with: "", options: .regularExpression)
         let names = (catalog.columns[table] ?? []).filter { $0.reference != nil }.map(\.name)
         return Set(names.filter { name in
             let spelled = NSRegularExpression.escapedPattern(for: Self.sqlName(name))
@@ -90,10 +96,20 @@ struct DraftOwnership {
         // An expression that reads no column of the table says who the user is, not
         // whose the row is (an admin check): taken as the owner rule, no row was anyone's.
         let expressions = (catalog.policyExpressions[table] ?? []).filter { !catalog.rowlessExpressions.contains($0) }
-        guard let rule = expressions.first(where: { $0.contains("auth.uid()") })
+        guard let rule = expressions.first(where: { Self.readsWhoTheUserIs($0) })
             ?? expressions.first(where: passesRowToUserFunction) else { return nil }
         // pg_get_expr breaks long expressions over indented lines: one line reads better.
         return OwnerRuleBranch.ownership(of: rule.replacingOccurrences(of: "\n *", with: " ", options: .regularExpression))
+    }
+
+    /// Whether the expression reads auth.uid() other than to ask whether there is a
+    /// signed-in user at all (`auth.uid() is not null and listed`: every signed-in user
+    /// sees the listed rows; taken as an owner rule, no row was anyone's).
+    static func readsWhoTheUserIs(_ expression: String) -> Bool {
+        expression.replacingOccurrences(
+            of: #"(auth\.uid\(\)|\(\s*SELECT\s+auth\.uid\(\)\s+AS\s+uid\s*\))\s+IS\s+NOT\s+NULL"#,
+            with: "", options: [.regularExpression, .caseInsensitive]
+        ).contains("auth.uid()")
     }
 
     /// Whether the expression calls, with arguments, a function that reads the signed-in
@@ -295,7 +311,12 @@ struct DraftOwnership {
     /// `organizations`' rule). With one shared row, no organisation was anyone's.
     func setupRows(table: String, quotedTable: String, emails: [String]) -> String? {
         let sample = self.sample(of: table, inSetup: true)
-        guard ownerRule(of: table) != nil || linksRowsForOtherPolicies(table) else {
+        let perPersona = ownerRule(of: table) != nil || linksRowsForOtherPolicies(table)
+        // An empty table the personas' rows point into (`seats.team -> teams`) gets a row
+        // per persona too, so each persona's row has a parent of its own: with one, both
+        // personas sat in one team and each saw the other's seat (a made-up DANGER).
+        let parent = !perPersona && !sample.isEmpty && isParentOfPersonaRows(table)
+        guard perPersona || parent else {
             return sample.isEmpty ? nil : unownedRow(table, quotedTable, sample, userEmail: emails.first ?? "")
         }
         // No signed-in persona (all left out): no one to own a row. No row either where
@@ -315,12 +336,27 @@ struct DraftOwnership {
         return """
             do $draft$ begin
               insert into \(quotedTable) (\(columns))
-              select \(values) from auth.users u where u.email in (\(list))
-              on conflict do nothing;
+              select \(values) from auth.users u where u.email in (\(list))\(parent ? " and not exists (select 1 from \(quotedTable))" : "")
+              \(onConflict(table))
             exception when others then
               raise notice 'plan draft: no rows for \(table.replacingOccurrences(of: "'", with: "''")): %', sqlerrm;
             end $draft$
             """
+    }
+
+    /// The end of a setup insert: `on conflict do nothing`, a row already there kept;
+    /// nothing where the table has insert or update rules, which refuse an ON CONFLICT
+    /// clause (0A000: the row was lost where a plain insert made it).
+    private func onConflict(_ table: String) -> String {
+        catalog.tablesWithWriteRules.contains(table) ? ";" : "on conflict do nothing;"
+    }
+
+    /// Whether a table with rows per persona has a foreign key into `table`.
+    private func isParentOfPersonaRows(_ table: String) -> Bool {
+        catalog.columns.contains { other, columns in
+            other != table && columns.contains { $0.reference?.table == table }
+                && (ownerRule(of: other) != nil || linksRowsForOtherPolicies(other))
+        }
     }
 
     /// Whether `table` has no owner rule and a foreign key another table's policies read.
@@ -385,7 +421,7 @@ struct DraftOwnership {
             do $draft$ begin
               insert into \(quotedTable) (\(columns))
               select \(values) where not exists (select 1 from \(quotedTable))
-              on conflict do nothing;
+              \(onConflict(table))
             exception when others then
               raise notice 'plan draft: no rows for \(table.replacingOccurrences(of: "'", with: "''")): %', sqlerrm;
             end $draft$

@@ -101,6 +101,10 @@ struct PlanDraftWriter {
                 return "anon (no sign-in) may \(done.map(\.rawValue).joined(separator: ", "))" + (readsFiles ? " (the bucket's files)" : "")
             }
             if relation.owner != nil && access.select == .all { return "anon (no sign-in) sees every user's rows" }
+            // As for a signed-in user: a user column says whose each row is.
+            if access.select == .all, let column = userColumns[relation.qualifiedName] {
+                return "anon (no sign-in) sees every user's rows (user column \(column))"
+            }
             return nil
         }
         guard persona.user != nil else { return nil }

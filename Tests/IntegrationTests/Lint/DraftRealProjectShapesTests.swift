@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+import WardenKit
+import TestSupport
+
+/// Shapes of real projects the draft misread (round of 2026-11-29, second session), each
+/// with SQL of our own: a policy asking only whether a user is signed in, a user table
+/// everyone may read, an empty parent table the personas' rows point into, and a table
+/// with `do instead` rules.
+@Suite struct DraftRealProjectShapesTests {
+    /// `auth.uid() is not null and listed`: every signed-in user sees the listed rows. It
+    /// was taken as an owner rule, so no row was anyone's, the cell was drafted as a
+    /// DANGER ("sees other users' rows") on a catalogue no user owns, and the draft failed
+    /// its own run with "cannot probe" cells (a menu app's catalogue).
+    @Test func askingWhetherAUserIsSignedInIsNoOwnerRule() throws {
+        let connection = try Connection(try TestCluster.newTwinDatabase("signedincheck").project)
+        try connection.execute(unsafeScript: """
+            create table public.products (
+              id uuid primary key default gen_random_uuid(), title text not null, listed boolean not null default true);
+            alter table public.products enable row level security;
+            create policy "signed-in users browse" on public.products for select
+              using (auth.uid() is not null and listed);
+            create policy "signed-in users browse too" on public.products for select
+              using ((select auth.uid()) is not null and listed);
+            grant select on public.products to anon, authenticated;
+            """)
+        let draft = try PlanDrafter(connection: connection).draft()
+        let products = try #require(draft.plan.relations.first { $0.name == "products" })
+        #expect(products.owner == nil, "\(draft.yaml)")
+        #expect(products.access["ava"] == Access(select: .all, insert: .nothing, update: .nothing, delete: .nothing), "\(draft.yaml)")
+        #expect(draft.dangerCells.isEmpty, "\(draft.dangerCells)")
+        #expect(draft.verified, "\(draft.report.failures.map { "\($0.name): \($0.observed)" })")
+    }
+
+    /// A table keyed by the user (`cards.id -> auth.users`) that everyone may read, with
+    /// no owner rule: the signed-in personas got the DANGER "sees every user's rows",
+    /// anon, who reads the same rows, got none.
+    @Test func anonReadingEveryUsersRowsIsADanger() throws {
+        let connection = try Connection(try TestCluster.newTwinDatabase("anonusercolumn").project)
+        try connection.execute(unsafeScript: """
+            create table public.cards (id uuid primary key references auth.users on delete cascade, nickname text);
+            alter table public.cards enable row level security;
+            create policy "everyone reads" on public.cards for select using (true);
+            grant select on public.cards to anon, authenticated;
+            """)
+        let draft = try PlanDrafter(connection: connection).draft()
+        #expect(draft.yaml.contains("anon: read  # DANGER: anon (no sign-in) sees every user's rows (user column id)"), "\(draft.yaml)")
+        #expect(draft.verified, "\(draft.report.failures.map { "\($0.name): \($0.observed)" })")
+    }
+
+    /// Seats (one per user) in teams, the team read through `my_team()`: the setup made
+    /// one team for an empty `teams`, so both personas sat in it, each saw the other's
+    /// seat and the team showed as every row's (made-up DANGERs). An empty table the
+    /// personas' rows point into now gets a row per persona.
+    @Test func eachPersonaSitsInATeamOfItsOwn() throws {
+        let connection = try Connection(try TestCluster.newTwinDatabase("parentrows").project)
+        try connection.execute(unsafeScript: """
+            create table public.teams (id uuid primary key default gen_random_uuid(), title text not null);
+            create table public.seats (
+              person uuid primary key references auth.users (id), team uuid not null references public.teams (id));
+            create function public.my_team() returns uuid language sql stable security definer set search_path = ''
+              as $$ select team from public.seats where person = auth.uid() $$;
+            revoke execute on function public.my_team() from public, anon;
+            alter table public.teams enable row level security;
+            alter table public.seats enable row level security;
+            create policy "own team" on public.teams for select to authenticated using (id = public.my_team());
+            create policy "own team's seats" on public.seats for select to authenticated
+              using (person = auth.uid() or team = public.my_team());
+            grant select on public.teams, public.seats to authenticated;
+            """)
+        let draft = try PlanDrafter(connection: connection).draft()
+        let setup = draft.plan.setup.joined(separator: "\n")
+        #expect(setup.contains("from auth.users u where u.email in ('ava.draft@example.com', 'ben.draft@example.com') and not exists (select 1 from public.teams)"), "\(setup)")
+        #expect(!draft.dangerCells.contains { $0.contains("teams") || $0.contains("seats") }, "\(draft.dangerCells)")
+        let seats = try #require(draft.plan.relations.first { $0.name == "seats" })
+        #expect(seats.access["ava"]?.select == .own, "\(draft.yaml)")
+        #expect(draft.verified, "\(draft.report.failures.map { "\($0.name): \($0.observed)" })")
+    }
+
+    /// A log with `do instead nothing` rules on update and delete: PostgreSQL refuses an
+    /// insert's ON CONFLICT clause on such a table (0A000), so the setup's rows were lost
+    /// and the draft failed its own run. Its setup insert now has no such clause.
+    @Test func aTableWithRulesGetsItsSetupRows() throws {
+        let connection = try Connection(try TestCluster.newTwinDatabase("rulesetup").project)
+        try connection.execute(unsafeScript: """
+            create table public.audit (
+              id bigint generated always as identity primary key,
+              actor uuid not null references auth.users on delete cascade, what text not null);
+            create rule audit_keep_updates as on update to public.audit do instead nothing;
+            create rule audit_keep_deletes as on delete to public.audit do instead nothing;
+            alter table public.audit enable row level security;
+            create policy "own entries" on public.audit for select to authenticated using (actor = auth.uid());
+            create policy "write own entries" on public.audit for insert to authenticated with check (actor = auth.uid());
+            grant select, insert on public.audit to authenticated;
+            """)
+        let draft = try PlanDrafter(connection: connection).draft()
+        let setup = draft.plan.setup.joined(separator: "\n")
+        #expect(setup.contains("insert into public.audit"), "\(setup)")
+        #expect(!setup.contains("on conflict"), "\(setup)")
+        let audit = try #require(draft.plan.relations.first { $0.name == "audit" })
+        #expect(audit.access["ava"] == Access(select: .own, insert: .own, update: .nothing, delete: .nothing), "\(draft.yaml)")
+        #expect(draft.verified, "\(draft.report.failures.map { "\($0.name): \($0.observed)" })")
+    }
+
+    /// A column grant (`grant update (caption)`) with an update policy that forgets the
+    /// holder: the update probe set the table's first column, which the grant does not
+    /// cover, so ava's update showed as refused (42501) while she could rewrite every
+    /// card's caption, as PostgREST's PATCH of that column does (a ledger app's
+    /// profiles, a card game). The probe now sets a column the persona's role may update.
+    @Test func anUpdateThroughAColumnGrantIsObserved() throws {
+        let connection = try Connection(try TestCluster.newTwinDatabase("columngrant").project)
+        try connection.execute(unsafeScript: """
+            create table public.cards (
+              id bigint generated by default as identity primary key,
+              holder uuid not null references auth.users (id), caption text);
+            alter table public.cards enable row level security;
+            revoke all on public.cards from anon, authenticated;
+            grant select on public.cards to authenticated;
+            grant update (caption) on public.cards to authenticated;
+            create policy "cards read" on public.cards for select to authenticated using (true);
+            create policy "cards edit" on public.cards for update to authenticated using (true);
+            """)
+        let draft = try PlanDrafter(connection: connection).draft()
+        let cards = try #require(draft.plan.relations.first { $0.name == "cards" })
+        #expect(cards.access["ava"]?.update == .all, "\(draft.yaml)")
+        #expect(draft.dangerCells.contains { $0.contains("cards") && $0.contains("update") }, "\(draft.dangerCells)")
+        #expect(draft.verified, "\(draft.report.failures.map { "\($0.name): \($0.observed)" })")
+    }
+}
