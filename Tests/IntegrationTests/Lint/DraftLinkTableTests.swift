@@ -53,4 +53,24 @@ import TestSupport
         #expect(!draft.dangerCells.contains { $0.contains("orgs") }, "\(draft.dangerCells)")
         #expect(draft.verified, "\(draft.report.failures.map { "\($0.name): \($0.observed)" })")
     }
+
+    /// With an update policy through the same membership, the draft cannot probe moving
+    /// an organisation to another user (no column of `orgs` says whose it is), so the
+    /// draft fails its own run there; `plan draft` says so with the count, where it said
+    /// only "some cells could not be stated".
+    @Test func aDraftThatFailsItsOwnRunSaysHowMuch() throws {
+        let connection = try Connection(try TestCluster.newTwinDatabase("linkmove").project)
+        try connection.execute(unsafeScript: Self.schema + """
+
+            create policy "members rename their orgs" on public.orgs for update to authenticated
+              using (id in (select m.org_id from public.members m where m.user_id = auth.uid()));
+            grant update on public.orgs to authenticated;
+            """)
+        let url = try TestCluster.cluster.url(database: connection.settings.parameters["dbname"] ?? "", user: "postgres")
+        let drafted = try PgwardenCLI.run(["plan", "draft", "--database-url", url])
+        #expect(drafted.status == 0, "\(drafted.all)")
+        #expect(drafted.standardError.contains(" marked DANGER, "), "\(drafted.all)")
+        #expect(drafted.standardError.contains("; pgwarden test fails 2 of "), "\(drafted.all)")
+        #expect(drafted.standardError.contains(" probes with it: the cells marked NOTE could not be stated"), "\(drafted.all)")
+    }
 }

@@ -126,4 +126,22 @@ import TestSupport
         #expect(draft.dangerCells.contains { $0.contains("cards") && $0.contains("update") }, "\(draft.dangerCells)")
         #expect(draft.verified, "\(draft.report.failures.map { "\($0.name): \($0.observed)" })")
     }
+
+    /// Tenants read from the token's `app_metadata` (`auth.jwt() -> 'app_metadata' ->
+    /// 'tenants'`): the drafted personas' tokens carry only the auth server's provider
+    /// keys there, so every cell was `none` and nothing said why (a ticketing app). The
+    /// table's NOTE now names the keys and how to give a persona such claims.
+    @Test func policiesReadingAppMetadataGetANote() throws {
+        let connection = try Connection(try TestCluster.newTwinDatabase("appmetadata").project)
+        try connection.execute(unsafeScript: """
+            create table public.tickets (id bigint generated always as identity primary key, tenant text not null);
+            alter table public.tickets enable row level security;
+            create policy "tenant members" on public.tickets for select to authenticated
+              using ((auth.jwt() -> 'app_metadata' -> 'tenants') ? tenant);
+            grant select on public.tickets to authenticated;
+            """)
+        let draft = try PlanDrafter(connection: connection).draft()
+        #expect(draft.yaml.contains("# NOTE: its policies read the token's app_metadata (tenants), which the drafted personas' tokens do not carry"),
+                "\(draft.yaml)")
+    }
 }

@@ -84,6 +84,29 @@ struct DraftCatalog {
     /// which refuse an insert's ON CONFLICT clause.
     var tablesWithWriteRules: Set<String> = []
 
+    /// Table -> a NOTE where its policies read the token's `app_metadata` (`auth.jwt()
+    /// -> 'app_metadata' -> 'tenants'`): the drafted personas' tokens carry only what
+    /// the auth server puts there (provider, providers), so such a rule saw no tenant
+    /// and every cell was silently `none`.
+    var appMetadataNotes: [String: String] {
+        policyExpressions.compactMapValues { expressions in
+            let keys = Set(expressions.flatMap(Self.appMetadataKeys)).sorted()
+            guard expressions.contains(where: { $0.contains("'app_metadata'") }) else { return nil }
+            let read = keys.isEmpty ? "app_metadata" : "app_metadata (" + keys.joined(separator: ", ") + ")"
+            return "its policies read the token's \(read), which the drafted personas' tokens do not carry; "
+                + "give a persona the claims its rules look for (claims: {app_metadata: {...}}, docs/access-plan-claims.md)"
+        }
+    }
+
+    /// The keys read under `app_metadata` in a deparsed expression (`-> 'app_metadata'::text) -> 'tenants'`).
+    private static func appMetadataKeys(_ expression: String) -> [String] {
+        guard let pattern = try? NSRegularExpression(
+            pattern: #"'app_metadata'(?:::text)?\)?\s*->>?\s*'([^']+)'"#) else { return [] }
+        return pattern.matches(in: expression, range: NSRange(expression.startIndex..., in: expression)).compactMap { match in
+            Range(match.range(at: 1), in: expression).map { String(expression[$0]) }
+        }
+    }
+
     /// Table -> its first column referencing `auth.users (id)`.
     var userColumns: [String: String] {
         columns.compactMapValues { columns in

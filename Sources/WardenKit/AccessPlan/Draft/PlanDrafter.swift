@@ -158,6 +158,7 @@ public struct PlanDrafter {
         var writer = PlanDraftWriter(plan: plan, notes: notes, securityDefiner: catalog.securityDefiner, findings: findings.dangers)
         writer.userColumns = catalog.userColumns
         writer.relationNotes = refusals.skipped.merging(unusableRules) { skipped, _ in skipped }
+            .merging(catalog.appMetadataNotes) { earlier, _ in earlier }
         return PlanDraft(
             yaml: writer.render(), plan: plan, dangers: writer.dangers().count, verified: check.passed,
             report: check, dangerCells: writer.dangers(), findings: findings, storagePolicies: storage)

@@ -8,6 +8,10 @@
 -- installs pgsodium, also grants the three roles to postgres with admin option and
 -- pgsodium_keyholder to service_role; so does this.
 --
+-- Also the sequence behind its key table's key_id (a bigserial), which a data dump of
+-- such a project sets (`select pg_catalog.setval('"pgsodium"."key_key_id_seq"', 1,
+-- false)`): ALL on it to postgres and pgsodium_keymaker, as dumps' ACLs show.
+--
 -- Its functions, key table and views are absent, on purpose: a local
 -- crypto_aead_det_encrypt could only return the plaintext or invented bytes. A call
 -- fails (42883, function does not exist) and pgwarden's hint says why.
@@ -55,3 +59,6 @@ grant usage on schema @extschema@ to public;
 create schema if not exists pgsodium_masks;
 revoke all on schema pgsodium_masks from public;
 grant usage on schema pgsodium_masks to pgsodium_keyiduser;
+
+create sequence if not exists @extschema@.key_key_id_seq;
+grant all on sequence @extschema@.key_key_id_seq to postgres, pgsodium_keymaker;
