@@ -98,6 +98,15 @@ extension RelationProber {
                 let own = try ownUpdate()
                 let refusal: ProbeOutcome? = own.observed == "0 rows" ? .rows(0)
                     : own.observed.hasPrefix("denied (42501") ? .denied(message: own.observed) : nil
+                // The own update went through, but the owner rule names no column an
+                // update may write (`id in (select org_id from members where user_id =
+                // auth.uid())`, id an identity): no update of this table moves the row.
+                if refusal == nil, let owner = plan.owner, !Self.names(anyOf: relation.assignableColumns, in: owner) {
+                    var result = verdict(persona, .update, label, expectAllowed: expectAllowed, scope: scope, outcome: .rows(0))
+                    result.observed = "refused: the owner rule reads no column an update may write, so updating the row "
+                        + "cannot give it to another user (the own update: \(own.observed))"
+                    return result
+                }
                 guard let refusal else {
                     return ProbeResult(
                         subjectKind: .relation, subject: plan.qualifiedName, persona: persona.name, operation: .update,
@@ -124,6 +133,14 @@ extension RelationProber {
                 kept: "the row stayed its owner's")
                 ?? verdict(persona, .update, label, expectAllowed: expectAllowed, scope: scope, outcome: outcome)
         }
+    }
+
+    /// Whether `expression` names any of `columns` as a word (an identifier, quoted or
+    /// not; a column of another table with the same name counts too: then a move is not
+    /// ruled out).
+    static func names(anyOf columns: [String], in expression: String) -> Bool {
+        let words = Set(expression.split { !($0.isLetter || $0.isNumber || $0 == "_" || $0 == "$") }.map(String.init))
+        return columns.contains { words.contains($0) || words.contains($0.lowercased()) }
     }
 
     private func missingRow(_ persona: Persona, _ operation: AccessOperation, _ label: String,

@@ -64,20 +64,29 @@ import TestSupport
         #expect(seen.map(\.observed) == ["own (1 rows)", "own (1 rows)"], "\(seen.map(\.observed))")
     }
 
-    /// When members may update their team, moving it is a real question the sample
-    /// cannot ask (no ownership column): the cell says so and fails.
-    @Test func aMoveWithNothingToMoveByIsNotProvenWhenUpdatesGoThrough() throws {
+    /// When members may update their team, whether they can move it depends on what the
+    /// owner rule reads: this one reads no column an update may write (teams.id is an
+    /// identity), so no update of `teams` can give a team to another user, and the move
+    /// is refused. A rule that also reads `name` leaves it a question the sample cannot
+    /// ask (no ownership column): the cell says so and fails.
+    @Test func aMoveWithNothingToMoveByDependsOnWhatTheOwnerRuleReads() throws {
         let connection = try ElectricRide.database(migrations: Self.migrations, seeded: false)
         try connection.execute("grant update on public.teams to authenticated")
         try connection.execute("""
             create policy "members update their teams" on public.teams for update to authenticated
               using ((select auth.uid()) in (select user_id from public.members where team_id = id))
             """)
-        let plan = try AccessPlanParser(file: "teams.yml").parse(
-            Self.teamsPlan.replacingOccurrences(
-                of: "authenticated: {select: own}\n  public.members:", with: "authenticated: {select: own, update: own}\n  public.members:"))
-        let report = try AccessPlanRunner(connection: connection, plan: plan).run()
-        let failures = report.failures.map { "\($0.name): \($0.observed)" }
+        let updating = Self.teamsPlan.replacingOccurrences(
+            of: "authenticated: {select: own}\n  public.members:", with: "authenticated: {select: own, update: own}\n  public.members:")
+        let report = try AccessPlanRunner(connection: connection, plan: try AccessPlanParser(file: "teams.yml").parse(updating)).run()
+        #expect(report.passed, "\(report.failures.map { "\($0.name): \($0.observed)" })")
+        let moves = report.results.filter { $0.subject == "public.teams" && $0.probe == "move own row to another user" }
+        #expect(moves.count == 2 && moves.allSatisfy { $0.observed.hasPrefix("refused: the owner rule reads no column an update may write") },
+                "\(moves.map(\.observed))")
+        let readingName = updating.replacingOccurrences(
+            of: "owner: (select auth.uid()) in", with: "owner: name is not null and (select auth.uid()) in")
+        let again = try AccessPlanRunner(connection: connection, plan: try AccessPlanParser(file: "teams.yml").parse(readingName)).run()
+        let failures = again.failures.map { "\($0.name): \($0.observed)" }
         #expect(failures == ["ava", "ben"].map {
             "\($0) · public.teams · move own row to another user: cannot probe: the sample gives both users the same values, so it names no ownership column"
         }, "\(failures)")
