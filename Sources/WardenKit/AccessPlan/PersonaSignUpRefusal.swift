@@ -17,9 +17,12 @@ public struct PersonaSignUpRefusal: Sendable, Equatable, Codable {
     public var detail: String?
     /// The `raw_user_meta_data` the row had, as JSON text.
     public var metadataJSON: String
+    /// The `raw_user_meta_data` keys the refusing trigger's function reads (`firstName`).
+    public var metadataKeys: [String]
 
     public init(persona: String, email: String, trigger: String?, sqlState: String?, message: String,
-                detail: String?, metadataJSON: String) {
+                detail: String?, metadataJSON: String, metadataKeys: [String] = []) {
+        self.metadataKeys = metadataKeys
         self.persona = persona
         self.email = email
         self.trigger = trigger
@@ -66,7 +69,11 @@ public struct PersonaSignUpRefusal: Sendable, Equatable, Codable {
             lines.append("  hint: the personas were given the same metadata, and the trigger writes it into a unique column: "
                 + "give each its own, --user-metadata 'ava={\"key\": \"a\"}' --user-metadata 'ben={\"key\": \"b\"}'")
         } else if broken.count < refusals.count {
-            lines.append("  hint: give the personas the user metadata the trigger needs with --user-metadata '{\"key\": \"value\"}' "
+            // The keys the trigger reads, where its body names them.
+            let keys = Array(Set(refusals.flatMap(\.metadataKeys))).sorted()
+            let example = keys.isEmpty ? "{\"key\": \"value\"}"
+                : "{" + keys.map { "\(JSONText.quote($0)): \"value\"" }.joined(separator: ", ") + "}"
+            lines.append("  hint: give the personas the user metadata the trigger needs with --user-metadata '\(example)' "
                 + "(or ava=... / ben=... for one), or write a plan whose personas have metadata: "
                 + "(pgwarden plan draft --user-metadata ... --output <plan file>)")
         }

@@ -167,11 +167,12 @@ struct PlanAccountCreator {
             }.map(\.element), identityColumns: identityColumns)
             // A refusal the server raised, naming the trigger that raised it.
             func refusal(_ persona: Persona, _ user: PlanUser, _ error: PGError) throws -> PersonaSignUpRefusal {
-                PersonaSignUpRefusal(
+                let fromTrigger = error.context?.isEmpty == false
+                return PersonaSignUpRefusal(
                     persona: persona.name, email: user.isAnonymous ? "an anonymous user" : user.email,
-                    trigger: error.context?.isEmpty == false ? try triggers().culprit(of: error) : nil,
+                    trigger: fromTrigger ? try triggers().culprit(of: error) : nil,
                     sqlState: error.sqlState?.rawValue, message: error.message, detail: error.detail,
-                    metadataJSON: user.metadataJSON)
+                    metadataJSON: user.metadataJSON, metadataKeys: fromTrigger ? try triggers().metadataKeys(of: error) : [])
             }
             for ((persona, user), index) in zip(users, tries) {
                 if let collision, collision.persona == persona.name {

@@ -24,6 +24,15 @@ struct SignUpTriggers {
         return named.isEmpty ? nil : named.map(\.shown).joined(separator: " or ")
     }
 
+    /// The `raw_user_meta_data` keys the functions of the triggers that raised `error`
+    /// read (`new.raw_user_meta_data ->> 'firstName'`), sorted; those of every trigger
+    /// when none is named.
+    func metadataKeys(of error: PGError) -> [String] {
+        let context = error.context ?? ""
+        let named = triggers.filter { context.contains("function \($0.function)") || context.contains(".\($0.name)(") }
+        return Array(Set((named.isEmpty ? triggers : named).flatMap(\.metadataKeys))).sorted()
+    }
+
     /// The enabled BEFORE INSERT row triggers on auth.users ("trigger t (public.f())",
     /// joined by "or"), nil when there is none: when an insert into auth.users makes no
     /// row, one of them returned NULL (PostgreSQL then skips the row without an error).
@@ -46,6 +55,8 @@ struct SignUpTriggers {
         /// The function's name alone.
         let name: String
         let firesBeforeInsertPerRow: Bool
+        /// The `raw_user_meta_data` keys its function's body reads.
+        let metadataKeys: [String]
         var shown: String { "trigger \(trigger) (\(function))" }
     }
 
@@ -56,14 +67,17 @@ struct SignUpTriggers {
             """
             select t.tgname::text,
                    format('%s.%s(%s)', p.pronamespace::regnamespace, p.proname, pg_catalog.pg_get_function_identity_arguments(p.oid)),
-                   p.proname::text, (t.tgtype::int & 7 = 7)::text
+                   p.proname::text, (t.tgtype::int & 7 = 7)::text,
+                   array_to_json(array(select distinct m[1] from regexp_matches(
+                       p.prosrc, 'raw_user_meta_data\\s*->>?\\s*''([^'']+)''', 'g') m order by 1))::text
             from pg_catalog.pg_trigger t join pg_catalog.pg_proc p on p.oid = t.tgfoid
             where t.tgrelid = to_regclass('auth.users') and not t.tgisinternal and t.tgenabled <> 'D'
             order by 1
             """).rows
         return rows.compactMap { row in
-            guard row.count == 4, let trigger = row[0], let function = row[1], let name = row[2] else { return nil }
-            return Trigger(trigger: trigger, function: function, name: name, firesBeforeInsertPerRow: row[3] == "true")
+            guard row.count == 5, let trigger = row[0], let function = row[1], let name = row[2] else { return nil }
+            return Trigger(trigger: trigger, function: function, name: name, firesBeforeInsertPerRow: row[3] == "true",
+                           metadataKeys: JSONStringArray.decode(row[4]))
         }
     }
 }
