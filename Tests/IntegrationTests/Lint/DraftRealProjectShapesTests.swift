@@ -144,4 +144,34 @@ import TestSupport
         #expect(draft.yaml.contains("# NOTE: its policies read the token's app_metadata (tenants), which the drafted personas' tokens do not carry"),
                 "\(draft.yaml)")
     }
+
+    /// Offers anyone may browse while they are valid (`valid_until > now()`): the
+    /// sample's `now()` is not later than now, so every drafted offer was hidden, anon's
+    /// read showed `none` with no DANGER, and ava's own rows could not be probed (a
+    /// shopping app's notes). A date or time the policies compare with the clock now
+    /// gets a day after it (or before it, for `starts_at <= now()`).
+    @Test func aRowValidUntilLaterIsSeen() throws {
+        let connection = try Connection(try TestCluster.newTwinDatabase("validuntil").project)
+        try connection.execute(unsafeScript: """
+            create table public.offers (
+              id bigint generated always as identity primary key,
+              seller uuid not null default auth.uid() references auth.users (id),
+              valid_until timestamptz not null, starts_on date not null);
+            alter table public.offers enable row level security;
+            create policy "browse valid offers" on public.offers for select
+              using (valid_until > now() and current_date >= starts_on);
+            create policy "sellers add" on public.offers for insert to authenticated with check (seller = auth.uid());
+            create policy "sellers edit" on public.offers for update to authenticated
+              using (seller = auth.uid()) with check (seller = auth.uid());
+            grant select on public.offers to anon;
+            grant select, insert, update on public.offers to authenticated;
+            """)
+        let draft = try PlanDrafter(connection: connection).draft()
+        let offers = try #require(draft.plan.relations.first { $0.name == "offers" })
+        #expect(offers.sample.contains { $0.column == "valid_until" && $0.expression == "now() + interval '1 day'" }, "\(draft.yaml)")
+        #expect(offers.sample.contains { $0.column == "starts_on" && $0.expression == "current_date - 1" }, "\(draft.yaml)")
+        #expect(offers.access["anon"]?.select == .all, "\(draft.yaml)")
+        #expect(offers.access["ava"] == Access(select: .all, insert: .own, update: .own, delete: .nothing), "\(draft.yaml)")
+        #expect(draft.verified, "\(draft.report.failures.map { "\($0.name): \($0.observed)" })")
+    }
 }

@@ -50,6 +50,9 @@ struct DraftCatalog {
         /// `authenticated` may update it (a table-wide grant or the column's own), or
         /// there is no such role.
         var signedInMayUpdate = true
+        /// A date or time its table's policies compare with the clock: 1 when they ask
+        /// for one after it (`valid_until > now()`), -1 before it (`starts_at <= now()`).
+        var comparedWithNow = 0
 
         /// A foreign key another table's policies read: its row links that table's rows
         /// to a user (a membership, an organisation's subscription), so each persona needs
@@ -195,6 +198,7 @@ struct DraftCatalog {
             }
         }
         catalog.readPolicies(Array(results.dropFirst().dropLast()))
+        catalog.markColumnsComparedWithNow()
         // The lookup rows a role column may pick (`app_roles ('admin', 'viewer')`).
         catalog.singledOut.readKeys(connection, of: catalog.columns.values.joined().filter(\.looksUpRole).compactMap(\.reference))
         // A role column whose every lookup row the rules name (`profiles` 'technical_admin',
@@ -260,6 +264,26 @@ struct DraftCatalog {
             where n.nspname = any(\(schemaArray)::text[]) and c.relkind in ('r', 'p') and r.ev_type in ('2', '3')
             """,
         ]
+    }
+
+    /// Sets `Column.comparedWithNow` of the date and time columns from their table's
+    /// policies (`valid_until > now()`: a sample of `now()` is no later than now, and
+    /// every drafted row was hidden from every reader).
+    private mutating func markColumnsComparedWithNow() {
+        let clock = #"(?:now\(\)|CURRENT_TIMESTAMP|CURRENT_DATE|LOCALTIMESTAMP|statement_timestamp\(\)|transaction_timestamp\(\))"#
+        for (table, expressions) in policyExpressions {
+            let text = expressions.joined(separator: "\n")
+            guard text.range(of: clock, options: .regularExpression) != nil else { continue }
+            for (index, column) in (columns[table] ?? []).enumerated() where column.category == "D" {
+                let name = #"(?<![\w"])(?:\w+\.)?"# + NSRegularExpression.escapedPattern(for: DraftOwnership.sqlName(column.name))
+                let later = [name + #"\s*>=?\s*"# + clock, clock + #"\s*<=?\s*"# + name + #"(?![\w"])"#]
+                let earlier = [name + #"\s*<=?\s*"# + clock, clock + #"\s*>=?\s*"# + name + #"(?![\w"])"#]
+                let matches = { (patterns: [String]) in
+                    patterns.contains { text.range(of: $0, options: [.regularExpression, .caseInsensitive]) != nil }
+                }
+                columns[table]?[index].comparedWithNow = matches(later) ? 1 : matches(earlier) ? -1 : 0
+            }
+        }
     }
 
     /// Reads the rows of `policySQL`'s queries, in order.

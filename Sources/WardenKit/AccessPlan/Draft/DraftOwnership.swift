@@ -176,9 +176,10 @@ struct DraftOwnership {
             return Self.literal(column.maxLength.map { String(text.prefix($0)) } ?? text)
         case ("N", _): return "1"
         case ("B", _): return "false"
-        case ("D", "date"): return "current_date"
+        // A day after or before now where the policies compare the column with the clock.
+        case ("D", "date"): return ["current_date - 1", "current_date", "current_date + 1"][column.comparedWithNow + 1]
         case ("D", "time"), ("D", "timetz"): return "current_time"
-        case ("D", _): return "now()"
+        case ("D", _): return ["now() - interval '1 day'", "now()", "now() + interval '1 day'"][column.comparedWithNow + 1]
         case (_, "uuid"): return "gen_random_uuid()"
         case (_, "json"), (_, "jsonb"), ("A", _): return "'{}'"
         case ("I", _): return "'192.0.2.1'"
