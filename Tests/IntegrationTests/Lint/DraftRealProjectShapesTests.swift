@@ -174,4 +174,29 @@ import TestSupport
         #expect(offers.access["ava"] == Access(select: .all, insert: .own, update: .own, delete: .nothing), "\(draft.yaml)")
         #expect(draft.verified, "\(draft.report.failures.map { "\($0.name): \($0.observed)" })")
     }
+
+    /// Groups whose members are an array (`member_ids uuid[] default array[auth.uid()]`,
+    /// `auth.uid() = any (member_ids)`): the setup wrote a uuid into the array (42804) and
+    /// lost its rows, and the insert probe of "another user's row" left the column to its
+    /// default, ava's own id: a made-up DANGER "may insert other users' rows" (a chat app's
+    /// rooms). The array now holds the persona in the sample and the setup.
+    @Test func aMemberArrayNamesThePersona() throws {
+        let connection = try Connection(try TestCluster.newTwinDatabase("memberarray").project)
+        try connection.execute(unsafeScript: """
+            create table public.groups (
+              id uuid primary key default gen_random_uuid(), title text,
+              member_ids uuid[] not null default array[auth.uid()]);
+            alter table public.groups enable row level security;
+            create policy "members read" on public.groups for select to authenticated using (auth.uid() = any (member_ids));
+            create policy "members add" on public.groups for insert to authenticated with check (auth.uid() = any (member_ids));
+            create policy "members remove" on public.groups for delete to authenticated using (auth.uid() = any (member_ids));
+            grant select, insert, delete on public.groups to authenticated;
+            """)
+        let draft = try PlanDrafter(connection: connection).draft()
+        let groups = try #require(draft.plan.relations.first { $0.name == "groups" })
+        #expect(groups.sample.contains { $0.column == "member_ids" && $0.expression == "array[auth.uid()]" }, "\(draft.yaml)")
+        #expect(groups.access["ava"] == Access(select: .own, insert: .own, update: .nothing, delete: .own), "\(draft.yaml)")
+        #expect(draft.dangerCells.isEmpty, "\(draft.dangerCells)")
+        #expect(draft.verified, "\(draft.report.failures.map { "\($0.name): \($0.observed)" })")
+    }
 }

@@ -137,11 +137,23 @@ struct DraftOwnership {
             column.required || column.name == owner || ruled.contains(column.name)
                 || (hasRule && column.writable && column.reference?.table == "auth.users" && column.reference?.column == "id")
                 || (inSetup && column.linksRowsForOtherPolicies)
+                || (hasRule && column.writable && column.defaultsToSignedInUser && column.category == "A")
         }
         // No column an insert must give: the first it may give (an identity column that is
         // GENERATED ALWAYS refuses a value, so a sample naming it proves nothing).
         if chosen.isEmpty, let first = columns.first(where: { $0.writable && value(for: $0) != nil }) { chosen = [first] }
-        return chosen.map { ($0.name, $0.name == owner ? "auth.uid()" : value(for: $0, inSetup: inSetup) ?? "null") }
+        return chosen.map { column in
+            (column.name, column.name == owner ? "auth.uid()" : Self.signedInUserArray(column) ?? value(for: column, inSetup: inSetup) ?? "null")
+        }
+    }
+
+    /// `array[auth.uid()]` for an array column whose default holds the signed-in user
+    /// (`member_ids uuid[] default array[auth.uid()]`, read by `auth.uid() = any
+    /// (member_ids)`): the persona's own row names the persona, another user's the other
+    /// user (left to its default, "another user's row" was the persona's own, a made-up
+    /// DANGER; and the setup wrote a uuid into the array, 42804, and lost its rows).
+    static func signedInUserArray(_ column: DraftCatalog.Column) -> String? {
+        column.defaultsToSignedInUser && column.category == "A" ? "array[auth.uid()]" : nil
     }
 
     /// A file in a bucket the policies name (no bucket: every policy scoped to a bucket
@@ -327,7 +339,7 @@ struct DraftOwnership {
         // insert would have filled it with the persona (a NOT NULL one refused every row).
         let row = sample + (catalog.columns[table] ?? []).filter { column in
             column.defaultsToSignedInUser && column.writable && !sample.contains { $0.column == column.name }
-        }.map { ($0.name, "auth.uid()") }
+        }.map { ($0.name, Self.signedInUserArray($0) ?? "auth.uid()") }
         let columns = row.map { Self.sqlName($0.column) }.joined(separator: ", ")
         let list = emails.map(Self.literal).joined(separator: ", ")
         let index = "(select count(*) from auth.users v where v.email in (\(list)) and v.email < u.email)"
