@@ -64,4 +64,17 @@ import TestSupport
         #expect(dev.all.contains("which is not one Supabase's image ships: it may be a database.dev (dbdev) package"), "\(dev.all)")
         #expect(!dev.all.contains("which Supabase provides"), "\(dev.all)")
     }
+
+    /// A table keeping a foreign key to Vault's secrets (an AI-builder's deployments):
+    /// postgres has no REFERENCES on `vault.secrets`, on Supabase either (Vault's
+    /// after-create script grants it select and delete), and the bare 42501 had no hint.
+    @Test func aForeignKeyToVaultSecretsSaysSupabaseRefusesItToo() throws {
+        let root = try project(seed: "create table public.deployments (id bigint primary key, secret_id uuid references vault.secrets (id));\n")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let dev = try PgwardenCLI.run(["dev"], environment: PgwardenCLI.cleanEnvironment(), directory: root.path)
+        #expect(dev.status != 0, "\(dev.all)")
+        #expect(dev.standardError.contains("supabase/seed.sql:1: ERROR: permission denied for table secrets"), "\(dev.all)")
+        #expect(dev.standardError.contains("HINT: if this is Vault's (vault.secrets): on Supabase too, postgres may only select and delete secrets"),
+                "\(dev.all)")
+    }
 }

@@ -14,6 +14,10 @@ import WardenPostgres
 /// - `must be owner of table <t>` for a table of `auth` or `storage` (their owners are
 ///   supabase_auth_admin and supabase_storage_admin; supabase/auth's and supabase/storage's
 ///   migrations create them as those roles).
+/// - `permission denied for table secrets` (or `decrypted_secrets`): postgres may only
+///   select and delete Vault's secrets (supabase/postgres
+///   `ansible/files/postgresql_extension_custom_scripts/supabase_vault/after-create.sql`),
+///   so a foreign key to `vault.secrets` (REFERENCES) or an insert into it fails there too.
 package enum SupabaseRestrictionHint {
     /// The tables of `auth` and `storage` a new project has (the twin's, docs/supabase-twin.md).
     static let platformTables: [String: String] = Dictionary(uniqueKeysWithValues:
@@ -38,6 +42,11 @@ package enum SupabaseRestrictionHint {
             return "if this is \(schema).\(table): on Supabase too, \(schema)'s tables belong to "
                 + "\(schema == "auth" ? "supabase_auth_admin" : "supabase_storage_admin"), not postgres, so altering them "
                 + "fails there as well; keep your own columns in a table of your own that references it"
+        }
+        if ["permission denied for table secrets", "permission denied for view decrypted_secrets"].contains(error.message) {
+            return "if this is Vault's (vault.secrets): on Supabase too, postgres may only select and delete secrets, so a "
+                + "foreign key to vault.secrets, an insert or an update fails there as well; write secrets with "
+                + "vault.create_secret() and vault.update_secret(), and keep a secret's id without a foreign key"
         }
         return nil
     }
