@@ -17,7 +17,8 @@ import TestSupport
           site text not null check (site ~ '^https://'),
           title text not null check (char_length(title) between 1 and 160)
         );
-        create table public.codes (code text not null check (code ~ '^[0-9]{6}$'));
+        create table public.codes (code text not null check (code ~ '^[0-9]{9}$'));
+        create table public.boards (code text not null check (code ~ '^[A-Z]{3}$'), pin text not null check (pin ~ '^[0-9]{6}$'));
         create table public.applications (
           id uuid primary key default gen_random_uuid(),
           program_id uuid not null references public.programs,
@@ -38,6 +39,9 @@ import TestSupport
         #expect(draft.yaml.contains("'draft' || row_number() over (order by u.email), 'draft@example.com', 'https://example.com/draft', 'Draft title' from auth.users u"), "\(draft.yaml)")
         #expect(!draft.yaml.contains("there is no such row in public.applications"), "\(draft.yaml)")
         #expect(draft.yaml.contains(#"code: "'Draft code'""#), "\(draft.yaml)")
+        // Short codes: three capitals, six digits.
+        let boards = try #require(draft.plan.relations.first { $0.name == "boards" })
+        #expect(boards.sample.map(\.expression) == ["'DRA'", "'123456'"], "\(draft.yaml)")
         let applications = try #require(draft.plan.relations.first { $0.name == "applications" })
         #expect(applications.access["ava"] == Access(select: .own, insert: .own, update: .own, delete: .own), "\(draft.yaml)")
         let report = ObservedAccessReport(draft, planFile: "plan.yml")

@@ -34,6 +34,10 @@ enum DraftCheckedText {
             Candidate(single: "+15555550100", head: "+1555555010", tail: ""),
             Candidate(single: "DRAFT", head: "DRAFT", tail: ""),
             Candidate(single: "Draft", head: "Draft", tail: ""),
+            // Short codes (`code ~ '^[A-Z]{3}$'`, a six-digit pin).
+            Candidate(single: "DRA", head: "DR", tail: ""),
+            Candidate(single: "dra", head: "dr", tail: ""),
+            Candidate(single: "123456", head: "12345", tail: ""),
         ]
     }
 
