@@ -66,6 +66,14 @@ struct FunctionCallProbe {
                 evidence.append("\(persona) called \(shown): succeeded, \(parts.joined(separator: ", "))")
                 // Data handed to anon with the owner's rights is a consequence too.
                 let proven = !changes.isEmpty || (context.plan.persona(named: persona)?.role == "anon" && returned > 0)
+                if proven, let readers = try sessionUserReaders(signature) {
+                    // `if session_user = 'authenticator' then <check> else return true`:
+                    // the probe ran as this run's login, a request as authenticator.
+                    return LintConsequence(verdict: .notProbed, evidence: evidence + [
+                        "\(readers) reads session_user, which is authenticator in a PostgREST request but this run's own "
+                            + "login here: the call may have taken a branch no request takes",
+                    ])
+                }
                 if proven { return LintConsequence(verdict: .proven, evidence: evidence, personas: [persona]) }
                 let onlyNulls = !values.isEmpty && values.allSatisfy { $0.sql == nil }
                 return LintConsequence(verdict: onlyNulls ? .notProbed : .harmless, evidence: evidence)
@@ -75,6 +83,28 @@ struct FunctionCallProbe {
             }
         }
         return LintConsequence(verdict: refusedOnlyForPrivilege ? .harmless : .notProbed, evidence: evidence)
+    }
+
+    /// The function, or one its body calls by name (two calls deep), whose body reads
+    /// `session_user` (the custom-claims helpers' `is_claims_admin()`), named; nil when none does.
+    private func sessionUserReaders(_ signature: String) throws -> String? {
+        let found = try context.connection.query(
+            """
+            with recursive reached(oid, depth) as (
+              select to_regprocedure(\(signature))::oid, 0
+              union
+              select callee.oid, r.depth + 1
+              from reached r join pg_catalog.pg_proc caller on caller.oid = r.oid
+              join pg_catalog.pg_proc callee on callee.pronamespace <> 'pg_catalog'::pg_catalog.regnamespace
+                and strpos(caller.prosrc, callee.proname::text) > 0
+                and caller.prosrc ~* ('\\m' || callee.proname || '\\s*\\(')
+              where r.depth < 2)
+            select string_agg(distinct format('%s.%s(%s)', p.pronamespace::pg_catalog.regnamespace, p.proname,
+                                              pg_catalog.pg_get_function_identity_arguments(p.oid)), ', ')
+            from reached r join pg_catalog.pg_proc p on p.oid = r.oid
+            where p.prosrc ~* '\\msession_user\\M'
+            """).scalar
+        return found.flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// The user id a uuid parameter gets, and whose it is: the persona's own; for a

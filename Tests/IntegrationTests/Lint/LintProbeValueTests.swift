@@ -186,6 +186,39 @@ import TestSupport
         #expect(view.consequence?.evidence.last == "public.wish_counts has no rows (as the admin too): the reads show nothing either way")
     }
 
+    /// A claims helper that trusts every session but PostgREST's login (`if session_user
+    /// = 'authenticator' then <check the claims> else return true`), called by a security
+    /// definer function anon may execute: the probe runs as this run's login, so the
+    /// guard let anon through and lint called the write "proven", while a request (as
+    /// authenticator) is refused (a word-game app's set_claim). Such a call now proves
+    /// nothing: not probed, naming the function that reads session_user.
+    @Test func aCallThroughASessionUserGuardIsNotProven() throws {
+        let (report, _) = try lint("""
+            create function public.may_edit_claims() returns boolean language plpgsql as $$
+            begin
+              if session_user = 'authenticator' then
+                return coalesce((current_setting('request.jwt.claims', true)::jsonb -> 'app_metadata' ->> 'claims_admin')::boolean, false);
+              end if;
+              return true;
+            end $$;
+            create function public.put_claim(target uuid, k text, v jsonb) returns text
+            language plpgsql security definer set search_path = public as $$
+            begin
+              if not public.may_edit_claims() then return 'denied'; end if;
+              update auth.users set raw_app_meta_data = coalesce(raw_app_meta_data, '{}') || jsonb_build_object(k, v) where id = target;
+              return 'done';
+            end $$;
+
+            """)
+        let call = try #require(report.findings.first {
+            $0.rule.rawValue == "anon_security_definer_function_executable" && $0.subject.hasPrefix("public.put_claim(")
+        })
+        let evidence = call.consequence?.evidence ?? []
+        #expect(call.consequence?.verdict == .notProbed, "\(evidence)")
+        #expect(evidence.last == "public.may_edit_claims() reads session_user, which is authenticator in a PostgREST request "
+            + "but this run's own login here: the call may have taken a branch no request takes", "\(evidence)")
+    }
+
     /// Lints a database made by one migration (`sql`, its text), in a `MigrationFolder`
     /// that is removed afterwards: the report, and the database's connection.
     private func lint(_ sql: String) throws -> (report: LintReport, connection: Connection) {
