@@ -56,15 +56,18 @@ extension RelationProber {
 
     /// The database's own code refused the write with an exception (a trigger: `raise
     /// exception 'locked documents cannot be deleted'`, P0001): the row is as it was,
-    /// which is what a refused update or delete means. Only where the plan refuses it
-    /// (a plan that allows it still fails, naming the error); nil for any other outcome.
-    /// `kept` says what the refusal left as it was.
-    private func refusedByOwnCode(_ persona: Persona, _ operation: AccessOperation, _ label: String, expectAllowed: Bool,
-                                  scope: Scope, outcome: ProbeOutcome, kept: String = "the row is as it was") -> ProbeResult? {
-        guard !expectAllowed, case .error(let state, let message) = outcome, state == SQLState.raiseException.rawValue else {
+    /// which is what a refused update or delete means, and no row was inserted (`only one
+    /// wish per user`). Only where the plan refuses it, and not where it asks for 42501
+    /// (`denied`); a plan that allows it still fails, naming the error. Nil for any
+    /// other outcome. `kept` says what the refusal left as it was.
+    func refusedByOwnCode(_ persona: Persona, _ operation: AccessOperation, _ label: String, expectAllowed: Bool,
+                          scope: Scope, outcome: ProbeOutcome, kept: String = "the row is as it was") -> ProbeResult? {
+        guard !expectAllowed, scope != .denied, case .error(let state, let message) = outcome,
+              state == SQLState.raiseException.rawValue else {
             return nil
         }
-        var result = verdict(persona, operation, label, expectAllowed: false, scope: scope, outcome: .rows(0))
+        let refused: ProbeOutcome = operation == .insert ? .denied(message: message) : .rows(0)
+        var result = verdict(persona, operation, label, expectAllowed: false, scope: scope, outcome: refused)
         result.observed = "refused by the database's own code (\(state): \(message)): \(kept)"
         return result
     }

@@ -199,7 +199,10 @@ struct RelationProber {
                 statement: insert)
             let read = probe.queue(batch)
             return {
-                verdict(persona, .insert, target.label, expectAllowed: expectAllowed, scope: scope, outcome: try read())
+                let outcome = try read()
+                return refusedByOwnCode(persona, .insert, target.label, expectAllowed: expectAllowed, scope: scope,
+                                        outcome: outcome, kept: "no row was inserted")
+                    ?? verdict(persona, .insert, target.label, expectAllowed: expectAllowed, scope: scope, outcome: outcome)
             }
         }
     }

@@ -199,4 +199,37 @@ import TestSupport
         #expect(draft.dangerCells.isEmpty, "\(draft.dangerCells)")
         #expect(draft.verified, "\(draft.report.failures.map { "\($0.name): \($0.observed)" })")
     }
+
+    /// One wish per user, kept by a BEFORE INSERT trigger (`raise exception`, P0001):
+    /// the setup's own row uses each persona's wish up, so the persona's insert probe is
+    /// refused by the trigger. That was an ERROR and a draft failing its own run; it is
+    /// now a refusal by the database's own code, as for updates and deletes (what a
+    /// fresh user may do, the setup cannot show: the draft says insert none).
+    @Test func anInsertTheDatabasesOwnCodeRefusesIsRefused() throws {
+        let connection = try Connection(try TestCluster.newTwinDatabase("onewish").project)
+        try connection.execute(unsafeScript: """
+            create table public.wishes (
+              id bigint generated always as identity primary key,
+              owner_id uuid not null references auth.users (id), body text not null);
+            alter table public.wishes enable row level security;
+            create policy "own wishes" on public.wishes for all to authenticated
+              using (owner_id = auth.uid()) with check (owner_id = auth.uid());
+            create function public.one_wish() returns trigger language plpgsql as $$
+            begin
+              if exists (select 1 from public.wishes w where w.owner_id = new.owner_id) then
+                raise exception 'only one wish per user';
+              end if;
+              return new;
+            end $$;
+            create trigger one_wish before insert on public.wishes for each row execute function public.one_wish();
+            grant select, insert, update, delete on public.wishes to authenticated;
+            """)
+        let draft = try PlanDrafter(connection: connection).draft()
+        let insert = try #require(draft.report.results.first {
+            $0.subject == "public.wishes" && $0.persona == "ava" && $0.operation == .insert && $0.probe == "insert own row"
+        })
+        #expect(insert.observed == "refused by the database's own code (P0001: only one wish per user): no row was inserted", "\(insert.observed)")
+        #expect(ObservedAccessReport(draft, planFile: "plan.yml").errorLines.isEmpty)
+        #expect(draft.verified, "\(draft.report.failures.map { "\($0.name): \($0.observed)" })")
+    }
 }
