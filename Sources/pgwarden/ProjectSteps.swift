@@ -49,6 +49,7 @@ struct ProjectSteps {
         print(try inputs.migrations.up(on: connection, observer: progress.handle).summary)
         print(try inputs.migrations.status(on: connection).summary)
         try seed(inputs.seeds, on: connection)
+        try makeBuckets(on: connection)
         return connection
     }
 
@@ -60,7 +61,16 @@ struct ProjectSteps {
         let migrating = try Connection(settings)
         print(try migrations.down(.all, on: migrating, observer: progress.handle).summary)
         print(try migrations.up(on: migrating, observer: progress.handle).summary)
-        try seed(seeds, on: try Connection(settings))
+        let seeding = try Connection(settings)
+        try seed(seeds, on: seeding)
+        try makeBuckets(on: seeding)
+    }
+
+    /// config.toml's storage buckets, after the seeds, as the Supabase CLI makes them.
+    private func makeBuckets(on connection: Connection) throws {
+        for line in try ConfigStorageBuckets.apply(project.storageBuckets, on: connection) {
+            print("storage: \(line) ([storage.buckets] in config.toml)")
+        }
     }
 
     private func seed(_ seeds: Seeds, on connection: Connection) throws {

@@ -26,6 +26,9 @@ public struct Project: Sendable {
     /// reads its `supabase/migrations` (`ListLocalMigrations` ignores a missing folder);
     /// set for a Supabase CLI project's own folder. Otherwise a missing folder is an error.
     public var missingMigrationsFolderIsEmpty = false
+    /// The storage buckets config.toml declares (`[storage.buckets.<name>]`), made after
+    /// the seeds as `supabase start` and `supabase db reset` make them (`ConfigStorageBuckets`).
+    public var storageBuckets: [SupabaseConfig.StorageBucket] = []
 
     /// A project with pgwarden's own layout under `directory` (`migrations/`, `seeds/`,
     /// `access-plan.yml`); `ProjectLayout.discover(in:)` also finds Supabase projects.
@@ -72,7 +75,7 @@ public struct Project: Sendable {
     public func seed(on connection: Connection) throws -> [URL]? { try checkedSeeds().apply(on: connection) }
 
     /// Makes the database ready: the Supabase twin where it is missing, every pending
-    /// migration, then the seeds (in one transaction). Every file is read and checked
+    /// migration, then the seeds (in one transaction), then config.toml's storage buckets. Every file is read and checked
     /// before the database is touched.
     @discardableResult
     public func provision(on connection: Connection,
@@ -83,6 +86,7 @@ public struct Project: Sendable {
         let bootstrap = try SupabaseCompat.bootstrap(connection)
         let run = try migrations.up(on: connection, observer: observer)
         let seeded = try seeds.apply(on: connection) ?? []
+        try ConfigStorageBuckets.apply(storageBuckets, on: connection)
         return ProvisionSummary(bootstrap: bootstrap, migrations: run, seedFiles: seeded)
     }
 }

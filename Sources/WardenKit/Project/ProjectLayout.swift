@@ -95,6 +95,7 @@ public struct ProjectLayout: Sendable {
     public var project: Project {
         var project = Project(migrations: migrationsDirectory, seeds: seeds, plan: planFile, supabaseHistory: kind == .supabase)
         project.exposesNewEntities = supabaseConfig?.autoExposeNewTables ?? true
+        project.storageBuckets = supabaseConfig?.storageBuckets ?? []
         project.missingMigrationsFolderIsEmpty = kind == .supabase && migrationsFromLayout
         return project
     }

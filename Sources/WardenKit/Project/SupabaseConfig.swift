@@ -3,7 +3,8 @@ import TOMLKit
 
 /// What pgwarden reads from a Supabase CLI project's `supabase/config.toml`: the seed
 /// settings (`[db.seed]`), the custom access token hook
-/// (`[auth.hook.custom_access_token]`) and `[api] auto_expose_new_tables`. Keys pgwarden does not use are ignored, as the
+/// (`[auth.hook.custom_access_token]`), `[api] auto_expose_new_tables` and the storage
+/// buckets (`[storage.buckets.<name>]`). Keys pgwarden does not use are ignored, as the
 /// Supabase CLI ignores keys it does not know. Parsed with TOMLKit.
 public struct SupabaseConfig: Sendable, Equatable {
     /// `[db.seed]`: which seed files `supabase db reset` applies.
@@ -33,7 +34,33 @@ public struct SupabaseConfig: Sendable, Equatable {
         }
     }
 
+    /// `[storage.buckets.<name>]`: a bucket `supabase start` and `supabase db reset`
+    /// create (or update) through the Storage API after the seeds.
+    public struct StorageBucket: Sendable, Equatable {
+        /// The table's key: the bucket's name and id.
+        public var name: String
+        /// `public` (default false).
+        public var isPublic: Bool
+        /// `file_size_limit` in bytes (`"50MiB"`, read base 2 as the Supabase CLI reads it); nil: no limit.
+        public var fileSizeLimit: Int64?
+        /// `allowed_mime_types`; nil: any.
+        public var allowedMimeTypes: [String]?
+        /// `objects_path`: files the Supabase CLI uploads into it (the twin has no storage server to hold them).
+        public var objectsPath: String?
+
+        public init(name: String, isPublic: Bool = false, fileSizeLimit: Int64? = nil,
+                    allowedMimeTypes: [String]? = nil, objectsPath: String? = nil) {
+            self.name = name
+            self.isPublic = isPublic
+            self.fileSizeLimit = fileSizeLimit
+            self.allowedMimeTypes = allowedMimeTypes
+            self.objectsPath = objectsPath
+        }
+    }
+
     public var seed: Seed
+    /// The buckets of `[storage.buckets]`, by name.
+    public var storageBuckets: [StorageBucket] = []
     /// nil when config.toml has no `[auth.hook.custom_access_token]` table.
     public var customAccessTokenHook: AccessTokenHook?
     /// `[db] major_version`: the PostgreSQL major version the project runs on ("has to
@@ -85,12 +112,52 @@ public struct SupabaseConfig: Sendable, Equatable {
         if let api = try reader.table(table, "api") {
             config.autoExposeNewTables = try reader.bool(api, "auto_expose_new_tables", key: "api.auto_expose_new_tables")
         }
+        if let buckets = try reader.table(table, "storage", "buckets") {
+            config.storageBuckets = try buckets.keys.sorted().map { name in
+                let key = "storage.buckets.\(name)"
+                guard let bucket = try reader.table(buckets, name) else { return StorageBucket(name: name) }
+                let limit = try reader.string(bucket, "file_size_limit", key: key + ".file_size_limit")
+                return StorageBucket(
+                    name: name, isPublic: try reader.bool(bucket, "public", key: key + ".public") ?? false,
+                    fileSizeLimit: try limit.map { text in
+                        guard let bytes = Self.bytes(text) else {
+                            throw ProjectLayoutError.configValue(file: file, key: key + ".file_size_limit", expected: "a size such as \"50MiB\"")
+                        }
+                        return bytes
+                    },
+                    allowedMimeTypes: try reader.strings(bucket, "allowed_mime_types", key: key + ".allowed_mime_types"),
+                    objectsPath: try reader.string(bucket, "objects_path", key: key + ".objects_path"))
+            }
+        }
         if let hook = try reader.table(table, "auth", "hook", "custom_access_token") {
             config.customAccessTokenHook = AccessTokenHook(
                 enabled: try reader.bool(hook, "enabled", key: "auth.hook.custom_access_token.enabled") ?? false,
                 uri: try reader.string(hook, "uri", key: "auth.hook.custom_access_token.uri"))
         }
         return config
+    }
+}
+
+extension SupabaseConfig {
+    /// A size as the Supabase CLI reads `file_size_limit` (docker's go-units RAMInBytes):
+    /// a number, an optional space, an optional unit `k`, `m`, `g`, `t` or `p` (powers of
+    /// 1024), then an optional `i` and an optional `b`, any case: `"50MiB"`, `"5MB"`, `"1024"`.
+    package static func bytes(_ text: String) -> Int64? {
+        var rest = Substring(text)
+        let number = rest.prefix { $0.isASCII && ($0.isNumber || $0 == ".") }
+        guard !number.isEmpty, let value = Double(number) else { return nil }
+        rest = rest.dropFirst(number.count)
+        if rest.first == " " { rest = rest.dropFirst() }
+        var power = 0.0
+        if let unit = rest.first?.lowercased(), let index = ["k", "m", "g", "t", "p"].firstIndex(of: unit) {
+            power = Double(index + 1)
+            rest = rest.dropFirst()
+        }
+        if rest.first?.lowercased() == "i" { rest = rest.dropFirst() }
+        if rest.first?.lowercased() == "b" { rest = rest.dropFirst() }
+        guard rest.isEmpty else { return nil }
+        let bytes = value * pow(1024, power)
+        return bytes < Double(Int64.max) ? Int64(bytes) : nil
     }
 }
 

@@ -112,6 +112,36 @@ import TestSupport
         }
     }
 
+    /// `[storage.buckets.<name>]` as the Supabase CLI's template writes them; sizes read
+    /// base 2 as the CLI reads them (go-units RAMInBytes); a size it cannot read names its key.
+    @Test func theStorageBucketsAreRead() throws {
+        let config = try SupabaseConfig.parse("""
+            [storage]
+            enabled = true
+            [storage.buckets.images]
+            public = true
+            file_size_limit = "50MiB"
+            allowed_mime_types = ["image/png", "image/jpeg"]
+            objects_path = "./images"
+            [storage.buckets.avatars]
+            """, file: "c.toml")
+        #expect(config.storageBuckets == [
+            SupabaseConfig.StorageBucket(name: "avatars"),
+            SupabaseConfig.StorageBucket(name: "images", isPublic: true, fileSizeLimit: 52_428_800,
+                                         allowedMimeTypes: ["image/png", "image/jpeg"], objectsPath: "./images"),
+        ])
+        #expect(["1024": 1024, "5MB": 5_242_880, "1 GiB": 1_073_741_824, "2k": 2048, "1.5m": 1_572_864].allSatisfy {
+            SupabaseConfig.bytes($0.key) == Int64($0.value)
+        })
+        #expect(SupabaseConfig.bytes("lots") == nil && SupabaseConfig.bytes("5 XB") == nil && SupabaseConfig.bytes("") == nil)
+        #expect(throws: ProjectLayoutError.configValue(file: "c.toml", key: "storage.buckets.images.file_size_limit", expected: "a size such as \"50MiB\"")) {
+            try SupabaseConfig.parse("[storage.buckets.images]\nfile_size_limit = \"big\"\n", file: "c.toml")
+        }
+        #expect(throws: ProjectLayoutError.configValue(file: "c.toml", key: "storage.buckets.images.public", expected: "true or false")) {
+            try SupabaseConfig.parse("[storage.buckets.images]\npublic = \"yes\"\n", file: "c.toml")
+        }
+    }
+
     @Test func flagsWinOverTheLayout() throws {
         let root = try make(["access-plan.yml": "x"], folders: ["supabase/migrations"])
         let layout = try ProjectLayout.discover(in: URL(fileURLWithPath: root.path))
