@@ -125,7 +125,14 @@ struct RelationProber {
         let observed: String
         let passed: Bool
         let allCount = truth.all.first.flatMap { $0 } ?? "0"
-        if let seen {
+        if seen != nil, allCount == "0" {
+            // No row at all, as the admin too: a read of nothing proves no scope (every
+            // one of them held vacuously: a draft wrote `none` where every signed-in user
+            // may read every row as soon as there is one).
+            observed = "cannot probe: \(plan.qualifiedName) has no rows at all (as the admin too), so a read shows nothing "
+                + "either way; give it rows in the plan's setup"
+            passed = false
+        } else if let seen {
             let count = seen.first.flatMap { $0 } ?? "0"
             if count == "0" {
                 observed = "none (0 rows)"

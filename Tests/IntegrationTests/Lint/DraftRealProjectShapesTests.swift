@@ -232,4 +232,27 @@ import TestSupport
         #expect(ObservedAccessReport(draft, planFile: "plan.yml").errorLines.isEmpty)
         #expect(draft.verified, "\(draft.report.failures.map { "\($0.name): \($0.observed)" })")
     }
+
+    /// Bookings every signed-in user may read, whose setup row a two-column check
+    /// refuses (`ends_at > starts_at`, both drafted `now()`), and a view over them: with
+    /// no row at all, every read saw 0 rows, and the draft wrote `none` for everyone,
+    /// service_role included, with no NOTE (a project tracker's ten empty tables). A read
+    /// of a relation with no rows, as the admin too, now proves nothing: "cannot probe",
+    /// with a NOTE, and the draft says it fails those cells.
+    @Test func aRelationWithNoRowsAtAllProvesNoRead() throws {
+        let connection = try Connection(try TestCluster.newTwinDatabase("norows").project)
+        try connection.execute(unsafeScript: """
+            create table public.bookings (
+              id bigint generated always as identity primary key,
+              starts_at timestamptz not null, ends_at timestamptz not null, check (ends_at > starts_at));
+            alter table public.bookings enable row level security;
+            create policy "signed-in users read" on public.bookings for select to authenticated using (true);
+            grant select on public.bookings to authenticated;
+            """)
+        let draft = try PlanDrafter(connection: connection).draft()
+        let read = try #require(draft.report.results.first { $0.subject == "public.bookings" && $0.persona == "ava" && $0.probe == "select" })
+        #expect(read.observed.hasPrefix("cannot probe: public.bookings has no rows at all (as the admin too)"), "\(read.observed)")
+        #expect(draft.yaml.contains("# NOTE: select: cannot probe: public.bookings has no rows at all"), "\(draft.yaml)")
+        #expect(!draft.verified)
+    }
 }

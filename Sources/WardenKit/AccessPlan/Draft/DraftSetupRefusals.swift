@@ -33,7 +33,8 @@ final class DraftSetupRefusals {
 
     /// `note`, with the setup's error for `table` when the note is about a missing row.
     func explain(_ note: String, table: String) -> String {
-        guard note.contains("cannot probe: there is no such row") else { return note }
+        guard note.contains("cannot probe: there is no such row") || note.contains("has no rows at all (as the admin too)")
+        else { return note }
         if skipped[table] != nil { return note + " (the draft gives the personas no row here: see the NOTE above)" }
         guard let reason = reason(for: table) else { return note }
         return note + " (the draft's setup row was refused: \(reason))"
