@@ -255,4 +255,45 @@ import TestSupport
         #expect(draft.yaml.contains("# NOTE: select: cannot probe: public.bookings has no rows at all"), "\(draft.yaml)")
         #expect(!draft.verified)
     }
+
+    /// Ideas filed under the app's own id for the user, which a function without
+    /// arguments looks up (`author_id = public.my_member_id()`): no owner rule was found,
+    /// ava's insert with her own id counted as "every row", and the draft marked made-up
+    /// DANGERs (may insert, update every row) on both personas (an AI-prompt app's
+    /// roadmap). The comparison is now the owner rule, the call the sample's value.
+    @Test func aColumnComparedWithAUserReadingCallIsTheOwner() throws {
+        let connection = try Connection(try TestCluster.newTwinDatabase("memberid").project)
+        try connection.execute(unsafeScript: """
+            create table public.members (
+              id bigint generated always as identity primary key,
+              auth_id uuid not null unique references auth.users (id) on delete cascade);
+            alter table public.members enable row level security;
+            create policy "own member row" on public.members for select to authenticated using (auth_id = auth.uid());
+            create function public.my_member_id() returns bigint language sql stable security definer set search_path = ''
+              as $$ select id from public.members where auth_id = (select auth.uid()) $$;
+            create function public.add_member() returns trigger language plpgsql security definer set search_path = '' as $$
+            begin
+              insert into public.members (auth_id) values (new.id);
+              return new;
+            end $$;
+            create trigger on_signup after insert on auth.users for each row execute function public.add_member();
+            create table public.ideas (
+              id bigint generated always as identity primary key,
+              author_id bigint not null references public.members (id), title text not null);
+            alter table public.ideas enable row level security;
+            create policy "read ideas" on public.ideas for select to authenticated using (true);
+            create policy "file own ideas" on public.ideas for insert to authenticated with check (author_id = public.my_member_id());
+            create policy "edit own ideas" on public.ideas for update to authenticated
+              using (author_id = public.my_member_id()) with check (author_id = public.my_member_id());
+            grant select on public.members to authenticated;
+            grant select, insert, update on public.ideas to authenticated;
+            """)
+        let draft = try PlanDrafter(connection: connection).draft()
+        let ideas = try #require(draft.plan.relations.first { $0.name == "ideas" })
+        #expect(ideas.owner == "author_id = public.my_member_id()", "\(draft.yaml)")
+        #expect(ideas.sample.contains { $0.column == "author_id" && $0.expression == "public.my_member_id()" }, "\(draft.yaml)")
+        #expect(ideas.access["ava"] == Access(select: .all, insert: .own, update: .own, delete: .nothing), "\(draft.yaml)")
+        #expect(!draft.dangerCells.contains { $0.contains("ideas") && $0.contains("insert") }, "\(draft.dangerCells)")
+        #expect(draft.verified, "\(draft.report.failures.map { "\($0.name): \($0.observed)" })")
+    }
 }

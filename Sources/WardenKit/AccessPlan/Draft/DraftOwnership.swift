@@ -93,6 +93,7 @@ struct DraftOwnership {
     /// which is then true of the persona's own rows.
     func ownerRule(of table: String) -> String? {
         if let column = ownerColumn(of: table) { return "\(Self.sqlName(column)) = auth.uid()" }
+        if let owner = ownerThroughUserFunction(of: table) { return "\(Self.sqlName(owner.column)) = \(owner.call)" }
         // An expression that reads no column of the table says who the user is, not
         // whose the row is (an admin check): taken as the owner rule, no row was anyone's.
         let expressions = (catalog.policyExpressions[table] ?? []).filter { !catalog.rowlessExpressions.contains($0) }
@@ -100,6 +101,31 @@ struct DraftOwnership {
             ?? expressions.first(where: passesRowToUserFunction) else { return nil }
         // pg_get_expr breaks long expressions over indented lines: one line reads better.
         return OwnerRuleBranch.ownership(of: rule.replacingOccurrences(of: "\n *", with: " ", options: .regularExpression))
+    }
+
+    /// A column a policy compares with a call, without arguments, of a function that
+    /// reads the signed-in user (`author_id = public.my_member_id()`: the app's own id
+    /// for the user), and that call. Read as any of the table's rows (a "row" rule), the
+    /// inserts tried with the persona's own value counted as "every row": made-up DANGERs.
+    func ownerThroughUserFunction(of table: String) -> (column: String, call: String)? {
+        let columns = Set((catalog.columns[table] ?? []).map(\.name))
+        for expression in catalog.policyExpressions[table] ?? [] {
+            for call in catalog.userReadingCalls {
+                let spelled = NSRegularExpression.escapedPattern(for: call)
+                let called = #"(?:\(\s*SELECT\s+)?"# + spelled + #"\)"#
+                for pattern in [#"(?<![.\w"])"# + Self.identifier + #"\s*=\s*"# + called,
+                                called + #"(?:\s+AS\s+\w+\s*\))?\s*=\s*(?<![.\w"])"# + Self.identifier + #"(?![.\w(])"#] {
+                    guard let regex = try? NSRegularExpression(pattern: pattern, options: [.caseInsensitive]) else { continue }
+                    for match in regex.matches(in: expression, range: NSRange(expression.startIndex..., in: expression)) {
+                        guard let found = Range(match.range(at: 1), in: expression) else { continue }
+                        var name = String(expression[found])
+                        if name.hasPrefix("\"") { name = String(name.dropFirst().dropLast()).replacingOccurrences(of: "\"\"", with: "\"") }
+                        if columns.contains(name) { return (name, call + ")") }
+                    }
+                }
+            }
+        }
+        return nil
     }
 
     /// Whether the expression reads auth.uid() other than to ask whether there is a
@@ -142,8 +168,16 @@ struct DraftOwnership {
         // No column an insert must give: the first it may give (an identity column that is
         // GENERATED ALWAYS refuses a value, so a sample naming it proves nothing).
         if chosen.isEmpty, let first = columns.first(where: { $0.writable && value(for: $0) != nil }) { chosen = [first] }
+        // A column the rules compare with a user-reading call: that call as the persona;
+        // in the admin's setup, the persona's row its foreign key points at.
+        let throughFunction = owner == nil ? ownerThroughUserFunction(of: table) : nil
+        if let throughFunction, !chosen.contains(where: { $0.name == throughFunction.column }),
+           let column = columns.first(where: { $0.name == throughFunction.column }) {
+            chosen.append(column)
+        }
         return chosen.map { column in
-            (column.name, column.name == owner ? "auth.uid()" : Self.signedInUserArray(column) ?? value(for: column, inSetup: inSetup) ?? "null")
+            if column.name == throughFunction?.column, !inSetup { return (column.name, throughFunction!.call) }
+            return (column.name, column.name == owner ? "auth.uid()" : Self.signedInUserArray(column) ?? value(for: column, inSetup: inSetup) ?? "null")
         }
     }
 
