@@ -50,6 +50,9 @@ struct DraftCatalog {
         /// `authenticated` may update it (a table-wide grant or the column's own), or
         /// there is no such role.
         var signedInMayUpdate = true
+        /// The text a WITH CHECK of its table's policies requires it to equal (`state =
+        /// 'open'`), when one does: an insert without it was refused by the policy.
+        var requiredByCheck: String? = nil
         /// A date or time its table's policies compare with the clock: 1 when they ask
         /// for one after it (`valid_until > now()`), -1 before it (`starts_at <= now()`).
         var comparedWithNow = 0
@@ -69,6 +72,8 @@ struct DraftCatalog {
     var columns: [String: [Column]] = [:]
     /// Table -> USING and WITH CHECK expressions of its policies (pg_get_expr text).
     var policyExpressions: [String: [String]] = [:]
+    /// Table -> the WITH CHECK expressions alone.
+    var withCheckExpressions: [String: [String]] = [:]
     /// Policy expressions that read no column of their table (`exists (select 1 from
     /// memberships m where m.user_id = auth.uid() and m.role = 'admin')`): they say who
     /// the user is, not whose the row is, so they are no owner rule.
@@ -199,6 +204,7 @@ struct DraftCatalog {
         }
         catalog.readPolicies(Array(results.dropFirst().dropLast()))
         catalog.markColumnsComparedWithNow()
+        catalog.markColumnsRequiredByChecks()
         // The lookup rows a role column may pick (`app_roles ('admin', 'viewer')`).
         catalog.singledOut.readKeys(connection, of: catalog.columns.values.joined().filter(\.looksUpRole).compactMap(\.reference))
         // A role column whose every lookup row the rules name (`profiles` 'technical_admin',
@@ -286,11 +292,29 @@ struct DraftCatalog {
         }
     }
 
+    /// Sets `Column.requiredByCheck` of the text columns (not a role's: a rule's `role =
+    /// 'admin'` singles a user out) that a WITH CHECK compares with one literal.
+    private mutating func markColumnsRequiredByChecks() {
+        for (table, checks) in withCheckExpressions {
+            let text = checks.joined(separator: "\n")
+            guard text.contains("'") else { continue }
+            for (index, column) in (columns[table] ?? []).enumerated() where column.category == "S" && !column.holdsRole {
+                let name = #"(?<![.\w"])(?:\w+\.)?"# + NSRegularExpression.escapedPattern(for: DraftOwnership.sqlName(column.name))
+                guard let regex = try? NSRegularExpression(pattern: name + #"\s*=\s*'((?:[^']|'')*)'"#) else { continue }
+                let found = Set(regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap { match in
+                    Range(match.range(at: 1), in: text).map { text[$0].replacingOccurrences(of: "''", with: "'") }
+                })
+                if found.count == 1 { columns[table]?[index].requiredByCheck = found.first }
+            }
+        }
+    }
+
     /// Reads the rows of `policySQL`'s queries, in order.
     private mutating func readPolicies(_ results: [[[String?]]]) {
         for row in results[0] {
             let expressions = [row[1], row[2]].compactMap { $0 }
             policyExpressions[row[0] ?? "", default: []] += expressions
+            if let check = row[2] { withCheckExpressions[row[0] ?? "", default: []].append(check) }
             if row[3] == "false" { rowlessExpressions.formUnion(expressions) }
         }
         securityDefiner = Set(results[1].compactMap { $0[0] })

@@ -164,6 +164,7 @@ struct DraftOwnership {
                 || (hasRule && column.writable && column.reference?.table == "auth.users" && column.reference?.column == "id")
                 || (inSetup && column.linksRowsForOtherPolicies)
                 || (hasRule && column.writable && column.defaultsToSignedInUser && column.category == "A")
+                || (column.writable && column.requiredByCheck != nil)
         }
         // No column an insert must give: the first it may give (an identity column that is
         // GENERATED ALWAYS refuses a value, so a sample naming it proves nothing).
@@ -211,6 +212,8 @@ struct DraftOwnership {
             if reference.table == "auth.users" && reference.column == "id" { return "auth.uid()" }
             return referencedRow(reference, inSetup: inSetup)
         }
+        // What a policy's WITH CHECK asks of it (`state = 'open'`).
+        if let required = column.requiredByCheck { return Self.literal(required) }
         if let label = column.firstLabel { return Self.literal(label) }
         if let allowed = column.allowedValues?.first { return Self.literal(allowed) }
         switch (column.category, column.typeName) {
