@@ -50,22 +50,26 @@ struct FunctionCallProbe {
             let call = "\(finding.signature.map(Self.name) ?? "")(\(arguments.joined(separator: ", ")))"
             let shown = "\(finding.schema).\(finding.name)(\(values.map(\.shown).joined(separator: ", ")))"
             var changes: [String] = []
+            var readTables = false
             let before = try tableChanges()
             // Rows with a value: a void result, NULL or false is no data (a helper such
             // as is_owner(uuid), which policies call, answers false to anon).
             let counted = returns == "void" ? "0" : returns == "boolean" ? "count(result) filter (where result)" : "count(result)"
             let outcome = try context.asPersona(persona, "POST", on: finding, "select \(counted)::text from (select \(call) as result) as called") {
-                changes = Self.describe(before: before, after: try tableChanges())
+                let after = try tableChanges()
+                changes = Self.describe(before: before, after: after)
+                readTables = Self.readATable(before: before, after: after)
             }
             switch outcome {
             case .rows(let rows):
                 let returned = Int(rows.first?.first.flatMap { $0 } ?? "0") ?? 0
-                let parts = (returned > 0 ? ["returned \(returned) row\(returned == 1 ? "" : "s")"]
+                // A value made without reading a table (a random invite code) is no one's data.
+                let parts = (returned > 0 ? ["returned \(returned) row\(returned == 1 ? "" : "s")" + (readTables ? "" : " (read no table)")]
                              : returns == "boolean" ? ["returned false or null"] : [])
                     + (changes.isEmpty ? ["changed nothing"] : changes)
                 evidence.append("\(persona) called \(shown): succeeded, \(parts.joined(separator: ", "))")
                 // Data handed to anon with the owner's rights is a consequence too.
-                let proven = !changes.isEmpty || (context.plan.persona(named: persona)?.role == "anon" && returned > 0)
+                let proven = !changes.isEmpty || (context.plan.persona(named: persona)?.role == "anon" && returned > 0 && readTables)
                 if proven, let readers = try sessionUserReaders(signature) {
                     // `if session_user = 'authenticator' then <check> else return true`:
                     // the probe ran as this run's login, a request as authenticator.
@@ -157,12 +161,18 @@ struct FunctionCallProbe {
         var changes: [String: [Int]] = [:]
         for row in try context.connection.query(
             """
-            select format('%s.%s', schemaname, relname), n_tup_ins::text, n_tup_upd::text, n_tup_del::text
-            from pg_stat_xact_user_tables where n_tup_ins + n_tup_upd + n_tup_del > 0
+            select format('%s.%s', schemaname, relname), n_tup_ins::text, n_tup_upd::text, n_tup_del::text,
+                   (seq_scan + coalesce(idx_scan, 0))::text
+            from pg_stat_xact_user_tables where n_tup_ins + n_tup_upd + n_tup_del + seq_scan + coalesce(idx_scan, 0) > 0
             """).rows {
-            changes[row[0] ?? ""] = [row[1], row[2], row[3]].map { Int($0 ?? "") ?? 0 }
+            changes[row[0] ?? ""] = [row[1], row[2], row[3], row[4]].map { Int($0 ?? "") ?? 0 }
         }
         return changes
+    }
+
+    /// Whether a table was scanned between the two readings of `tableChanges`.
+    static func readATable(before: [String: [Int]], after: [String: [Int]]) -> Bool {
+        after.contains { table, now in now.count > 3 && now[3] > (before[table].map { $0.count > 3 ? $0[3] : 0 } ?? 0) }
     }
 
     /// "deleted 1 row of public.t", one per table and kind of change.

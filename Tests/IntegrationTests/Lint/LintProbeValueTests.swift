@@ -219,6 +219,26 @@ import TestSupport
             + "but this run's own login here: the call may have taken a branch no request takes", "\(evidence)")
     }
 
+    /// A security definer function anon may call that returns a random invite code: the
+    /// call "returned data to anon", so lint proved a DANGER, though the value was made
+    /// without reading anything (an AI-prompt app's gen_invite_code). Data is what a call
+    /// read with the owner's rights: a call that scanned no table proves nothing so.
+    @Test func aValueMadeWithoutReadingATableIsNoData() throws {
+        let (report, _) = try lint("""
+            create function public.new_invite_code(len integer default 8) returns text
+            language sql volatile security definer set search_path = '' as $$
+              select substr(md5(random()::text), 1, len)
+            $$;
+
+            """)
+        let call = try #require(report.findings.first {
+            $0.rule.rawValue == "anon_security_definer_function_executable" && $0.subject.hasPrefix("public.new_invite_code(")
+        })
+        let evidence = call.consequence?.evidence ?? []
+        #expect(call.consequence?.verdict == .harmless, "\(evidence)")
+        #expect(evidence.first?.hasSuffix("succeeded, returned 1 row (read no table), changed nothing") == true, "\(evidence)")
+    }
+
     /// Lints a database made by one migration (`sql`, its text), in a `MigrationFolder`
     /// that is removed afterwards: the report, and the database's connection.
     private func lint(_ sql: String) throws -> (report: LintReport, connection: Connection) {
