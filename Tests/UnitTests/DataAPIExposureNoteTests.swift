@@ -30,4 +30,20 @@ import Testing
         #expect(DataAPIExposureNote.after([Self.failed], in: Self.layout(.supabase, exposes: true)) == nil)
         #expect(DataAPIExposureNote.after([Self.failed], in: Self.layout(.pgwarden, exposes: nil)) == nil)
     }
+
+    /// A file that failed on its own (`set local role hook_worker`: 42501), or an assertion
+    /// about something else, is not about the Data API's grants: no note (a hook's test).
+    @Test func aFailureThatIsNotAboutPrivilegesIsNotNoted() {
+        let setRole = TestSuiteResult(kind: "pgTAP", file: "hook.test.sql", cases: [
+            TestCaseResult(number: nil, description: "SQL error at line 3: 42501: permission denied to set role \"hook_worker\"",
+                           line: 3, status: .failed)], duration: .zero)
+        let other = TestSuiteResult(kind: "pgTAP", file: "t.sql", cases: [
+            TestCaseResult(number: 2, description: "the total is 3", line: 9, status: .failed, diagnostics: ["have: 2", "want: 3"])],
+            duration: .zero)
+        #expect(DataAPIExposureNote.after([setRole, other], in: Self.layout(.supabase, exposes: nil)) == nil)
+        let privileges = TestSuiteResult(kind: "pgTAP", file: "t.sql", cases: [
+            TestCaseResult(number: 4, description: "anon reads nothing", line: 12, status: .failed,
+                           diagnostics: ["Extra privileges:", "    SELECT"])], duration: .zero)
+        #expect(DataAPIExposureNote.after([privileges], in: Self.layout(.supabase, exposes: nil)) != nil)
+    }
 }

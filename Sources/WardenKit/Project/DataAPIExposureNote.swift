@@ -9,14 +9,24 @@ import Foundation
 /// are absent, and fail here (docs/supabase-twin.md).
 public enum DataAPIExposureNote {
     /// The note for `layout` after `suites` ran: nil unless it is a Supabase CLI project
-    /// whose config.toml leaves the key unset and some assertion failed.
+    /// whose config.toml leaves the key unset and a failed assertion speaks of privileges
+    /// (`table_privs_are`'s "should be granted no privileges", its "Extra privileges"
+    /// diagnostics): a file that failed on its own (`set role` refused) is no such case.
     public static func after(_ suites: [TestSuiteResult], in layout: ProjectLayout) -> String? {
         guard layout.kind == .supabase, layout.supabaseConfig?.autoExposeNewTables == nil,
-              suites.contains(where: { !$0.passed }) else { return nil }
+              suites.contains(where: { $0.failures.contains(where: speaksOfPrivileges) }) else { return nil }
         let config = ProjectLayout.join(layout.root.relativePath, "supabase/config.toml")
         return "note: pgTAP failed, and \(config) leaves [api] auto_expose_new_tables unset: new tables, sequences and "
             + "functions in public are granted to anon, authenticated and service_role, as the Supabase CLI does "
             + "(Supabase CLI v2.106.0 to supabase/cli#6337, June to August 2026, revoked them when unset); "
             + "if a failing assertion expects no such privilege, set auto_expose_new_tables = false"
+    }
+
+    /// An assertion (not a file's own failure) whose description or diagnostics name a
+    /// privilege or a grant.
+    static func speaksOfPrivileges(_ failure: TestCaseResult) -> Bool {
+        guard failure.number != nil else { return false }
+        let text = ([failure.description] + failure.diagnostics).joined(separator: "\n").lowercased()
+        return ["privilege", "privs", "grant"].contains { text.contains($0) }
     }
 }
