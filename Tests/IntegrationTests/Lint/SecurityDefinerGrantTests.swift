@@ -74,9 +74,10 @@ import TestSupport
         _ = try Migrator.open(folder: folder.path, settings: projectSettings).up()
         let url = try TestCluster.cluster.url(database: projectSettings.parameters["dbname"] ?? "", user: "postgres")
         let result = try PgwardenCLI.run(["lint", "--database-url", url, "--migrations", folder.path], directory: folder.path)
-        #expect(result.status == 1, "\(result.all)")
+        // The functions return constants, reading no table: harmless calls (lint exits 0).
+        #expect(result.status == 0, "\(result.all)")
         #expect(result.standardOutput.contains(
-            "DANGER anon_security_definer_function_executable public.cron_award_points() ("
+            "HARMLESS anon_security_definer_function_executable public.cron_award_points() ("
                 + folder.path + "/20240102000000_rename.sql:2)"), "\(result.standardOutput)")
         #expect(result.standardOutput.contains("revoke execute on function public.cron_award_points() from public"))
     }
