@@ -77,4 +77,16 @@ import TestSupport
         #expect(dev.standardError.contains("HINT: if this is Vault's (vault.secrets): on Supabase too, postgres may only select and delete secrets"),
                 "\(dev.all)")
     }
+
+    /// A pgTAP file setting a role the migrations created but never granted to postgres (a
+    /// webhook worker's role): a bare 42501, and the note about grants that does not
+    /// apply. Now the hint says why, and what to grant.
+    @Test func settingARolePostgresMadeSaysToGrantItFirst() throws {
+        let root = try project(seed: "create role hook_worker nologin;\n", test: "begin;\nset local role hook_worker;\nselect 1;\nrollback;\n")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let dev = try PgwardenCLI.run(["dev"], environment: PgwardenCLI.cleanEnvironment(), directory: root.path)
+        #expect(dev.status != 0, "\(dev.all)")
+        #expect(dev.all.contains("42501: permission denied to set role \"hook_worker\" (hint: on Supabase too, postgres is no superuser"), "\(dev.all)")
+        #expect(dev.all.contains("grant hook_worker to postgres before setting it"), "\(dev.all)")
+    }
 }

@@ -14,6 +14,10 @@ import WardenPostgres
 /// - `must be owner of table <t>` for a table of `auth` or `storage` (their owners are
 ///   supabase_auth_admin and supabase_storage_admin; supabase/auth's and supabase/storage's
 ///   migrations create them as those roles).
+/// - `permission denied to set role "r"`: postgres is CREATEROLE but no superuser, and
+///   creating a role does not make the creator a member on PostgreSQL 15 (16 and later grant
+///   ADMIN OPTION without SET: `createrole_self_grant` is empty by default), so `SET ROLE`
+///   needs a `GRANT r TO postgres` first, there as here.
 /// - `permission denied for table secrets` (or `decrypted_secrets`): postgres may only
 ///   select and delete Vault's secrets (supabase/postgres
 ///   `ansible/files/postgresql_extension_custom_scripts/supabase_vault/after-create.sql`),
@@ -42,6 +46,11 @@ package enum SupabaseRestrictionHint {
             return "if this is \(schema).\(table): on Supabase too, \(schema)'s tables belong to "
                 + "\(schema == "auth" ? "supabase_auth_admin" : "supabase_storage_admin"), not postgres, so altering them "
                 + "fails there as well; keep your own columns in a table of your own that references it"
+        }
+        if error.message.hasPrefix("permission denied to set role \""), let role = error.message.split(separator: "\"").dropFirst().first {
+            return "on Supabase too, postgres is no superuser: it may set only a role it is a member of, and creating a "
+                + "role does not make it one (PostgreSQL 15; 16 and later grant it ADMIN but not SET); grant \(role) to "
+                + "postgres before setting it"
         }
         if ["permission denied for table secrets", "permission denied for view decrypted_secrets"].contains(error.message) {
             return "if this is Vault's (vault.secrets): on Supabase too, postgres may only select and delete secrets, so a "
