@@ -62,10 +62,12 @@ struct RelationProber {
     /// A row's text (`record_out`) prints each value as its type does in this session:
     /// the truth and the probe print alike (`PersonaRequest.truthSettings`). (Issue 18:
     /// `to_jsonb(row)::text` cost 0.41 ms a read of Electric Ride's largest view, this
-    /// 0.24; a bare count 0.14.)
+    /// 0.24; a bare count 0.14.) The digest is the sum of each row's 64-bit text hash,
+    /// which no order changes: the md5 of the sorted rows sorted and joined every row's
+    /// text first (50,000 rows of 1.5 kB: 680 ms a read, this 220).
     func digestSQL() -> SQL {
         """
-        select count(*)::text, md5(coalesce(string_agg(j, E'\\n' order by j), ''))
+        select count(*)::text, coalesce(sum(hashtextextended(j, 0)::numeric), 0)::text
         from (select (\(wholeRow))::text as j from \(table)) s
         """
     }
@@ -75,9 +77,9 @@ struct RelationProber {
     /// both sets (what two queries with and without `where (condition)` gave).
     func digestSQL(alsoWhere condition: String) -> SQL {
         """
-        select count(*)::text, md5(coalesce(string_agg(j, E'\\n' order by j), '')),
+        select count(*)::text, coalesce(sum(hashtextextended(j, 0)::numeric), 0)::text,
                count(*) filter (where own)::text,
-               md5(coalesce(string_agg(j, E'\\n' order by j) filter (where own), ''))
+               coalesce(sum(hashtextextended(j, 0)::numeric) filter (where own), 0)::text
         from (select (\(wholeRow))::text as j, (\(raw: condition)) as own from \(table)) s
         """
     }
