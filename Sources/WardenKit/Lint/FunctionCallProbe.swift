@@ -7,13 +7,14 @@ import WardenPostgres
 /// counts the rows it inserted, updated and deleted per table (`pg_stat_xact_user_tables`,
 /// read in the same rolled-back savepoint) and the rows with a value it returned (NULL
 /// and false are no data), and reports the call. Proven when it changed rows, or
-/// returned data to anon. Harmless when a call with a value went through without
-/// that (or the function takes no argument), or every call was refused for want of a
-/// privilege (42501: the persona may not call it, or the function's own guard said
-/// no). What proves nothing either way is "not probed", never "harmless", and the
-/// finding keeps its rule's level: a call that failed for any other reason (our values
-/// broke a check, a cast, a lookup), and a call with NULL for every argument that
-/// changed nothing (`where id = NULL` matches no row).
+/// returned data to anon (read from a table). Harmless when a function without
+/// arguments went through without that, every call was refused for want of a privilege
+/// (42501: the persona may not call it, or the function's own guard said no), or it is
+/// a trigger function (0A000: no request can call one). What proves nothing either way
+/// is "not probed", never "harmless", and the finding keeps its rule's level: a call
+/// that failed for any other reason (our values broke a check, a cast, a lookup), and a
+/// call with arguments we made up that changed nothing (`'pgwarden'`, or a user's id
+/// where a coupon's is wanted, matches no row; so does `where id = NULL`).
 struct FunctionCallProbe {
     let context: ProbeContext
     let finding: LintFinding
@@ -79,8 +80,18 @@ struct FunctionCallProbe {
                     ])
                 }
                 if proven { return LintConsequence(verdict: .proven, evidence: evidence, personas: [persona]) }
-                let onlyNulls = !values.isEmpty && values.allSatisfy { $0.sql == nil }
-                return LintConsequence(verdict: onlyNulls ? .notProbed : .harmless, evidence: evidence)
+                // Arguments we made up ('pgwarden', ava's id where a coupon's is wanted)
+                // that changed nothing may just have matched no row: that proves nothing.
+                if !values.isEmpty {
+                    return LintConsequence(verdict: .notProbed, evidence: evidence + [
+                        "the call's arguments were made up: that it changed nothing may only mean they matched no row",
+                    ])
+                }
+                return LintConsequence(verdict: .harmless, evidence: evidence)
+            case .refused(let error) where error.sqlState == .featureNotSupported && error.message.hasPrefix("trigger functions can only be called as triggers"):
+                // PostgREST does not expose trigger functions, and a call fails: nothing to reach.
+                evidence.append("\(persona) called \(shown): failed, \(PersonaOutcome.describe(error)): a trigger function no request can call")
+                return LintConsequence(verdict: .harmless, evidence: evidence)
             case .refused(let error):
                 evidence.append("\(persona) called \(shown): failed, \(PersonaOutcome.describe(error))")
                 if error.sqlState != .insufficientPrivilege { refusedOnlyForPrivilege = false }

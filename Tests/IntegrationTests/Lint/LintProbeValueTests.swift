@@ -4,20 +4,24 @@ import Testing
 import TestSupport
 
 /// What lint's probes count as a consequence: a security definer helper that answers
-/// anon `false` hands it no data (one call, not the same call twice), while an update
+/// anon `false` hands it no data, but its made-up argument proves it harmless no more
+/// than dangerous (one call, not the same call twice), while an update
 /// policy that lets every row through is proven even when the table's first column is
 /// a GENERATED ALWAYS identity (setting it is refused, 428C9, which hid the policy).
 @Suite struct LintProbeValueTests {
     static let migrations = PackagePaths.root.appendingPathComponent("Tests/IntegrationTests/Fixtures/HelperFunctions/migrations")
 
-    @Test func aHelperThatAnswersFalseIsHarmlessAndAnAlwaysTrueUpdateIsProven() throws {
+    @Test func aHelperThatAnswersFalseIsNotProvedHarmlessAndAnAlwaysTrueUpdateIsProven() throws {
         let connection = try ElectricRide.database(migrations: Self.migrations, seeded: false)
         let report = try Linter(connection: connection).run(migrations: Self.migrations)
         let helper = try #require(report.findings.first {
             $0.rule.rawValue == "anon_security_definer_function_executable" && $0.subject == "public.is_course_owner(uuid)"
         })
         #expect(!helper.isDanger, "\(helper.consequence?.evidence ?? [])")
-        #expect(helper.consequence?.evidence == ["anon called public.is_course_owner(ava's id): succeeded, returned false or null, changed nothing"])
+        // Its argument was made up: that it answered false proves nothing either way.
+        #expect(helper.consequence?.verdict == .notProbed)
+        #expect(helper.consequence?.evidence == ["anon called public.is_course_owner(ava's id): succeeded, returned false or null, changed nothing",
+                                                 "the call's arguments were made up: that it changed nothing may only mean they matched no row"])
         let update = try #require(report.findings.first { $0.rule.rawValue == "rls_policy_always_true" && $0.subject == "public.items" })
         #expect(update.isDanger, "\(update.consequence?.evidence ?? [])")
         #expect(update.consequence?.evidence.contains { $0.contains("updated 2 rows of public.items") } == true)
@@ -132,6 +136,7 @@ import TestSupport
         #expect(evidence == [
             "anon called public.purge_from(1): failed, P0001 first_id must be at least 100",
             "anon called public.purge_from(null): succeeded, changed nothing",
+            "the call's arguments were made up: that it changed nothing may only mean they matched no row",
         ], "\(evidence)")
         let delete = try finding("public.delete_account(uuid)")
         #expect(delete.consequence?.verdict == .proven, "\(delete.consequence?.evidence ?? [])")
@@ -237,6 +242,33 @@ import TestSupport
         let evidence = call.consequence?.evidence ?? []
         #expect(call.consequence?.verdict == .harmless, "\(evidence)")
         #expect(evidence.first?.hasSuffix("succeeded, returned 1 row (read no table), changed nothing") == true, "\(evidence)")
+    }
+
+    /// Definer functions anon may call whose made-up arguments matched nothing: a coupon
+    /// code 'pgwarden', ava's id where a coupon's is wanted. Both "changed nothing", and
+    /// lint called them HARMLESS, though anon raises a real coupon's uses with its code or
+    /// id (a loyalty app's redemption counter, a quest app's badges). Not probed now. A
+    /// trigger function (0A000 when called) is harmless: no request can call one.
+    @Test func aCallWithMadeUpArgumentsThatChangedNothingProvesNothing() throws {
+        let (report, _) = try lint("""
+            create table public.coupons (id uuid primary key default gen_random_uuid(), code text unique, uses int not null default 0);
+            insert into public.coupons (code) values ('WELCOME');
+            create function public.use_coupon(c text) returns boolean language sql security definer set search_path = '' as $$
+              update public.coupons set uses = uses + 1 where code = c returning true
+            $$;
+            create function public.on_signup() returns trigger language plpgsql security definer set search_path = '' as $$
+            begin return new; end $$;
+
+            """)
+        func finding(_ subject: String) throws -> LintFinding {
+            try #require(report.findings.first { $0.rule.rawValue == "anon_security_definer_function_executable" && $0.subject == subject })
+        }
+        let use = try finding("public.use_coupon(text)")
+        #expect(use.consequence?.verdict == .notProbed, "\(use.consequence?.evidence ?? [])")
+        #expect(use.consequence?.evidence.last == "the call's arguments were made up: that it changed nothing may only mean they matched no row")
+        let trigger = try finding("public.on_signup()")
+        #expect(trigger.consequence?.verdict == .harmless, "\(trigger.consequence?.evidence ?? [])")
+        #expect(trigger.consequence?.evidence.last?.hasSuffix("a trigger function no request can call") == true)
     }
 
     /// Lints a database made by one migration (`sql`, its text), in a `MigrationFolder`
