@@ -344,4 +344,84 @@ import TestSupport
         #expect(setup.contains("from auth.users u where u.email in ('ava.draft@example.com', 'ben.draft@example.com') and not exists (select 1 from public.courses)"), "\(setup)")
         #expect(draft.verified, "\(draft.report.failures.map { "\($0.name): \($0.observed)" })")
     }
+
+    /// Roles in a lookup table (`user_roles.role_id -> roles.id`), the rules naming the
+    /// role by its name (`r.name = 'super_admin'`), not its key: the setup gave each
+    /// persona the first role, super_admin, and every cell described an administrator (an
+    /// RBAC base app). A lookup row named by any of its values counts as named.
+    @Test func aRoleNamedByAnotherColumnOfItsRowIsNoPersonasRole() throws {
+        let connection = try Connection(try TestCluster.newTwinDatabase("rolename").project)
+        try connection.execute(unsafeScript: """
+            create table public.roles (id bigserial primary key, name text not null unique);
+            insert into public.roles (name) values ('super_admin');
+            create table public.user_roles (
+              user_id uuid not null references auth.users (id), role_id bigint not null references public.roles (id),
+              primary key (user_id, role_id));
+            create function public.is_super_admin() returns boolean language sql stable security definer set search_path = '' as $$
+              select exists (select 1 from public.user_roles ur join public.roles r on r.id = ur.role_id
+                             where ur.user_id = auth.uid() and r.name = 'super_admin')
+            $$;
+            create table public.notes (id bigint generated always as identity primary key, body text not null);
+            alter table public.roles enable row level security;
+            alter table public.user_roles enable row level security;
+            alter table public.notes enable row level security;
+            create policy "own roles" on public.user_roles for select to authenticated using (user_id = auth.uid());
+            create policy "admins do all" on public.notes for all to authenticated
+              using (public.is_super_admin()) with check (public.is_super_admin());
+            grant select on public.roles, public.user_roles to authenticated;
+            grant select, insert, update, delete on public.notes to authenticated;
+            """)
+        let draft = try PlanDrafter(connection: connection).draft()
+        let setup = draft.plan.setup.joined(separator: "\n")
+        #expect(!setup.contains("insert into public.user_roles"), "\(setup)")
+        let notes = try #require(draft.plan.relations.first { $0.name == "notes" })
+        #expect(notes.access["ava"] == Access.nothing, "\(draft.yaml)")
+        #expect(!draft.dangerCells.contains { $0.contains("notes") }, "\(draft.dangerCells)")
+    }
+
+    /// A permission check with constant arguments (`public.can('docs.manage')`) on
+    /// storage: taken as the owner rule, no file was anyone's and the draft failed ten
+    /// of its own cells (an RBAC base app's `authorize('companies.manage')`). A call is
+    /// an owner rule only when a column of the row is among its arguments.
+    @Test func aPermissionCheckWithConstantArgumentsIsNoOwnerRule() throws {
+        let connection = try Connection(try TestCluster.newTwinDatabase("constantcall").project)
+        try connection.execute(unsafeScript: """
+            create table public.grants (user_id uuid not null references auth.users (id), permission text not null);
+            alter table public.grants enable row level security;
+            create function public.can(p text) returns boolean language sql stable security definer set search_path = '' as $$
+              select exists (select 1 from public.grants where user_id = auth.uid() and permission = p)
+            $$;
+            create table public.docs (id bigint generated always as identity primary key, title text not null);
+            alter table public.docs enable row level security;
+            create policy "viewers read" on public.docs for select to authenticated using (title is not null and public.can('docs.view'));
+            grant select on public.docs to authenticated;
+            """)
+        let draft = try PlanDrafter(connection: connection).draft()
+        let docs = try #require(draft.plan.relations.first { $0.name == "docs" })
+        #expect(docs.owner == nil, "\(draft.yaml)")
+        #expect(draft.verified, "\(draft.report.failures.map { "\($0.name): \($0.observed)" })")
+    }
+
+    /// One owner per organisation (`unique (org_id, role) where role = 2`): the partial
+    /// index made the role column "unique", so the setup numbered it per persona above
+    /// every rank there is (ava 3, ben 4), and ben removed the owners (a site builder's
+    /// memberships). A partial unique index constrains only its rows: no numbering.
+    @Test func aPartialUniqueIndexDoesNotNumberARole() throws {
+        let connection = try Connection(try TestCluster.newTwinDatabase("partialunique").project)
+        try connection.execute(unsafeScript: """
+            create table public.orgs (id bigint generated always as identity primary key, name text not null);
+            create table public.members (
+              id bigint generated always as identity primary key, org_id bigint not null references public.orgs (id),
+              user_id uuid references auth.users (id), role int not null, unique (user_id, org_id));
+            create unique index one_owner on public.members (org_id, role) where (role = 2);
+            alter table public.members enable row level security;
+            create policy "own memberships" on public.members for select to authenticated using (user_id = auth.uid());
+            grant select on public.members to authenticated;
+            """)
+        let draft = try PlanDrafter(connection: connection).draft()
+        let setup = draft.plan.setup.joined(separator: "\n")
+        #expect(setup.contains("insert into public.members"), "\(setup)")
+        #expect(!setup.contains("coalesce(max(role), 0)"), "\(setup)")
+        #expect(draft.verified, "\(draft.report.failures.map { "\($0.name): \($0.observed)" })")
+    }
 }

@@ -140,7 +140,7 @@ struct DraftCatalog {
                       and k.conkey[1] = a.attnum
                     limit 1),
                    exists (select from pg_index i
-                           where i.indrelid = c.oid and i.indisunique and a.attnum = any(i.indkey::int2[]))::text,
+                           where i.indrelid = c.oid and i.indisunique and i.indpred is null and a.attnum = any(i.indkey::int2[]))::text,
                    array_to_json(array(select pg_get_expr(k.conbin, k.conrelid) from pg_constraint k
                                        where k.conrelid = c.oid and k.contype = 'c' and k.conkey = array[a.attnum]))::text,
                    (a.attidentity <> 'a' and a.attgenerated = '')::text,

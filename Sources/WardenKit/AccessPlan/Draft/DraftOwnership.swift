@@ -98,7 +98,7 @@ struct DraftOwnership {
         // whose the row is (an admin check): taken as the owner rule, no row was anyone's.
         let expressions = (catalog.policyExpressions[table] ?? []).filter { !catalog.rowlessExpressions.contains($0) }
         guard let rule = expressions.first(where: { Self.readsWhoTheUserIs($0) })
-            ?? expressions.first(where: passesRowToUserFunction) else { return nil }
+            ?? expressions.first(where: { passesRowToUserFunction($0, table: table) }) else { return nil }
         // pg_get_expr breaks long expressions over indented lines: one line reads better.
         return OwnerRuleBranch.ownership(of: rule.replacingOccurrences(of: "\n *", with: " ", options: .regularExpression))
     }
@@ -138,13 +138,44 @@ struct DraftOwnership {
         ).contains("auth.uid()")
     }
 
-    /// Whether the expression calls, with arguments, a function that reads the signed-in
-    /// user (a call without arguments, `is_admin()`, says nothing about which rows).
-    private func passesRowToUserFunction(_ expression: String) -> Bool {
-        catalog.userReadingCalls.contains { call in
+    /// Whether the expression calls a function that reads the signed-in user with a
+    /// column of the row among its arguments (a call without one, `is_admin()` or
+    /// `can('docs.manage')`, says nothing about which rows).
+    private func passesRowToUserFunction(_ expression: String, table: String) -> Bool {
+        let columns = Set((catalog.columns[table] ?? []).map(\.name))
+        return catalog.userReadingCalls.contains { call in
             let spelled = NSRegularExpression.escapedPattern(for: call)
-            return expression.range(of: #"(?<![.\w"])"# + spelled + #"(?!\))"#, options: .regularExpression) != nil
+            guard let regex = try? NSRegularExpression(pattern: #"(?<![.\w"])"# + spelled + #"(?!\))"#) else { return false }
+            // A call whose arguments are all constants (`public.can('docs.manage')`) asks
+            // who the user is, not whose the row is: one of its arguments must be a column.
+            return regex.matches(in: expression, range: NSRange(expression.startIndex..., in: expression)).contains { match in
+                guard let end = Range(match.range, in: expression)?.upperBound else { return false }
+                return Self.words(ofArguments: expression[end...]).contains { columns.contains($0) }
+            }
         }
+    }
+
+    /// The identifiers in a call's arguments (`text` starts after the call's opening
+    /// parenthesis, up to the one that closes it), outside quoted literals.
+    static func words(ofArguments text: Substring) -> Set<String> {
+        var depth = 1, inLiteral = false, words: Set<String> = [], word = ""
+        for character in text {
+            if inLiteral {
+                if character == "'" { inLiteral = false }
+                continue
+            }
+            if character.isLetter || character.isNumber || character == "_" {
+                word.append(character)
+                continue
+            }
+            if !word.isEmpty, word.first?.isNumber == false { words.insert(word) }
+            word = ""
+            if character == "'" { inLiteral = true } else if character == "(" { depth += 1 } else if character == ")" {
+                depth -= 1
+                if depth == 0 { break }
+            }
+        }
+        return words
     }
 
     /// Column -> SQL value for insert probes (`inSetup`: for the admin's setup rows,

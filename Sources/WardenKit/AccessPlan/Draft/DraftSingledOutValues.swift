@@ -70,9 +70,10 @@ struct DraftSingledOutValues {
         """
     }
 
-    /// Reads the values among `literals` of each referenced column (`schema.table` as
-    /// SQL names it, and a column name), in one round trip; a table the reader may not
-    /// read leaves them all out (the draft then picks as before).
+    /// Reads the values of each referenced column (`schema.table` as SQL names it, and a
+    /// column name) whose rows the rules name, by that value or another of the row's, in
+    /// one round trip; a table the reader may not read leaves them all out (the draft
+    /// then picks as before).
     mutating func readKeys(_ connection: Connection, of references: [(table: String, column: String)]) {
         let unique = Array(Set(references.map { "\($0.table)|\($0.column)" })).sorted()
         guard !literals.isEmpty, !unique.isEmpty else { return }
@@ -80,11 +81,16 @@ struct DraftSingledOutValues {
         let queries: [SQL] = unique.map { key in
             let parts = key.split(separator: "|", maxSplits: 1).map(String.init)
             let column = SQL.quoteIdentifier(parts[1])
+            // A row is named by its key or by any other value of it (`roles (id, name)` with
+            // `r.name = 'super_admin'` in a rule: the key 1 is not the literal, its name is).
+            let named: SQL = """
+                (r.\(raw: column)::text = any(\(array: values)::text[])
+                 or exists (select from jsonb_each_text(to_jsonb(r)) e where e.value = any(\(array: values)::text[])))
+                """
             return """
                 select coalesce(array_to_json(array(
-                  select distinct \(raw: column)::text from \(raw: parts[0])
-                  where \(raw: column)::text = any(\(array: values)::text[]) limit 50)), '[]')::text,
-                  (not exists (select from \(raw: parts[0]) where \(raw: column)::text <> all(\(array: values)::text[])))::text
+                  select distinct r.\(raw: column)::text from \(raw: parts[0]) r where \(named) limit 50)), '[]')::text,
+                  (not exists (select from \(raw: parts[0]) r where not \(named)))::text
                 """
         }
         guard let results = try? CatalogReads.run(connection, queries) else { return }
