@@ -57,7 +57,7 @@ struct AlwaysTruePolicyProbe {
         }) == "0"
         var emptyLegs = 0
         for (verb, method, sql) in [
-            ("updated", "PATCH", "with changed as (update \(quoted) set \(updatedColumn(owner: owner)) = \(updatedColumn(owner: owner)) where \(others) returning 1) select count(*)::text from changed"),
+            ("updated", "PATCH", "with changed as (update \(quoted) set \(updatedColumn()) = \(updatedColumn()) where \(others) returning 1) select count(*)::text from changed"),
             ("deleted", "DELETE", "with changed as (delete from \(quoted) where \(others) returning 1) select count(*)::text from changed"),
         ] {
             switch try context.asPersona(ava, method, on: finding, sql) {
@@ -99,7 +99,7 @@ struct AlwaysTruePolicyProbe {
 
     /// The column an update probe sets: the owner column where a signed-in user may
     /// update it, else `firstColumn()`.
-    private func updatedColumn(owner: String?) -> String {
+    private func updatedColumn() -> String {
         let column = ownership.ownerColumn(of: finding.subject).flatMap { name in
             ownership.catalog.columns[finding.subject]?.first { $0.name == name && $0.writable && $0.signedInMayUpdate }
         }
