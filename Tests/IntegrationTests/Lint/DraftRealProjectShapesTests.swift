@@ -428,4 +428,74 @@ import TestSupport
         #expect(!setup.contains("coalesce(max(role), 0)"), "\(setup)")
         #expect(draft.verified, "\(draft.report.failures.map { "\($0.name): \($0.observed)" })")
     }
+
+    /// The same single super_admin role, with `user_roles` readable by every signed-in
+    /// user (no owner rule): the table's one setup row gave ava the role, and ava's
+    /// cells described an administrator (the RBAC base app, again). A table whose role
+    /// column's every value the rules name gets no row, owner rule or not.
+    @Test func aRoleTableWithoutAnOwnerRuleGivesNoAdministratorsRow() throws {
+        let connection = try Connection(try TestCluster.newTwinDatabase("roletableopen").project)
+        try connection.execute(unsafeScript: """
+            create table public.roles (id bigserial primary key, name text not null unique);
+            insert into public.roles (name) values ('super_admin');
+            create table public.user_roles (
+              id bigserial primary key, user_id uuid not null references auth.users (id),
+              role_id bigint not null references public.roles (id), unique (user_id, role_id));
+            create function public.authorize(p text) returns boolean language sql stable security definer set search_path = '' as $$
+              select exists (select 1 from public.user_roles ur join public.roles r on r.id = ur.role_id
+                             where ur.user_id = auth.uid() and r.name = 'super_admin')
+            $$;
+            create table public.notes (id bigint generated always as identity primary key, body text not null);
+            alter table public.roles enable row level security;
+            alter table public.user_roles enable row level security;
+            alter table public.notes enable row level security;
+            create policy "read roles" on public.user_roles for select to authenticated using (true);
+            create policy "admins do all" on public.notes for all to authenticated
+              using (public.authorize('notes.manage')) with check (public.authorize('notes.manage'));
+            grant select on public.roles, public.user_roles to authenticated;
+            grant select, insert, update, delete on public.notes to authenticated;
+            """)
+        let draft = try PlanDrafter(connection: connection).draft()
+        #expect(!draft.plan.setup.joined(separator: "\n").contains("insert into public.user_roles"), "\(draft.plan.setup)")
+        let notes = try #require(draft.plan.relations.first { $0.name == "notes" })
+        #expect(notes.access["ava"] == Access.nothing, "\(draft.yaml)")
+        #expect(draft.yaml.contains("# NOTE: the draft gives the personas no row here: every value of role_id"), "\(draft.yaml)")
+    }
+
+    /// Notes a user files in their own school (`school_id = my_school()`, the school of
+    /// the user's one profile): the insert probe's school was the first by key, the
+    /// persona's in some runs only, so the draft's own run passed and failed by turns (a
+    /// campus app). A referenced row now is the one the persona's own row of a table
+    /// keyed by the user names.
+    @Test func aReferencedRowIsTheOneThePersonasProfileNames() throws {
+        let connection = try Connection(try TestCluster.newTwinDatabase("ownschool").project)
+        try connection.execute(unsafeScript: """
+            create table public.schools (id uuid primary key default gen_random_uuid(), name text not null);
+            insert into public.schools (name) select 'school ' || n from generate_series(1, 6) n;
+            create table public.profiles (
+              id uuid primary key references auth.users on delete cascade, school_id uuid not null references public.schools);
+            create function public.my_school() returns uuid language sql stable security definer set search_path = ''
+              as $$ select school_id from public.profiles where id = auth.uid() $$;
+            revoke execute on function public.my_school() from public, anon;
+            create table public.notes (
+              id uuid primary key default gen_random_uuid(),
+              author_id uuid not null references public.profiles, school_id uuid not null references public.schools);
+            alter table public.schools enable row level security;
+            alter table public.profiles enable row level security;
+            alter table public.notes enable row level security;
+            create policy "read own profile" on public.profiles for select to authenticated using (id = (select auth.uid()));
+            create policy "file own notes in own school" on public.notes for insert to authenticated
+              with check (author_id = (select auth.uid()) and school_id = (select public.my_school()));
+            create policy "read own notes" on public.notes for select to authenticated using (author_id = (select auth.uid()));
+            grant select on public.profiles to authenticated;
+            grant select, insert on public.notes to authenticated;
+            """)
+        let draft = try PlanDrafter(connection: connection).draft()
+        let notes = try #require(draft.plan.relations.first { $0.name == "notes" })
+        #expect(notes.sample.contains { $0.column == "school_id" && $0.expression.contains("from public.profiles m where m.school_id = r.id and m.id = auth.uid()") },
+                "\(draft.yaml)")
+        #expect(notes.access["ava"] == Access(select: .own, insert: .own, update: .nothing, delete: .nothing), "\(draft.yaml)")
+        #expect(notes.access["ben"] == notes.access["ava"], "\(draft.yaml)")
+        #expect(draft.verified, "\(draft.report.failures.map { "\($0.name): \($0.observed)" })")
+    }
 }

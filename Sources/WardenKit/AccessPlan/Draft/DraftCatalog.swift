@@ -24,6 +24,9 @@ struct DraftCatalog {
         /// Part of the primary key, a unique constraint or a unique index: rows need
         /// different values in it.
         var unique = false
+        /// Unique by itself (a one-column primary key or unique index): a table keyed by
+        /// it has one row per value (`profiles.id`, one profile per user).
+        var uniqueAlone = false
         /// The values its check constraints list (`status in ('active', 'canceled')`),
         /// when they list some; see `DraftCheckList`.
         var allowedValues: [String]? = nil
@@ -88,6 +91,12 @@ struct DraftCatalog {
     var userReadingCalls: [String] = []
     /// The values the project's access rules name (`DraftSingledOutValues`).
     var singledOut = DraftSingledOutValues()
+    /// Table -> a column its policies compare with a call, without arguments, of a
+    /// function that reads the signed-in user (`author_id = public.my_member_id()`: the
+    /// app's own id for the user), and that call. Read as any of the table's rows, the
+    /// inserts tried with the persona's own value counted as "every row": made-up
+    /// DANGERs. Found once, after the policies are read (a pattern per call).
+    var userCallOwners: [String: (column: String, call: String)] = [:]
     /// Tables with rules on insert or update (`create rule ... do instead nothing`),
     /// which refuse an insert's ON CONFLICT clause.
     var tablesWithWriteRules: Set<String> = []
@@ -150,7 +159,10 @@ struct DraftCatalog {
                    exists (select from pg_depend d join pg_policy p on p.oid = d.objid
                            where d.classid = 'pg_policy'::regclass and d.refclassid = 'pg_class'::regclass
                              and d.refobjid = c.oid and d.refobjsubid = a.attnum and p.polrelid <> c.oid)::text,
-                   coalesce(has_column_privilege(to_regrole('authenticated'), c.oid, a.attnum, 'UPDATE'), true)::text
+                   coalesce(has_column_privilege(to_regrole('authenticated'), c.oid, a.attnum, 'UPDATE'), true)::text,
+                   exists (select from pg_index i
+                           where i.indrelid = c.oid and i.indisunique and i.indpred is null and i.indnkeyatts = 1
+                             and i.indkey[0] = a.attnum)::text
             from pg_attribute a
             join pg_class c on c.oid = a.attrelid
             join pg_namespace n on n.oid = c.relnamespace
@@ -183,7 +195,7 @@ struct DraftCatalog {
             let named = DraftSingledOutValues.namesARole(column: row[1] ?? "", type: row[2] ?? "")
             let role = named || catalog.singledOut.attributeTables.contains(table)
             let singledOut = role ? catalog.singledOut : DraftSingledOutValues()
-            let column = Column(
+            var column = Column(
                 name: row[1] ?? "", typeName: row[2] ?? "", category: row[3] ?? "",
                 maxLength: row[4].flatMap { Int($0) }, labels: singledOut.ordinaryFirst(labels), required: row[6] == "true",
                 reference: reference, unique: row[8] == "true",
@@ -191,6 +203,7 @@ struct DraftCatalog {
                 defaultsToSignedInUser: row[11] == "true", holdsRole: role,
                 everyValueSingledOut: named && (singledOut.namesEvery(labels) || singledOut.namesEvery(allowed ?? [])),
                 readByOtherTablesPolicies: row[12] == "true", signedInMayUpdate: row[13] != "false")
+            column.uniqueAlone = row[14] == "true"
             catalog.columns[table, default: []].append(column)
             // A text column whose checks list no values: the server tries candidates below.
             if column.category == "S", column.allowedValues == nil, !checks.isEmpty { checked.append((table, column, checks)) }
@@ -203,6 +216,7 @@ struct DraftCatalog {
             }
         }
         catalog.readPolicies(Array(results.dropFirst().dropLast()))
+        catalog.findUserCallOwners()
         catalog.markColumnsComparedWithNow()
         catalog.markColumnsRequiredByChecks()
         // The lookup rows a role column may pick (`app_roles ('admin', 'viewer')`).
@@ -270,6 +284,38 @@ struct DraftCatalog {
             where n.nspname = any(\(schemaArray)::text[]) and c.relkind in ('r', 'p') and r.ev_type in ('2', '3')
             """,
         ]
+    }
+
+    /// Sets `userCallOwners`: the first column of a table's policies compared with a
+    /// user-reading call without arguments (either side of `=`, bare or as `(SELECT f()
+    /// AS f)`).
+    private mutating func findUserCallOwners() {
+        let identifier = #"("[^"]+"|[A-Za-z_][A-Za-z0-9_$]*)"#
+        let patterns: [(call: String, regexes: [NSRegularExpression])] = userReadingCalls.map { call in
+            let called = #"(?:\(\s*SELECT\s+)?"# + NSRegularExpression.escapedPattern(for: call) + #"\)"#
+            let texts = [#"(?<![.\w"])"# + identifier + #"\s*=\s*"# + called,
+                         called + #"(?:\s+AS\s+\w+\s*\))?\s*=\s*(?<![.\w"])"# + identifier + #"(?![.\w(])"#]
+            return (call, texts.compactMap { try? NSRegularExpression(pattern: $0, options: [.caseInsensitive]) })
+        }
+        guard !patterns.isEmpty else { return }
+        for (table, expressions) in policyExpressions {
+            let names = Set((columns[table] ?? []).map(\.name))
+            search: for expression in expressions {
+                for (call, regexes) in patterns where expression.contains(call) {
+                    for regex in regexes {
+                        for match in regex.matches(in: expression, range: NSRange(expression.startIndex..., in: expression)) {
+                            guard let found = Range(match.range(at: 1), in: expression) else { continue }
+                            var name = String(expression[found])
+                            if name.hasPrefix("\"") { name = String(name.dropFirst().dropLast()).replacingOccurrences(of: "\"\"", with: "\"") }
+                            if names.contains(name) {
+                                userCallOwners[table] = (name, call + ")")
+                                break search
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// Sets `Column.comparedWithNow` of the date and time columns from their table's

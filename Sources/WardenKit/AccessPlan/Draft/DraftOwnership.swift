@@ -104,28 +104,9 @@ struct DraftOwnership {
     }
 
     /// A column a policy compares with a call, without arguments, of a function that
-    /// reads the signed-in user (`author_id = public.my_member_id()`: the app's own id
-    /// for the user), and that call. Read as any of the table's rows (a "row" rule), the
-    /// inserts tried with the persona's own value counted as "every row": made-up DANGERs.
+    /// reads the signed-in user, and that call (`DraftCatalog.userCallOwners`).
     func ownerThroughUserFunction(of table: String) -> (column: String, call: String)? {
-        let columns = Set((catalog.columns[table] ?? []).map(\.name))
-        for expression in catalog.policyExpressions[table] ?? [] {
-            for call in catalog.userReadingCalls {
-                let spelled = NSRegularExpression.escapedPattern(for: call)
-                let called = #"(?:\(\s*SELECT\s+)?"# + spelled + #"\)"#
-                for pattern in [#"(?<![.\w"])"# + Self.identifier + #"\s*=\s*"# + called,
-                                called + #"(?:\s+AS\s+\w+\s*\))?\s*=\s*(?<![.\w"])"# + Self.identifier + #"(?![.\w(])"#] {
-                    guard let regex = try? NSRegularExpression(pattern: pattern, options: [.caseInsensitive]) else { continue }
-                    for match in regex.matches(in: expression, range: NSRange(expression.startIndex..., in: expression)) {
-                        guard let found = Range(match.range(at: 1), in: expression) else { continue }
-                        var name = String(expression[found])
-                        if name.hasPrefix("\"") { name = String(name.dropFirst().dropLast()).replacingOccurrences(of: "\"\"", with: "\"") }
-                        if columns.contains(name) { return (name, call + ")") }
-                    }
-                }
-            }
-        }
-        return nil
+        catalog.userCallOwners[table]
     }
 
     /// Whether the expression reads auth.uid() other than to ask whether there is a
@@ -208,7 +189,7 @@ struct DraftOwnership {
             chosen.append(column)
         }
         return chosen.map { column in
-            if column.name == throughFunction?.column, !inSetup { return (column.name, throughFunction!.call) }
+            if let throughFunction, column.name == throughFunction.column, !inSetup { return (column.name, throughFunction.call) }
             return (column.name, column.name == owner ? "auth.uid()" : Self.signedInUserArray(column) ?? value(for: column, inSetup: inSetup) ?? "null")
         }
     }
@@ -368,13 +349,19 @@ struct DraftOwnership {
     /// The first table (by name) other than the referenced one with a column referencing
     /// `reference` and one referencing auth.users (id), both in a unique key (a junction
     /// table, `unique (user_id, organization_id)`; an activity log that names both is not
-    /// a membership): its name and those columns, as SQL.
+    /// a membership), or the user's column unique by itself (`profiles (id, school_id)`:
+    /// the user's one profile names the user's school): its name and those columns, as
+    /// SQL. (Without the second, an insert probe's school was the first by key, the
+    /// persona's in some runs only.)
     private func membership(of reference: (table: String, column: String)) -> (table: String, rowColumn: String, userColumn: String)? {
         for (table, columns) in catalog.columns.sorted(by: { $0.key < $1.key }) {
             let parts = table.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
             guard parts.count == 2, parts.allSatisfy(Self.isPlain), table != reference.table,
-                  let row = columns.first(where: { $0.unique && $0.reference?.table == reference.table && $0.reference?.column == reference.column }),
-                  let user = columns.first(where: { $0.unique && $0.reference?.table == "auth.users" && $0.reference?.column == "id" })
+                  let user = columns.first(where: { $0.unique && $0.reference?.table == "auth.users" && $0.reference?.column == "id" }),
+                  let row = columns.first(where: { column in
+                      column.reference?.table == reference.table && column.reference?.column == reference.column
+                          && (column.unique || user.uniqueAlone)
+                  })
             else { continue }
             return (parts.map(Self.sqlName).joined(separator: "."), Self.sqlName(row.name), Self.sqlName(user.name))
         }
@@ -386,7 +373,7 @@ struct DraftOwnership {
     /// persona's. A row that cannot be made is skipped with a notice.
     /// A table no one owns gets one row from its sample when it is empty, so that
     /// update and delete probes have a row to try.
-    /// A link table (`setupRows`) also gets a row per persona: a table without an owner
+    /// A link table also gets a row per persona: a table without an owner
     /// rule whose foreign keys another table's rules read, so each persona's row there
     /// points at the persona's rows (`memberships (user_id, organization_id)` for
     /// `organizations`' rule). With one shared row, no organisation was anyone's.
@@ -398,7 +385,10 @@ struct DraftOwnership {
         // personas sat in one team and each saw the other's seat (a made-up DANGER).
         let parent = !perPersona && !sample.isEmpty && isParentOfPersonaRows(table)
         guard perPersona || parent else {
-            return sample.isEmpty ? nil : unownedRow(table, quotedTable, sample, userEmail: emails.first ?? "")
+            // Not even one row where every value of its role column singles its user out
+            // (`user_roles` readable by all, its one role super_admin): ava an administrator.
+            return sample.isEmpty || singledOutRoleColumn(of: table) != nil
+                ? nil : unownedRow(table, quotedTable, sample, userEmail: emails.first ?? "")
         }
         // No signed-in persona (all left out): no one to own a row. No row either where
         // every value of its role column makes its user what the rules single out.
@@ -458,7 +448,7 @@ struct DraftOwnership {
 
     /// Why the setup gives the personas no row of `table` when it gives none on purpose.
     func setupSkipReason(of table: String) -> String? {
-        guard ownerRule(of: table) != nil || linksRowsForOtherPolicies(table), let role = singledOutRoleColumn(of: table) else { return nil }
+        guard let role = singledOutRoleColumn(of: table) else { return nil }
         return "the draft gives the personas no row here: every value of \(role.column) (\(role.values.joined(separator: ", "))) "
             + "is named by the project's policies or functions, and a fresh sign-up has no such row; add one in setup "
             + "to plan for such a user"
