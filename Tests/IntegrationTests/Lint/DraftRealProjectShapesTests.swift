@@ -22,13 +22,22 @@ import TestSupport
         create policy "cards edit" on public.cards for update to authenticated using (true);
         """
 
+    /// The draft of a new twin database (`name`) made by `schema`.
+    static func draft(_ name: String, _ schema: String) throws -> PlanDraft {
+        let connection = try Connection(try TestCluster.newTwinDatabase(name).project)
+        try connection.execute(unsafeScript: schema)
+        return try PlanDrafter(connection: connection).draft()
+    }
+
+    /// The draft's own run's failures, for a message.
+    static func failures(_ draft: PlanDraft) -> [String] { draft.report.failures.map { "\($0.name): \($0.observed)" } }
+
     /// `auth.uid() is not null and listed`: every signed-in user sees the listed rows. It
     /// was taken as an owner rule, so no row was anyone's, the cell was drafted as a
     /// DANGER ("sees other users' rows") on a catalogue no user owns, and the draft failed
     /// its own run with "cannot probe" cells (a menu app's catalogue).
     @Test func askingWhetherAUserIsSignedInIsNoOwnerRule() throws {
-        let connection = try Connection(try TestCluster.newTwinDatabase("signedincheck").project)
-        try connection.execute(unsafeScript: """
+        let draft = try Self.draft("signedincheck", """
             create table public.products (
               id uuid primary key default gen_random_uuid(), title text not null, listed boolean not null default true);
             alter table public.products enable row level security;
@@ -38,28 +47,25 @@ import TestSupport
               using ((select auth.uid()) is not null and listed);
             grant select on public.products to anon, authenticated;
             """)
-        let draft = try PlanDrafter(connection: connection).draft()
         let products = try #require(draft.plan.relations.first { $0.name == "products" })
         #expect(products.owner == nil, "\(draft.yaml)")
         #expect(products.access["ava"] == Access(select: .all, insert: .nothing, update: .nothing, delete: .nothing), "\(draft.yaml)")
         #expect(draft.dangerCells.isEmpty, "\(draft.dangerCells)")
-        #expect(draft.verified, "\(draft.report.failures.map { "\($0.name): \($0.observed)" })")
+        #expect(draft.verified, "\(Self.failures(draft))")
     }
 
     /// A table keyed by the user (`cards.id -> auth.users`) that everyone may read, with
     /// no owner rule: the signed-in personas got the DANGER "sees every user's rows",
     /// anon, who reads the same rows, got none.
     @Test func anonReadingEveryUsersRowsIsADanger() throws {
-        let connection = try Connection(try TestCluster.newTwinDatabase("anonusercolumn").project)
-        try connection.execute(unsafeScript: """
+        let draft = try Self.draft("anonusercolumn", """
             create table public.cards (id uuid primary key references auth.users on delete cascade, nickname text);
             alter table public.cards enable row level security;
             create policy "everyone reads" on public.cards for select using (true);
             grant select on public.cards to anon, authenticated;
             """)
-        let draft = try PlanDrafter(connection: connection).draft()
         #expect(draft.yaml.contains("anon: read  # DANGER: anon (no sign-in) sees every user's rows (user column id)"), "\(draft.yaml)")
-        #expect(draft.verified, "\(draft.report.failures.map { "\($0.name): \($0.observed)" })")
+        #expect(draft.verified, "\(Self.failures(draft))")
     }
 
     /// Seats (one per user) in teams, the team read through `my_team()`: the setup made
@@ -67,8 +73,7 @@ import TestSupport
     /// seat and the team showed as every row's (made-up DANGERs). An empty table the
     /// personas' rows point into now gets a row per persona.
     @Test func eachPersonaSitsInATeamOfItsOwn() throws {
-        let connection = try Connection(try TestCluster.newTwinDatabase("parentrows").project)
-        try connection.execute(unsafeScript: """
+        let draft = try Self.draft("parentrows", """
             create table public.teams (id uuid primary key default gen_random_uuid(), title text not null);
             create table public.seats (
               person uuid primary key references auth.users (id), team uuid not null references public.teams (id));
@@ -82,7 +87,6 @@ import TestSupport
               using (person = auth.uid() or team = public.my_team());
             grant select on public.teams, public.seats to authenticated;
             """)
-        let draft = try PlanDrafter(connection: connection).draft()
         // A team per persona (`id = public.my_team()` is teams' owner rule; without it, as
         // an empty parent of the seats, `DraftOwnership.isParentOfPersonaRows`).
         let setup = draft.plan.setup.joined(separator: "\n")
@@ -92,15 +96,14 @@ import TestSupport
         #expect(teams.access["ava"]?.select == .own, "\(draft.yaml)")
         let seats = try #require(draft.plan.relations.first { $0.name == "seats" })
         #expect(seats.access["ava"]?.select == .own, "\(draft.yaml)")
-        #expect(draft.verified, "\(draft.report.failures.map { "\($0.name): \($0.observed)" })")
+        #expect(draft.verified, "\(Self.failures(draft))")
     }
 
     /// A log with `do instead nothing` rules on update and delete: PostgreSQL refuses an
     /// insert's ON CONFLICT clause on such a table (0A000), so the setup's rows were lost
     /// and the draft failed its own run. Its setup insert now has no such clause.
     @Test func aTableWithRulesGetsItsSetupRows() throws {
-        let connection = try Connection(try TestCluster.newTwinDatabase("rulesetup").project)
-        try connection.execute(unsafeScript: """
+        let draft = try Self.draft("rulesetup", """
             create table public.audit (
               id bigint generated always as identity primary key,
               actor uuid not null references auth.users on delete cascade, what text not null);
@@ -111,13 +114,12 @@ import TestSupport
             create policy "write own entries" on public.audit for insert to authenticated with check (actor = auth.uid());
             grant select, insert on public.audit to authenticated;
             """)
-        let draft = try PlanDrafter(connection: connection).draft()
         let setup = draft.plan.setup.joined(separator: "\n")
         #expect(setup.contains("insert into public.audit"), "\(setup)")
         #expect(!setup.contains("on conflict"), "\(setup)")
         let audit = try #require(draft.plan.relations.first { $0.name == "audit" })
         #expect(audit.access["ava"] == Access(select: .own, insert: .own, update: .nothing, delete: .nothing), "\(draft.yaml)")
-        #expect(draft.verified, "\(draft.report.failures.map { "\($0.name): \($0.observed)" })")
+        #expect(draft.verified, "\(Self.failures(draft))")
     }
 
     /// A column grant (`grant update (caption)`) with an update policy that forgets the
@@ -126,13 +128,11 @@ import TestSupport
     /// card's caption, as PostgREST's PATCH of that column does (a ledger app's
     /// profiles, a card game). The probe now sets a column the persona's role may update.
     @Test func anUpdateThroughAColumnGrantIsObserved() throws {
-        let connection = try Connection(try TestCluster.newTwinDatabase("columngrant").project)
-        try connection.execute(unsafeScript: Self.cardsWithACaptionGrant)
-        let draft = try PlanDrafter(connection: connection).draft()
+        let draft = try Self.draft("columngrant", Self.cardsWithACaptionGrant)
         let cards = try #require(draft.plan.relations.first { $0.name == "cards" })
         #expect(cards.access["ava"]?.update == .all, "\(draft.yaml)")
         #expect(draft.dangerCells.contains { $0.contains("cards") && $0.contains("update") }, "\(draft.dangerCells)")
-        #expect(draft.verified, "\(draft.report.failures.map { "\($0.name): \($0.observed)" })")
+        #expect(draft.verified, "\(Self.failures(draft))")
     }
 
     /// Tenants read from the token's `app_metadata` (`auth.jwt() -> 'app_metadata' ->
@@ -140,15 +140,13 @@ import TestSupport
     /// keys there, so every cell was `none` and nothing said why (a ticketing app). The
     /// table's NOTE now names the keys and how to give a persona such claims.
     @Test func policiesReadingAppMetadataGetANote() throws {
-        let connection = try Connection(try TestCluster.newTwinDatabase("appmetadata").project)
-        try connection.execute(unsafeScript: """
+        let draft = try Self.draft("appmetadata", """
             create table public.tickets (id bigint generated always as identity primary key, tenant text not null);
             alter table public.tickets enable row level security;
             create policy "tenant members" on public.tickets for select to authenticated
               using ((auth.jwt() -> 'app_metadata' -> 'tenants') ? tenant);
             grant select on public.tickets to authenticated;
             """)
-        let draft = try PlanDrafter(connection: connection).draft()
         #expect(draft.yaml.contains("# NOTE: its policies read the token's app_metadata (tenants), which the drafted personas' tokens do not carry"),
                 "\(draft.yaml)")
     }
@@ -159,8 +157,7 @@ import TestSupport
     /// shopping app's notes). A date or time the policies compare with the clock now
     /// gets a day after it (or before it, for `starts_at <= now()`).
     @Test func aRowValidUntilLaterIsSeen() throws {
-        let connection = try Connection(try TestCluster.newTwinDatabase("validuntil").project)
-        try connection.execute(unsafeScript: """
+        let draft = try Self.draft("validuntil", """
             create table public.offers (
               id bigint generated always as identity primary key,
               seller uuid not null default auth.uid() references auth.users (id),
@@ -174,13 +171,12 @@ import TestSupport
             grant select on public.offers to anon;
             grant select, insert, update on public.offers to authenticated;
             """)
-        let draft = try PlanDrafter(connection: connection).draft()
         let offers = try #require(draft.plan.relations.first { $0.name == "offers" })
         #expect(offers.sample.contains { $0.column == "valid_until" && $0.expression == "now() + interval '1 day'" }, "\(draft.yaml)")
         #expect(offers.sample.contains { $0.column == "starts_on" && $0.expression == "current_date - 1" }, "\(draft.yaml)")
         #expect(offers.access["anon"]?.select == .all, "\(draft.yaml)")
         #expect(offers.access["ava"] == Access(select: .all, insert: .own, update: .own, delete: .nothing), "\(draft.yaml)")
-        #expect(draft.verified, "\(draft.report.failures.map { "\($0.name): \($0.observed)" })")
+        #expect(draft.verified, "\(Self.failures(draft))")
     }
 
     /// Groups whose members are an array (`member_ids uuid[] default array[auth.uid()]`,
@@ -189,8 +185,7 @@ import TestSupport
     /// default, ava's own id: a made-up DANGER "may insert other users' rows" (a chat app's
     /// rooms). The array now holds the persona in the sample and the setup.
     @Test func aMemberArrayNamesThePersona() throws {
-        let connection = try Connection(try TestCluster.newTwinDatabase("memberarray").project)
-        try connection.execute(unsafeScript: """
+        let draft = try Self.draft("memberarray", """
             create table public.groups (
               id uuid primary key default gen_random_uuid(), title text,
               member_ids uuid[] not null default array[auth.uid()]);
@@ -200,12 +195,11 @@ import TestSupport
             create policy "members remove" on public.groups for delete to authenticated using (auth.uid() = any (member_ids));
             grant select, insert, delete on public.groups to authenticated;
             """)
-        let draft = try PlanDrafter(connection: connection).draft()
         let groups = try #require(draft.plan.relations.first { $0.name == "groups" })
         #expect(groups.sample.contains { $0.column == "member_ids" && $0.expression == "array[auth.uid()]" }, "\(draft.yaml)")
         #expect(groups.access["ava"] == Access(select: .own, insert: .own, update: .nothing, delete: .own), "\(draft.yaml)")
         #expect(draft.dangerCells.isEmpty, "\(draft.dangerCells)")
-        #expect(draft.verified, "\(draft.report.failures.map { "\($0.name): \($0.observed)" })")
+        #expect(draft.verified, "\(Self.failures(draft))")
     }
 
     /// One wish per user, kept by a BEFORE INSERT trigger (`raise exception`, P0001):
@@ -214,8 +208,7 @@ import TestSupport
     /// now a refusal by the database's own code, as for updates and deletes (what a
     /// fresh user may do, the setup cannot show: the draft says insert none).
     @Test func anInsertTheDatabasesOwnCodeRefusesIsRefused() throws {
-        let connection = try Connection(try TestCluster.newTwinDatabase("onewish").project)
-        try connection.execute(unsafeScript: """
+        let draft = try Self.draft("onewish", """
             create table public.wishes (
               id bigint generated always as identity primary key,
               owner_id uuid not null references auth.users (id), body text not null);
@@ -232,13 +225,12 @@ import TestSupport
             create trigger one_wish before insert on public.wishes for each row execute function public.one_wish();
             grant select, insert, update, delete on public.wishes to authenticated;
             """)
-        let draft = try PlanDrafter(connection: connection).draft()
         let insert = try #require(draft.report.results.first {
             $0.subject == "public.wishes" && $0.persona == "ava" && $0.operation == .insert && $0.probe == "insert own row"
         })
         #expect(insert.observed == "refused by the database's own code (P0001: only one wish per user): no row was inserted", "\(insert.observed)")
         #expect(ObservedAccessReport(draft, planFile: "plan.yml").errorLines.isEmpty)
-        #expect(draft.verified, "\(draft.report.failures.map { "\($0.name): \($0.observed)" })")
+        #expect(draft.verified, "\(Self.failures(draft))")
     }
 
     /// Bookings every signed-in user may read, whose setup row a two-column check
@@ -248,8 +240,7 @@ import TestSupport
     /// of a relation with no rows, as the admin too, now proves nothing: "cannot probe",
     /// with a NOTE, and the draft says it fails those cells.
     @Test func aRelationWithNoRowsAtAllProvesNoRead() throws {
-        let connection = try Connection(try TestCluster.newTwinDatabase("norows").project)
-        try connection.execute(unsafeScript: """
+        let draft = try Self.draft("norows", """
             create table public.bookings (
               id bigint generated always as identity primary key,
               starts_at timestamptz not null, ends_at timestamptz not null, check (ends_at > starts_at));
@@ -257,7 +248,6 @@ import TestSupport
             create policy "signed-in users read" on public.bookings for select to authenticated using (true);
             grant select on public.bookings to authenticated;
             """)
-        let draft = try PlanDrafter(connection: connection).draft()
         let read = try #require(draft.report.results.first { $0.subject == "public.bookings" && $0.persona == "ava" && $0.probe == "select" })
         #expect(read.observed.hasPrefix("cannot probe: public.bookings has no rows at all (as the admin too)"), "\(read.observed)")
         #expect(draft.yaml.contains("# NOTE: select: cannot probe: public.bookings has no rows at all"), "\(draft.yaml)")
@@ -270,8 +260,7 @@ import TestSupport
     /// DANGERs (may insert, update every row) on both personas (an AI-prompt app's
     /// roadmap). The comparison is now the owner rule, the call the sample's value.
     @Test func aColumnComparedWithAUserReadingCallIsTheOwner() throws {
-        let connection = try Connection(try TestCluster.newTwinDatabase("memberid").project)
-        try connection.execute(unsafeScript: """
+        let draft = try Self.draft("memberid", """
             create table public.members (
               id bigint generated always as identity primary key,
               auth_id uuid not null unique references auth.users (id) on delete cascade);
@@ -296,13 +285,12 @@ import TestSupport
             grant select on public.members to authenticated;
             grant select, insert, update on public.ideas to authenticated;
             """)
-        let draft = try PlanDrafter(connection: connection).draft()
         let ideas = try #require(draft.plan.relations.first { $0.name == "ideas" })
         #expect(ideas.owner == "author_id = public.my_member_id()", "\(draft.yaml)")
         #expect(ideas.sample.contains { $0.column == "author_id" && $0.expression == "public.my_member_id()" }, "\(draft.yaml)")
         #expect(ideas.access["ava"] == Access(select: .all, insert: .own, update: .own, delete: .nothing), "\(draft.yaml)")
         #expect(!draft.dangerCells.contains { $0.contains("ideas") && $0.contains("insert") }, "\(draft.dangerCells)")
-        #expect(draft.verified, "\(draft.report.failures.map { "\($0.name): \($0.observed)" })")
+        #expect(draft.verified, "\(Self.failures(draft))")
     }
 
     /// Requests that must be sent as one's own and start `open` (`with check (sender =
@@ -311,8 +299,7 @@ import TestSupport
     /// not send a request, though the project's own pgTAP test shows one may (a business
     /// card app's connections). A text a WITH CHECK asks for is now in the sample.
     @Test func aValueTheInsertPolicyAsksForIsInTheSample() throws {
-        let connection = try Connection(try TestCluster.newTwinDatabase("checkliteral").project)
-        try connection.execute(unsafeScript: """
+        let draft = try Self.draft("checkliteral", """
             create table public.requests (
               id bigint generated always as identity primary key,
               sender uuid not null references auth.users (id), state text, role text);
@@ -322,19 +309,17 @@ import TestSupport
               with check (sender = auth.uid() and state = 'open' and (role is null or role <> 'admin'));
             grant select, insert on public.requests to authenticated;
             """)
-        let draft = try PlanDrafter(connection: connection).draft()
         let requests = try #require(draft.plan.relations.first { $0.name == "requests" })
         #expect(requests.sample.contains { $0.column == "state" && $0.expression == "'open'" }, "\(draft.yaml)")
         #expect(!requests.sample.contains { $0.column == "role" }, "\(draft.yaml)")
         #expect(requests.access["ava"] == Access(select: .own, insert: .own, update: .nothing, delete: .nothing), "\(draft.yaml)")
-        #expect(draft.verified, "\(draft.report.failures.map { "\($0.name): \($0.observed)" })")
+        #expect(draft.verified, "\(Self.failures(draft))")
     }
 
     /// The empty parent the personas' rows point into, with no rule of its own: a row per
     /// persona, made only while it is empty.
     @Test func anEmptyParentGetsARowPerPersona() throws {
-        let connection = try Connection(try TestCluster.newTwinDatabase("emptyparent").project)
-        try connection.execute(unsafeScript: """
+        let draft = try Self.draft("emptyparent", """
             create table public.courses (id uuid primary key default gen_random_uuid(), title text not null);
             create table public.enrolments (
               student uuid not null references auth.users (id), course uuid not null references public.courses (id),
@@ -343,10 +328,9 @@ import TestSupport
             create policy "own enrolments" on public.enrolments for select to authenticated using (student = auth.uid());
             grant select on public.courses, public.enrolments to authenticated;
             """)
-        let draft = try PlanDrafter(connection: connection).draft()
         let setup = draft.plan.setup.joined(separator: "\n")
         #expect(setup.contains("from auth.users u where u.email in ('ava.draft@example.com', 'ben.draft@example.com') and not exists (select 1 from public.courses)"), "\(setup)")
-        #expect(draft.verified, "\(draft.report.failures.map { "\($0.name): \($0.observed)" })")
+        #expect(draft.verified, "\(Self.failures(draft))")
     }
 
     /// Roles in a lookup table (`user_roles.role_id -> roles.id`), the rules naming the
@@ -354,8 +338,7 @@ import TestSupport
     /// persona the first role, super_admin, and every cell described an administrator (an
     /// RBAC base app). A lookup row named by any of its values counts as named.
     @Test func aRoleNamedByAnotherColumnOfItsRowIsNoPersonasRole() throws {
-        let connection = try Connection(try TestCluster.newTwinDatabase("rolename").project)
-        try connection.execute(unsafeScript: """
+        let draft = try Self.draft("rolename", """
             create table public.roles (id bigserial primary key, name text not null unique);
             insert into public.roles (name) values ('super_admin');
             create table public.user_roles (
@@ -375,7 +358,6 @@ import TestSupport
             grant select on public.roles, public.user_roles to authenticated;
             grant select, insert, update, delete on public.notes to authenticated;
             """)
-        let draft = try PlanDrafter(connection: connection).draft()
         let setup = draft.plan.setup.joined(separator: "\n")
         #expect(!setup.contains("insert into public.user_roles"), "\(setup)")
         let notes = try #require(draft.plan.relations.first { $0.name == "notes" })
@@ -388,8 +370,7 @@ import TestSupport
     /// of its own cells (an RBAC base app's `authorize('companies.manage')`). A call is
     /// an owner rule only when a column of the row is among its arguments.
     @Test func aPermissionCheckWithConstantArgumentsIsNoOwnerRule() throws {
-        let connection = try Connection(try TestCluster.newTwinDatabase("constantcall").project)
-        try connection.execute(unsafeScript: """
+        let draft = try Self.draft("constantcall", """
             create table public.grants (user_id uuid not null references auth.users (id), permission text not null);
             alter table public.grants enable row level security;
             create function public.can(p text) returns boolean language sql stable security definer set search_path = '' as $$
@@ -400,10 +381,9 @@ import TestSupport
             create policy "viewers read" on public.docs for select to authenticated using (title is not null and public.can('docs.view'));
             grant select on public.docs to authenticated;
             """)
-        let draft = try PlanDrafter(connection: connection).draft()
         let docs = try #require(draft.plan.relations.first { $0.name == "docs" })
         #expect(docs.owner == nil, "\(draft.yaml)")
-        #expect(draft.verified, "\(draft.report.failures.map { "\($0.name): \($0.observed)" })")
+        #expect(draft.verified, "\(Self.failures(draft))")
     }
 
     /// One owner per organisation (`unique (org_id, role) where role = 2`): the partial
@@ -411,8 +391,7 @@ import TestSupport
     /// every rank there is (ava 3, ben 4), and ben removed the owners (a site builder's
     /// memberships). A partial unique index constrains only its rows: no numbering.
     @Test func aPartialUniqueIndexDoesNotNumberARole() throws {
-        let connection = try Connection(try TestCluster.newTwinDatabase("partialunique").project)
-        try connection.execute(unsafeScript: """
+        let draft = try Self.draft("partialunique", """
             create table public.orgs (id bigint generated always as identity primary key, name text not null);
             create table public.members (
               id bigint generated always as identity primary key, org_id bigint not null references public.orgs (id),
@@ -422,11 +401,10 @@ import TestSupport
             create policy "own memberships" on public.members for select to authenticated using (user_id = auth.uid());
             grant select on public.members to authenticated;
             """)
-        let draft = try PlanDrafter(connection: connection).draft()
         let setup = draft.plan.setup.joined(separator: "\n")
         #expect(setup.contains("insert into public.members"), "\(setup)")
         #expect(!setup.contains("coalesce(max(role), 0)"), "\(setup)")
-        #expect(draft.verified, "\(draft.report.failures.map { "\($0.name): \($0.observed)" })")
+        #expect(draft.verified, "\(Self.failures(draft))")
     }
 
     /// The same single super_admin role, with `user_roles` readable by every signed-in
@@ -434,8 +412,7 @@ import TestSupport
     /// cells described an administrator (the RBAC base app, again). A table whose role
     /// column's every value the rules name gets no row, owner rule or not.
     @Test func aRoleTableWithoutAnOwnerRuleGivesNoAdministratorsRow() throws {
-        let connection = try Connection(try TestCluster.newTwinDatabase("roletableopen").project)
-        try connection.execute(unsafeScript: """
+        let draft = try Self.draft("roletableopen", """
             create table public.roles (id bigserial primary key, name text not null unique);
             insert into public.roles (name) values ('super_admin');
             create table public.user_roles (
@@ -455,7 +432,6 @@ import TestSupport
             grant select on public.roles, public.user_roles to authenticated;
             grant select, insert, update, delete on public.notes to authenticated;
             """)
-        let draft = try PlanDrafter(connection: connection).draft()
         #expect(!draft.plan.setup.joined(separator: "\n").contains("insert into public.user_roles"), "\(draft.plan.setup)")
         let notes = try #require(draft.plan.relations.first { $0.name == "notes" })
         #expect(notes.access["ava"] == Access.nothing, "\(draft.yaml)")
@@ -468,8 +444,7 @@ import TestSupport
     /// campus app). A referenced row now is the one the persona's own row of a table
     /// keyed by the user names.
     @Test func aReferencedRowIsTheOneThePersonasProfileNames() throws {
-        let connection = try Connection(try TestCluster.newTwinDatabase("ownschool").project)
-        try connection.execute(unsafeScript: """
+        let draft = try Self.draft("ownschool", """
             create table public.schools (id uuid primary key default gen_random_uuid(), name text not null);
             insert into public.schools (name) select 'school ' || n from generate_series(1, 6) n;
             create table public.profiles (
@@ -490,12 +465,11 @@ import TestSupport
             grant select on public.profiles to authenticated;
             grant select, insert on public.notes to authenticated;
             """)
-        let draft = try PlanDrafter(connection: connection).draft()
         let notes = try #require(draft.plan.relations.first { $0.name == "notes" })
         #expect(notes.sample.contains { $0.column == "school_id" && $0.expression.contains("from public.profiles m where m.school_id = r.id and m.id = auth.uid()") },
                 "\(draft.yaml)")
         #expect(notes.access["ava"] == Access(select: .own, insert: .own, update: .nothing, delete: .nothing), "\(draft.yaml)")
         #expect(notes.access["ben"] == notes.access["ava"], "\(draft.yaml)")
-        #expect(draft.verified, "\(draft.report.failures.map { "\($0.name): \($0.observed)" })")
+        #expect(draft.verified, "\(Self.failures(draft))")
     }
 }
