@@ -290,7 +290,7 @@ struct DraftCatalog {
     /// user-reading call without arguments (either side of `=`, bare or as `(SELECT f()
     /// AS f)`).
     private mutating func findUserCallOwners() {
-        let identifier = #"("[^"]+"|[A-Za-z_][A-Za-z0-9_$]*)"#
+        let identifier = DraftOwnership.identifier
         let patterns: [(call: String, regexes: [NSRegularExpression])] = userReadingCalls.map { call in
             let called = #"(?:\(\s*SELECT\s+)?"# + NSRegularExpression.escapedPattern(for: call) + #"\)"#
             let texts = [#"(?<![.\w"])"# + identifier + #"\s*=\s*"# + called,
@@ -305,8 +305,7 @@ struct DraftCatalog {
                     for regex in regexes {
                         for match in regex.matches(in: expression, range: NSRange(expression.startIndex..., in: expression)) {
                             guard let found = Range(match.range(at: 1), in: expression) else { continue }
-                            var name = String(expression[found])
-                            if name.hasPrefix("\"") { name = String(name.dropFirst().dropLast()).replacingOccurrences(of: "\"\"", with: "\"") }
+                            let name = DraftOwnership.unquoted(String(expression[found]))
                             if names.contains(name) {
                                 userCallOwners[table] = (name, call + ")")
                                 break search
@@ -327,7 +326,7 @@ struct DraftCatalog {
             let text = expressions.joined(separator: "\n")
             guard text.range(of: clock, options: .regularExpression) != nil else { continue }
             for (index, column) in (columns[table] ?? []).enumerated() where column.category == "D" {
-                let name = #"(?<![\w"])(?:\w+\.)?"# + NSRegularExpression.escapedPattern(for: DraftOwnership.sqlName(column.name))
+                let name = #"(?<![\w"])"# + DraftOwnership.columnPattern(column.name)
                 let later = [name + #"\s*>=?\s*"# + clock, clock + #"\s*<=?\s*"# + name + #"(?![\w"])"#]
                 let earlier = [name + #"\s*<=?\s*"# + clock, clock + #"\s*>=?\s*"# + name + #"(?![\w"])"#]
                 let matches = { (patterns: [String]) in
@@ -345,7 +344,7 @@ struct DraftCatalog {
             let text = checks.joined(separator: "\n")
             guard text.contains("'") else { continue }
             for (index, column) in (columns[table] ?? []).enumerated() where column.category == "S" && !column.holdsRole {
-                let name = #"(?<![.\w"])(?:\w+\.)?"# + NSRegularExpression.escapedPattern(for: DraftOwnership.sqlName(column.name))
+                let name = #"(?<![.\w"])"# + DraftOwnership.columnPattern(column.name)
                 guard let regex = try? NSRegularExpression(pattern: name + #"\s*=\s*'((?:[^']|'')*)'"#) else { continue }
                 let found = Set(regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap { match in
                     Range(match.range(at: 1), in: text).map { text[$0].replacingOccurrences(of: "''", with: "'") }

@@ -15,7 +15,21 @@ struct DraftOwnership {
     /// (`StoragePolicies.objectBuckets`), else nil (then the first bucket there is).
     var storageBucket: String?
 
-    private static let identifier = #"("[^"]+"|[A-Za-z_][A-Za-z0-9_$]*)"#
+    /// An SQL identifier, bare or double-quoted, as a pattern's capture group.
+    static let identifier = #"("[^"]+"|[A-Za-z_][A-Za-z0-9_$]*)"#
+
+    /// The name an identifier `identifier` matched spells: its quotes taken off and
+    /// doubled quotes undoubled.
+    static func unquoted(_ identifier: String) -> String {
+        guard identifier.hasPrefix("\"") else { return identifier }
+        return String(identifier.dropFirst().dropLast()).replacingOccurrences(of: "\"\"", with: "\"")
+    }
+
+    /// A pattern for column `name` as pg_get_expr writes it in a policy: spelled as SQL
+    /// needs it, perhaps after its table's name (`notes.account_id`).
+    static func columnPattern(_ name: String) -> String {
+        #"(?:\w+\.)?"# + NSRegularExpression.escapedPattern(for: sqlName(name))
+    }
     private static let patterns: [NSRegularExpression] = [
         #"auth\.uid\(\)(?:\s+AS\s+uid\s*\))?\s*=\s*(?<![.\w"])"# + identifier + #"(?![.\w(])"#,
         #"(?<![.\w"])"# + identifier + #"\s*=\s*(?:\(\s*SELECT\s+)?auth\.uid\(\)"#,
@@ -39,8 +53,7 @@ struct DraftOwnership {
             for pattern in Self.patterns {
                 for match in pattern.matches(in: expression, range: range) {
                     guard let found = Range(match.range(at: 1), in: expression) else { continue }
-                    var name = String(expression[found])
-                    if name.hasPrefix("\"") { name = String(name.dropFirst().dropLast()).replacingOccurrences(of: "\"\"", with: "\"") }
+                    let name = Self.unquoted(String(expression[found]))
                     if names.contains(name) { return name }
                 }
             }
@@ -387,12 +400,12 @@ struct DraftOwnership {
         guard perPersona || parent else {
             // Not even one row where every value of its role column singles its user out
             // (`user_roles` readable by all, its one role super_admin): ava an administrator.
-            return sample.isEmpty || singledOutRoleColumn(of: table) != nil
+            return sample.isEmpty || singledOutRoleColumn(of: table, setupSample: sample) != nil
                 ? nil : unownedRow(table, quotedTable, sample, userEmail: emails.first ?? "")
         }
         // No signed-in persona (all left out): no one to own a row. No row either where
         // every value of its role column makes its user what the rules single out.
-        guard !emails.isEmpty, singledOutRoleColumn(of: table) == nil else { return nil }
+        guard !emails.isEmpty, singledOutRoleColumn(of: table, setupSample: sample) == nil else { return nil }
         // A column whose default is auth.uid() is NULL for the admin: the persona's own
         // insert would have filled it with the persona (a NOT NULL one refused every row).
         let row = sample + (catalog.columns[table] ?? []).filter { column in
@@ -439,7 +452,14 @@ struct DraftOwnership {
     /// rules name (`DraftSingledOutValues`), with those values: a persona given any of
     /// them would be what the rules single out, where a fresh sign-up has no such row.
     func singledOutRoleColumn(of table: String) -> (column: String, values: [String])? {
-        let row = Set(sample(of: table, inSetup: true).map(\.column))
+        singledOutRoleColumn(of: table, setupSample: sample(of: table, inSetup: true))
+    }
+
+    /// As `singledOutRoleColumn(of:)`, given the table's setup sample.
+    private func singledOutRoleColumn(of table: String, setupSample: [(column: String, expression: String)])
+        -> (column: String, values: [String])?
+    {
+        let row = Set(setupSample.map(\.column))
         guard let column = catalog.columns[table]?.first(where: { $0.everyValueSingledOut && row.contains($0.name) })
         else { return nil }
         let keys = column.reference.flatMap { catalog.singledOut.keys["\($0.table)|\($0.column)"] }
