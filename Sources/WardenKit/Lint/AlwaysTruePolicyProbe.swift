@@ -51,19 +51,26 @@ struct AlwaysTruePolicyProbe {
             }
         }
         // No row of another user at all (as the admin, in a rolled-back savepoint): an
-        // update or delete of 0 rows proves nothing either way.
-        let noOtherRows = (try? context.connection.rolledBack {
-            try context.connection.query("select count(*)::text from \(raw: quoted) where \(raw: others)").scalar
-        }) == "0"
+        // update or delete of 0 rows proves nothing either way. Asked only then.
+        var noOtherRows: Bool?
+        func othersHaveNoRow() -> Bool {
+            if let noOtherRows { return noOtherRows }
+            let none = (try? context.connection.rolledBack {
+                try context.connection.query("select count(*)::text from \(raw: quoted) where \(raw: others)").scalar
+            }) == "0"
+            noOtherRows = none
+            return none
+        }
         var emptyLegs = 0
+        let column = updatedColumn()
         for (verb, method, sql) in [
-            ("updated", "PATCH", "with changed as (update \(quoted) set \(updatedColumn()) = \(updatedColumn()) where \(others) returning 1) select count(*)::text from changed"),
+            ("updated", "PATCH", "with changed as (update \(quoted) set \(column) = \(column) where \(others) returning 1) select count(*)::text from changed"),
             ("deleted", "DELETE", "with changed as (delete from \(quoted) where \(others) returning 1) select count(*)::text from changed"),
         ] {
             switch try context.asPersona(ava, method, on: finding, sql) {
             case .rows(let rows):
                 let count = Int(rows.first?.first.flatMap { $0 } ?? "0") ?? 0
-                if count > 0 { proven = true } else if noOtherRows { emptyLegs += 1 }
+                if count > 0 { proven = true } else if othersHaveNoRow() { emptyLegs += 1 }
                 evidence.append("\(ava) \(verb) \(count) row\(count == 1 ? "" : "s") of \(table)\(whose)")
             case .refused(let error):
                 refused(error)

@@ -181,9 +181,10 @@ struct FunctionCallProbe {
         return changes
     }
 
-    /// Whether a table was scanned between the two readings of `tableChanges`.
+    /// Whether a table was scanned between the two readings of `tableChanges` (each
+    /// row: inserted, updated, deleted, scans).
     static func readATable(before: [String: [Int]], after: [String: [Int]]) -> Bool {
-        after.contains { table, now in now.count > 3 && now[3] > (before[table].map { $0.count > 3 ? $0[3] : 0 } ?? 0) }
+        after.contains { table, now in now[3] > (before[table]?[3] ?? 0) }
     }
 
     /// "deleted 1 row of public.t", one per table and kind of change.
