@@ -16,11 +16,7 @@ struct SignUpTriggers {
     /// "trigger on_auth_user_created (public.handle_new_user())", or nil when the error
     /// did not come from a trigger on auth.users.
     func culprit(of error: PGError) -> String? {
-        guard let context = error.context, !context.isEmpty else { return nil }
-        let named = triggers.filter { trigger in
-            context.contains("function \(trigger.function)") || context.contains(".\(trigger.name)(")
-                || context.contains(" \(trigger.name)(")
-        }
+        let named = raising(error)
         return named.isEmpty ? nil : named.map(\.shown).joined(separator: " or ")
     }
 
@@ -28,9 +24,17 @@ struct SignUpTriggers {
     /// read (`new.raw_user_meta_data ->> 'firstName'`), sorted; those of every trigger
     /// when none is named.
     func metadataKeys(of error: PGError) -> [String] {
-        let context = error.context ?? ""
-        let named = triggers.filter { context.contains("function \($0.function)") || context.contains(".\($0.name)(") }
+        let named = raising(error)
         return Array(Set((named.isEmpty ? triggers : named).flatMap(\.metadataKeys))).sorted()
+    }
+
+    /// The triggers whose function the error's context names.
+    private func raising(_ error: PGError) -> [Trigger] {
+        guard let context = error.context, !context.isEmpty else { return [] }
+        return triggers.filter { trigger in
+            context.contains("function \(trigger.function)") || context.contains(".\(trigger.name)(")
+                || context.contains(" \(trigger.name)(")
+        }
     }
 
     /// The enabled BEFORE INSERT row triggers on auth.users ("trigger t (public.f())",
