@@ -15,17 +15,17 @@ public enum ConfigStorageBuckets {
     public static func apply(_ buckets: [SupabaseConfig.StorageBucket], on connection: Connection) throws -> [String] {
         guard !buckets.isEmpty else { return [] }
         let statements: [SQL] = buckets.map { bucket in
-            let limit = bucket.fileSizeLimit.map(String.init)
+            let (isPublic, limit) = (bucket.isPublic, bucket.fileSizeLimit)
             let types = bucket.allowedMimeTypes.map(PostgresArray.literal)
             return """
                 with updated as (
                   update storage.buckets
-                  set public = \(bucket.isPublic ? "true" : "false")::boolean, file_size_limit = \(limit)::bigint,
+                  set public = \(isPublic)::boolean, file_size_limit = \(limit)::bigint,
                       allowed_mime_types = \(types)::text[], updated_at = now()
                   where name = \(bucket.name)
                   returning 1)
                 insert into storage.buckets (id, name, public, file_size_limit, allowed_mime_types)
-                select \(bucket.name), \(bucket.name), \(bucket.isPublic ? "true" : "false")::boolean, \(limit)::bigint, \(types)::text[]
+                select \(bucket.name), \(bucket.name), \(isPublic)::boolean, \(limit)::bigint, \(types)::text[]
                 where not exists (select 1 from updated)
                 returning 1
                 """
