@@ -22,6 +22,13 @@ import TestSupport
         create policy "cards edit" on public.cards for update to authenticated using (true);
         """
 
+    /// A lookup table of roles holding one role, which the rules name: super_admin.
+    static let superAdminRole = """
+        create table public.roles (id bigserial primary key, name text not null unique);
+        insert into public.roles (name) values ('super_admin');
+
+        """
+
     /// The draft of a new twin database (`name`) made by `schema`.
     static func draft(_ name: String, _ schema: String) throws -> PlanDraft {
         let connection = try Connection(try TestCluster.newTwinDatabase(name).project)
@@ -338,9 +345,7 @@ import TestSupport
     /// persona the first role, super_admin, and every cell described an administrator (an
     /// RBAC base app). A lookup row named by any of its values counts as named.
     @Test func aRoleNamedByAnotherColumnOfItsRowIsNoPersonasRole() throws {
-        let draft = try Self.draft("rolename", """
-            create table public.roles (id bigserial primary key, name text not null unique);
-            insert into public.roles (name) values ('super_admin');
+        let draft = try Self.draft("rolename", Self.superAdminRole + """
             create table public.user_roles (
               user_id uuid not null references auth.users (id), role_id bigint not null references public.roles (id),
               primary key (user_id, role_id));
@@ -412,9 +417,7 @@ import TestSupport
     /// cells described an administrator (the RBAC base app, again). A table whose role
     /// column's every value the rules name gets no row, owner rule or not.
     @Test func aRoleTableWithoutAnOwnerRuleGivesNoAdministratorsRow() throws {
-        let draft = try Self.draft("roletableopen", """
-            create table public.roles (id bigserial primary key, name text not null unique);
-            insert into public.roles (name) values ('super_admin');
+        let draft = try Self.draft("roletableopen", Self.superAdminRole + """
             create table public.user_roles (
               id bigserial primary key, user_id uuid not null references auth.users (id),
               role_id bigint not null references public.roles (id), unique (user_id, role_id));
