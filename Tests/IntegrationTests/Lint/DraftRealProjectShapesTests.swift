@@ -186,6 +186,51 @@ import TestSupport
         #expect(draft.verified, "\(Self.failures(draft))")
     }
 
+    /// Posts anyone may read once published (`using (is_published or author_id =
+    /// auth.uid())`): every setup row kept `is_published`'s default, false, so anon's
+    /// read showed `none`, and a plan that said anon reads nothing passed while anon reads
+    /// every published post (a blog's notes). Each persona's row is now unpublished, and
+    /// the first persona also has a published one: anon reads some rows, ava her own,
+    /// ben his own and ava's published one. A flag that shows every new row by default
+    /// (`visible default true`) is kept: anon reading every user's rows stays a DANGER.
+    @Test func aPublishedRowIsSeenByAnon() throws {
+        let draft = try Self.draft("published", """
+            create table public.posts (
+              id bigint generated always as identity primary key,
+              author_id uuid not null default auth.uid() references auth.users (id),
+              title text not null, is_published boolean not null default false);
+            alter table public.posts enable row level security;
+            create policy "read published or own" on public.posts for select using (is_published or author_id = auth.uid());
+            create policy "authors write" on public.posts for insert to authenticated with check (author_id = auth.uid());
+            create policy "authors edit" on public.posts for update to authenticated
+              using (author_id = auth.uid()) with check (author_id = auth.uid());
+            create table public.notes (
+              id bigint generated always as identity primary key,
+              owner_id uuid not null default auth.uid() references auth.users (id),
+              body text not null, visible boolean not null default true);
+            alter table public.notes enable row level security;
+            create policy "read visible or own" on public.notes for select using (visible = true or owner_id = auth.uid());
+            create table public.banners (id bigint generated always as identity primary key, text text, is_live boolean);
+            alter table public.banners enable row level security;
+            create policy "live banners" on public.banners for select using (is_live is true);
+            grant select on public.posts, public.notes, public.banners to anon;
+            grant select, insert, update on public.posts to authenticated;
+            grant select on public.notes, public.banners to authenticated;
+            """)
+        let posts = try #require(draft.plan.relations.first { $0.name == "posts" })
+        #expect(posts.access["anon"]?.select == .someRows, "\(draft.yaml)")
+        #expect(posts.access["ava"] == Access(select: .own, insert: .own, update: .own, delete: .nothing), "\(draft.yaml)")
+        #expect(posts.access["ben"]?.select == .someRows, "\(draft.yaml)")
+        // A table no one owns gets two rows, one of them live.
+        let banners = try #require(draft.plan.relations.first { $0.name == "banners" })
+        #expect(banners.access["anon"]?.select == .someRows, "\(draft.yaml)")
+        let notes = try #require(draft.plan.relations.first { $0.name == "notes" })
+        #expect(notes.access["anon"]?.select == .all, "\(draft.yaml)")
+        #expect(draft.dangerCells.allSatisfy { $0.hasPrefix("public.notes") }, "\(draft.dangerCells)")
+        #expect(draft.dangerCells.contains { $0.hasPrefix("public.notes · anon") }, "\(draft.dangerCells)")
+        #expect(draft.verified, "\(Self.failures(draft))")
+    }
+
     /// Groups whose members are an array (`member_ids uuid[] default array[auth.uid()]`,
     /// `auth.uid() = any (member_ids)`): the setup wrote a uuid into the array (42804) and
     /// lost its rows, and the insert probe of "another user's row" left the column to its

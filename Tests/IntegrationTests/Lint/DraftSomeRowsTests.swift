@@ -34,7 +34,8 @@ import TestSupport
         let matrix = MatrixReport(draft.report).render()
         #expect(matrix.contains("public.posts  ~··· ✓"), "\(matrix)")
 
-        // Every row shown: anon now reads all of them, and `some` fails.
+        // Every row shown: anon now reads all of them (two seeded, one per persona, and
+        // ava's published one), and `some` fails.
         let drafted = try AccessPlanParser(file: "draft.yml").parse(draft.yaml)
         try connection.execute("""
             drop policy "published or own" on public.posts;
@@ -42,8 +43,8 @@ import TestSupport
             """)
         let widened = try AccessPlanRunner(connection: connection, plan: drafted).run()
         let read = widened.failures.first { $0.persona == "anon" && $0.probe == "select" }
-        #expect(read?.observed == "all (4 rows)", "\(widened.failures.map { "\($0.name): \($0.observed)" })")
-        #expect(read?.expected == "some (at least one row, neither all (4) nor own (0))", "\(String(describing: read))")
+        #expect(read?.observed == "all (5 rows)", "\(widened.failures.map { "\($0.name): \($0.observed)" })")
+        #expect(read?.expected == "some (at least one row, neither all (5) nor own (0))", "\(String(describing: read))")
         // Only the own rows shown: anon reads nothing, and `some` fails too.
         try connection.execute("""
             drop policy "everything" on public.posts;

@@ -59,6 +59,14 @@ struct DraftCatalog {
         /// A date or time its table's policies compare with the clock: 1 when they ask
         /// for one after it (`valid_until > now()`), -1 before it (`starts_at <= now()`).
         var comparedWithNow = 0
+        /// Its default is `true`.
+        var defaultsToTrue = false
+        /// A boolean its table's read policies show rows by (`using (is_published or
+        /// author_id = auth.uid())`), whose default does not: the setup's rows keep it
+        /// false, and the first persona gets one more row where it is true
+        /// (`DraftOwnership.setupRows`). (A default of true shows every new row: the
+        /// setup keeps it, and a reader of every user's rows stays a DANGER.)
+        var showsRows = false
 
         /// A foreign key another table's policies read: its row links that table's rows
         /// to a user (a membership, an organisation's subscription), so each persona needs
@@ -75,6 +83,8 @@ struct DraftCatalog {
     var columns: [String: [Column]] = [:]
     /// Table -> USING and WITH CHECK expressions of its policies (pg_get_expr text).
     var policyExpressions: [String: [String]] = [:]
+    /// Table -> the USING expressions of the policies that filter reads (for select or all).
+    var readExpressions: [String: [String]] = [:]
     /// Table -> the WITH CHECK expressions alone.
     var withCheckExpressions: [String: [String]] = [:]
     /// Policy expressions that read no column of their table (`exists (select 1 from
@@ -162,7 +172,9 @@ struct DraftCatalog {
                    coalesce(has_column_privilege(to_regrole('authenticated'), c.oid, a.attnum, 'UPDATE'), true)::text,
                    exists (select from pg_index i
                            where i.indrelid = c.oid and i.indisunique and i.indpred is null and i.indnkeyatts = 1
-                             and i.indkey[0] = a.attnum)::text
+                             and i.indkey[0] = a.attnum)::text,
+                   coalesce((select pg_get_expr(d.adbin, d.adrelid) = 'true' from pg_attrdef d
+                             where d.adrelid = c.oid and d.adnum = a.attnum), false)::text
             from pg_attribute a
             join pg_class c on c.oid = a.attrelid
             join pg_namespace n on n.oid = c.relnamespace
@@ -204,6 +216,7 @@ struct DraftCatalog {
                 everyValueSingledOut: named && (singledOut.namesEvery(labels) || singledOut.namesEvery(allowed ?? [])),
                 readByOtherTablesPolicies: row[12] == "true", signedInMayUpdate: row[13] != "false")
             column.uniqueAlone = row[14] == "true"
+            column.defaultsToTrue = row[15] == "true"
             catalog.columns[table, default: []].append(column)
             // A text column whose checks list no values: the server tries candidates below.
             if column.category == "S", column.allowedValues == nil, !checks.isEmpty { checked.append((table, column, checks)) }
@@ -219,6 +232,7 @@ struct DraftCatalog {
         catalog.findUserCallOwners()
         catalog.markColumnsComparedWithNow()
         catalog.markColumnsRequiredByChecks()
+        catalog.markColumnsShowingRows()
         // The lookup rows a role column may pick (`app_roles ('admin', 'viewer')`).
         catalog.singledOut.readKeys(connection, of: catalog.columns.values.joined().filter(\.looksUpRole).compactMap(\.reference))
         // A role column whose every lookup row the rules name (`profiles` 'technical_admin',
@@ -241,7 +255,8 @@ struct DraftCatalog {
             select format('%s.%s', n.nspname, c.relname), pg_get_expr(p.polqual, p.polrelid), pg_get_expr(p.polwithcheck, p.polrelid),
                    -- whether it reads a column of its table (a policy depends on each it reads)
                    exists (select from pg_depend d where d.classid = 'pg_policy'::regclass and d.objid = p.oid
-                           and d.refobjid = p.polrelid and d.refobjsubid > 0)::text
+                           and d.refobjid = p.polrelid and d.refobjsubid > 0)::text,
+                   (p.polcmd in ('r', '*'))::text
             from pg_policy p join pg_class c on c.oid = p.polrelid join pg_namespace n on n.oid = c.relnamespace
             where n.nspname = any(\(schemaArray)::text[])
             order by p.polname
@@ -354,6 +369,21 @@ struct DraftCatalog {
         }
     }
 
+    /// Sets `Column.showsRows` of the writable booleans, not `true` by default, that a
+    /// read policy of their table tests as true, as `pg_get_expr` spells it:
+    /// `is_published`, `(visible = true)`, `(shared IS TRUE)`; not negated (`NOT
+    /// is_deleted`, `= false`, `IS NOT TRUE`), which a default of false already shows.
+    private mutating func markColumnsShowingRows() {
+        for (table, expressions) in readExpressions {
+            let text = expressions.joined(separator: "\n")
+            for (index, column) in (columns[table] ?? []).enumerated() where column.category == "B" && column.writable && !column.defaultsToTrue {
+                let name = #"(?<![.\w"])(?<!NOT )"# + DraftOwnership.columnPattern(column.name) + #"(?![\w"])"#
+                let negated = #"(?!\s*(?:=\s*false|<>|!=|IS\s+NOT\s+TRUE|IS\s+FALSE|IS\s+NOT\s+DISTINCT|IS\s+DISTINCT))"#
+                columns[table]?[index].showsRows = text.range(of: name + negated, options: .regularExpression) != nil
+            }
+        }
+    }
+
     /// Reads the rows of `policySQL`'s queries, in order.
     private mutating func readPolicies(_ results: [[[String?]]]) {
         for row in results[0] {
@@ -361,6 +391,7 @@ struct DraftCatalog {
             policyExpressions[row[0] ?? "", default: []] += expressions
             if let check = row[2] { withCheckExpressions[row[0] ?? "", default: []].append(check) }
             if row[3] == "false" { rowlessExpressions.formUnion(expressions) }
+            if row[4] == "true", let using = row[1] { readExpressions[row[0] ?? "", default: []].append(using) }
         }
         securityDefiner = Set(results[1].compactMap { $0[0] })
         for row in results[2] { viewSources[row[0] ?? "", default: []].append(row[1] ?? "") }

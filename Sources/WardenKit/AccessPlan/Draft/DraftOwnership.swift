@@ -408,23 +408,63 @@ struct DraftOwnership {
         guard !emails.isEmpty, singledOutRoleColumn(of: table, setupSample: sample) == nil else { return nil }
         // A column whose default is auth.uid() is NULL for the admin: the persona's own
         // insert would have filled it with the persona (a NOT NULL one refused every row).
-        let row = sample + (catalog.columns[table] ?? []).filter { column in
+        let flags = parent ? [] : rowShowingFlags(of: table)
+        let row = Self.hidingRows(sample + (catalog.columns[table] ?? []).filter { column in
             column.defaultsToSignedInUser && column.writable && !sample.contains { $0.column == column.name }
-        }.map { ($0.name, Self.signedInUserArray($0) ?? "auth.uid()") }
+        }.map { ($0.name, Self.signedInUserArray($0) ?? "auth.uid()") }, by: flags)
         let columns = row.map { Self.sqlName($0.column) }.joined(separator: ", ")
         let list = emails.map(Self.literal).joined(separator: ", ")
         let index = "(select count(*) from auth.users v where v.email in (\(list)) and v.email < u.email)"
         let values = row.map {
             setupValue($0, table: table, quotedTable: quotedTable).replacingOccurrences(of: Self.personaIndex, with: index)
         }.joined(separator: ", ")
+        // The first persona's shown row: numbered after every persona's, so its unique
+        // values differ from theirs.
+        let shown = flags.isEmpty ? "" : shownRow(table, quotedTable, columns: columns, values: row.map { entry in
+            flags.contains(entry.column) ? "true"
+                : setupValue(entry, table: table, quotedTable: quotedTable)
+                    .replacingOccurrences(of: DraftDistinctValue.personaNumber, with: "(\(DraftDistinctValue.personaNumber) + \(emails.count))")
+                    .replacingOccurrences(of: Self.personaIndex, with: "\(emails.count)")
+        }, from: "from auth.users u where u.email = \(Self.literal(emails.min() ?? ""))")
         return """
             do $draft$ begin
               insert into \(quotedTable) (\(columns))
               select \(values) from auth.users u where u.email in (\(list))\(parent ? " and not exists (select 1 from \(quotedTable))" : "")
-              \(onConflict(table))
+              \(onConflict(table))\(shown)
             exception when others then
               raise notice 'plan draft: no rows for \(table.replacingOccurrences(of: "'", with: "''")): %', sqlerrm;
             end $draft$
+            """
+    }
+
+    /// The booleans of `table` its read policies show rows by (`Column.showsRows`).
+    private func rowShowingFlags(of table: String) -> Set<String> {
+        Set((catalog.columns[table] ?? []).filter(\.showsRows).map(\.name))
+    }
+
+    /// A setup row with each of `flags` false: every persona's row hidden where only a
+    /// flag shows it (left to a default of false, every row was hidden, and anon's read
+    /// of published rows was never seen; to a default of true, every row was shown).
+    private static func hidingRows(_ row: [(column: String, expression: String)], by flags: Set<String>)
+        -> [(column: String, expression: String)]
+    {
+        row.map { flags.contains($0.column) ? ($0.column, "false") : $0 }
+            + flags.sorted().filter { flag in !row.contains { $0.column == flag } }.map { ($0, "false") }
+    }
+
+    /// A nested block inserting one more setup row, each flag true: a row the flags show,
+    /// so a reader's cell says whether it sees such rows. Its failure (a check the values
+    /// miss) loses only that row, with a notice.
+    private func shownRow(_ table: String, _ quotedTable: String, columns: String, values: [String], from: String) -> String {
+        """
+
+              begin
+                insert into \(quotedTable) (\(columns))
+                select \(values.joined(separator: ", "))\(from.isEmpty ? "" : " " + from)
+                \(onConflict(table))
+              exception when others then
+                raise notice 'plan draft: no shown row for \(table.replacingOccurrences(of: "'", with: "''")): %', sqlerrm;
+              end;
             """
     }
 
@@ -503,16 +543,21 @@ struct DraftOwnership {
         let userColumns = (catalog.columns[table] ?? []).filter { column in
             column.reference?.table == "auth.users" && !sample.contains { $0.column == column.name }
         }
-        let row = sample + userColumns.map { ($0.name, "auth.uid()") }
+        let flags = rowShowingFlags(of: table)
+        let row = Self.hidingRows(sample + userColumns.map { ($0.name, "auth.uid()") }, by: flags)
         let columns = row.map { Self.sqlName($0.column) }.joined(separator: ", ")
         let values = row.map {
             $0.expression.replacingOccurrences(of: "auth.uid()", with: user).replacingOccurrences(of: Self.personaIndex, with: "0")
-        }.joined(separator: ", ")
+        }
+        // With a flag that shows rows, a second row that it shows, when the first was made.
+        let shown = flags.isEmpty ? "" : "\n  if found then" + shownRow(table, quotedTable, columns: columns, values: zip(row, values).map {
+            flags.contains($0.0.column) ? "true" : $0.1
+        }, from: "").replacingOccurrences(of: "\n  ", with: "\n    ") + "\n  end if;"
         return """
             do $draft$ begin
               insert into \(quotedTable) (\(columns))
-              select \(values) where not exists (select 1 from \(quotedTable))
-              \(onConflict(table))
+              select \(values.joined(separator: ", ")) where not exists (select 1 from \(quotedTable))
+              \(onConflict(table))\(shown)
             exception when others then
               raise notice 'plan draft: no rows for \(table.replacingOccurrences(of: "'", with: "''")): %', sqlerrm;
             end $draft$
