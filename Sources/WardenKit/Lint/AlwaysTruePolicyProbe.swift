@@ -1,7 +1,9 @@
 import WardenPostgres
 
 /// What a write policy that is always true lets a signed-in user (ava) do to rows of
-/// another user (ben): insert a row as ben, update or delete ben's rows. Without an
+/// another user (ben): insert a row as ben, update or delete ben's rows, give an own
+/// row to ben (an update whose WITH CHECK is true lets the owner column change: the row
+/// is then ben's, as if ava had inserted it as ben). Without an
 /// owner column, every row is "another user's". (With a plan, its two signed-in users.) A
 /// probe refused by anything but a privilege or a policy (a NOT NULL the probe's row
 /// broke) proves nothing either way: then it is "not probed", never "harmless".
@@ -77,13 +79,31 @@ struct AlwaysTruePolicyProbe {
                 evidence.append("\(ava)'s \(verb == "updated" ? "update" : "delete") of \(table): refused (\(PersonaOutcome.describe(error)))")
             }
         }
+        if let benName, let ben = context.userIDs[benName], let move = ownerColumnToMove() {
+            let sql = "update \(quoted) set \(move) = '\(ben)'::uuid where \(move) = auth.uid()"
+            switch try context.asPersona(ava, "PATCH", on: finding, sql, countingRows: true) {
+            case .rows(let rows):
+                let count = Int(rows.first?.first.flatMap { $0 } ?? "0") ?? 0
+                if count > 0 {
+                    proven = true
+                    evidence.append("\(ava) gave \(count) own row\(count == 1 ? "" : "s") of \(table) to \(benName) (\(move) set to \(benName)'s id)")
+                } else {
+                    evidence.append("\(ava) gave no own row of \(table) to \(benName)")
+                    if ownHasNoRow(move) { emptyLegs += 1 }
+                }
+            case .refused(let error):
+                refused(error)
+                evidence.append("\(ava)'s move of an own row of \(table) to \(benName): refused (\(PersonaOutcome.describe(error)))")
+            }
+        }
         // Without the other user, there may be no row of theirs to try: not harmless.
         if !proven && benName == nil && owner != nil {
             return LintConsequence(verdict: .notProbed, evidence: evidence + [ProbeContext.leftOutEvidence])
         }
         if !proven && emptyLegs > 0 {
             return LintConsequence(verdict: .notProbed, evidence: evidence + [
-                "\(table) has no row\(owner == nil ? "" : " of another user") (as the admin too): updating or deleting 0 rows shows nothing either way",
+                "\(table) has no row\(owner == nil ? "" : " of another user, or none of \(ava)'s to give") (as the admin too): "
+                    + "updating, deleting or giving 0 rows shows nothing either way",
             ])
         }
         if !proven && !untried.isEmpty {
@@ -93,6 +113,26 @@ struct AlwaysTruePolicyProbe {
             ])
         }
         return LintConsequence(verdict: proven ? .proven : .harmless, evidence: evidence, personas: proven ? [ava] : [])
+    }
+
+    /// The owner column, when it holds a user's id and a signed-in user may update it:
+    /// the column a move writes.
+    private func ownerColumnToMove() -> String? {
+        ownership.ownerColumn(of: finding.subject).flatMap { name in
+            ownership.catalog.columns[finding.subject]?.first {
+                $0.name == name && $0.writable && $0.signedInMayUpdate && $0.typeName == "uuid"
+            }
+        }.map { DraftOwnership.sqlName($0.name) }
+    }
+
+    /// Whether ava has no row of the table (read as the admin, with ava's claims, in a
+    /// rolled-back savepoint): giving 0 rows away then proves nothing.
+    private func ownHasNoRow(_ owner: String) -> Bool {
+        guard let ava = context.userName, let id = context.userIDs[ava] else { return true }
+        return (try? context.connection.rolledBack {
+            try context.connection.query(
+                "select count(*)::text from \(raw: ConsequenceProber.quoted(finding)) where \(raw: owner) = \(id)::uuid").scalar
+        }) == "0"
     }
 
     /// A column an update can set to itself: not a GENERATED ALWAYS identity or a

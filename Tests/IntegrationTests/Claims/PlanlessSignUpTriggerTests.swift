@@ -184,7 +184,7 @@ import TestSupport
     /// With every signed-in persona left out, an owned table's update and delete probes
     /// of the others aim at any row (each is some user's: here a third, seeded user's),
     /// not at the first signed-in persona's own row, which does not exist: service_role's
-    /// writes are observed, not "could not be observed".
+    /// writes are observed, not "could not be stated as a scope".
     @Test func withEverySignedInPersonaLeftOutServiceRoleStillWritesAUsersRow() throws {
         let (admin, url) = try database()
         let cluster = try TestCluster.cluster
@@ -211,7 +211,7 @@ import TestSupport
         expectLeftOut(run.standardOutput, run.all)
         let posts = run.standardOutput.split(separator: "\n").first { $0.hasPrefix("public.posts ") }.map(String.init) ?? ""
         #expect(posts.trimmingCharacters(in: .whitespaces).hasSuffix("SIUD ✓"), "\(run.all)")
-        #expect(!run.standardOutput.contains("could not be observed"), "\(run.all)")
+        #expect(!run.standardOutput.contains("could not be stated"), "\(run.all)")
         #expect(try DatabaseDigest.ofDatabase(admin) == before)
     }
 

@@ -79,6 +79,7 @@ import TestSupport
             "ava inserted a row of public.posts owned by ben",
             "ava updated 1 row of public.posts owned by another user",
             "ava deleted 1 row of public.posts owned by another user",
+            "ava gave 1 own row of public.posts to ben (author set to ben's id)",
         ])
         #expect(always.isDanger)
         let metadata = try finding(report, .rlsReferencesUserMetadata, "public.teams")

@@ -265,6 +265,39 @@ import TestSupport
 
     /// Lints a database made by one migration (`sql`, its text), in a `MigrationFolder`
     /// that is removed afterwards: the report, and the database's connection.
+    /// An update policy that checks the old row only (`using (owner_id = auth.uid())
+    /// with check (true)`): the owner may give the row to any other user, which leaves a
+    /// row of ben's that ben never wrote, as an insert as ben would. Lint's probes tried
+    /// ben's rows only (none updated) and called it HARMLESS; the plan-less report put
+    /// those write probes under the cell's DANGER about reading. Giving an own row away
+    /// is now probed (an update without RETURNING, which would ask the read policies
+    /// about ben's row too), and a relation cell shows no lint evidence.
+    @Test func anUpdateWhoseCheckIsTrueLetsTheOwnerGiveTheRowAway() throws {
+        let schema = """
+            create table public.boxes (
+              id uuid primary key default gen_random_uuid(),
+              owner_id uuid not null references auth.users default auth.uid());
+            alter table public.boxes enable row level security;
+            create policy "read" on public.boxes for select to authenticated using (true);
+            create policy "add" on public.boxes for insert to authenticated with check (owner_id = auth.uid());
+            create policy "give" on public.boxes for update to authenticated using (owner_id = auth.uid()) with check (true);
+
+            """
+        let connection = try Connection(try TestCluster.newTwinDatabase("givebox").project)
+        try connection.execute(unsafeScript: schema)
+        let draft = try PlanDrafter(connection: connection).draft()
+        let give = try #require(draft.findings.findings.first { $0.rule.rawValue == "rls_policy_always_true" && $0.subject == "public.boxes" })
+        #expect(give.isDanger, "\(give.consequence?.evidence ?? [])")
+        #expect(give.consequence?.evidence.contains("ava gave 1 own row of public.boxes to ben (owner_id set to ben's id)") == true,
+                "\(give.consequence?.evidence ?? [])")
+        let lines = ObservedAccessReport(draft, planFile: "plan.yml").dangerLines
+        let cell = try #require(lines.firstIndex { $0.hasPrefix("DANGER public.boxes · ava:") }, "\(lines)")
+        #expect(!lines[cell + 1].hasPrefix("  probe:"), "\(lines)")
+        var observed = MatrixReport(draft.report)
+        observed.isObservation = true
+        #expect(observed.summary.contains("2 could not be stated as a scope"), "\(observed.summary)")
+    }
+
     private func lint(_ sql: String) throws -> (report: LintReport, connection: Connection) {
         let files = try MigrationFolder(["20240101000000_schema.sql": sql])
         return try withExtendedLifetime(files) {  // the folder goes when `files` does

@@ -8,7 +8,7 @@ package struct MatrixReport {
     package let report: AccessPlanReport
 
     /// The report of an observation (`test`/`dev` without a plan), not of a plan: cells
-    /// that could not be observed are counted, not listed as failures.
+    /// that could not be stated as a scope are counted, not listed as failures.
     package var isObservation = false
 
     package init(_ report: AccessPlanReport) { self.report = report }
@@ -75,8 +75,9 @@ package struct MatrixReport {
         let failed = report.failures.count
         let total = report.results.count
         if isObservation {
-            let unobserved = failed == 0 ? "" : "; \(failed) could not be observed (✗: e.g. no row to update or delete; "
-                + "a plan's setup can give the personas rows)"
+            let unobserved = failed == 0 ? "" : "; \(failed) could not be stated as a scope (✗: no row to probe, which a "
+                + "plan's setup can give, or access no scope says, such as giving an own row to another user; "
+                + "`plan draft` notes each)"
             return "observed: \(total) probes\(unobserved) (\(Int((report.duration.inSeconds * 1000).rounded())) ms)"
         }
         let milliseconds = report.duration.inSeconds * 1000

@@ -27,12 +27,14 @@ public struct ObservedAccessReport {
         }
     }
 
-    /// The evidence of lint's findings on a cell's subject that it probed without
-    /// proving a consequence (harmless, or not probed: the calls proved nothing either
-    /// way), the cell's persona's calls only (a cell reads `subject · persona: ...`).
+    /// The evidence of lint's findings on a function cell's subject that it probed
+    /// without proving a consequence (harmless, or not probed: the calls proved nothing
+    /// either way), the cell's persona's calls only (a cell reads `subject · persona:
+    /// ...`). Not a relation's: its lint probes write, and under a cell's DANGER about
+    /// reading (`sees other users' rows`) they read as its evidence.
     private func probedWithoutConsequence(_ cell: String) -> [String] {
         let parts = cell.components(separatedBy: " · ")
-        guard parts.count == 2, let persona = parts[1].split(separator: ":").first else { return [] }
+        guard parts.count == 2, parts[0].hasSuffix(")"), let persona = parts[1].split(separator: ":").first else { return [] }
         return draft.findings.findings.filter { !$0.isDanger && $0.subject == parts[0] }
             .flatMap { $0.consequence?.evidence ?? [] }
             .filter { $0.hasPrefix("\(persona) ") || $0.hasPrefix("\(persona)'s ") }
