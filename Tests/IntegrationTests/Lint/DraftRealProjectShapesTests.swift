@@ -231,6 +231,45 @@ import TestSupport
         #expect(draft.verified, "\(Self.failures(draft))")
     }
 
+    /// Memberships whose insert check also lets an invitation in (`user_id = auth.uid()
+    /// or (status = 'pending' and user_id is null)`), accepted by default: the draft took
+    /// 'pending' as a value the check requires, every persona's membership was pending,
+    /// and no one saw their own team (a task manager's teams, tasks and subtasks all
+    /// `none`). A column with a default keeps it.
+    @Test func aLiteralOfAnotherBranchOfTheCheckIsNotRequired() throws {
+        let draft = try Self.draft("pendingbranch", """
+            create table public.teams (
+              id uuid primary key default gen_random_uuid(),
+              name text not null,
+              created_by uuid references auth.users(id) on delete set null
+            );
+            create table public.memberships (
+              id uuid primary key default gen_random_uuid(),
+              team_id uuid not null references public.teams(id) on delete cascade,
+              user_id uuid references auth.users(id),
+              invited_email text,
+              status text not null default 'accepted' check (status in ('pending','accepted'))
+            );
+            create unique index memberships_invite_unique on public.memberships (invited_email, team_id)
+              where invited_email is not null and status = 'pending';
+            create function public.is_member(t uuid, u uuid) returns boolean language sql security definer set search_path = public stable as
+            $$ select exists (select 1 from memberships m where m.team_id = t and m.user_id = u and m.status = 'accepted') $$;
+            alter table public.teams enable row level security;
+            alter table public.memberships enable row level security;
+            create policy t_read on public.teams for select to authenticated using (public.is_member(id, auth.uid()));
+            create policy t_ins on public.teams for insert to authenticated with check (created_by = auth.uid());
+            create policy m_read on public.memberships for select
+              using (user_id = auth.uid() or public.is_member(team_id, auth.uid()) or (status = 'pending' and user_id is null));
+            create policy m_ins on public.memberships for insert to authenticated
+              with check (user_id = auth.uid() or (status = 'pending' and user_id is null));
+            """)
+        let memberships = try #require(draft.plan.relations.first { $0.name == "memberships" })
+        #expect(!memberships.sample.contains { $0.column == "status" }, "\(draft.yaml)")
+        let teams = try #require(draft.plan.relations.first { $0.name == "teams" })
+        #expect(teams.access["ava"]?.select == .own, "\(draft.yaml)")
+        #expect(draft.verified, "\(Self.failures(draft))")
+    }
+
     /// Groups whose members are an array (`member_ids uuid[] default array[auth.uid()]`,
     /// `auth.uid() = any (member_ids)`): the setup wrote a uuid into the array (42804) and
     /// lost its rows, and the insert probe of "another user's row" left the column to its

@@ -59,8 +59,10 @@ struct DraftCatalog {
         /// A date or time its table's policies compare with the clock: 1 when they ask
         /// for one after it (`valid_until > now()`), -1 before it (`starts_at <= now()`).
         var comparedWithNow = 0
+        /// Its default, as `pg_get_expr` spells it (`true`, `'draft'::text`), if it has one.
+        var defaultExpression: String? = nil
         /// Its default is `true`.
-        var defaultsToTrue = false
+        var defaultsToTrue: Bool { defaultExpression == "true" }
         /// A boolean its table's read policies show rows by (`using (is_published or
         /// author_id = auth.uid())`), whose default does not: the setup's rows keep it
         /// false, and the first persona gets one more row where it is true
@@ -173,8 +175,7 @@ struct DraftCatalog {
                    exists (select from pg_index i
                            where i.indrelid = c.oid and i.indisunique and i.indpred is null and i.indnkeyatts = 1
                              and i.indkey[0] = a.attnum)::text,
-                   coalesce((select pg_get_expr(d.adbin, d.adrelid) = 'true' from pg_attrdef d
-                             where d.adrelid = c.oid and d.adnum = a.attnum), false)::text
+                   (select pg_get_expr(d.adbin, d.adrelid) from pg_attrdef d where d.adrelid = c.oid and d.adnum = a.attnum)
             from pg_attribute a
             join pg_class c on c.oid = a.attrelid
             join pg_namespace n on n.oid = c.relnamespace
@@ -216,7 +217,7 @@ struct DraftCatalog {
                 everyValueSingledOut: named && (singledOut.namesEvery(labels) || singledOut.namesEvery(allowed ?? [])),
                 readByOtherTablesPolicies: row[12] == "true", signedInMayUpdate: row[13] != "false")
             column.uniqueAlone = row[14] == "true"
-            column.defaultsToTrue = row[15] == "true"
+            column.defaultExpression = row[15]
             catalog.columns[table, default: []].append(column)
             // A text column whose checks list no values: the server tries candidates below.
             if column.category == "S", column.allowedValues == nil, !checks.isEmpty { checked.append((table, column, checks)) }
@@ -353,12 +354,17 @@ struct DraftCatalog {
     }
 
     /// Sets `Column.requiredByCheck` of the text columns (not a role's: a rule's `role =
-    /// 'admin'` singles a user out) that a WITH CHECK compares with one literal.
+    /// 'admin'` singles a user out) that a WITH CHECK compares with one literal. Not
+    /// a column with a default: an insert that leaves it out gets the default, which
+    /// the literal may only be an alternative to (`user_id = auth.uid() or (status =
+    /// 'pending' and user_id is null)`, status accepted by default: every persona's
+    /// membership was made pending, and no one was a member of anything).
     private mutating func markColumnsRequiredByChecks() {
         for (table, checks) in withCheckExpressions {
             let text = checks.joined(separator: "\n")
             guard text.contains("'") else { continue }
-            for (index, column) in (columns[table] ?? []).enumerated() where column.category == "S" && !column.holdsRole {
+            for (index, column) in (columns[table] ?? []).enumerated()
+            where column.category == "S" && !column.holdsRole && column.defaultExpression == nil {
                 let name = #"(?<![.\w"])"# + DraftOwnership.columnPattern(column.name)
                 guard let regex = try? NSRegularExpression(pattern: name + #"\s*=\s*'((?:[^']|'')*)'"#) else { continue }
                 let found = Set(regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap { match in
