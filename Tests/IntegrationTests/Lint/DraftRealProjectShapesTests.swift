@@ -191,8 +191,11 @@ import TestSupport
     /// read showed `none`, and a plan that said anon reads nothing passed while anon reads
     /// every published post (a blog's notes). Each persona's row is now unpublished, and
     /// the first persona also has a published one: anon reads some rows, ava her own,
-    /// ben his own and ava's published one. A flag that shows every new row by default
-    /// (`visible default true`) is kept: anon reading every user's rows stays a DANGER.
+    /// ben his own and ava's published one. The same for a text or an enum compared with
+    /// one value (`status = 'published'`, `visibility = 'public'`): the personas' rows get
+    /// another value (another the column lists, its default, or a made-up text). A flag
+    /// that shows every new row by default (`visible default true`) is kept: anon
+    /// reading every user's rows stays a DANGER.
     @Test func aPublishedRowIsSeenByAnon() throws {
         let draft = try Self.draft("published", """
             create table public.posts (
@@ -213,9 +216,27 @@ import TestSupport
             create table public.banners (id bigint generated always as identity primary key, text text, is_live boolean);
             alter table public.banners enable row level security;
             create policy "live banners" on public.banners for select using (is_live is true);
-            grant select on public.posts, public.notes, public.banners to anon;
+            create type public.story_state as enum ('draft', 'published');
+            create table public.stories (
+              id bigint generated always as identity primary key,
+              author_id uuid not null default auth.uid() references auth.users (id),
+              state public.story_state not null default 'draft');
+            create table public.boards (
+              id bigint generated always as identity primary key,
+              owner_id uuid not null default auth.uid() references auth.users (id),
+              visibility text not null default 'private' check (visibility in ('private', 'public')));
+            create table public.pages (
+              id bigint generated always as identity primary key,
+              owner_id uuid not null default auth.uid() references auth.users (id), status text);
+            alter table public.stories enable row level security;
+            alter table public.boards enable row level security;
+            alter table public.pages enable row level security;
+            create policy "published or own" on public.stories for select using (state = 'published' or author_id = auth.uid());
+            create policy "public or own" on public.boards for select using (visibility = 'public' or owner_id = auth.uid());
+            create policy "live or own" on public.pages for select using (status = 'live' or owner_id = auth.uid());
+            grant select on public.posts, public.notes, public.banners, public.stories, public.boards, public.pages to anon;
             grant select, insert, update on public.posts to authenticated;
-            grant select on public.notes, public.banners to authenticated;
+            grant select on public.notes, public.banners, public.stories, public.boards, public.pages to authenticated;
             """)
         let posts = try #require(draft.plan.relations.first { $0.name == "posts" })
         #expect(posts.access["anon"]?.select == .someRows, "\(draft.yaml)")
@@ -224,6 +245,11 @@ import TestSupport
         // A table no one owns gets two rows, one of them live.
         let banners = try #require(draft.plan.relations.first { $0.name == "banners" })
         #expect(banners.access["anon"]?.select == .someRows, "\(draft.yaml)")
+        for name in ["stories", "boards", "pages"] {
+            let relation = try #require(draft.plan.relations.first { $0.name == name })
+            #expect(relation.access["anon"]?.select == .someRows, "\(name): \(draft.yaml)")
+            #expect(relation.access["ava"]?.select == .own, "\(name): \(draft.yaml)")
+        }
         let notes = try #require(draft.plan.relations.first { $0.name == "notes" })
         #expect(notes.access["anon"]?.select == .all, "\(draft.yaml)")
         #expect(draft.dangerCells.allSatisfy { $0.hasPrefix("public.notes") }, "\(draft.dangerCells)")

@@ -63,12 +63,13 @@ struct DraftCatalog {
         var defaultExpression: String? = nil
         /// Its default is `true`.
         var defaultsToTrue: Bool { defaultExpression == "true" }
-        /// A boolean its table's read policies show rows by (`using (is_published or
-        /// author_id = auth.uid())`), whose default does not: the setup's rows keep it
-        /// false, and the first persona gets one more row where it is true
-        /// (`DraftOwnership.setupRows`). (A default of true shows every new row: the
-        /// setup keeps it, and a reader of every user's rows stays a DANGER.)
-        var showsRows = false
+        /// The value its table's read policies show rows by, and one they do not, where
+        /// its default does not show them (`using (is_published or author_id =
+        /// auth.uid())`: true and false; `status = 'published'`: 'published' and
+        /// 'draft'): the setup's rows get the hiding value, and the first persona one
+        /// more row with the showing value (`DraftOwnership.setupRows`). (A default that
+        /// shows every new row is kept, and a reader of every user's rows stays a DANGER.)
+        var showsRows: RowVisibility? = nil
 
         /// A foreign key another table's policies read: its row links that table's rows
         /// to a user (a membership, an organisation's subscription), so each persona needs
@@ -80,6 +81,12 @@ struct DraftCatalog {
 
         /// An enum's first label (one the rules do not name, where there is one).
         var firstLabel: String? { labels.first }
+    }
+
+    /// A column's value that shows a row to readers and one that does not, as SQL.
+    struct RowVisibility: Equatable {
+        var shown: String
+        var hidden: String
     }
 
     var columns: [String: [Column]] = [:]
@@ -375,19 +382,53 @@ struct DraftCatalog {
         }
     }
 
-    /// Sets `Column.showsRows` of the writable booleans, not `true` by default, that a
-    /// read policy of their table tests as true, as `pg_get_expr` spells it:
-    /// `is_published`, `(visible = true)`, `(shared IS TRUE)`; not negated (`NOT
-    /// is_deleted`, `= false`, `IS NOT TRUE`), which a default of false already shows.
+    /// Sets `Column.showsRows` of the writable columns whose default does not show
+    /// rows that a read policy of their table shows rows by, as `pg_get_expr` spells
+    /// it: a boolean tested as true (`is_published`, `(visible = true)`, `(shared IS
+    /// TRUE)`; not negated, `NOT is_deleted`, `= false`, `IS NOT TRUE`, which a default of
+    /// false already shows), or a text or enum compared with one literal (`(status =
+    /// 'published'::text)`; not a role's, `role = 'admin'` singles a user out; not a
+    /// foreign key's, `bucket_id = 'avatars'` names the bucket).
     private mutating func markColumnsShowingRows() {
         for (table, expressions) in readExpressions {
             let text = expressions.joined(separator: "\n")
-            for (index, column) in (columns[table] ?? []).enumerated() where column.category == "B" && column.writable && !column.defaultsToTrue {
-                let name = #"(?<![.\w"])(?<!NOT )"# + DraftOwnership.columnPattern(column.name) + #"(?![\w"])"#
-                let negated = #"(?!\s*(?:=\s*false|<>|!=|IS\s+NOT\s+TRUE|IS\s+FALSE|IS\s+NOT\s+DISTINCT|IS\s+DISTINCT))"#
-                columns[table]?[index].showsRows = text.range(of: name + negated, options: .regularExpression) != nil
+            for (index, column) in (columns[table] ?? []).enumerated() where column.writable {
+                columns[table]?[index].showsRows = column.category == "B"
+                    ? Self.booleanShowing(column, in: text) : Self.literalShowing(column, in: text)
             }
         }
+    }
+
+    /// true and false, for a boolean not true by default that `text` tests as true.
+    private static func booleanShowing(_ column: Column, in text: String) -> RowVisibility? {
+        guard !column.defaultsToTrue else { return nil }
+        let name = #"(?<![.\w"])(?<!NOT )"# + DraftOwnership.columnPattern(column.name) + #"(?![\w"])"#
+        let negated = #"(?!\s*(?:=\s*false|<>|!=|IS\s+NOT\s+TRUE|IS\s+FALSE|IS\s+NOT\s+DISTINCT|IS\s+DISTINCT))"#
+        return text.range(of: name + negated, options: .regularExpression) == nil ? nil : RowVisibility(shown: "true", hidden: "false")
+    }
+
+    /// The one literal `text` compares a text or enum column with, and a value other
+    /// than it: another the column lists (an enum's label, a check's value), else its
+    /// default, else a made-up text; nil when its default is that literal, or a check
+    /// the made-up text may break guards it.
+    private static func literalShowing(_ column: Column, in text: String) -> RowVisibility? {
+        guard ["S", "E"].contains(column.category), !column.holdsRole, column.reference == nil,
+              let regex = try? NSRegularExpression(
+                pattern: #"(?<![.\w"])"# + DraftOwnership.columnPattern(column.name) + #"\s*=\s*'((?:[^']|'')*)'"#)
+        else { return nil }
+        let found = Set(regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap { match in
+            Range(match.range(at: 1), in: text).map { text[$0].replacingOccurrences(of: "''", with: "'") }
+        })
+        guard found.count == 1, let value = found.first else { return nil }
+        let shown = DraftOwnership.literal(value)
+        if column.defaultExpression?.hasPrefix(shown) == true { return nil }
+        if let other = (column.labels + (column.allowedValues ?? [])).first(where: { $0 != value }) {
+            return RowVisibility(shown: shown, hidden: DraftOwnership.literal(other))
+        }
+        if let fallback = column.defaultExpression { return RowVisibility(shown: shown, hidden: fallback) }
+        guard column.category == "S", column.checkedText == nil else { return nil }
+        let made = "Draft \(column.name)"
+        return RowVisibility(shown: shown, hidden: DraftOwnership.literal(column.maxLength.map { String(made.prefix($0)) } ?? made))
     }
 
     /// Reads the rows of `policySQL`'s queries, in order.

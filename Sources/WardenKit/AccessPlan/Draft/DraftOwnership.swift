@@ -408,7 +408,7 @@ struct DraftOwnership {
         guard !emails.isEmpty, singledOutRoleColumn(of: table, setupSample: sample) == nil else { return nil }
         // A column whose default is auth.uid() is NULL for the admin: the persona's own
         // insert would have filled it with the persona (a NOT NULL one refused every row).
-        let flags = parent ? [] : rowShowingFlags(of: table)
+        let flags = parent ? [:] : rowShowingFlags(of: table)
         let row = Self.hidingRows(sample + (catalog.columns[table] ?? []).filter { column in
             column.defaultsToSignedInUser && column.writable && !sample.contains { $0.column == column.name }
         }.map { ($0.name, Self.signedInUserArray($0) ?? "auth.uid()") }, by: flags)
@@ -421,8 +421,8 @@ struct DraftOwnership {
         // The first persona's shown row: numbered after every persona's, so its unique
         // values differ from theirs.
         let shown = flags.isEmpty ? "" : shownRow(table, quotedTable, columns: columns, values: row.map { entry in
-            flags.contains(entry.column) ? "true"
-                : setupValue(entry, table: table, quotedTable: quotedTable)
+            flags[entry.column]?.shown
+                ?? setupValue(entry, table: table, quotedTable: quotedTable)
                     .replacingOccurrences(of: DraftDistinctValue.personaNumber, with: "(\(DraftDistinctValue.personaNumber) + \(emails.count))")
                     .replacingOccurrences(of: Self.personaIndex, with: "\(emails.count)")
         }, from: "from auth.users u where u.email = \(Self.literal(emails.min() ?? ""))")
@@ -437,22 +437,25 @@ struct DraftOwnership {
             """
     }
 
-    /// The booleans of `table` its read policies show rows by (`Column.showsRows`).
-    private func rowShowingFlags(of table: String) -> Set<String> {
-        Set((catalog.columns[table] ?? []).filter(\.showsRows).map(\.name))
+    /// The columns of `table` its read policies show rows by (`Column.showsRows`),
+    /// with their showing and hiding values.
+    private func rowShowingFlags(of table: String) -> [String: DraftCatalog.RowVisibility] {
+        Dictionary(uniqueKeysWithValues: (catalog.columns[table] ?? []).compactMap { column in
+            column.showsRows.map { (column.name, $0) }
+        })
     }
 
-    /// A setup row with each of `flags` false: every persona's row hidden where only a
-    /// flag shows it (left to a default of false, every row was hidden, and anon's read
-    /// of published rows was never seen; to a default of true, every row was shown).
-    private static func hidingRows(_ row: [(column: String, expression: String)], by flags: Set<String>)
+    /// A setup row with each of `flags` at its hiding value: every persona's row hidden
+    /// where only a flag shows it (left to a default of false, every row was hidden, and
+    /// anon's read of published rows was never seen).
+    private static func hidingRows(_ row: [(column: String, expression: String)], by flags: [String: DraftCatalog.RowVisibility])
         -> [(column: String, expression: String)]
     {
-        row.map { flags.contains($0.column) ? ($0.column, "false") : $0 }
-            + flags.sorted().filter { flag in !row.contains { $0.column == flag } }.map { ($0, "false") }
+        row.map { entry in flags[entry.column].map { (entry.column, $0.hidden) } ?? entry }
+            + flags.keys.sorted().filter { flag in !row.contains { $0.column == flag } }.map { ($0, flags[$0]!.hidden) }
     }
 
-    /// A nested block inserting one more setup row, each flag true: a row the flags show,
+    /// A nested block inserting one more setup row, each flag at its showing value: a row the flags show,
     /// so a reader's cell says whether it sees such rows. Its failure (a check the values
     /// miss) loses only that row, with a notice.
     private func shownRow(_ table: String, _ quotedTable: String, columns: String, values: [String], from: String) -> String {
@@ -551,7 +554,7 @@ struct DraftOwnership {
         }
         // With a flag that shows rows, a second row that it shows, when the first was made.
         let shown = flags.isEmpty ? "" : "\n  if found then" + shownRow(table, quotedTable, columns: columns, values: zip(row, values).map {
-            flags.contains($0.0.column) ? "true" : $0.1
+            flags[$0.0.column]?.shown ?? $0.1
         }, from: "").replacingOccurrences(of: "\n  ", with: "\n    ") + "\n  end if;"
         return """
             do $draft$ begin
