@@ -6,7 +6,9 @@ import WardenPostgres
 /// defaulted parameters left out, but for an overloaded name), then, if that fails, with NULL for every argument;
 /// counts the rows it inserted, updated and deleted per table (`pg_stat_xact_user_tables`,
 /// read in the same rolled-back savepoint) and the rows with a value it returned (NULL
-/// and false are no data), and reports the call. Proven when it changed rows, or
+/// is no data, and neither is a boolean: a yes or no is what a helper such as
+/// is_owner(uuid) or is_handle_free(text) is for, and which way it answered was up to
+/// the made-up argument), and reports the call. Proven when it changed rows, or
 /// returned data to anon (read from a table). Harmless when a function without
 /// arguments went through without that, every call was refused for want of a privilege
 /// (42501: the persona may not call it, or the function's own guard said no), or it is
@@ -53,8 +55,8 @@ struct FunctionCallProbe {
             var changes: [String] = []
             var readTables = false
             let before = try tableChanges()
-            // Rows with a value: a void result, NULL or false is no data (a helper such
-            // as is_owner(uuid), which policies call, answers false to anon).
+            // Rows with a value: a void result or NULL is no data; a boolean is counted
+            // only to say which way it answered (true: 1).
             let counted = returns == "void" ? "0" : returns == "boolean" ? "count(result) filter (where result)" : "count(result)"
             let outcome = try context.asPersona(persona, "POST", on: finding, "select \(counted)::text from (select \(call) as result) as called") {
                 let after = try tableChanges()
@@ -65,12 +67,14 @@ struct FunctionCallProbe {
             case .rows(let rows):
                 let returned = Int(rows.first?.first.flatMap { $0 } ?? "0") ?? 0
                 // A value made without reading a table (a random invite code) is no one's data.
-                let parts = (returned > 0 ? ["returned \(returned) row\(returned == 1 ? "" : "s")" + (readTables ? "" : " (read no table)")]
-                             : returns == "boolean" ? ["returned false or null"] : [])
+                let answer = returns == "boolean" ? [returned > 0 ? "returned true" : "returned false or null"] : []
+                let parts = (returns == "boolean" ? answer
+                             : returned > 0 ? ["returned \(returned) row\(returned == 1 ? "" : "s")" + (readTables ? "" : " (read no table)")] : [])
                     + (changes.isEmpty ? ["changed nothing"] : changes)
                 evidence.append("\(persona) called \(shown): succeeded, \(parts.joined(separator: ", "))")
                 // Data handed to anon with the owner's rights is a consequence too.
-                let proven = !changes.isEmpty || (context.plan.persona(named: persona)?.role == "anon" && returned > 0 && readTables)
+                let proven = !changes.isEmpty
+                    || (context.plan.persona(named: persona)?.role == "anon" && returned > 0 && readTables && returns != "boolean")
                 if proven, let readers = try sessionUserReaders(signature) {
                     // `if session_user = 'authenticator' then <check> else return true`:
                     // the probe ran as this run's login, a request as authenticator.
@@ -85,6 +89,15 @@ struct FunctionCallProbe {
                 if !values.isEmpty {
                     return LintConsequence(verdict: .notProbed, evidence: evidence + [
                         "the call's arguments were made up: that it changed nothing may only mean they matched no row",
+                    ])
+                }
+                // A table its body updates or deletes from that has no row: changing
+                // nothing there proves nothing (every team's overdue tasks, with no task).
+                let empty = try emptyTablesItsBodyWrites(signature)
+                if !empty.isEmpty {
+                    return LintConsequence(verdict: .notProbed, evidence: evidence + [
+                        "\(empty.joined(separator: ", ")), which its body updates or deletes from, "
+                            + "\(empty.count == 1 ? "has" : "have") no rows (as the admin too): that it changed nothing proves nothing",
                     ])
                 }
                 return LintConsequence(verdict: .harmless, evidence: evidence)
@@ -120,6 +133,31 @@ struct FunctionCallProbe {
             where p.prosrc ~* '\\msession_user\\M'
             """).scalar
         return found.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// The tables, without a row, that the function's body names after `update` or
+    /// `delete from` (read as written; a name without a schema is looked up in the
+    /// function's own search_path setting, else in public).
+    private func emptyTablesItsBodyWrites(_ signature: String) throws -> [String] {
+        let tables = try context.connection.query(
+            """
+            select distinct format('%I.%I', c.relnamespace::pg_catalog.regnamespace, c.relname)
+            from pg_catalog.pg_proc p
+            cross join lateral regexp_matches(p.prosrc, '\\m(?:update|delete\\s+from)\\s+(?:only\\s+)?([A-Za-z_"][\\w."]*)', 'gi') as m
+            cross join lateral (select coalesce(
+                case when m[1] like '%.%' then to_regclass(m[1]) end,
+                (select to_regclass(s || '.' || m[1])
+                 from unnest(coalesce((select string_to_array(replace(split_part(c, '=', 2), ' ', ''), ',')
+                                       from unnest(p.proconfig) as c where c like 'search_path=%'), '{}') || '{public}'::text[])
+                        with ordinality as path(s, n)
+                 where to_regclass(s || '.' || m[1]) is not null order by n limit 1)) as oid) as target
+            join pg_catalog.pg_class c on c.oid = target.oid and c.relkind in ('r', 'p')
+            where p.oid = to_regprocedure(\(signature))
+            order by 1
+            """).rows.compactMap { $0[0] }
+        return try tables.filter { table in
+            try context.connection.query("select (not exists (select from \(raw: table)))::text").scalar == "true"
+        }
     }
 
     /// The user id a uuid parameter gets, and whose it is: the persona's own; for a

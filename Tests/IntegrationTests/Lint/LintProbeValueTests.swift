@@ -298,6 +298,44 @@ import TestSupport
         #expect(observed.summary.contains("2 could not be stated as a scope"), "\(observed.summary)")
     }
 
+    /// Two shapes from a facilitation app. A sign-up helper anon may call that answers
+    /// `not exists (...)` over a table anon reads anyway: its `true` counted as "returned
+    /// 1 row" of data, a DANGER, where the same helper written with `exists` answered
+    /// false and stayed a WARN. A boolean is an answer, not data: the made-up argument
+    /// decided it, so it is not probed either way. And a function without arguments
+    /// whose body closes every user's overdue tasks, over a table with no task: "changed
+    /// nothing" made it HARMLESS; with no row to change it proves nothing.
+    @Test func aBooleanAnswerIsNoDataAndATableWithNoRowsProvesNothing() throws {
+        let (report, _) = try lint("""
+            create table public.handles (user_id uuid primary key references auth.users (id), handle text not null unique);
+            alter table public.handles enable row level security;
+            create policy "anyone reads" on public.handles for select using (true);
+            create function public.handle_is_free(p text) returns boolean language plpgsql security definer
+              set search_path = public as $$ begin return not exists (select 1 from handles where handle = p); end $$;
+            create table public.tasks (
+              id uuid primary key default gen_random_uuid(), owner uuid not null references auth.users (id),
+              due timestamptz not null, status text not null default 'open');
+            alter table public.tasks enable row level security;
+            create policy "own tasks" on public.tasks for all to authenticated using (owner = auth.uid());
+            create function public.close_overdue() returns void language plpgsql security definer
+              set search_path = public as $$ begin update tasks set status = 'closed' where due < now() and status = 'open'; end $$;
+
+            """)
+        func finding(_ subject: String) throws -> LintFinding {
+            try #require(report.findings.first { $0.rule.rawValue == "anon_security_definer_function_executable" && $0.subject == subject })
+        }
+        let free = try finding("public.handle_is_free(text)")
+        #expect(!free.isDanger, "\(free.consequence?.evidence ?? [])")
+        #expect(free.consequence?.verdict == .notProbed)
+        #expect(free.consequence?.evidence.first == "anon called public.handle_is_free('pgwarden'): succeeded, returned true, changed nothing",
+                "\(free.consequence?.evidence ?? [])")
+        let close = try finding("public.close_overdue()")
+        #expect(close.consequence?.verdict == .notProbed, "\(close.consequence?.evidence ?? [])")
+        #expect(close.consequence?.evidence.last
+                    == "public.tasks, which its body updates or deletes from, has no rows (as the admin too): that it changed nothing proves nothing",
+                "\(close.consequence?.evidence ?? [])")
+    }
+
     private func lint(_ sql: String) throws -> (report: LintReport, connection: Connection) {
         let files = try MigrationFolder(["20240101000000_schema.sql": sql])
         return try withExtendedLifetime(files) {  // the folder goes when `files` does
