@@ -74,7 +74,7 @@ struct ConsequenceProber {
             guard let user = context.userName else {
                 return LintConsequence(verdict: .notProbed, evidence: [ProbeContext.leftOutEvidence])
             }
-            return try FunctionCallProbe(context: context, finding: finding).run(as: user)
+            return try FunctionCallProbe(context: context, finding: finding, ownership: DraftOwnership(catalog: draftCatalog)).run(as: user)
         case .rlsPolicyAlwaysTrue:
             return try AlwaysTruePolicyProbe(
                 context: context, finding: finding, ownership: DraftOwnership(catalog: draftCatalog)).run()

@@ -20,6 +20,9 @@ import WardenPostgres
 struct FunctionCallProbe {
     let context: ProbeContext
     let finding: LintFinding
+    /// Who owns the rows of the tables a call may change (for a signed-in persona's
+    /// call: one that changed only the persona's own rows proves nothing).
+    var ownership: DraftOwnership? = nil
 
     struct Parameter {
         var type: String
@@ -53,6 +56,7 @@ struct FunctionCallProbe {
             let call = "\(finding.signature.map(Self.name) ?? "")(\(arguments.joined(separator: ", ")))"
             let shown = "\(finding.schema).\(finding.name)(\(values.map(\.shown).joined(separator: ", ")))"
             var changes: [String] = []
+            var changedTables: [String] = []
             var readTables = false
             let before = try tableChanges()
             // Rows with a value: a void result or NULL is no data; a boolean is counted
@@ -61,6 +65,7 @@ struct FunctionCallProbe {
             let outcome = try context.asPersona(persona, "POST", on: finding, "select \(counted)::text from (select \(call) as result) as called") {
                 let after = try tableChanges()
                 changes = Self.describe(before: before, after: after)
+                changedTables = Self.changedTables(before: before, after: after)
                 readTables = Self.readATable(before: before, after: after)
             }
             switch outcome {
@@ -81,6 +86,15 @@ struct FunctionCallProbe {
                     return LintConsequence(verdict: .notProbed, evidence: evidence + [
                         "\(readers) reads session_user, which is authenticator in a PostgREST request but this run's own "
                             + "login here: the call may have taken a branch no request takes",
+                    ])
+                }
+                // A signed-in user's call that changed only the user's own rows (a
+                // self-service `update profiles ... where id = auth.uid()`): revoking it
+                // would break the app, and nothing shows it does more than the user may.
+                if proven, !changes.isEmpty, let owners = try onlyOwnRowsChanged(by: call, as: persona, in: changedTables) {
+                    return LintConsequence(verdict: .notProbed, evidence: evidence + [
+                        "the call changed only \(persona)'s own rows (\(owners)): whether it lets \(persona) change what "
+                            + "the tables' own policies do not is not probed",
                     ])
                 }
                 if proven { return LintConsequence(verdict: .proven, evidence: evidence, personas: [persona]) }
@@ -160,12 +174,16 @@ struct FunctionCallProbe {
         }
     }
 
-    /// The user id a uuid parameter gets, and whose it is: the persona's own; for a
-    /// persona without an account (anon), the first signed-in persona's.
+    /// The user id a uuid parameter gets, and whose it is: another user's, as anyone
+    /// who has seen an id can pass it (for anon, the first signed-in persona's; for a
+    /// signed-in persona, the other's, where there is one, else its own). With its own
+    /// id, a call that changed the persona's own row showed nothing a user may not do.
     private func userID(for persona: String) -> (id: String, owner: String)? {
-        if let id = context.userIDs[persona] { return (id, persona) }
-        guard let owner = context.userName, let id = context.userIDs[owner] else { return nil }
-        return (id, owner)
+        let others = context.plan.personas.filter { $0.user != nil && $0.name != persona }.map(\.name)
+        for owner in others + [persona] {
+            if let id = context.userIDs[owner] { return (id, owner) }
+        }
+        return nil
     }
 
     /// `schema.name` of a signature, as written in it (quoted where needed).
@@ -223,6 +241,41 @@ struct FunctionCallProbe {
     /// row: inserted, updated, deleted, scans).
     static func readATable(before: [String: [Int]], after: [String: [Int]]) -> Bool {
         after.contains { table, now in now[3] > (before[table]?[3] ?? 0) }
+    }
+
+    /// The tables with rows inserted, updated or deleted between the two readings.
+    static func changedTables(before: [String: [Int]], after: [String: [Int]]) -> [String] {
+        after.keys.sorted().filter { table in
+            let now = after[table] ?? [0, 0, 0], then = before[table] ?? [0, 0, 0]
+            return (0..<3).contains { now[$0] > then[$0] }
+        }
+    }
+
+    /// For a signed-in persona: the owner column of each changed table (auth.users: id;
+    /// an exposed table: the one its policies compare with auth.uid()), as `table.column`,
+    /// when the same call again left every other user's rows as they were (their count
+    /// and the sum of their rows' hashes, read as the admin before and after the call,
+    /// in its rolled-back savepoint); nil when a changed table has no owner column, the
+    /// persona has no account, or another user's row changed.
+    private func onlyOwnRowsChanged(by call: String, as persona: String, in tables: [String]) throws -> String? {
+        guard let id = context.userIDs[persona], !tables.isEmpty else { return nil }
+        var owners: [(table: String, column: String)] = []
+        for table in tables {
+            guard let column = table == "auth.users" ? "id" : ownership?.ownerColumn(of: table) else { return nil }
+            owners.append((table, column))
+        }
+        let others = owners.map { owner -> String in
+            let parts = owner.table.split(separator: ".", maxSplits: 1).map(String.init)
+            let quoted = parts.map(SQL.quoteIdentifier).joined(separator: ".")
+            return "(select count(*)::text || ':' || coalesce(sum(hashtext(t::text)), 0)::text from \(quoted) t "
+                + "where \(SQL.quoteIdentifier(owner.column)) is distinct from '\(id)'::uuid)"
+        }.joined(separator: " || ' ' || ")
+        let readOthers = { try context.connection.query("select \(raw: others)").scalar }
+        let before = try readOthers()
+        var after: String?
+        let outcome = try context.asPersona(persona, "POST", on: finding, "select \(call)") { after = try readOthers() }
+        guard case .rows = outcome, after == before else { return nil }
+        return owners.map { "\($0.table).\($0.column)" }.joined(separator: ", ")
     }
 
     /// "deleted 1 row of public.t", one per table and kind of change.

@@ -336,6 +336,41 @@ import TestSupport
                 "\(close.consequence?.evidence ?? [])")
     }
 
+    /// A self-service RPC a signed-in user may call (`update profiles ... where id =
+    /// auth.uid()`): "updated 1 row of public.profiles", ava's own, made it a DANGER
+    /// whose advice (revoke execute from authenticated) breaks the app. A call that left
+    /// every other user's rows as they were now proves nothing. A function that writes
+    /// the row of the user it is given is called with the other user's id (it was ava's
+    /// own, which showed nothing a user may not do) and is proven.
+    @Test func aCallThatChangesOnlyTheCallersOwnRowsIsNoConsequence() throws {
+        let (report, _) = try lint("""
+            create table public.profiles (id uuid primary key references auth.users (id) on delete cascade, bio text);
+            alter table public.profiles enable row level security;
+            create policy "own read" on public.profiles for select to authenticated using (id = auth.uid());
+            create policy "own update" on public.profiles for update to authenticated using (id = auth.uid());
+            create function public.on_signup() returns trigger language plpgsql security definer set search_path = public
+              as $$ begin insert into profiles (id) values (new.id); return new; end $$;
+            create trigger on_signup after insert on auth.users for each row execute function public.on_signup();
+            create function public.set_my_bio(p_bio text default null) returns void language plpgsql security definer
+              set search_path = public as $$ begin update profiles set bio = coalesce(p_bio, bio) where id = auth.uid(); end $$;
+            create function public.set_bio(target uuid, p_bio text) returns void language plpgsql security definer
+              set search_path = public as $$ begin update profiles set bio = p_bio where id = target; end $$;
+
+            """)
+        func finding(_ subject: String) throws -> LintFinding {
+            try #require(report.findings.first { $0.rule.rawValue == "authenticated_security_definer_function_executable" && $0.subject == subject })
+        }
+        let mine = try finding("public.set_my_bio(text)")
+        #expect(!mine.isDanger, "\(mine.consequence?.evidence ?? [])")
+        #expect(mine.consequence?.evidence == [
+            "ava called public.set_my_bio(): succeeded, updated 1 row of public.profiles",
+            "the call changed only ava's own rows (public.profiles.id): whether it lets ava change what the tables' own policies do not is not probed",
+        ])
+        let anyones = try finding("public.set_bio(uuid, text)")
+        #expect(anyones.isDanger, "\(anyones.consequence?.evidence ?? [])")
+        #expect(anyones.consequence?.evidence == ["ava called public.set_bio(ben's id, 'pgwarden'): succeeded, updated 1 row of public.profiles"])
+    }
+
     private func lint(_ sql: String) throws -> (report: LintReport, connection: Connection) {
         let files = try MigrationFolder(["20240101000000_schema.sql": sql])
         return try withExtendedLifetime(files) {  // the folder goes when `files` does
