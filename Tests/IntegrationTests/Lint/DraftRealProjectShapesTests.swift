@@ -257,6 +257,39 @@ import TestSupport
         #expect(draft.verified, "\(Self.failures(draft))")
     }
 
+    /// Clubs any signed-in user may write once they have a code (`for all using
+    /// (created_by = auth.uid() or code is not null)`, no WITH CHECK): the insert probes
+    /// left the nullable code NULL, so ava's insert as ben was refused and the cell said
+    /// `own`, while a client that sends a code writes a club as anyone (a facilitation
+    /// app's teams). A column a read policy tests with IS NOT NULL now gets a value in the
+    /// sample; in the setup the personas' rows keep it NULL and ava gets one more row
+    /// with it, as for a flag (`published_at is not null`: anon reads some posts).
+    @Test func aColumnTestedIsNotNullGetsAValue() throws {
+        let draft = try Self.draft("notnullbranch", """
+            create table public.clubs (
+              id uuid primary key default gen_random_uuid(), name text not null, code text unique,
+              created_by uuid references auth.users (id));
+            alter table public.clubs enable row level security;
+            create policy "write listed or own" on public.clubs for all to authenticated
+              using (created_by = auth.uid() or code is not null);
+            create table public.essays (
+              id uuid primary key default gen_random_uuid(),
+              author_id uuid not null default auth.uid() references auth.users (id), published_at timestamptz);
+            alter table public.essays enable row level security;
+            create policy "published or own" on public.essays for select using (published_at is not null or author_id = auth.uid());
+            grant select, insert, update, delete on public.clubs to authenticated;
+            grant select on public.essays to anon, authenticated;
+            """)
+        let clubs = try #require(draft.plan.relations.first { $0.name == "clubs" })
+        #expect(clubs.sample.contains { $0.column == "code" }, "\(draft.yaml)")
+        #expect(clubs.access["ava"]?.insert == .all, "\(draft.yaml)")
+        #expect(draft.dangerCells.contains { $0.hasPrefix("public.clubs · ava: a signed-in user may insert other users' rows") },
+                "\(draft.dangerCells)")
+        let essays = try #require(draft.plan.relations.first { $0.name == "essays" })
+        #expect(essays.access["anon"]?.select == .someRows, "\(draft.yaml)")
+        #expect(draft.verified, "\(Self.failures(draft))")
+    }
+
     /// Memberships whose insert check also lets an invitation in (`user_id = auth.uid()
     /// or (status = 'pending' and user_id is null)`), accepted by default: the draft took
     /// 'pending' as a value the check requires, every persona's membership was pending,

@@ -85,7 +85,8 @@ struct DraftCatalog {
 
     /// A column's value that shows a row to readers and one that does not, as SQL.
     struct RowVisibility: Equatable {
-        var shown: String
+        /// nil: any value shows it (`code is not null`), the sample's among them.
+        var shown: String?
         var hidden: String
     }
 
@@ -393,8 +394,9 @@ struct DraftCatalog {
         for (table, expressions) in readExpressions {
             let text = expressions.joined(separator: "\n")
             for (index, column) in (columns[table] ?? []).enumerated() where column.writable {
-                columns[table]?[index].showsRows = column.category == "B"
-                    ? Self.booleanShowing(column, in: text) : Self.literalShowing(column, in: text)
+                columns[table]?[index].showsRows = (column.category == "B"
+                    ? Self.booleanShowing(column, in: text) : Self.literalShowing(column, in: text))
+                    ?? Self.valueShowing(column, in: text)
             }
         }
     }
@@ -405,6 +407,16 @@ struct DraftCatalog {
         let name = #"(?<![.\w"])(?<!NOT )"# + DraftOwnership.columnPattern(column.name) + #"(?![\w"])"#
         let negated = #"(?!\s*(?:=\s*false|<>|!=|IS\s+NOT\s+TRUE|IS\s+FALSE|IS\s+NOT\s+DISTINCT|IS\s+DISTINCT))"#
         return text.range(of: name + negated, options: .regularExpression) == nil ? nil : RowVisibility(shown: "true", hidden: "false")
+    }
+
+    /// Any value and NULL, for a column without a default that may be NULL that `text`
+    /// tests with `IS NOT NULL` (`created_by = auth.uid() or code is not null`, `published_at
+    /// is not null`): not a role's, not a foreign key's. Its sample gives it a value
+    /// (`DraftOwnership.sample`): an insert with it tries the branch a real client would.
+    private static func valueShowing(_ column: Column, in text: String) -> RowVisibility? {
+        guard !column.required, column.defaultExpression == nil, !column.holdsRole, column.reference == nil else { return nil }
+        let pattern = #"(?<![.\w"])"# + DraftOwnership.columnPattern(column.name) + #"\s+IS\s+NOT\s+NULL"#
+        return text.range(of: pattern, options: .regularExpression) == nil ? nil : RowVisibility(shown: nil, hidden: "null")
     }
 
     /// The one literal `text` compares a text or enum column with, and a value other

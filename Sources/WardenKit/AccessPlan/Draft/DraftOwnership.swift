@@ -190,6 +190,9 @@ struct DraftOwnership {
                 || (inSetup && column.linksRowsForOtherPolicies)
                 || (hasRule && column.writable && column.defaultsToSignedInUser && column.category == "A")
                 || (column.writable && column.requiredByCheck != nil)
+                // A value where a read policy shows rows by any (`code is not null`): an
+                // insert without it missed the branch a client writes through.
+                || (column.writable && column.showsRows.map { $0.shown == nil } == true)
         }
         // No column an insert must give: the first it may give (an identity column that is
         // GENERATED ALWAYS refuses a value, so a sample naming it proves nothing).
@@ -409,9 +412,10 @@ struct DraftOwnership {
         // A column whose default is auth.uid() is NULL for the admin: the persona's own
         // insert would have filled it with the persona (a NOT NULL one refused every row).
         let flags = parent ? [:] : rowShowingFlags(of: table)
-        let row = Self.hidingRows(sample + (catalog.columns[table] ?? []).filter { column in
+        let unhidden = sample + (catalog.columns[table] ?? []).filter { column in
             column.defaultsToSignedInUser && column.writable && !sample.contains { $0.column == column.name }
-        }.map { ($0.name, Self.signedInUserArray($0) ?? "auth.uid()") }, by: flags)
+        }.map { ($0.name, Self.signedInUserArray($0) ?? "auth.uid()") }
+        let row = Self.hidingRows(unhidden, by: flags)
         let columns = row.map { Self.sqlName($0.column) }.joined(separator: ", ")
         let list = emails.map(Self.literal).joined(separator: ", ")
         let index = "(select count(*) from auth.users v where v.email in (\(list)) and v.email < u.email)"
@@ -420,11 +424,10 @@ struct DraftOwnership {
         }.joined(separator: ", ")
         // The first persona's shown row: numbered after every persona's, so its unique
         // values differ from theirs.
-        let shown = flags.isEmpty ? "" : shownRow(table, quotedTable, columns: columns, values: row.map { entry in
-            flags[entry.column]?.shown
-                ?? setupValue(entry, table: table, quotedTable: quotedTable)
-                    .replacingOccurrences(of: DraftDistinctValue.personaNumber, with: "(\(DraftDistinctValue.personaNumber) + \(emails.count))")
-                    .replacingOccurrences(of: Self.personaIndex, with: "\(emails.count)")
+        let shown = flags.isEmpty ? "" : shownRow(table, quotedTable, columns: columns, values: Self.showingRows(unhidden, by: flags).map {
+            setupValue($0, table: table, quotedTable: quotedTable)
+                .replacingOccurrences(of: DraftDistinctValue.personaNumber, with: "(\(DraftDistinctValue.personaNumber) + \(emails.count))")
+                .replacingOccurrences(of: Self.personaIndex, with: "\(emails.count)")
         }, from: "from auth.users u where u.email = \(Self.literal(emails.min() ?? ""))")
         return """
             do $draft$ begin
@@ -453,6 +456,15 @@ struct DraftOwnership {
     {
         row.map { entry in flags[entry.column].map { (entry.column, $0.hidden) } ?? entry }
             + flags.keys.sorted().filter { flag in !row.contains { $0.column == flag } }.map { ($0, flags[$0]!.hidden) }
+    }
+
+    /// The same row, its columns in the same order, with each of `flags` at its showing
+    /// value (one that shows by any value, `code is not null`, keeps the sample's).
+    private static func showingRows(_ row: [(column: String, expression: String)], by flags: [String: DraftCatalog.RowVisibility])
+        -> [(column: String, expression: String)]
+    {
+        row.map { entry in flags[entry.column]?.shown.map { (entry.column, $0) } ?? entry }
+            + flags.keys.sorted().filter { flag in !row.contains { $0.column == flag } }.map { ($0, flags[$0]?.shown ?? "null") }
     }
 
     /// A nested block inserting one more setup row, each flag at its showing value: a row the flags show,
@@ -547,15 +559,19 @@ struct DraftOwnership {
             column.reference?.table == "auth.users" && !sample.contains { $0.column == column.name }
         }
         let flags = rowShowingFlags(of: table)
-        let row = Self.hidingRows(sample + userColumns.map { ($0.name, "auth.uid()") }, by: flags)
+        let unhidden = sample + userColumns.map { ($0.name, "auth.uid()") }
+        let row = Self.hidingRows(unhidden, by: flags)
         let columns = row.map { Self.sqlName($0.column) }.joined(separator: ", ")
-        let values = row.map {
-            $0.expression.replacingOccurrences(of: "auth.uid()", with: user).replacingOccurrences(of: Self.personaIndex, with: "0")
+        let admins = { (entries: [(column: String, expression: String)]) in
+            entries.map {
+                $0.expression.replacingOccurrences(of: "auth.uid()", with: user).replacingOccurrences(of: Self.personaIndex, with: "0")
+            }
         }
+        let values = admins(row)
         // With a flag that shows rows, a second row that it shows, when the first was made.
-        let shown = flags.isEmpty ? "" : "\n  if found then" + shownRow(table, quotedTable, columns: columns, values: zip(row, values).map {
-            flags[$0.0.column]?.shown ?? $0.1
-        }, from: "").replacingOccurrences(of: "\n  ", with: "\n    ") + "\n  end if;"
+        let shown = flags.isEmpty ? "" : "\n  if found then"
+            + shownRow(table, quotedTable, columns: columns, values: admins(Self.showingRows(unhidden, by: flags)), from: "")
+                .replacingOccurrences(of: "\n  ", with: "\n    ") + "\n  end if;"
         return """
             do $draft$ begin
               insert into \(quotedTable) (\(columns))
