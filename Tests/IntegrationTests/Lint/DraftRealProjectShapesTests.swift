@@ -290,6 +290,65 @@ import TestSupport
         #expect(draft.verified, "\(Self.failures(draft))")
     }
 
+    /// Groups read through a membership helper (`in_group(id)` reads `members`), whose
+    /// members' insert checks only `user_id = auth.uid()`: any signed-in user joins any
+    /// group, then reads its posts. By the owner rule such a row is the user's own, so
+    /// `insert: own` held and no DANGER showed (a team-notes app, a classes app). The
+    /// draft now checks that ava cannot join a group of ben's, keeps the check as it came
+    /// out, and marks a join that went through. A table no other table's policies read
+    /// (`likes (user_id, post_id)`) grants nothing: no check.
+    @Test func joiningAnotherUsersGroupIsChecked() throws {
+        let draft = try Self.draft("selfjoin", """
+            create table public.groups (id uuid primary key default gen_random_uuid(), owner_id uuid not null references auth.users (id));
+            create table public.members (
+              group_id uuid not null references public.groups (id) on delete cascade,
+              user_id uuid not null references auth.users (id), primary key (group_id, user_id));
+            create table public.clubs (id uuid primary key default gen_random_uuid(), owner_id uuid not null references auth.users (id));
+            create table public.invites (club_id uuid not null references public.clubs (id), email text not null);
+            create table public.club_members (
+              club_id uuid not null references public.clubs (id) on delete cascade,
+              user_id uuid not null references auth.users (id), primary key (club_id, user_id));
+            create table public.likes (
+              group_id uuid not null references public.groups (id), user_id uuid not null references auth.users (id),
+              primary key (group_id, user_id));
+            alter table public.groups enable row level security;
+            alter table public.members enable row level security;
+            alter table public.clubs enable row level security;
+            alter table public.invites enable row level security;
+            alter table public.club_members enable row level security;
+            alter table public.likes enable row level security;
+            create function public.in_group(g uuid) returns boolean language sql stable security definer set search_path = ''
+              as $$ select exists (select 1 from public.members where group_id = g and user_id = auth.uid()) $$;
+            create policy "read" on public.groups for select to authenticated using (owner_id = auth.uid() or public.in_group(id));
+            create policy "create" on public.groups for insert to authenticated with check (owner_id = auth.uid());
+            create policy "own" on public.members for select to authenticated using (user_id = auth.uid());
+            create policy "join" on public.members for insert to authenticated with check (user_id = auth.uid());
+            create policy "read" on public.clubs for select to authenticated
+              using (owner_id = auth.uid() or id in (select club_id from public.club_members where user_id = auth.uid()));
+            create policy "create" on public.clubs for insert to authenticated with check (owner_id = auth.uid());
+            create policy "own" on public.club_members for select to authenticated using (user_id = auth.uid());
+            create policy "invited" on public.club_members for insert to authenticated
+              with check (user_id = auth.uid() and (club_id in (select id from public.clubs where owner_id = auth.uid())
+                          or exists (select 1 from public.invites i where i.club_id = club_members.club_id and i.email = auth.email())));
+            create policy "own" on public.likes for all to authenticated using (user_id = auth.uid());
+            """)
+        let names = draft.plan.checks.map(\.name)
+        #expect(names == ["ava joins a public.clubs row of ben's through public.club_members",
+                          "ava joins a public.groups row of ben's through public.members"], "\(draft.yaml)")
+        let club = try #require(draft.plan.checks.first { $0.name.hasSuffix("public.club_members") })
+        #expect(club.expectation.sqlState == "42501", "\(draft.yaml)")
+        let group = try #require(draft.plan.checks.first { $0.name.hasSuffix("public.members") })
+        #expect(group.expectation.rowCount == 1, "\(draft.yaml)")
+        #expect(draft.dangerCells.filter { $0.contains("join") } == [
+            "public.members · ava: a signed-in user may join another user's public.groups rows through public.members "
+                + "(an insert of the user's own membership naming another user's row went through)",
+        ], "\(draft.dangerCells)")
+        #expect(draft.verified, "\(Self.failures(draft))")
+        // The drafted YAML reads back with its checks.
+        let reread = try AccessPlanParser(file: "draft.yml").parse(draft.yaml)
+        #expect(reread.checks.map(\.name) == names)
+    }
+
     /// Memberships whose insert check also lets an invitation in (`user_id = auth.uid()
     /// or (status = 'pending' and user_id is null)`), accepted by default: the draft took
     /// 'pending' as a value the check requires, every persona's membership was pending,

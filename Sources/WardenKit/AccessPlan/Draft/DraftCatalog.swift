@@ -120,6 +120,10 @@ struct DraftCatalog {
     /// Tables with rules on insert or update (`create rule ... do instead nothing`),
     /// which refuse an insert's ON CONFLICT clause.
     var tablesWithWriteRules: Set<String> = []
+    /// Tables whose rows other tables' policies read, directly or through a function
+    /// they call: a membership there grants access (`members` behind `in_group(id)`),
+    /// where one of `likes (user_id, post_id)` does not.
+    var tablesReadByOtherTablesPolicies: Set<String> = []
 
     /// Table -> a NOTE where its policies read the token's `app_metadata` (`auth.jwt()
     /// -> 'app_metadata' -> 'tenants'`): the drafted personas' tokens carry only what
@@ -307,6 +311,25 @@ struct DraftCatalog {
             from pg_rewrite r join pg_class c on c.oid = r.ev_class join pg_namespace n on n.oid = c.relnamespace
             where n.nspname = any(\(schemaArray)::text[]) and c.relkind in ('r', 'p') and r.ev_type in ('2', '3')
             """,
+            // Tables whose rows other tables' policies read: in the expression itself
+            // (a policy depends on each table it reads), or in the body of a function
+            // the expression calls (`public.in_group(id)` reading `members`).
+            """
+            with called as materialized (
+              select distinct p.polrelid, f.prosrc
+              from pg_policy p
+              join pg_proc f on f.pronamespace <> 'pg_catalog'::pg_catalog.regnamespace and f.prokind = 'f'
+               and strpos(coalesce(pg_get_expr(p.polqual, p.polrelid), '') || ' '
+                          || coalesce(pg_get_expr(p.polwithcheck, p.polrelid), ''), f.proname::text || '(') > 0)
+            select format('%s.%s', n.nspname, c.relname)
+            from pg_class c join pg_namespace n on n.oid = c.relnamespace
+            where n.nspname = any(\(schemaArray)::text[]) and c.relkind in ('r', 'p')
+              and (exists (select from pg_depend d join pg_policy p on p.oid = d.objid
+                           where d.classid = 'pg_policy'::regclass and d.refclassid = 'pg_class'::regclass
+                             and d.refobjid = c.oid and p.polrelid <> c.oid)
+                   or exists (select from called k where k.polrelid <> c.oid and strpos(k.prosrc, c.relname::text) > 0
+                                and k.prosrc ~* ('\\m' || c.relname || '\\M')))
+            """,
         ]
     }
 
@@ -456,5 +479,6 @@ struct DraftCatalog {
         for row in results[2] { viewSources[row[0] ?? "", default: []].append(row[1] ?? "") }
         userReadingCalls = results[3].compactMap { $0[0] }
         tablesWithWriteRules = Set(results[4].compactMap { $0[0] })
+        tablesReadByOtherTablesPolicies = Set(results[5].compactMap { $0[0] })
     }
 }

@@ -384,6 +384,24 @@ struct DraftOwnership {
         return nil
     }
 
+    /// The columns that make `table` a membership table that grants access: a user
+    /// column in a unique key, and a foreign key to another table (`parent`, quoted as
+    /// the catalog gives it) in one too, or the user column unique alone; with the
+    /// foreign key's type. Only where other tables' policies read the table (a like or
+    /// a bookmark, `likes (user_id, post_id)`, is no membership).
+    func membershipColumns(of table: String) -> (parent: String, rowColumn: String, userColumn: String, rowType: String)? {
+        let columns = catalog.columns[table] ?? []
+        guard catalog.tablesReadByOtherTablesPolicies.contains(table),
+              let user = columns.first(where: { $0.unique && $0.reference?.table == "auth.users" && $0.reference?.column == "id" }),
+              let row = columns.first(where: { column in
+                  column.writable && column.reference.map { $0.table != "auth.users" && $0.table != table } == true
+                      && (column.unique || user.uniqueAlone)
+              }),
+              let parent = row.reference?.table
+        else { return nil }
+        return (parent, row.name, user.name, row.typeName)
+    }
+
     /// Admin SQL giving each signed-in persona a row of `table` (so own and other
     /// users' rows exist to probe): the sample with auth.uid()/auth.email() as each
     /// persona's. A row that cannot be made is skipped with a notice.

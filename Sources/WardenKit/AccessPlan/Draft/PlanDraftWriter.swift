@@ -14,6 +14,9 @@ struct PlanDraftWriter {
     var userColumns: [String: String] = [:]
     /// Relation -> a NOTE on the relation as a whole (why the setup gives it no rows).
     var relationNotes: [String: String] = [:]
+    /// Check name -> the table and the DANGER of what it observed
+    /// (`DraftMembershipJoin`: a user joining another user's rows).
+    var checkDangers: [String: (table: String, danger: String)] = [:]
 
     func render() -> String {
         var lines = [
@@ -75,6 +78,25 @@ struct PlanDraftWriter {
                 lines.append("    \(persona.name): \(executes ? "execute" : "deny")\(danger)")
             }
         }
+        if !plan.checks.isEmpty {
+            lines += ["", "# What the matrix cannot say: whether a signed-in user can join another user's rows", "checks:"]
+        }
+        for check in plan.checks {
+            if let danger = checkDangers[check.name] { lines.append("  # DANGER: \(danger.danger)") }
+            lines.append("  - name: \(Self.quote(check.name))")
+            lines.append("    as: \(Self.key(check.persona))")
+            if let before = check.before {
+                lines.append("    before: |")
+                lines += before.split(separator: "\n", omittingEmptySubsequences: false).map { "      \($0)" }
+            }
+            lines.append("    sql: \(Self.quote(check.sql))")
+            let expectation = check.expectation
+            if let state = expectation.sqlState {
+                lines.append("    expect: { sqlstate: \(Self.quote(state)) }")
+            } else if let count = expectation.rowCount {
+                lines.append("    expect: { row_count: \(count) }")
+            }
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -88,6 +110,8 @@ struct PlanDraftWriter {
             plan.personas.compactMap { persona in
                 functionDanger(function, persona, function.execute[persona.name] ?? false).map { "\(function.signature) · \(persona.name): \($0)" }
             }
+        } + plan.checks.compactMap { check in
+            checkDangers[check.name].map { "\($0.table) · \(check.persona): \($0.danger)" }
         }
     }
 

@@ -101,6 +101,10 @@ public struct PlanDrafter {
                 table: relation.qualifiedName,
                 quotedTable: "\(DraftOwnership.sqlName(relation.schema)).\(DraftOwnership.sqlName(relation.name))", emails: emails)
         }
+        // Whether the first signed-in persona can join the other's rows through a
+        // membership table: observed as checks, kept as they came out.
+        let joins = DraftMembershipJoin.checks(ownership: ownership, tables: exposedTables.map(\.qualifiedName), personas: personas)
+        plan.checks = joins.map(\.check)
         let refusals = DraftSetupRefusals()
         for table in exposedTables.map(\.qualifiedName) {
             refusals.skipped[table] = ownership.setupSkipReason(of: table)
@@ -141,6 +145,10 @@ public struct PlanDrafter {
                 plan.functions[index].execute[persona.name] = observation.executes(plan.functions[index].signature, persona.name)
             }
         }
+        let joined = joins.compactMap { join in
+            join.observed(observedResults?.first { $0.subjectKind == .check && $0.subject == join.check.name }).map { (join, $0) }
+        }
+        plan.checks = joined.map(\.1.check)
         let check = try AccessPlanRunner(connection: connection, plan: plan).run()
         for failure in check.failures {
             let known = notes[failure.subject]?[failure.persona ?? "-"] ?? []
@@ -157,6 +165,7 @@ public struct PlanDrafter {
         findings.leftOut = leftOut
         var writer = PlanDraftWriter(plan: plan, notes: notes, securityDefiner: catalog.securityDefiner, findings: findings.dangers)
         writer.userColumns = catalog.userColumns
+        writer.checkDangers = Dictionary(joined.filter(\.1.dangerous).map { ($0.0.check.name, ($0.0.table, $0.0.danger)) }) { first, _ in first }
         writer.relationNotes = refusals.skipped.merging(unusableRules) { skipped, _ in skipped }
             .merging(catalog.appMetadataNotes) { earlier, _ in earlier }
         return PlanDraft(
