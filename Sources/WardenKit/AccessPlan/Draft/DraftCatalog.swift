@@ -315,12 +315,20 @@ struct DraftCatalog {
             // (a policy depends on each table it reads), or in the body of a function
             // the expression calls (`public.in_group(id)` reading `members`).
             """
-            with called as materialized (
-              select distinct p.polrelid, f.prosrc
-              from pg_policy p
-              join pg_proc f on f.pronamespace <> 'pg_catalog'::pg_catalog.regnamespace and f.prokind = 'f'
-               and strpos(coalesce(pg_get_expr(p.polqual, p.polrelid), '') || ' '
-                          || coalesce(pg_get_expr(p.polwithcheck, p.polrelid), ''), f.proname::text || '(') > 0)
+            -- Each policy deparsed once, then the project's functions (not the platform's:
+            -- thousands, 0.4 s on a 43-table project when deparsed per function) it calls.
+            with texts as materialized (
+              select p.polrelid, coalesce(pg_get_expr(p.polqual, p.polrelid), '') || ' '
+                                 || coalesce(pg_get_expr(p.polwithcheck, p.polrelid), '') as text
+              from pg_policy p join pg_class c on c.oid = p.polrelid join pg_namespace n on n.oid = c.relnamespace
+              where n.nspname = any(\(schemaArray)::text[])),
+            called as materialized (
+              select distinct t.polrelid, f.prosrc
+              from texts t
+              join pg_proc f on f.prokind = 'f' and f.pronamespace <> 'pg_catalog'::pg_catalog.regnamespace
+               and strpos(t.text, f.proname::text || '(') > 0
+              join pg_namespace fn on fn.oid = f.pronamespace
+               and fn.nspname <> all(\(PostgresArray.literal(LintCatalog.systemSchemas))::text[]) and fn.nspname not like 'pg\\_%')
             select format('%s.%s', n.nspname, c.relname)
             from pg_class c join pg_namespace n on n.oid = c.relnamespace
             where n.nspname = any(\(schemaArray)::text[]) and c.relkind in ('r', 'p')
