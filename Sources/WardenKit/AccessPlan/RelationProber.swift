@@ -178,6 +178,16 @@ struct RelationProber {
 
     // MARK: - Insert
 
+    /// The first sample entry that looks a row up (`(select id from public.dms where
+    /// ...)`) and found none: its value is NULL.
+    static func missingSampleValue(_ sample: [(column: String, expression: String)], _ values: [String?])
+        -> (column: String, expression: String)?
+    {
+        zip(sample, values).first { entry, value in
+            value == nil && entry.expression.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("(select")
+        }?.0
+    }
+
     private func queueInserts(_ persona: Persona, _ scope: Scope, _ truth: RelationTruth, _ batch: ProbeBatch) throws
         -> [Pending]
     {
@@ -207,8 +217,19 @@ struct RelationProber {
                 adminFirst: plan.beforeInsert.map { ($0, "the before_insert SQL of \(plan.qualifiedName)") },
                 statement: insert)
             let read = probe.queue(batch)
+            let missing = Self.missingSampleValue(plan.sample, values)
             return {
                 let outcome = try read()
+                // A policy's refusal of a row whose sample found no row to point at (a
+                // conversation of ava's that the setup could not make) proves nothing
+                // about the persona: any row would have been refused so.
+                if case .denied(let message) = outcome, persona.user != nil, message.contains("row-level security"),
+                   let missing {
+                    return result(persona, .insert, target.label, expected: expectation(expectAllowed, scope),
+                                  observed: "cannot probe: there is no such row: the sample's \(missing.column), \(missing.expression), "
+                                      + "is NULL for \(target.owner?.name ?? persona.name), so the policy's refusal may be only that",
+                                  passed: false)
+                }
                 return refusedByOwnCode(persona, .insert, target.label, expectAllowed: expectAllowed, scope: scope,
                                         outcome: outcome, kept: "no row was inserted")
                     ?? verdict(persona, .insert, target.label, expectAllowed: expectAllowed, scope: scope, outcome: outcome)

@@ -349,6 +349,37 @@ import TestSupport
         #expect(reread.checks.map(\.name) == names)
     }
 
+    /// Messages in a conversation of two users (`check (a <> b)`): the setup named the
+    /// persona in both columns, the check refused the conversation, and the message's
+    /// sample found no conversation to post in. Its NULL made the policy refuse every
+    /// insert, and the draft wrote `insert: none` with no NOTE, though a participant may
+    /// post (a direct-messages app). A policy's refusal of a sample that found no row
+    /// now proves nothing: "cannot probe", with a NOTE.
+    @Test func anInsertWhoseSampleFoundNoRowProvesNothing() throws {
+        let draft = try Self.draft("twousers", """
+            create table public.dms (
+              id uuid primary key default gen_random_uuid(),
+              a uuid not null references auth.users (id), b uuid not null references auth.users (id), check (a <> b));
+            create table public.lines (
+              id uuid primary key default gen_random_uuid(),
+              dm_id uuid not null references public.dms (id), sender uuid not null references auth.users (id));
+            alter table public.dms enable row level security;
+            alter table public.lines enable row level security;
+            create policy "participants" on public.dms for select to authenticated using (auth.uid() in (a, b));
+            create policy "start" on public.dms for insert to authenticated with check (auth.uid() in (a, b));
+            create policy "read" on public.lines for select to authenticated
+              using (dm_id in (select id from public.dms where auth.uid() in (a, b)));
+            create policy "post" on public.lines for insert to authenticated
+              with check (sender = auth.uid() and dm_id in (select id from public.dms where auth.uid() in (a, b)));
+            """)
+        let insert = try #require(draft.report.results.first {
+            $0.subject == "public.lines" && $0.persona == "ava" && $0.probe == "insert own row"
+        })
+        #expect(insert.observed.hasPrefix("cannot probe: there is no such row: the sample's dm_id, (select id from public.dms"),
+                "\(insert.observed)")
+        #expect(draft.yaml.contains("# NOTE: insert own row: cannot probe: there is no such row: the sample's dm_id"), "\(draft.yaml)")
+    }
+
     /// Memberships whose insert check also lets an invitation in (`user_id = auth.uid()
     /// or (status = 'pending' and user_id is null)`), accepted by default: the draft took
     /// 'pending' as a value the check requires, every persona's membership was pending,
