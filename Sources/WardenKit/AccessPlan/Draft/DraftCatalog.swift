@@ -404,14 +404,24 @@ struct DraftCatalog {
             guard text.contains("'") else { continue }
             for (index, column) in (columns[table] ?? []).enumerated()
             where column.category == "S" && !column.holdsRole && column.defaultExpression == nil {
-                let name = #"(?<![.\w"])"# + DraftOwnership.columnPattern(column.name)
-                guard let regex = try? NSRegularExpression(pattern: name + #"\s*=\s*'((?:[^']|'')*)'"#) else { continue }
-                let found = Set(regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap { match in
-                    Range(match.range(at: 1), in: text).map { text[$0].replacingOccurrences(of: "''", with: "'") }
-                })
+                let found = Self.literals(comparedWith: column, in: text)
                 if found.count == 1 { columns[table]?[index].requiredByCheck = found.first }
             }
         }
+    }
+
+    /// A pattern for a reference to `column` of the expression's own table: its name,
+    /// perhaps qualified by the table's, not part of a longer name or of another table's.
+    private static func reference(to column: Column) -> String {
+        #"(?<![.\w"])"# + DraftOwnership.columnPattern(column.name)
+    }
+
+    /// The texts `text` compares `column` with (`status = 'open'::text`), unquoted.
+    private static func literals(comparedWith column: Column, in text: String) -> Set<String> {
+        guard let regex = try? NSRegularExpression(pattern: reference(to: column) + #"\s*=\s*'((?:[^']|'')*)'"#) else { return [] }
+        return Set(regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap { match in
+            Range(match.range(at: 1), in: text).map { text[$0].replacingOccurrences(of: "''", with: "'") }
+        })
     }
 
     /// Sets `Column.showsRows` of the writable columns whose default does not show
@@ -435,7 +445,7 @@ struct DraftCatalog {
     /// true and false, for a boolean not true by default that `text` tests as true.
     private static func booleanShowing(_ column: Column, in text: String) -> RowVisibility? {
         guard !column.defaultsToTrue else { return nil }
-        let name = #"(?<![.\w"])(?<!NOT )"# + DraftOwnership.columnPattern(column.name) + #"(?![\w"])"#
+        let name = #"(?<!NOT )"# + reference(to: column) + #"(?![\w"])"#
         let negated = #"(?!\s*(?:=\s*false|<>|!=|IS\s+NOT\s+TRUE|IS\s+FALSE|IS\s+NOT\s+DISTINCT|IS\s+DISTINCT))"#
         return text.range(of: name + negated, options: .regularExpression) == nil ? nil : RowVisibility(shown: "true", hidden: "false")
     }
@@ -446,7 +456,7 @@ struct DraftCatalog {
     /// (`DraftOwnership.sample`): an insert with it tries the branch a real client would.
     private static func valueShowing(_ column: Column, in text: String) -> RowVisibility? {
         guard !column.required, column.defaultExpression == nil, !column.holdsRole, column.reference == nil else { return nil }
-        let pattern = #"(?<![.\w"])"# + DraftOwnership.columnPattern(column.name) + #"\s+IS\s+NOT\s+NULL"#
+        let pattern = reference(to: column) + #"\s+IS\s+NOT\s+NULL"#
         return text.range(of: pattern, options: .regularExpression) == nil ? nil : RowVisibility(shown: nil, hidden: "null")
     }
 
@@ -455,13 +465,8 @@ struct DraftCatalog {
     /// default, else a made-up text; nil when its default is that literal, or a check
     /// the made-up text may break guards it.
     private static func literalShowing(_ column: Column, in text: String) -> RowVisibility? {
-        guard ["S", "E"].contains(column.category), !column.holdsRole, column.reference == nil,
-              let regex = try? NSRegularExpression(
-                pattern: #"(?<![.\w"])"# + DraftOwnership.columnPattern(column.name) + #"\s*=\s*'((?:[^']|'')*)'"#)
-        else { return nil }
-        let found = Set(regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap { match in
-            Range(match.range(at: 1), in: text).map { text[$0].replacingOccurrences(of: "''", with: "'") }
-        })
+        guard ["S", "E"].contains(column.category), !column.holdsRole, column.reference == nil else { return nil }
+        let found = literals(comparedWith: column, in: text)
         guard found.count == 1, let value = found.first else { return nil }
         let shown = DraftOwnership.literal(value)
         if column.defaultExpression?.hasPrefix(shown) == true { return nil }

@@ -19,16 +19,14 @@ struct DraftMembershipJoin {
 
     /// One check per exposed membership table whose parent is exposed too, as the first
     /// signed-in persona joining the second's row; none without two signed-in personas.
-    static func checks(ownership: DraftOwnership, tables: [String], personas: [Persona]) -> [DraftMembershipJoin] {
+    /// `exposed`: each exposed table's name quoted as SQL (as a foreign key names it,
+    /// `public."Trip Log"`) -> its qualified name.
+    static func checks(ownership: DraftOwnership, exposed: [String: String], personas: [Persona]) -> [DraftMembershipJoin] {
         let users = personas.filter { $0.user != nil }
         guard users.count >= 2, let joiner = users.first, let joinerEmail = joiner.user?.email,
               let memberEmail = users[1].user?.email else { return [] }
-        // A foreign key names its table quoted as SQL (`public."Trip Log"`).
-        let quotedName = { (table: String) in table.split(separator: ".").map { DraftOwnership.sqlName(String($0)) }.joined(separator: ".") }
-        let exposed = Dictionary(tables.map { (quotedName($0), $0) }) { first, _ in first }
-        return tables.sorted().compactMap { table in
+        return exposed.sorted(by: { $0.value < $1.value }).compactMap { quoted, table in
             guard let membership = ownership.membershipColumns(of: table), let parent = exposed[membership.parent] else { return nil }
-            let quoted = quotedName(table)
             let (row, user) = (DraftOwnership.sqlName(membership.rowColumn), DraftOwnership.sqlName(membership.userColumn))
             let target = "current_setting('\(setting)')::\(membership.rowType)"
             var sample = ownership.sample(of: table).filter { $0.column != membership.rowColumn && $0.column != membership.userColumn }

@@ -373,15 +373,25 @@ struct DraftOwnership {
         for (table, columns) in catalog.columns.sorted(by: { $0.key < $1.key }) {
             let parts = table.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
             guard parts.count == 2, parts.allSatisfy(Self.isPlain), table != reference.table,
-                  let user = columns.first(where: { $0.unique && $0.reference?.table == "auth.users" && $0.reference?.column == "id" }),
-                  let row = columns.first(where: { column in
+                  let (user, row) = Self.membershipKey(columns, row: { column in
                       column.reference?.table == reference.table && column.reference?.column == reference.column
-                          && (column.unique || user.uniqueAlone)
                   })
             else { continue }
             return (parts.map(Self.sqlName).joined(separator: "."), Self.sqlName(row.name), Self.sqlName(user.name))
         }
         return nil
+    }
+
+    /// A membership's key among `columns`: its user column (a foreign key to
+    /// auth.users in a unique key) and the first column `isRow` accepts that is in a
+    /// unique key too, or any such column when the user column is unique by itself.
+    private static func membershipKey(_ columns: [DraftCatalog.Column], row isRow: (DraftCatalog.Column) -> Bool)
+        -> (user: DraftCatalog.Column, row: DraftCatalog.Column)?
+    {
+        guard let user = columns.first(where: { $0.unique && $0.reference?.table == "auth.users" && $0.reference?.column == "id" }),
+              let row = columns.first(where: { isRow($0) && ($0.unique || user.uniqueAlone) })
+        else { return nil }
+        return (user, row)
     }
 
     /// The columns that make `table` a membership table that grants access: a user
@@ -392,10 +402,8 @@ struct DraftOwnership {
     func membershipColumns(of table: String) -> (parent: String, rowColumn: String, userColumn: String, rowType: String)? {
         let columns = catalog.columns[table] ?? []
         guard catalog.tablesReadByOtherTablesPolicies.contains(table),
-              let user = columns.first(where: { $0.unique && $0.reference?.table == "auth.users" && $0.reference?.column == "id" }),
-              let row = columns.first(where: { column in
+              let (user, row) = Self.membershipKey(columns, row: { column in
                   column.writable && column.reference.map { $0.table != "auth.users" && $0.table != table } == true
-                      && (column.unique || user.uniqueAlone)
               }),
               let parent = row.reference?.table
         else { return nil }
@@ -433,7 +441,7 @@ struct DraftOwnership {
         let unhidden = sample + (catalog.columns[table] ?? []).filter { column in
             column.defaultsToSignedInUser && column.writable && !sample.contains { $0.column == column.name }
         }.map { ($0.name, Self.signedInUserArray($0) ?? "auth.uid()") }
-        let row = Self.hidingRows(unhidden, by: flags)
+        let row = Self.setting(flags, in: unhidden, to: \.hidden)
         let columns = row.map { Self.sqlName($0.column) }.joined(separator: ", ")
         let list = emails.map(Self.literal).joined(separator: ", ")
         let index = "(select count(*) from auth.users v where v.email in (\(list)) and v.email < u.email)"
@@ -442,7 +450,7 @@ struct DraftOwnership {
         }.joined(separator: ", ")
         // The first persona's shown row: numbered after every persona's, so its unique
         // values differ from theirs.
-        let shown = flags.isEmpty ? "" : shownRow(table, quotedTable, columns: columns, values: Self.showingRows(unhidden, by: flags).map {
+        let shown = flags.isEmpty ? "" : shownRow(table, quotedTable, columns: columns, values: Self.setting(flags, in: unhidden, to: \.shown).map {
             setupValue($0, table: table, quotedTable: quotedTable)
                 .replacingOccurrences(of: DraftDistinctValue.personaNumber, with: "(\(DraftDistinctValue.personaNumber) + \(emails.count))")
                 .replacingOccurrences(of: Self.personaIndex, with: "\(emails.count)")
@@ -466,23 +474,16 @@ struct DraftOwnership {
         })
     }
 
-    /// A setup row with each of `flags` at its hiding value: every persona's row hidden
-    /// where only a flag shows it (left to a default of false, every row was hidden, and
-    /// anon's read of published rows was never seen).
-    private static func hidingRows(_ row: [(column: String, expression: String)], by flags: [String: DraftCatalog.RowVisibility])
-        -> [(column: String, expression: String)]
-    {
-        row.map { entry in flags[entry.column].map { (entry.column, $0.hidden) } ?? entry }
-            + flags.keys.sorted().filter { flag in !row.contains { $0.column == flag } }.map { ($0, flags[$0]!.hidden) }
-    }
-
-    /// The same row, its columns in the same order, with each of `flags` at its showing
-    /// value (one that shows by any value, `code is not null`, keeps the sample's).
-    private static func showingRows(_ row: [(column: String, expression: String)], by flags: [String: DraftCatalog.RowVisibility])
-        -> [(column: String, expression: String)]
-    {
-        row.map { entry in flags[entry.column]?.shown.map { (entry.column, $0) } ?? entry }
-            + flags.keys.sorted().filter { flag in !row.contains { $0.column == flag } }.map { ($0, flags[$0]?.shown ?? "null") }
+    /// A setup row with each of `flags` at the value `pick` gives it, the flags it lacks
+    /// added at the end by name, so the hiding and the showing row have their columns in
+    /// one order. The hiding row (`\.hidden`): every persona's row hidden where only a
+    /// flag shows it (left to a default of false, every row was hidden, and anon's read
+    /// of published rows was never seen). The showing row (`\.shown`): a flag that shows
+    /// by any value (`code is not null`) keeps the row's own, or is NULL where it has none.
+    private static func setting(_ flags: [String: DraftCatalog.RowVisibility], in row: [(column: String, expression: String)],
+                                to pick: (DraftCatalog.RowVisibility) -> String?) -> [(column: String, expression: String)] {
+        row.map { entry in flags[entry.column].flatMap(pick).map { (entry.column, $0) } ?? entry }
+            + flags.keys.sorted().filter { flag in !row.contains { $0.column == flag } }.map { ($0, flags[$0].flatMap(pick) ?? "null") }
     }
 
     /// A nested block inserting one more setup row, each flag at its showing value: a row the flags show,
@@ -578,7 +579,7 @@ struct DraftOwnership {
         }
         let flags = rowShowingFlags(of: table)
         let unhidden = sample + userColumns.map { ($0.name, "auth.uid()") }
-        let row = Self.hidingRows(unhidden, by: flags)
+        let row = Self.setting(flags, in: unhidden, to: \.hidden)
         let columns = row.map { Self.sqlName($0.column) }.joined(separator: ", ")
         let admins = { (entries: [(column: String, expression: String)]) in
             entries.map {
@@ -588,7 +589,7 @@ struct DraftOwnership {
         let values = admins(row)
         // With a flag that shows rows, a second row that it shows, when the first was made.
         let shown = flags.isEmpty ? "" : "\n  if found then"
-            + shownRow(table, quotedTable, columns: columns, values: admins(Self.showingRows(unhidden, by: flags)), from: "")
+            + shownRow(table, quotedTable, columns: columns, values: admins(Self.setting(flags, in: unhidden, to: \.shown)), from: "")
                 .replacingOccurrences(of: "\n  ", with: "\n    ") + "\n  end if;"
         return """
             do $draft$ begin

@@ -103,7 +103,7 @@ public struct PlanDrafter {
         }
         // Whether the first signed-in persona can join the other's rows through a
         // membership table: observed as checks, kept as they came out.
-        let joins = DraftMembershipJoin.checks(ownership: ownership, tables: exposedTables.map(\.qualifiedName), personas: personas)
+        let joins = DraftMembershipJoin.checks(ownership: ownership, exposed: byQuotedName, personas: personas)
         plan.checks = joins.map(\.check)
         let refusals = DraftSetupRefusals()
         for table in exposedTables.map(\.qualifiedName) {
