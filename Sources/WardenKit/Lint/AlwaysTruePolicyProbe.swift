@@ -57,9 +57,7 @@ struct AlwaysTruePolicyProbe {
         var noOtherRows: Bool?
         func othersHaveNoRow() -> Bool {
             if let noOtherRows { return noOtherRows }
-            let none = (try? context.connection.rolledBack {
-                try context.connection.query("select count(*)::text from \(raw: quoted) where \(raw: others)").scalar
-            }) == "0"
+            let none = hasNoRow(where: others)
             noOtherRows = none
             return none
         }
@@ -89,7 +87,7 @@ struct AlwaysTruePolicyProbe {
                     evidence.append("\(ava) gave \(count) own row\(count == 1 ? "" : "s") of \(table) to \(benName) (\(move) set to \(benName)'s id)")
                 } else {
                     evidence.append("\(ava) gave no own row of \(table) to \(benName)")
-                    if ownHasNoRow(move) { emptyLegs += 1 }
+                    if context.userIDs[ava].map({ hasNoRow(where: "\(move) = '\($0)'::uuid") }) ?? true { emptyLegs += 1 }
                 }
             case .refused(let error):
                 refused(error)
@@ -118,20 +116,22 @@ struct AlwaysTruePolicyProbe {
     /// The owner column, when it holds a user's id and a signed-in user may update it:
     /// the column a move writes.
     private func ownerColumnToMove() -> String? {
-        ownership.ownerColumn(of: finding.subject).flatMap { name in
-            ownership.catalog.columns[finding.subject]?.first {
-                $0.name == name && $0.writable && $0.signedInMayUpdate && $0.typeName == "uuid"
-            }
-        }.map { DraftOwnership.sqlName($0.name) }
+        updatableOwnerColumn().flatMap { $0.typeName == "uuid" ? DraftOwnership.sqlName($0.name) : nil }
     }
 
-    /// Whether ava has no row of the table (read as the admin, with ava's claims, in a
-    /// rolled-back savepoint): giving 0 rows away then proves nothing.
-    private func ownHasNoRow(_ owner: String) -> Bool {
-        guard let ava = context.userName, let id = context.userIDs[ava] else { return true }
-        return (try? context.connection.rolledBack {
+    /// The owner column, when a signed-in user may update it.
+    private func updatableOwnerColumn() -> DraftCatalog.Column? {
+        ownership.ownerColumn(of: finding.subject).flatMap { name in
+            ownership.catalog.columns[finding.subject]?.first { $0.name == name && $0.writable && $0.signedInMayUpdate }
+        }
+    }
+
+    /// Whether the table has no row where `condition` (SQL) holds, read as the admin in
+    /// a rolled-back savepoint: an update, delete or move of 0 rows then proves nothing.
+    private func hasNoRow(where condition: String) -> Bool {
+        (try? context.connection.rolledBack {
             try context.connection.query(
-                "select count(*)::text from \(raw: ConsequenceProber.quoted(finding)) where \(raw: owner) = \(id)::uuid").scalar
+                "select count(*)::text from \(raw: ConsequenceProber.quoted(finding)) where \(raw: condition)").scalar
         }) == "0"
     }
 
@@ -147,10 +147,7 @@ struct AlwaysTruePolicyProbe {
     /// The column an update probe sets: the owner column where a signed-in user may
     /// update it, else `firstColumn()`.
     private func updatedColumn() -> String {
-        let column = ownership.ownerColumn(of: finding.subject).flatMap { name in
-            ownership.catalog.columns[finding.subject]?.first { $0.name == name && $0.writable && $0.signedInMayUpdate }
-        }
-        return column.map { DraftOwnership.sqlName($0.name) } ?? firstColumn()
+        updatableOwnerColumn().map { DraftOwnership.sqlName($0.name) } ?? firstColumn()
     }
 
     /// A NOT NULL, check, unique or foreign-key violation of the probed table's own row

@@ -15,6 +15,8 @@ struct ConsequenceProber {
     let personas: [Persona]
     /// Read before the run (it opens a transaction of its own).
     let draftCatalog: DraftCatalog
+    /// Who owns the rows of the probed tables, as `plan draft` reads it.
+    private var ownership: DraftOwnership { DraftOwnership(catalog: draftCatalog) }
     /// The custom access token hook the personas sign in through (the plan's, else the
     /// project's config.toml's).
     var accessTokenHook: AccessTokenHook? = nil
@@ -47,7 +49,6 @@ struct ConsequenceProber {
 
     /// Rows of the signed-in users in the tables whose policies are probed (as `plan draft` does).
     private func addOwnedRows(for findings: [LintFinding]) throws {
-        let ownership = DraftOwnership(catalog: draftCatalog)
         let tables = Set(findings.filter { $0.rule == .rlsPolicyAlwaysTrue }.map(\.subject))
         for table in tables.sorted() {
             guard let finding = findings.first(where: { $0.subject == table }),
@@ -74,10 +75,10 @@ struct ConsequenceProber {
             guard let user = context.userName else {
                 return LintConsequence(verdict: .notProbed, evidence: [ProbeContext.leftOutEvidence])
             }
-            return try FunctionCallProbe(context: context, finding: finding, ownership: DraftOwnership(catalog: draftCatalog)).run(as: user)
+            return try FunctionCallProbe(context: context, finding: finding, ownership: ownership).run(as: user)
         case .rlsPolicyAlwaysTrue:
             return try AlwaysTruePolicyProbe(
-                context: context, finding: finding, ownership: DraftOwnership(catalog: draftCatalog)).run()
+                context: context, finding: finding, ownership: ownership).run()
         case .rlsReferencesUserMetadata:
             return try UserMetadataPolicyProbe(
                 context: context, finding: finding, expressions: draftCatalog.policyExpressions[finding.subject] ?? []).run()

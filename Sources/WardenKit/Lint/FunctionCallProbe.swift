@@ -64,8 +64,11 @@ struct FunctionCallProbe {
             let counted = returns == "void" ? "0" : returns == "boolean" ? "count(result) filter (where result)" : "count(result)"
             let outcome = try context.asPersona(persona, "POST", on: finding, "select \(counted)::text from (select \(call) as result) as called") {
                 let after = try tableChanges()
-                changes = Self.describe(before: before, after: after)
-                changedTables = Self.changedTables(before: before, after: after)
+                let written = Self.writes(before: before, after: after)
+                changes = written.map { "\($0.verb) \($0.count) row\($0.count == 1 ? "" : "s") of \($0.table)" }
+                changedTables = written.map(\.table).reduce(into: []) { tables, table in
+                    if tables.last != table { tables.append(table) }
+                }
                 readTables = Self.readATable(before: before, after: after)
             }
             switch outcome {
@@ -243,14 +246,6 @@ struct FunctionCallProbe {
         after.contains { table, now in now[3] > (before[table]?[3] ?? 0) }
     }
 
-    /// The tables with rows inserted, updated or deleted between the two readings.
-    static func changedTables(before: [String: [Int]], after: [String: [Int]]) -> [String] {
-        after.keys.sorted().filter { table in
-            let now = after[table] ?? [0, 0, 0], then = before[table] ?? [0, 0, 0]
-            return (0..<3).contains { now[$0] > then[$0] }
-        }
-    }
-
     /// For a signed-in persona: the owner column of each changed table (auth.users: id;
     /// an exposed table: the one its policies compare with auth.uid()), as `table.column`,
     /// when the same call again left every other user's rows as they were (their count
@@ -278,16 +273,14 @@ struct FunctionCallProbe {
         return owners.map { "\($0.table).\($0.column)" }.joined(separator: ", ")
     }
 
-    /// "deleted 1 row of public.t", one per table and kind of change.
-    static func describe(before: [String: [Int]], after: [String: [Int]]) -> [String] {
-        var lines: [String] = []
-        for table in after.keys.sorted() {
+    /// The rows inserted, updated and deleted between the two readings of
+    /// `tableChanges`, one entry per table (in name order) and kind of change.
+    static func writes(before: [String: [Int]], after: [String: [Int]]) -> [(table: String, verb: String, count: Int)] {
+        after.keys.sorted().flatMap { table in
             let now = after[table] ?? [0, 0, 0], then = before[table] ?? [0, 0, 0]
-            for (index, verb) in ["inserted", "updated", "deleted"].enumerated() where now[index] > then[index] {
-                let count = now[index] - then[index]
-                lines.append("\(verb) \(count) row\(count == 1 ? "" : "s") of \(table)")
+            return ["inserted", "updated", "deleted"].enumerated().filter { now[$0.offset] > then[$0.offset] }.map {
+                (table, $0.element, now[$0.offset] - then[$0.offset])
             }
         }
-        return lines
     }
 }
