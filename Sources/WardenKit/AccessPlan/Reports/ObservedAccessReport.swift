@@ -34,7 +34,8 @@ public struct ObservedAccessReport {
     /// reading (`sees other users' rows`) they read as its evidence.
     private func probedWithoutConsequence(_ cell: String) -> [String] {
         let parts = cell.components(separatedBy: " · ")
-        guard parts.count == 2, parts[0].hasSuffix(")"), let persona = parts[1].split(separator: ":").first else { return [] }
+        guard parts.count == 2, draft.plan.functions.contains(where: { $0.signature == parts[0] }),
+              let persona = parts[1].split(separator: ":").first else { return [] }
         return draft.findings.findings.filter { !$0.isDanger && $0.subject == parts[0] }
             .flatMap { $0.consequence?.evidence ?? [] }
             .filter { $0.hasPrefix("\(persona) ") || $0.hasPrefix("\(persona)'s ") }
