@@ -349,17 +349,20 @@ import TestSupport
         #expect(reread.checks.map(\.name) == names)
     }
 
-    /// Messages in a conversation of two users (`check (a <> b)`): the setup named the
-    /// persona in both columns, the check refused the conversation, and the message's
-    /// sample found no conversation to post in. Its NULL made the policy refuse every
-    /// insert, and the draft wrote `insert: none` with no NOTE, though a participant may
-    /// post (a direct-messages app). A policy's refusal of a sample that found no row
-    /// now proves nothing: "cannot probe", with a NOTE.
+    /// Messages in a conversation of two users, under a check the draft does not read
+    /// (`least(a, b) <> greatest(a, b)`; `a <> b` gets someone who is no persona:
+    /// `DraftTwoUserRowsTests`): the setup named the persona in both columns, the check
+    /// refused the conversation, and the message's sample found no conversation to post
+    /// in. Its NULL made the policy refuse every insert, and the draft wrote `insert:
+    /// none` with no NOTE, though a participant may post (a direct-messages app). A
+    /// policy's refusal of a sample that found no row now proves nothing: "cannot
+    /// probe", with a NOTE.
     @Test func anInsertWhoseSampleFoundNoRowProvesNothing() throws {
         let draft = try Self.draft("twousers", """
             create table public.dms (
               id uuid primary key default gen_random_uuid(),
-              a uuid not null references auth.users (id), b uuid not null references auth.users (id), check (a <> b));
+              a uuid not null references auth.users (id), b uuid not null references auth.users (id),
+              check (least(a, b) <> greatest(a, b)));
             create table public.lines (
               id uuid primary key default gen_random_uuid(),
               dm_id uuid not null references public.dms (id), sender uuid not null references auth.users (id));

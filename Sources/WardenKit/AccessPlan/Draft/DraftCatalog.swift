@@ -61,6 +61,9 @@ struct DraftCatalog {
         var comparedWithNow = 0
         /// Its default, as `pg_get_expr` spells it (`true`, `'draft'::text`), if it has one.
         var defaultExpression: String? = nil
+        /// Its table's check constraints on it and one other column, as `pg_get_expr`
+        /// spells them (`(sender <> recipient)`): `DraftStandInUser` reads them.
+        var pairChecks: [String] = []
         /// Its default is `true`.
         var defaultsToTrue: Bool { defaultExpression == "true" }
         /// The value its table's read policies show rows by, and one they do not, where
@@ -187,7 +190,10 @@ struct DraftCatalog {
                    exists (select from pg_index i
                            where i.indrelid = c.oid and i.indisunique and i.indpred is null and i.indnkeyatts = 1
                              and i.indkey[0] = a.attnum)::text,
-                   (select pg_get_expr(d.adbin, d.adrelid) from pg_attrdef d where d.adrelid = c.oid and d.adnum = a.attnum)
+                   (select pg_get_expr(d.adbin, d.adrelid) from pg_attrdef d where d.adrelid = c.oid and d.adnum = a.attnum),
+                   array_to_json(array(select pg_get_expr(k.conbin, k.conrelid) from pg_constraint k
+                                       where k.conrelid = c.oid and k.contype = 'c' and cardinality(k.conkey) = 2
+                                         and a.attnum = any(k.conkey)))::text
             from pg_attribute a
             join pg_class c on c.oid = a.attrelid
             join pg_namespace n on n.oid = c.relnamespace
@@ -230,6 +236,7 @@ struct DraftCatalog {
                 readByOtherTablesPolicies: row[12] == "true", signedInMayUpdate: row[13] != "false")
             column.uniqueAlone = row[14] == "true"
             column.defaultExpression = row[15]
+            column.pairChecks = JSONStringArray.decode(row[16])
             catalog.columns[table, default: []].append(column)
             // A text column whose checks list no values: the server tries candidates below.
             if column.category == "S", column.allowedValues == nil, !checks.isEmpty { checked.append((table, column, checks)) }

@@ -206,8 +206,36 @@ struct DraftOwnership {
         }
         return chosen.map { column in
             if let throughFunction, column.name == throughFunction.column, !inSetup { return (column.name, throughFunction.call) }
-            return (column.name, column.name == owner ? "auth.uid()" : Self.signedInUserArray(column) ?? value(for: column, inSetup: inSetup) ?? "null")
+            if column.name == owner { return (column.name, "auth.uid()") }
+            return (column.name, Self.signedInUserArray(column) ?? standIn(for: column, in: table)?.sqlValue
+                ?? value(for: column, inSetup: inSetup) ?? "null")
         }
+    }
+
+    /// The user who is no persona that `column` names in every persona's row
+    /// (`DraftStandInUser`): a user column beside the one naming the persona (the owner
+    /// column, else the table's first user column) that a check keeps from naming the
+    /// same user (`check (sender <> recipient)`).
+    func standIn(for column: DraftCatalog.Column, in table: String) -> DraftStandInUser? {
+        guard column.reference?.table == "auth.users", column.reference?.column == "id", !column.pairChecks.isEmpty,
+              let persona = ownerColumn(of: table) ?? catalog.userColumns[table], persona != column.name
+        else { return nil }
+        return DraftStandInUser.needed(by: column, beside: persona)
+    }
+
+    /// The setup entry signing up the stand-ins the tables' rows name, first in the
+    /// setup (nil: none needed).
+    func standInSetup(tables: [String], metadataJSON: String) -> String? {
+        var users: Set<DraftStandInUser> = []
+        var naming: [String] = []
+        for table in tables {
+            let needed = (catalog.columns[table] ?? []).compactMap { standIn(for: $0, in: table) }
+            guard !needed.isEmpty else { continue }
+            users.formUnion(needed)
+            naming.append(table)
+        }
+        guard !users.isEmpty else { return nil }
+        return DraftStandInUser.setupEntry(Array(users), metadataJSON: metadataJSON, tables: naming)
     }
 
     /// `array[auth.uid()]` for an array column whose default holds the signed-in user

@@ -101,6 +101,11 @@ public struct PlanDrafter {
                 table: relation.qualifiedName,
                 quotedTable: "\(DraftOwnership.sqlName(relation.schema)).\(DraftOwnership.sqlName(relation.name))", emails: emails)
         }
+        // Someone who is no persona, first, for rows that need two different users.
+        if !emails.isEmpty, let standIns = ownership.standInSetup(
+            tables: setupOrder, metadataJSON: personas.first { $0.user != nil }?.user?.metadataJSON ?? "{}") {
+            plan.setup.insert(standIns, at: 0)
+        }
         // Whether the first signed-in persona can join the other's rows through a
         // membership table: observed as checks, kept as they came out.
         let joins = DraftMembershipJoin.checks(ownership: ownership, exposed: byQuotedName, personas: personas)

@@ -1,0 +1,108 @@
+import Foundation
+
+/// A user who is no persona, signed up by the draft's setup for rows that need two
+/// different users: `dms (a, b, check (a <> b))`, `friendships (user_a, user_b, check
+/// (user_a < user_b))`. Each persona's row names the persona in its user column and
+/// this user in the other one. (Both the persona, the check refused every row and the
+/// table had none to probe; the other persona, each would have been a party to the
+/// other's row, and "another user's row" a row of their own.)
+///
+/// Its id is fixed, the greatest or the least uuid, so that a check ordering the two
+/// columns holds whatever id a persona gets.
+struct DraftStandInUser: Hashable, Comparable {
+    /// Whether its id sorts after every persona's or before.
+    enum Order: Int, Hashable { case above, below }
+
+    let order: Order
+
+    var id: String {
+        order == .above ? "ffffffff-ffff-ffff-ffff-ffffffffffff" : "00000000-0000-0000-0000-000000000001"
+    }
+
+    var email: String { order == .above ? "someone.draft@example.com" : "someone.else.draft@example.com" }
+
+    /// The id as a sample or setup value.
+    var sqlValue: String { "'\(id)'::uuid" }
+
+    static func < (left: Self, right: Self) -> Bool { left.order.rawValue < right.order.rawValue }
+
+    /// The stand-in `column` needs beside `personaColumn`, from the check constraints
+    /// on the two of them (`Column.pairChecks`): one whose id differs from the persona's
+    /// (`<>`, `is distinct from`, `not (a = b)`), or sorts after or before it (`<`,
+    /// `>`, `<=`, `>=`, either way round, through casts), as every such check asks. Nil
+    /// when no check relates them in one of those ways, or two ask for opposite orders.
+    static func needed(by column: DraftCatalog.Column, beside personaColumn: String) -> DraftStandInUser? {
+        var differs = false
+        var orders: Set<Order> = []
+        for check in column.pairChecks {
+            guard let (left, comparison, right) = comparison(in: check) else { continue }
+            let names = (DraftOwnership.unquoted(left), DraftOwnership.unquoted(right))
+            switch comparison {
+            case "<>", "IS DISTINCT FROM", "NOT =":
+                if Set([names.0, names.1]) == Set([column.name, personaColumn]) { differs = true }
+            case "<", "<=", ">", ">=":
+                // Whether the column must sort after the persona's.
+                if names == (personaColumn, column.name) {
+                    orders.insert(comparison.hasPrefix("<") ? .above : .below)
+                } else if names == (column.name, personaColumn) {
+                    orders.insert(comparison.hasPrefix(">") ? .above : .below)
+                }
+            default:
+                continue
+            }
+        }
+        if orders.count > 1 { return nil }
+        if let order = orders.first { return DraftStandInUser(order: order) }
+        return differs ? DraftStandInUser(order: .above) : nil
+    }
+
+    /// `check`'s two identifiers and their comparison, with casts, parentheses and
+    /// `NOT (a = b)`'s `NOT` read away: `(a <> b)` -> ("a", "<>", "b").
+    private static func comparison(in check: String) -> (String, String, String)? {
+        var text = check.replacingOccurrences(
+            of: #"::\s*(?:character varying|double precision|[A-Za-z_][A-Za-z0-9_]*)(?:\[\])?"#, with: "",
+            options: .regularExpression)
+        text = text.replacingOccurrences(of: "(", with: " ").replacingOccurrences(of: ")", with: " ")
+        text = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let identifier = DraftOwnership.identifier
+        let pattern = "^(NOT )?" + identifier + " (<>|<=|>=|<|>|=|IS DISTINCT FROM) " + identifier + "$"
+        guard let regex = try? NSRegularExpression(pattern: pattern, options: [.caseInsensitive]),
+              let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
+              let left = Range(match.range(at: 2), in: text), let operation = Range(match.range(at: 3), in: text),
+              let right = Range(match.range(at: 4), in: text)
+        else { return nil }
+        let negated = match.range(at: 1).location != NSNotFound
+        let comparison = text[operation].uppercased()
+        switch (negated, comparison) {
+        case (false, "="): return nil
+        case (true, "="): return (String(text[left]), "NOT =", String(text[right]))
+        case (true, _): return nil
+        default: return (String(text[left]), comparison, String(text[right]))
+        }
+    }
+
+    /// The setup entry that signs the stand-ins up, as Supabase Auth would a user who
+    /// signed up with an email (`metadataJSON`: the first persona's, for a sign-up
+    /// trigger that needs some); `tables` are those whose rows need them (named in the
+    /// entry's comment). A refusal raises a notice and leaves the rows that name them
+    /// refused by their foreign key, each with its NOTE.
+    static func setupEntry(_ users: [DraftStandInUser], metadataJSON: String, tables: [String]) -> String {
+        let inserts = users.sorted().map { user in
+            """
+              insert into auth.users (id, aud, role, email, email_confirmed_at,
+                                      raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
+              values (\(user.sqlValue), 'authenticated', 'authenticated', \(DraftOwnership.literal(user.email)), now(),
+                      '{"provider":"email","providers":["email"]}', \(DraftOwnership.literal(metadataJSON)), now(), now());
+            """
+        }.joined(separator: "\n")
+        return """
+            -- Someone who is no persona, for rows that need two different users (\(tables.joined(separator: ", "))):
+            -- each persona's row names the persona and this user, so neither persona is a party to the other's.
+            do $draft$ begin
+            \(inserts)
+            exception when others then
+              raise notice 'plan draft: no stand-in user: %', sqlerrm;
+            end $draft$
+            """
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+import WardenKit
+import TestSupport
+
+/// Rows that need two different users (a direct-message thread between two users, a
+/// friendship stored once per pair): the draft's setup names each persona and a user
+/// who is no persona (`DraftStandInUser`). It named the persona twice, the table's check
+/// refused every row, and every cell of the thread and of its messages was "cannot
+/// probe" (a messaging app, round twenty-six).
+@Suite struct DraftTwoUserRowsTests {
+    /// Threads between two users, and their lines, each read by the thread's two users.
+    static let threads = """
+        create table public.threads (
+          id uuid primary key default gen_random_uuid(),
+          opener uuid not null references auth.users, other uuid not null references auth.users,
+          check (opener <> other));
+        create table public.thread_lines (
+          id uuid primary key default gen_random_uuid(),
+          thread_id uuid not null references public.threads, sender uuid not null references auth.users,
+          body text not null);
+        alter table public.threads enable row level security;
+        alter table public.thread_lines enable row level security;
+        create policy "parties read" on public.threads for select to authenticated using (auth.uid() in (opener, other));
+        create policy "parties open" on public.threads for insert to authenticated with check (auth.uid() in (opener, other));
+        create policy "parties read lines" on public.thread_lines for select to authenticated
+          using (thread_id in (select id from public.threads where auth.uid() in (opener, other)));
+        create policy "parties write lines" on public.thread_lines for insert to authenticated
+          with check (sender = auth.uid() and thread_id in (select id from public.threads where auth.uid() in (opener, other)));
+        grant select, insert on public.threads, public.thread_lines to authenticated;
+        """
+
+    @Test func eachThreadIsBetweenAPersonaAndSomeoneElse() throws {
+        let draft = try DraftRealProjectShapesTests.draft("twouserthreads", Self.threads)
+        let own = Access(select: .own, insert: .own, update: .nothing, delete: .nothing)
+        for name in ["threads", "thread_lines"] {
+            let relation = try #require(draft.plan.relations.first { $0.name == name })
+            #expect(relation.access["ava"] == own, "\(name): \(draft.yaml)")
+            #expect(relation.access["ben"] == own, "\(name): \(draft.yaml)")
+            #expect(relation.access["anon"] == Access.nothing, "\(name): \(draft.yaml)")
+        }
+        #expect(!draft.yaml.contains("cannot probe"), "\(draft.yaml)")
+        #expect(draft.plan.setup.first?.contains("'someone.draft@example.com'") == true, "\(draft.plan.setup)")
+        #expect(draft.dangerCells.isEmpty, "\(draft.dangerCells)")
+        #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
+    }
+
+    /// A reader of every thread is still a DANGER: the stand-in keeps ben out of ava's thread.
+    @Test func aPolicyShowingEveryThreadIsADanger() throws {
+        let draft = try DraftRealProjectShapesTests.draft("twouserleak", Self.threads + """
+
+            create policy "everyone reads" on public.threads for select to authenticated using (true);
+            """)
+        let threads = try #require(draft.plan.relations.first { $0.name == "threads" })
+        #expect(threads.access["ben"]?.select == .all, "\(draft.yaml)")
+        #expect(draft.dangerCells.contains { $0.hasPrefix("public.threads · ben:") }, "\(draft.dangerCells)")
+        #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
+    }
+
+    /// A pair stored once, its first user the lesser (`check (low < high)`): the persona
+    /// in `low` needs someone whose id sorts after every persona's; in `high`, before.
+    @Test func anOrderedPairGetsSomeoneOnTheRightSide() throws {
+        let draft = try DraftRealProjectShapesTests.draft("twouserordered", """
+            create table public.pairs (
+              low uuid not null references auth.users, high uuid not null references auth.users,
+              primary key (low, high), check (low::text < high::text));
+            create table public.rivals (
+              id bigint generated always as identity primary key,
+              challenger uuid not null references auth.users, champion uuid not null references auth.users,
+              check (not (challenger = champion)), check (champion < challenger));
+            alter table public.pairs enable row level security;
+            alter table public.rivals enable row level security;
+            create policy "own pairs" on public.pairs for select to authenticated using (low = auth.uid() or high = auth.uid());
+            create policy "own rivalries" on public.rivals for select to authenticated using (challenger = auth.uid());
+            grant select on public.pairs, public.rivals to authenticated;
+            """)
+        for name in ["pairs", "rivals"] {
+            let relation = try #require(draft.plan.relations.first { $0.name == name })
+            #expect(relation.access["ava"]?.select == .own, "\(name): \(draft.yaml)")
+            #expect(relation.access["ben"]?.select == .own, "\(name): \(draft.yaml)")
+        }
+        let setup = draft.plan.setup.first ?? ""
+        #expect(setup.contains("'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid"), "\(setup)")
+        #expect(setup.contains("'00000000-0000-0000-0000-000000000001'::uuid"), "\(setup)")
+        #expect(!draft.yaml.contains("cannot probe"), "\(draft.yaml)")
+        #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
+    }
+
+    /// Two user columns with no check between them keep naming the persona twice (a
+    /// task its author assigned to themself), and no one else is signed up.
+    @Test func withoutACheckThePersonaIsNamedTwice() throws {
+        let draft = try DraftRealProjectShapesTests.draft("twousernocheck", """
+            create table public.chores (
+              id bigint generated always as identity primary key,
+              author uuid not null references auth.users, assignee uuid not null references auth.users);
+            alter table public.chores enable row level security;
+            create policy "assignee works" on public.chores for all to authenticated
+              using (assignee = auth.uid()) with check (author = auth.uid());
+            grant select, insert, update, delete on public.chores to authenticated;
+            """)
+        #expect(!draft.plan.setup.contains { $0.contains("someone") }, "\(draft.plan.setup)")
+        let chores = try #require(draft.plan.relations.first { $0.name == "chores" })
+        #expect(chores.access["ava"]?.select == .own, "\(draft.yaml)")
+        #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
+    }
+}
