@@ -296,7 +296,8 @@ import TestSupport
     /// `insert: own` held and no DANGER showed (a team-notes app, a classes app). The
     /// draft now checks that ava cannot join a group of ben's, keeps the check as it came
     /// out, and marks a join that went through. A table no other table's policies read
-    /// (`likes (user_id, post_id)`) grants nothing: no check.
+    /// (`likes (user_id, post_id)`) grants nothing: no join check; but a like on a group
+    /// the user cannot read is a write into another user's row (`DraftCrossUserWrite.parentRowWrites`).
     @Test func joiningAnotherUsersGroupIsChecked() throws {
         let draft = try Self.draft("selfjoin", """
             create table public.groups (id uuid primary key default gen_random_uuid(), owner_id uuid not null references auth.users (id));
@@ -334,7 +335,8 @@ import TestSupport
             """)
         let names = draft.plan.checks.map(\.name)
         #expect(names == ["ava joins a public.clubs row of ben's through public.club_members",
-                          "ava joins a public.groups row of ben's through public.members"], "\(draft.yaml)")
+                          "ava joins a public.groups row of ben's through public.members",
+                          "ava writes a public.likes row into a public.groups row of ben's"], "\(draft.yaml)")
         let club = try #require(draft.plan.checks.first { $0.name.hasSuffix("public.club_members") })
         #expect(club.expectation.sqlState == "42501", "\(draft.yaml)")
         let group = try #require(draft.plan.checks.first { $0.name.hasSuffix("public.members") })
@@ -343,6 +345,8 @@ import TestSupport
             "public.members · ava: a signed-in user may join another user's public.groups rows through public.members "
                 + "(an insert of the user's own membership naming another user's row went through)",
         ], "\(draft.dangerCells)")
+        #expect(draft.dangerCells.contains { $0.hasPrefix("public.likes · ava: a signed-in user may write public.likes rows") },
+                "\(draft.dangerCells)")
         #expect(draft.verified, "\(Self.failures(draft))")
         // The drafted YAML reads back with its checks.
         let reread = try AccessPlanParser(file: "draft.yml").parse(draft.yaml)

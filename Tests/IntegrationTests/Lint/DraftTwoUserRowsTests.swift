@@ -103,4 +103,48 @@ import TestSupport
         #expect(chores.access["ava"]?.select == .own, "\(draft.yaml)")
         #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
     }
+
+    /// Lines whose insert check names only the sender: any user may post into any
+    /// thread, one they cannot read. By the owner rule (`sender = auth.uid()`) such a line
+    /// is the poster's own, so only a check can say it.
+    @Test func postingIntoSomeoneElsesThreadIsADanger() throws {
+        let leaky = Self.threads.replacingOccurrences(
+            of: "with check (sender = auth.uid() and thread_id in (select id from public.threads where auth.uid() in (opener, other)));",
+            with: "with check (sender = auth.uid());")
+        #expect(leaky != Self.threads)
+        let draft = try DraftRealProjectShapesTests.draft("twouserpost", leaky)
+        let name = "ava writes a public.thread_lines row into a public.threads row of ben's"
+        let check = try #require(draft.plan.checks.first { $0.name == name }, "\(draft.yaml)")
+        #expect(check.expectation.rowCount == 1)
+        #expect(draft.dangerCells.contains { $0.hasPrefix("public.thread_lines · ava: a signed-in user may write") }, "\(draft.dangerCells)")
+        #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
+
+        // The thread's own check refuses it: kept, expecting 42501, and no DANGER.
+        let safe = try DraftRealProjectShapesTests.draft("twouserpostsafe", Self.threads)
+        let refused = try #require(safe.plan.checks.first { $0.name == name }, "\(safe.yaml)")
+        #expect(refused.expectation.sqlState == "42501")
+        #expect(safe.dangerCells.isEmpty, "\(safe.dangerCells)")
+    }
+
+    /// A comment on a post everyone reads is the app working: no check.
+    @Test func aRowIntoARowTheWriterMayReadGetsNoCheck() throws {
+        let draft = try DraftRealProjectShapesTests.draft("twouserpublicpost", """
+            create table public.posts (
+              id bigint generated always as identity primary key, author uuid not null references auth.users default auth.uid(),
+              body text not null);
+            create table public.replies (
+              id bigint generated always as identity primary key, post_id bigint not null references public.posts,
+              author uuid not null references auth.users default auth.uid(), body text not null);
+            alter table public.posts enable row level security;
+            alter table public.replies enable row level security;
+            create policy "read posts" on public.posts for select using (true);
+            create policy "write posts" on public.posts for insert to authenticated with check (author = auth.uid());
+            create policy "read replies" on public.replies for select using (true);
+            create policy "write replies" on public.replies for insert to authenticated with check (author = auth.uid());
+            grant select on public.posts, public.replies to anon, authenticated;
+            grant insert on public.posts, public.replies to authenticated;
+            """)
+        #expect(draft.plan.checks.isEmpty, "\(draft.plan.checks.map(\.name))")
+        #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
+    }
 }

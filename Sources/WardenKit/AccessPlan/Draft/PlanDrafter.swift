@@ -107,9 +107,11 @@ public struct PlanDrafter {
             plan.setup.insert(standIns, at: 0)
         }
         // Whether the first signed-in persona can join the other's rows through a
-        // membership table: observed as checks, kept as they came out.
-        let joins = DraftMembershipJoin.checks(ownership: ownership, exposed: byQuotedName, personas: personas)
-        plan.checks = joins.map(\.check)
+        // membership table, or write into the other's rows: observed as checks, kept as
+        // they came out.
+        let crossWrites = DraftCrossUserWrite.joins(ownership: ownership, exposed: byQuotedName, personas: personas)
+            + DraftCrossUserWrite.parentRowWrites(ownership: ownership, exposed: byQuotedName, personas: personas)
+        plan.checks = crossWrites.map(\.check)
         let refusals = DraftSetupRefusals()
         for table in exposedTables.map(\.qualifiedName) {
             refusals.skipped[table] = ownership.setupSkipReason(of: table)
@@ -150,8 +152,13 @@ public struct PlanDrafter {
                 plan.functions[index].execute[persona.name] = observation.executes(plan.functions[index].signature, persona.name)
             }
         }
-        let joined = joins.compactMap { join in
-            join.observed(observedResults?.first { $0.subjectKind == .check && $0.subject == join.check.name }).map { (join, $0) }
+        // A write into rows the writer may read is the app working (a comment on a post).
+        let crossWriter = DraftCrossUserWrite.writerAndOther(personas)?.writer.name ?? ""
+        let joined = crossWrites.compactMap { write -> (DraftCrossUserWrite, (check: CustomCheck, dangerous: Bool))? in
+            if let parent = write.hiddenParent, ![.own, .nothing].contains(observation.access(parent, crossWriter).access.select) {
+                return nil
+            }
+            return write.observed(observedResults?.first { $0.subjectKind == .check && $0.subject == write.check.name }).map { (write, $0) }
         }
         plan.checks = joined.map(\.1.check)
         let check = try AccessPlanRunner(connection: connection, plan: plan).run()

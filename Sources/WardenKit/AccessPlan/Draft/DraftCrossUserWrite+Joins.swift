@@ -1,0 +1,31 @@
+extension DraftCrossUserWrite {
+    /// One check per exposed membership table (`members (group_id -> groups, user_id ->
+    /// auth.users)`, read by other tables' policies) whose parent is exposed too: the
+    /// first signed-in persona inserting its own membership naming a row the second is a
+    /// member of and it is not. None without two signed-in personas. `exposed`: each
+    /// exposed table's name quoted as SQL (as a foreign key names it, `public."Trip
+    /// Log"`) -> its qualified name.
+    static func joins(ownership: DraftOwnership, exposed: [String: String], personas: [Persona]) -> [DraftCrossUserWrite] {
+        guard let (writer, writerEmail, other, otherEmail) = writerAndOther(personas) else { return [] }
+        return exposed.sorted(by: { $0.value < $1.value }).compactMap { quoted, table in
+            guard let membership = ownership.membershipColumns(of: table), let parent = exposed[membership.parent] else { return nil }
+            let (row, user) = (DraftOwnership.sqlName(membership.rowColumn), DraftOwnership.sqlName(membership.userColumn))
+            let target = """
+                select m.\(row)::text from \(quoted) m join auth.users u on u.id = m.\(user)
+                  where u.email = \(DraftOwnership.literal(otherEmail)) and m.\(row) is not null
+                    and not exists (select 1 from \(quoted) x join auth.users v on v.id = x.\(user)
+                                    where v.email = \(DraftOwnership.literal(writerEmail)) and x.\(row) = m.\(row))
+                  order by m.ctid limit 1
+                """
+            let sample = [(membership.userColumn, "auth.uid()")] + ownership.sample(of: table).filter { $0.column != membership.userColumn }
+            let check = Self.check(
+                name: "\(writer.name) joins a \(parent) row of \(other.name)'s through \(table)", writer: writer,
+                quotedTable: quoted, sample: sample, column: membership.rowColumn, type: membership.rowType, target: target)
+            return DraftCrossUserWrite(
+                table: table, check: check,
+                danger: "a signed-in user may join another user's \(parent) rows through \(table) "
+                    + "(an insert of the user's own membership naming another user's row went through)",
+                hiddenParent: nil)
+        }
+    }
+}

@@ -1,0 +1,64 @@
+/// A drafted check that the first signed-in persona cannot write a row of its own that
+/// names a row of the other persona's: joining the other's group through a membership
+/// table (`DraftCrossUserWrite.joins`), or writing into the other's conversation, list
+/// or project (`DraftCrossUserWrite.parentRowWrites`). The matrix cannot say either: by
+/// the table's owner rule (`user_id = auth.uid()`, `sender = auth.uid()`) such a row is
+/// the persona's own, so `insert: own` held while any user could join any group and
+/// read its posts (a team-notes app, a classes app).
+///
+/// The row named is found by the admin in the check's `before` SQL (the setup's keys
+/// differ every run) and handed to the persona's insert in a setting of the check's
+/// savepoint. The observation runs the check expecting the insert to go through; the
+/// draft keeps it with what was observed: one row (a DANGER) or 42501.
+struct DraftCrossUserWrite {
+    /// The table written.
+    let table: String
+    let check: CustomCheck
+    /// What a write that went through means.
+    let danger: String
+    /// A table whose other users' rows the persona must not see for the check to be
+    /// kept (a comment on a post everyone reads is no danger); nil: kept either way.
+    let hiddenParent: String?
+
+    /// The setting that carries the named row's key from `before` to the insert.
+    static let setting = "pgwarden.join_target"
+
+    /// The check of an insert as `writer` into `quotedTable` of `sample`, whose column
+    /// `column` (of type `type`) names the row `target` (admin SQL, one value or none)
+    /// selects.
+    static func check(
+        name: String, writer: Persona, quotedTable: String, sample: [(column: String, expression: String)],
+        column: String, type: String, target: String
+    ) -> CustomCheck {
+        let values = [(column, "current_setting('\(setting)')::\(type)")] + sample.filter { $0.column != column }
+        var expectation = Expectation()
+        expectation.rowCount = 1
+        return CustomCheck(
+            name: name, persona: writer.name,
+            sql: "insert into \(quotedTable) (\(values.map { DraftOwnership.sqlName($0.0) }.joined(separator: ", "))) "
+                + "values (\(values.map(\.1).joined(separator: ", ")))",
+            before: "select set_config('\(setting)', coalesce((\(target)), ''), true)",
+            verify: nil, expectation: expectation, line: 0)
+    }
+
+    /// The first and second signed-in personas (the writer, and whose row is named),
+    /// with their emails; nil without two.
+    static func writerAndOther(_ personas: [Persona]) -> (writer: Persona, writerEmail: String, other: Persona, otherEmail: String)? {
+        let users = personas.filter { $0.user != nil }
+        guard users.count >= 2, let writerEmail = users[0].user?.email, let otherEmail = users[1].user?.email else { return nil }
+        return (users[0], writerEmail, users[1], otherEmail)
+    }
+
+    /// The check as the observation saw it: kept with one row expected (the persona
+    /// wrote it: `dangerous`), or SQLSTATE 42501 (refused); nil when the run showed
+    /// neither (no row of the other persona's to name, a value the insert broke).
+    func observed(_ result: ProbeResult?) -> (check: CustomCheck, dangerous: Bool)? {
+        guard let result else { return nil }
+        if result.passed { return (check, true) }
+        guard result.observed.hasPrefix("failed: 42501") else { return nil }
+        var refused = check
+        refused.expectation = Expectation()
+        refused.expectation.sqlState = "42501"
+        return (refused, false)
+    }
+}
