@@ -13,8 +13,22 @@ struct AlwaysTruePolicyProbe {
     let ownership: DraftOwnership
 
     func run() throws -> LintConsequence {
-        guard let ava = context.userName else {
+        guard let user = context.userName else {
             return LintConsequence(verdict: .notProbed, evidence: [ProbeContext.leftOutEvidence])
+        }
+        // A policy only for anon is tried as anon: ava's refusal (42501) said nothing of
+        // it. Only the writes of the policy's own command are tried: another policy may
+        // let the others through.
+        let (roles, command) = try policy()
+        let ava: String
+        if roles.contains("public") || roles.contains(context.plan.persona(named: user)?.role ?? "authenticated") {
+            ava = user
+        } else if let persona = context.plan.personas.first(where: { $0.user == nil && roles.contains($0.role) }) {
+            ava = persona.name
+        } else {
+            return LintConsequence(verdict: .notProbed, evidence: [
+                "the policy applies to \(roles.sorted().joined(separator: ", ")), a role no persona acts as",
+            ])
         }
         let benName = context.otherUserName
         let table = finding.subject
@@ -30,7 +44,7 @@ struct AlwaysTruePolicyProbe {
         func refused(_ error: PGError) {
             if error.sqlState != .insufficientPrivilege { untried.append(error.sqlState?.rawValue ?? "error") }
         }
-        if let benName, let ben = context.userIDs[benName] {
+        if ["a", "*"].contains(command), let benName, let ben = context.userIDs[benName] {
             let sample = ownership.sample(of: table)
             if !sample.isEmpty {
                 let columns = sample.map { DraftOwnership.sqlName($0.column) }.joined(separator: ", ")
@@ -66,7 +80,7 @@ struct AlwaysTruePolicyProbe {
         for (verb, method, sql) in [
             ("updated", "PATCH", "with changed as (update \(quoted) set \(column) = \(column) where \(others) returning 1) select count(*)::text from changed"),
             ("deleted", "DELETE", "with changed as (delete from \(quoted) where \(others) returning 1) select count(*)::text from changed"),
-        ] {
+        ] where [verb == "updated" ? "w" : "d", "*"].contains(command) {
             switch try context.asPersona(ava, method, on: finding, sql) {
             case .rows(let rows):
                 let count = Int(rows.first?.first.flatMap { $0 } ?? "0") ?? 0
@@ -77,7 +91,8 @@ struct AlwaysTruePolicyProbe {
                 evidence.append("\(ava)'s \(verb == "updated" ? "update" : "delete") of \(table): refused (\(PersonaOutcome.describe(error)))")
             }
         }
-        if let benName, let ben = context.userIDs[benName], let move = ownerColumnToMove() {
+        if ["w", "*"].contains(command), let benName, let ben = context.userIDs[benName], context.userIDs[ava] != nil,
+           let move = ownerColumnToMove() {
             let sql = "update \(quoted) set \(move) = '\(ben)'::uuid where \(move) = auth.uid()"
             switch try context.asPersona(ava, "PATCH", on: finding, sql, countingRows: true) {
             case .rows(let rows):
@@ -111,6 +126,19 @@ struct AlwaysTruePolicyProbe {
             ])
         }
         return LintConsequence(verdict: proven ? .proven : .harmless, evidence: evidence, personas: proven ? [ava] : [])
+    }
+
+    /// The roles the finding's policy applies to (`public` for PUBLIC), and its command
+    /// (pg_policy.polcmd: `a` insert, `w` update, `d` delete, `*` all).
+    private func policy() throws -> (roles: Set<String>, command: String) {
+        let name = finding.policies?.first ?? ""
+        let result = try context.connection.query("""
+            select coalesce(r.rolname, 'public'), p.polcmd::text from pg_catalog.pg_policy p
+            cross join lateral unnest(p.polroles) as u(oid)
+            left join pg_catalog.pg_roles r on r.oid = u.oid
+            where p.polrelid = to_regclass(\(ConsequenceProber.quoted(finding))) and p.polname = \(name)
+            """)
+        return (Set(result.rows.compactMap { $0.first ?? nil }), result.rows.first.flatMap { $0[1] } ?? "*")
     }
 
     /// The owner column, when it holds a user's id and a signed-in user may update it:

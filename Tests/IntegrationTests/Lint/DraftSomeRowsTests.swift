@@ -54,4 +54,37 @@ import TestSupport
         #expect(closed.failures.contains { $0.persona == "anon" && $0.probe == "select" && $0.observed == "none (0 rows)" },
                 "\(closed.failures.map { "\($0.name): \($0.observed)" })")
     }
+
+    /// A helper named like a boolean column (`user_id = auth.uid() or is_admin()`, where
+    /// `is_admin()` reads `profiles.is_admin`) is a call, not the column: the shown row
+    /// gave ava a profile with `is_admin = true`, and every table behind `is_admin()` a
+    /// made-up DANGER (round twenty-six).
+    @Test func aHelperCallIsNotTheColumnItIsNamedLike() throws {
+        let draft = try DraftRealProjectShapesTests.draft("adminhelper", """
+            create table public.profiles (
+              id uuid primary key default gen_random_uuid(),
+              user_id uuid not null references auth.users (id), is_admin boolean not null default false);
+            create table public.notes (
+              id bigint generated always as identity primary key,
+              author_id uuid not null default auth.uid() references auth.users (id), body text not null default '');
+            create function public.is_admin() returns boolean language sql stable security definer set search_path = ''
+              as $$ select exists (select 1 from public.profiles where user_id = (select auth.uid()) and is_admin) $$;
+            revoke execute on function public.is_admin() from public, anon;
+            alter table public.profiles enable row level security;
+            alter table public.notes enable row level security;
+            grant select on public.profiles to authenticated;
+            grant select, insert on public.notes to authenticated;
+            create policy "own or admin" on public.profiles for select to authenticated
+              using (user_id = (select auth.uid()) or public.is_admin());
+            create policy "own or admin" on public.notes for select to authenticated
+              using (author_id = (select auth.uid()) or public.is_admin());
+            """)
+        #expect(!draft.plan.setup.contains { $0.contains("true") }, "\(draft.plan.setup)")
+        for name in ["profiles", "notes"] {
+            let relation = try #require(draft.plan.relations.first { $0.name == name })
+            #expect(relation.access["ava"]?.select == .own, "\(name): \(draft.yaml)")
+        }
+        #expect(draft.dangerCells.isEmpty, "\(draft.dangerCells)")
+        #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
+    }
 }

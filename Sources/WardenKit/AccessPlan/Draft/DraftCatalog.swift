@@ -449,10 +449,12 @@ struct DraftCatalog {
         }
     }
 
-    /// true and false, for a boolean not true by default that `text` tests as true.
+    /// true and false, for a boolean not true by default that `text` tests as true. A
+    /// call of a function named like it is not it (`user_id = auth.uid() or is_admin()`,
+    /// where `is_admin()` reads `profiles.is_admin`: the shown row made ava an administrator).
     private static func booleanShowing(_ column: Column, in text: String) -> RowVisibility? {
         guard !column.defaultsToTrue else { return nil }
-        let name = #"(?<!NOT )"# + reference(to: column) + #"(?![\w"])"#
+        let name = #"(?<!NOT )"# + reference(to: column) + #"(?![\w"(])"#
         let negated = #"(?!\s*(?:=\s*false|<>|!=|IS\s+NOT\s+TRUE|IS\s+FALSE|IS\s+NOT\s+DISTINCT|IS\s+DISTINCT))"#
         return text.range(of: name + negated, options: .regularExpression) == nil ? nil : RowVisibility(shown: "true", hidden: "false")
     }

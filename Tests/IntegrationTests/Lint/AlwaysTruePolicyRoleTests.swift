@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+@testable import WardenKit
+import TestSupport
+
+/// An always-true write policy is tried as a persona of a role it applies to, and only
+/// for its own command. A policy only for anon was tried as ava, whose refusal (42501)
+/// made it HARMLESS while anon could rewrite every row (an education app, round
+/// twenty-six); each finding listed the probes of every command.
+@Suite struct AlwaysTruePolicyRoleTests {
+    @Test func aPolicyForAnonIsTriedAsAnonForItsOwnCommand() throws {
+        let connection = try Connection(try TestCluster.newTwinDatabase("alwaystrueanon").project)
+        try connection.execute(unsafeScript: """
+            create table public.marks (id bigint generated always as identity primary key, subject text not null);
+            insert into public.marks (subject) values ('maths');
+            alter table public.marks enable row level security;
+            grant select, insert, update, delete on public.marks to anon, authenticated;
+            create policy "anon read" on public.marks for select to anon using (true);
+            create policy "anon write" on public.marks for insert to anon with check (true);
+            create policy "anon change" on public.marks for update to anon using (true) with check (true);
+            create policy "anon remove" on public.marks for delete to anon using (true);
+            """)
+        let report = try Linter(connection: connection).run()
+        func evidence(_ policy: String) throws -> LintFinding {
+            try #require(report.findings.first { $0.rule == .rlsPolicyAlwaysTrue && $0.policies == [policy] }, "\(report.findings)")
+        }
+        let write = try evidence("anon write")
+        #expect(write.consequence?.evidence == ["anon inserted a row of public.marks"])
+        #expect(write.isDanger)
+        let change = try evidence("anon change")
+        #expect(change.consequence?.evidence == ["anon updated 1 row of public.marks"])
+        #expect(change.isDanger)
+        let remove = try evidence("anon remove")
+        #expect(remove.consequence?.evidence == ["anon deleted 1 row of public.marks"])
+        #expect(remove.isDanger)
+    }
+
+    /// A policy for a role no persona acts as says nothing either way.
+    @Test func aPolicyForAnotherRoleIsNotProbed() throws {
+        let connection = try Connection(try TestCluster.newTwinDatabase("alwaystrueother").project)
+        try connection.execute(unsafeScript: """
+            create role reporting nologin;
+            create table public.tallies (id bigint generated always as identity primary key, total int not null default 0);
+            alter table public.tallies enable row level security;
+            grant select, update on public.tallies to reporting, authenticated;
+            create policy "reporting updates" on public.tallies for update to reporting, anon using (true) with check (true);
+            """)
+        var linter = Linter(connection: connection)
+        linter.personas = PlanDrafter.personas().filter { $0.role != "anon" }
+        let report = try linter.run()
+        let finding = try #require(report.findings.first { $0.rule == .rlsPolicyAlwaysTrue }, "\(report.findings)")
+        #expect(finding.consequence?.verdict == .notProbed)
+        #expect(finding.consequence?.evidence == ["the policy applies to anon, reporting, a role no persona acts as"])
+    }
+}
