@@ -130,4 +130,36 @@ import TestSupport
         #expect(budgets.access["ava"] == .nothing, "\(draft.yaml)")
         #expect(!draft.dangerCells.contains { $0.contains("budgets") }, "\(draft.dangerCells)")
     }
+
+    /// Staff listed in a table of their own (`staff (user_id)`, read by `is_staff()`),
+    /// which no signed-in user may add to: a row per persona made both personas staff,
+    /// and every table behind `is_staff()` a made-up DANGER (a news site, round
+    /// twenty-six). A table users join themselves (`followers`) still gets their rows.
+    @Test func aRowThatIsAPrivilegeIsNotGivenToThePersonas() throws {
+        let draft = try DraftRealProjectShapesTests.draft("stafflist", """
+            create table public.staff (user_id uuid primary key references auth.users (id), added_at timestamptz default now());
+            alter table public.staff enable row level security;
+            create policy "own" on public.staff for select using (user_id = auth.uid());
+            create function public.is_staff() returns boolean language sql stable security definer set search_path = ''
+              as $$ select exists (select 1 from public.staff where user_id = auth.uid()) $$;
+            create table public.articles (id uuid primary key default gen_random_uuid(), title text not null);
+            alter table public.articles enable row level security;
+            create policy "staff" on public.articles for all using (public.is_staff()) with check (public.is_staff());
+            create table public.followers (user_id uuid primary key references auth.users (id));
+            alter table public.followers enable row level security;
+            create policy "own" on public.followers for all to authenticated using (user_id = auth.uid());
+            create function public.is_follower() returns boolean language sql stable security definer set search_path = ''
+              as $$ select exists (select 1 from public.followers where user_id = auth.uid()) $$;
+            create table public.letters (id uuid primary key default gen_random_uuid(), body text not null);
+            alter table public.letters enable row level security;
+            create policy "followers read" on public.letters for select using (public.is_follower());
+            grant select, insert, update, delete on public.staff, public.articles, public.followers, public.letters to authenticated;
+            """)
+        #expect(!draft.plan.setup.contains { $0.contains("public.staff") }, "\(draft.plan.setup)")
+        #expect(draft.plan.setup.contains { $0.contains("insert into public.followers") }, "\(draft.plan.setup)")
+        #expect(draft.yaml.contains("a row of public.staff names a user and nothing else"), "\(draft.yaml)")
+        let articles = try #require(draft.plan.relations.first { $0.name == "articles" })
+        #expect(articles.access["ava"] == .nothing, "\(draft.yaml)")
+        #expect(!draft.dangerCells.contains { $0.contains("articles") }, "\(draft.dangerCells)")
+    }
 }

@@ -127,6 +127,9 @@ struct DraftCatalog {
     /// they call: a membership there grants access (`members` behind `in_group(id)`),
     /// where one of `likes (user_id, post_id)` does not.
     var tablesReadByOtherTablesPolicies: Set<String> = []
+    /// Tables a signed-in user may add rows to (the INSERT privilege, and no row-level
+    /// security or a permissive insert policy for `authenticated` or PUBLIC).
+    var tablesSignedInMayInsert: Set<String> = []
 
     /// Table -> a NOTE where its policies read the token's `app_metadata` (`auth.jwt()
     /// -> 'app_metadata' -> 'tenants'`): the drafted personas' tokens carry only what
@@ -345,6 +348,17 @@ struct DraftCatalog {
                    or exists (select from called k where k.polrelid <> c.oid and strpos(k.prosrc, c.relname::text) > 0
                                 and k.prosrc ~* ('\\m' || c.relname || '\\M')))
             """,
+            // Tables a signed-in user may add rows to: the privilege, and no row security
+            // or a permissive insert policy for authenticated or PUBLIC.
+            """
+            select format('%s.%s', n.nspname, c.relname)
+            from pg_class c join pg_namespace n on n.oid = c.relnamespace
+            where n.nspname = any(\(schemaArray)::text[]) and c.relkind in ('r', 'p')
+              and coalesce(has_table_privilege(to_regrole('authenticated'), c.oid, 'INSERT'), true)
+              and (not c.relrowsecurity
+                   or exists (select from pg_policy p where p.polrelid = c.oid and p.polpermissive and p.polcmd in ('a', '*')
+                                and (p.polroles = array[0::oid] or to_regrole('authenticated') = any(p.polroles))))
+            """,
         ]
     }
 
@@ -502,5 +516,6 @@ struct DraftCatalog {
         userReadingCalls = results[3].compactMap { $0[0] }
         tablesWithWriteRules = Set(results[4].compactMap { $0[0] })
         tablesReadByOtherTablesPolicies = Set(results[5].compactMap { $0[0] })
+        tablesSignedInMayInsert = Set(results[6].compactMap { $0[0] })
     }
 }

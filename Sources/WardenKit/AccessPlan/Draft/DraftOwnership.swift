@@ -448,6 +448,7 @@ struct DraftOwnership {
     /// points at the persona's rows (`memberships (user_id, organization_id)` for
     /// `organizations`' rule). With one shared row, no organisation was anyone's.
     func setupRows(table: String, quotedTable: String, emails: [String]) -> String? {
+        if grantsByItsRows(table) { return nil }
         let sample = self.sample(of: table, inSetup: true)
         let perPersona = ownerRule(of: table) != nil || linksRowsForOtherPolicies(table)
         // An empty table the personas' rows point into (`seats.team -> teams`) gets a row
@@ -570,10 +571,32 @@ struct DraftOwnership {
 
     /// Why the setup gives the personas no row of `table` when it gives none on purpose.
     func setupSkipReason(of table: String) -> String? {
+        if grantsByItsRows(table) {
+            return "the draft gives the personas no row here: a row of \(table) names a user and nothing else, other tables' "
+                + "policies read it (directly or through a function), and no signed-in user may add one: it is a privilege "
+                + "someone else grants, which a fresh sign-up lacks; add one in setup to plan for such a user"
+        }
         guard let role = singledOutRoleColumn(of: table) else { return nil }
         return "the draft gives the personas no row here: every value of \(role.column) (\(role.values.joined(separator: ", "))) "
             + "is named by the project's policies or functions, and a fresh sign-up has no such row; add one in setup "
             + "to plan for such a user"
+    }
+
+    /// Whether a row of `table` is itself a privilege (`staff (user_id)` behind
+    /// `is_staff()`): it names a user and nothing else (its other columns are generated,
+    /// name users too, or are a key or a time that a default fills), other tables'
+    /// policies read it, and no signed-in user may add one. A row per persona made both
+    /// personas staff, and every table behind `is_staff()` a made-up DANGER. (A profile
+    /// with a flag, `is_admin boolean default false`, says more than who the user is.)
+    func grantsByItsRows(_ table: String) -> Bool {
+        let columns = catalog.columns[table] ?? []
+        let isUser = { (column: DraftCatalog.Column) in column.reference?.table == "auth.users" && column.reference?.column == "id" }
+        guard columns.contains(where: isUser), catalog.tablesReadByOtherTablesPolicies.contains(table),
+              !catalog.tablesSignedInMayInsert.contains(table) else { return false }
+        return columns.allSatisfy { column in
+            isUser(column) || !column.writable
+                || (column.defaultExpression != nil && (column.uniqueAlone || column.category == "D"))
+        }
     }
 
     /// Where a setup value names the persona's place among the signed-in personas (0,
