@@ -48,6 +48,19 @@ public struct AccessPlanLimits: Sendable, Equatable {
         }
     }
 
+    /// The persona roles whose own `statement_timeout` (in `requests`, already
+    /// `capped`) is shorter than the run's: role -> the setting (`ProbeBatch.roleStatementTimeouts`).
+    func shorterStatementTimeouts(_ requests: [PersonaRequest]) -> [String: String] {
+        var found: [String: String] = [:]
+        for request in requests {
+            guard let value = request.roleSettings.first(where: { $0.name == "statement_timeout" })?.value,
+                  let milliseconds = Self.milliseconds(value), milliseconds < statementTimeout.wholeMilliseconds
+            else { continue }
+            found[request.role] = value
+        }
+        return found
+    }
+
     /// A time setting's value in milliseconds (`8s`, `500`, `2min`), as PostgreSQL
     /// reads it (no unit: milliseconds); nil when it is not one.
     static func milliseconds(_ value: String) -> Int? {
@@ -84,7 +97,7 @@ public struct AccessPlanTimeout: WardenError {
         let what = lockWait
             ? "waited more than \(limit.seconds) s for a lock while \(subject) (lock timeout)"
             : "a statement ran longer than \(limit.seconds) s while \(subject) (statement timeout)"
-        var text = "the access-plan run stopped: it \(what); nothing was changed, the run was rolled back"
+        var text = "the access-plan run stopped: \(lockWait ? "it " : "")\(what); nothing was changed, the run was rolled back"
         if !blocking.isEmpty {
             text += "\nblocked by " + blocking.map(\.description).joined(separator: "\nblocked by ")
         }

@@ -204,6 +204,7 @@ package struct AccessPlanRunner {
             connection, after: "computing the relations' truth (their owner or sample SQL)", checkingLeading: signIn.check)
         subject = "probing the plan's relations and functions"
         let probeBatch = ProbeBatch(seal: seal, after: "computing the relations' truth")
+        probeBatch.roleStatementTimeouts = limits.shorterStatementTimeouts(Array(context.requests.values))
         try probeBatch.startSending(on: connection)
         var pending: [() throws -> [ProbeResult]] = []
         for (prober, truth) in zip(probers, truths) {

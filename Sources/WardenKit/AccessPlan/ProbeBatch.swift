@@ -80,6 +80,12 @@ final class ProbeBatch {
     private var closingTicket: Ticket?
     /// How many units of `leading` come before the seal's check.
     private let leadingUnits: Int
+    /// Persona roles whose own `statement_timeout` is shorter than the run's (role ->
+    /// its setting, `8s`): a probe of theirs that it cancels is what the Data API
+    /// answers such a request, an outcome of that probe, not the run's limit. (A read
+    /// whose policies took 10 s to JIT-compile stopped the whole run, blaming the run's
+    /// 30 s.) Its error is reworded so that `AccessPlanLimits.isLimit` does not take it.
+    var roleStatementTimeouts: [String: String] = [:]
 
     /// `leading`: units of pgwarden's own sent first, before the seal's check, each
     /// as it is (unnamed); `run`'s `checkingLeading` reads their outcomes. (The
@@ -196,7 +202,7 @@ final class ProbeBatch {
     ) throws {
         try finishSending(on: connection)
         let last = closingTicket!
-        outcomes = try stream!.finish()
+        outcomes = try stream!.finish().enumerated().map { unit, results in roleTimeoutsMarked(results, unit: unit) }
         try checkingLeading(Array(outcomes.prefix(leadingUnits)))
         try seal.check(identity: try outcomes[leadingUnits][0].get().rows.first ?? [], after: before)
         for (unit, index) in controlStatements {
@@ -218,12 +224,29 @@ final class ProbeBatch {
         try runAgainWithoutSharedPlans(reuse!.unitsMissingTheirPlan(outcomes), connection, after: origin)
     }
 
+    /// `results` of unit `unit`, a cancellation by its persona role's own shorter
+    /// `statement_timeout` (`roleStatementTimeouts`) reworded as that role's.
+    private func roleTimeoutsMarked(_ results: [PipelinedBatch.Outcome], unit: Int) -> [PipelinedBatch.Outcome] {
+        guard !roleStatementTimeouts.isEmpty, unit < units.count,
+              let role = units[unit].roles.lazy.compactMap({ $0 }).first(where: { self.roleStatementTimeouts[$0] != nil }),
+              let timeout = roleStatementTimeouts[role] else { return results }
+        return results.map { outcome in
+            guard case .error(var error) = outcome, error.sqlState == .queryCanceled, AccessPlanLimits.isLimit(error) else {
+                return outcome
+            }
+            error.message = "canceled: it ran longer than \(role)'s own statement_timeout (\(timeout)), "
+                + "as the Data API cancels such a request"
+            return .error(error)
+        }
+    }
+
     /// Runs again, each statement unnamed, the probes that were to use a shared plan
     /// whose Parse failed or was skipped (they got 26000): every probe is rolled back,
     /// so running it later is running it from the same state.
     private func runAgainWithoutSharedPlans(_ units: [Int], _ connection: Connection, after origin: String) throws {
         guard !units.isEmpty else { return }
         let again = ProbeBatch(seal: seal, after: origin, stopsAtLimits: stopsAtLimits, sharesPlans: false)
+        again.roleStatementTimeouts = roleStatementTimeouts
         let probes = units.map { unit in
             let first = self.units[unit].opensWithRollback ? 1 : 0
             return (unit, first, again.rolledBack(Array(self.units[unit].statements.dropFirst(first))))

@@ -176,4 +176,31 @@ import TestSupport
         #expect(error.message.contains("persona 'ghost' has role 'ghost_role', which does not exist"))
         #expect(try DatabaseDigest.of(connection) == before)
     }
+
+    /// A persona role's own, shorter statement_timeout cancelling a probe is that probe's
+    /// outcome (the Data API answers the request so), not the run's limit: it stopped the
+    /// whole run, blaming the run's 30 s (a policy that took 10 s to JIT-compile).
+    @Test func aPersonaRolesOwnTimeoutIsThatProbesOutcome() throws {
+        let connection = try PrivateCluster.electricRide()
+        try connection.execute(unsafeScript: """
+            alter role anon set statement_timeout = '300ms';
+            create table public.slow_things (id int primary key);
+            insert into public.slow_things values (1);
+            alter table public.slow_things enable row level security;
+            create policy "slow" on public.slow_things for select to anon using ((select true from pg_sleep(1)));
+            grant select on public.slow_things to anon;
+            """)
+        let before = try DatabaseDigest.of(connection)
+        let report = try run(try electricRidePlan.replacingOccurrences(
+            of: "relations:\n  colour:",
+            with: "relations:\n  slow_things: { sample: { id: \"2\" }, access: { anon: read, ava: none, ben: none, service: all } }\n  colour:"),
+            on: connection)
+        let read = try #require(report.results.first { $0.subject == "public.slow_things" && $0.persona == "anon" && $0.probe == "select" })
+        #expect(!read.passed)
+        #expect(read.observed.contains("canceled: it ran longer than anon's own statement_timeout (300ms), as the Data API cancels such a request"),
+                "\(read.observed)")
+        #expect(report.results.contains { $0.subject == "public.colour" }, "the rest of the run went on")
+        #expect(try DatabaseDigest.of(connection) == before)
+        try connection.execute("alter role anon set statement_timeout = '3s'")
+    }
 }
