@@ -87,4 +87,21 @@ import TestSupport
         #expect(draft.dangerCells.isEmpty, "\(draft.dangerCells)")
         #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
     }
+
+    /// A table no one owns, shown by its state, with a unique text (`slug`): the shown
+    /// row repeated the first row's `'Draft slug'`, its ON CONFLICT dropped it unsaid, and
+    /// anon's read of live posts was drafted `none` (a news site, round twenty-six).
+    @Test func theShownRowOfATableNoOneOwnsHasItsOwnKey() throws {
+        let draft = try DraftRealProjectShapesTests.draft("uniqueshown", """
+            create table public.posts (
+              id uuid primary key default gen_random_uuid(), slug text not null unique,
+              state text not null default 'draft' check (state in ('draft', 'live')));
+            alter table public.posts enable row level security;
+            create policy "live" on public.posts for select using (state = 'live');
+            grant select on public.posts to anon, authenticated;
+            """)
+        let posts = try #require(draft.plan.relations.first { $0.name == "posts" })
+        #expect(posts.access["anon"]?.select == .someRows, "\(draft.yaml)")
+        #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
+    }
 }

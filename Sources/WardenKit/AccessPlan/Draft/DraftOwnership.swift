@@ -632,15 +632,23 @@ struct DraftOwnership {
         let unhidden = sample + userColumns.map { ($0.name, "auth.uid()") }
         let row = Self.setting(flags, in: unhidden, to: \.hidden)
         let columns = row.map { Self.sqlName($0.column) }.joined(separator: ", ")
-        let admins = { (entries: [(column: String, expression: String)]) in
-            entries.map {
-                $0.expression.replacingOccurrences(of: "auth.uid()", with: user).replacingOccurrences(of: Self.personaIndex, with: "0")
+        // The n-th row's values: a unique key's sample differs per row (the shown row
+        // repeated the first's `'Draft slug'`, and its ON CONFLICT dropped it unsaid).
+        let admins = { (entries: [(column: String, expression: String)], number: Int) in
+            entries.map { entry in
+                let column = self.catalog.columns[table]?.first { $0.name == entry.column }
+                let distinct = column.flatMap { column in
+                    entry.expression == self.value(for: column, inSetup: true)
+                        ? DraftDistinctValue.expression(for: column, quotedTable: quotedTable) : nil
+                }
+                return (distinct?.replacingOccurrences(of: DraftDistinctValue.personaNumber, with: String(number)) ?? entry.expression)
+                    .replacingOccurrences(of: "auth.uid()", with: user).replacingOccurrences(of: Self.personaIndex, with: "0")
             }
         }
-        let values = admins(row)
+        let values = admins(row, 1)
         // With a flag that shows rows, a second row that it shows, when the first was made.
         let shown = flags.isEmpty ? "" : "\n  if found then"
-            + shownRow(table, quotedTable, columns: columns, values: admins(Self.setting(flags, in: unhidden, to: \.shown)), from: "")
+            + shownRow(table, quotedTable, columns: columns, values: admins(Self.setting(flags, in: unhidden, to: \.shown), 2), from: "")
                 .replacingOccurrences(of: "\n  ", with: "\n    ") + "\n  end if;"
         return """
             do $draft$ begin
