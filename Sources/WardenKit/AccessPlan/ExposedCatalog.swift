@@ -16,6 +16,10 @@ package struct ExposedCatalog: Sendable {
         /// grant, or a column's: `grant update (caption)`), for the roles the catalog was
         /// read for; a role with none is not in it.
         package var updatableColumn: [String: String] = [:]
+        /// Role -> the columns with a default it may not insert, for a role that may
+        /// insert some columns only (`grant insert (id, name)`, leaving `created_by
+        /// default auth.uid()` out): a client's insert leaves them to their defaults.
+        package var defaultedColumnsNotInsertable: [String: [String]] = [:]
         /// Whether row-level security applies to the user who read the catalog
         /// (`row_security_active`); when not, what that user sees of a table is every
         /// row, whatever a request's claims say.
@@ -98,6 +102,14 @@ package struct ExposedCatalog: Sendable {
                                and a.attgenerated = '' and a.attidentity <> 'a'
                                and has_column_privilege(r.oid, c.oid, a.attnum, 'UPDATE')
                              order by a.attnum limit 1))
+                    from pg_roles r where r.rolname = any(\(PostgresArray.literal(roles))::text[]))::text,
+                   (select json_object_agg(r.rolname, array(
+                             select a.attname from pg_attribute a
+                             where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped and a.atthasdef
+                               and not has_column_privilege(r.oid, c.oid, a.attnum, 'INSERT')
+                             order by a.attnum))
+                             filter (where not has_table_privilege(r.oid, c.oid, 'INSERT')
+                                       and has_any_column_privilege(r.oid, c.oid, 'INSERT'))
                     from pg_roles r where r.rolname = any(\(PostgresArray.literal(roles))::text[]))::text
             from pg_class c join pg_namespace n on n.oid = c.relnamespace
             where n.nspname = any(\(schemaArray)::text[]) and c.relkind in ('r', 'p', 'v', 'm', 'f')
@@ -129,7 +141,11 @@ package struct ExposedCatalog: Sendable {
                 Relation(
                     schema: row[0] ?? "", name: row[1] ?? "", kind: row[2] ?? "",
                     columns: JSONStringArray.decode(row[3]), assignableColumns: JSONStringArray.decode(row[4]),
-                    updatableColumn: JSONStringMap.decode(row[7]), rowSecurityAppliesToReader: row[5] != "false")
+                    updatableColumn: JSONStringMap.decode(row[7]),
+                    defaultedColumnsNotInsertable: row[8].flatMap {
+                        try? JSONDecoder().decode([String: [String]].self, from: Data($0.utf8))
+                    } ?? [:],
+                    rowSecurityAppliesToReader: row[5] != "false")
             },
             functions: functionRows.map {
                 Function(

@@ -208,8 +208,15 @@ struct RelationProber {
                                     observed: "the plan's sample could not be evaluated: \(error.message)", passed: false)
                 return { failed }
             }
-            let columns = SQL.joined(plan.sample.map { "\(identifier: $0.column)" }, separator: ", ")
-            let bound = SQL.joined(values.map { "\($0)" }, separator: ", ")
+            // The persona's own row as a client writes it: without the columns its role
+            // may not insert that have a default (`created_by default auth.uid()` outside
+            // `grant insert (id, name)`), which the default fills. Another user's row
+            // names them: a client cannot make it another's otherwise.
+            let leftToDefaults = target.ownsIt || target.owner?.name == persona.name
+                ? Set(relation.defaultedColumnsNotInsertable[persona.role] ?? []) : []
+            let kept = plan.sample.indices.filter { !leftToDefaults.contains(plan.sample[$0].column) }
+            let columns = SQL.joined(kept.map { "\(identifier: plan.sample[$0].column)" }, separator: ", ")
+            let bound = SQL.joined(kept.map { "\(values[$0])" }, separator: ", ")
             let insert: SQL = "insert into \(table) (\(columns)) values (\(bound))"
             let request = context.request(persona).routed("POST", "/\(plan.name)", schema: plan.schema)
             let probe = SealedProbe(

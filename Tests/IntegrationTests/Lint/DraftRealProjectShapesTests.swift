@@ -715,4 +715,34 @@ import TestSupport
         #expect(notes.access["ben"] == notes.access["ava"], "\(draft.yaml)")
         #expect(draft.verified, "\(Self.failures(draft))")
     }
+
+    /// Items whose author the server fills (`created_by default auth.uid()`), left out of
+    /// the role's insert grant (`grant insert (id, list_id, name)`): the insert probe
+    /// named it, was refused (42501), and a member's insert was drafted `none` (a
+    /// household app, round twenty-six). The persona's own insert leaves it to its
+    /// default, as a client does; another user's row still names it, and is refused.
+    @Test func anOwnInsertLeavesAColumnOutsideTheGrantToItsDefault() throws {
+        let draft = try Self.draft("insertgrant", """
+            create table public.lists (id uuid primary key default gen_random_uuid(), owner_id uuid not null references auth.users (id));
+            create table public.items (
+              id uuid primary key default gen_random_uuid(), list_id uuid not null references public.lists (id),
+              name text not null default 'x', created_by uuid not null default auth.uid() references auth.users (id));
+            alter table public.lists enable row level security;
+            alter table public.items enable row level security;
+            revoke all on public.lists, public.items from anon, authenticated;
+            grant select on public.lists to authenticated;
+            grant select, delete on public.items to authenticated;
+            grant insert (id, list_id, name) on public.items to authenticated;
+            create policy "own lists" on public.lists for select to authenticated using (owner_id = (select auth.uid()));
+            create policy "own items" on public.items for all to authenticated
+              using (created_by = (select auth.uid())) with check (created_by = (select auth.uid()));
+            """)
+        let items = try #require(draft.plan.relations.first { $0.name == "items" })
+        #expect(items.access["ava"]?.insert == .own, "\(draft.yaml)")
+        let other = try #require(draft.report.results.first {
+            $0.subject == "public.items" && $0.persona == "ava" && $0.probe == "insert another user's row"
+        })
+        #expect(other.observed.hasPrefix("denied (42501"), "\(other.observed)")
+        #expect(draft.verified, "\(Self.failures(draft))")
+    }
 }
