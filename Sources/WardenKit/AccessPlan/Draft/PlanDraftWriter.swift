@@ -17,6 +17,9 @@ struct PlanDraftWriter {
     /// Check name -> the table and the DANGER of what it observed
     /// (`DraftCrossUserWrite`: a user joining another user's rows, or writing into them).
     var checkDangers: [String: (table: String, danger: String)] = [:]
+    /// Security definer functions anon may execute that `pgwarden lint` called as anon
+    /// and found harmless (it changed nothing and read nothing): no DANGER, as lint says.
+    var harmlessForAnon: Set<String> = []
 
     func render() -> String {
         var lines = [
@@ -74,7 +77,8 @@ struct PlanDraftWriter {
             for persona in plan.personas {
                 let executes = function.execute[persona.name] ?? false
                 for note in notes[function.signature]?[persona.name] ?? [] { lines.append("    # NOTE: \(note)") }
-                let danger = functionDanger(function, persona, executes).map { "  # DANGER: \($0)" } ?? ""
+                let danger = functionDanger(function, persona, executes).map { "  # DANGER: \($0)" }
+                    ?? functionWarning(function, persona, executes).map { "  # WARN: \($0)" } ?? ""
                 lines.append("    \(persona.name): \(executes ? "execute" : "deny")\(danger)")
             }
         }
@@ -145,8 +149,17 @@ struct PlanDraftWriter {
     }
 
     private func functionDanger(_ function: FunctionPlan, _ persona: Persona, _ executes: Bool) -> String? {
-        guard executes, persona.role == "anon", securityDefiner.contains(function.signature) else { return nil }
+        guard executes, persona.role == "anon", securityDefiner.contains(function.signature),
+              !harmlessForAnon.contains(function.signature) else { return nil }
         return "anon (no sign-in) may execute this security definer function"
+    }
+
+    /// The same, where lint's call as anon changed and read nothing: a warning, as
+    /// Supabase's advisor gives it, not a DANGER (lint said HARMLESS, dev said DANGER).
+    private func functionWarning(_ function: FunctionPlan, _ persona: Persona, _ executes: Bool) -> String? {
+        guard executes, persona.role == "anon", harmlessForAnon.contains(function.signature) else { return nil }
+        return "anon (no sign-in) may execute this security definer function; pgwarden lint's call as anon "
+            + "changed nothing and read nothing (revoke execute from anon unless anon must call it)"
     }
 
     /// The access in the plan's words: a shorthand where one fits, else a map.

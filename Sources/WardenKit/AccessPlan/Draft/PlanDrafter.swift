@@ -177,6 +177,9 @@ public struct PlanDrafter {
         findings.leftOut = leftOut
         var writer = PlanDraftWriter(plan: plan, notes: notes, securityDefiner: catalog.securityDefiner, findings: findings.dangers)
         writer.userColumns = catalog.userColumns
+        writer.harmlessForAnon = Set(findings.findings.filter {
+            $0.rule == .anonSecurityDefinerFunctionExecutable && $0.consequence?.verdict == .harmless
+        }.compactMap(\.signature))
         writer.checkDangers = Dictionary(joined.filter(\.1.dangerous).map { ($0.0.check.name, ($0.0.table, $0.0.danger)) }) { first, _ in first }
         writer.relationNotes = refusals.skipped.merging(unusableRules) { skipped, _ in skipped }
             .merging(catalog.appMetadataNotes) { earlier, _ in earlier }
