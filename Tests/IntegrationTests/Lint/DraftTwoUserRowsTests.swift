@@ -147,4 +147,30 @@ import TestSupport
         #expect(draft.plan.checks.isEmpty, "\(draft.plan.checks.map(\.name))")
         #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
     }
+
+    /// Follows between two profiles (`follower_id`, `followee_id -> profiles.id ->
+    /// auth.users`, `check (follower_id <> followee_id)`): the one followed is someone
+    /// who is no persona, with a profile of their own (a social app, round twenty-six).
+    @Test func aFollowThroughProfilesIsOfSomeoneElse() throws {
+        let draft = try DraftRealProjectShapesTests.draft("twouserfollows", """
+            create table public.profiles (id uuid primary key references auth.users (id) on delete cascade, display_name text);
+            alter table public.profiles enable row level security;
+            create policy "own profile" on public.profiles for select using (id = auth.uid());
+            create policy "make own profile" on public.profiles for insert with check (id = auth.uid());
+            create table public.follows (
+              follower_id uuid not null references public.profiles (id), followee_id uuid not null references public.profiles (id),
+              primary key (follower_id, followee_id), check (follower_id <> followee_id));
+            alter table public.follows enable row level security;
+            create policy "see own follows" on public.follows for select using (follower_id = auth.uid() or followee_id = auth.uid());
+            create policy "follow" on public.follows for insert with check (follower_id = auth.uid());
+            create policy "unfollow" on public.follows for delete using (follower_id = auth.uid());
+            grant select, insert, delete on public.profiles, public.follows to authenticated;
+            """)
+        let follows = try #require(draft.plan.relations.first { $0.name == "follows" })
+        #expect(follows.access["ava"] == Access(select: .own, insert: .own, update: .nothing, delete: .own), "\(draft.yaml)")
+        #expect(draft.plan.setup.contains { $0.contains("insert into public.profiles") && $0.contains("'someone.draft@example.com'") },
+                "\(draft.plan.setup)")
+        #expect(!draft.yaml.contains("cannot probe"), "\(draft.yaml)")
+        #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
+    }
 }

@@ -215,27 +215,45 @@ struct DraftOwnership {
     /// The user who is no persona that `column` names in every persona's row
     /// (`DraftStandInUser`): a user column beside the one naming the persona (the owner
     /// column, else the table's first user column) that a check keeps from naming the
-    /// same user (`check (sender <> recipient)`).
+    /// same user (`check (sender <> recipient)`). A user column references `auth.users`,
+    /// or a table keyed by its users (`follows.followee_id -> profiles.id -> auth.users`).
     func standIn(for column: DraftCatalog.Column, in table: String) -> DraftStandInUser? {
-        guard column.reference?.table == "auth.users", column.reference?.column == "id", !column.pairChecks.isEmpty,
+        guard !column.pairChecks.isEmpty, userKeyedTable(of: column) != nil,
               let persona = ownerColumn(of: table) ?? catalog.userColumns[table], persona != column.name
         else { return nil }
         return DraftStandInUser.needed(by: column, beside: persona)
     }
 
-    /// The setup entry signing up the stand-ins the tables' rows name, first in the
-    /// setup (nil: none needed).
-    func standInSetup(tables: [String], metadataJSON: String) -> String? {
+    /// The table whose user `column` names: `auth.users` for its foreign key there, or a
+    /// table whose referenced column is itself a foreign key to `auth.users (id)`
+    /// (`profiles.id`); nil for any other column.
+    func userKeyedTable(of column: DraftCatalog.Column) -> String? {
+        guard let reference = column.reference else { return nil }
+        if reference.table == "auth.users" { return reference.column == "id" ? reference.table : nil }
+        let target = catalog.columns[reference.table]?.first { $0.name == reference.column }
+        return target?.reference.map { $0.table == "auth.users" && $0.column == "id" } == true ? reference.table : nil
+    }
+
+    /// The stand-ins the tables' rows name: the setup entry signing them up, first in the
+    /// setup (nil: none needed), and, for each table keyed by its users that they are
+    /// named through (`profiles`), their emails, so that its setup gives them a row too.
+    func standIns(tables: [String], metadataJSON: String) -> (setup: String?, emailsByTable: [String: [String]]) {
         var users: Set<DraftStandInUser> = []
         var naming: [String] = []
+        var emailsByTable: [String: Set<String>] = [:]
         for table in tables {
-            let needed = (catalog.columns[table] ?? []).compactMap { standIn(for: $0, in: table) }
-            guard !needed.isEmpty else { continue }
-            users.formUnion(needed)
-            naming.append(table)
+            for column in catalog.columns[table] ?? [] {
+                guard let user = standIn(for: column, in: table) else { continue }
+                users.insert(user)
+                if naming.last != table { naming.append(table) }
+                if let keyed = userKeyedTable(of: column), keyed != "auth.users" {
+                    emailsByTable[keyed, default: []].insert(user.email)
+                }
+            }
         }
-        guard !users.isEmpty else { return nil }
-        return DraftStandInUser.setupEntry(Array(users), metadataJSON: metadataJSON, tables: naming)
+        guard !users.isEmpty else { return (nil, [:]) }
+        return (DraftStandInUser.setupEntry(Array(users), metadataJSON: metadataJSON, tables: naming),
+                emailsByTable.mapValues { $0.sorted() })
     }
 
     /// `array[auth.uid()]` for an array column whose default holds the signed-in user

@@ -96,15 +96,16 @@ public struct PlanDrafter {
         let setupOrder = DraftSetupOrder.ordered(exposedTables.map(\.qualifiedName)) { table in
             catalog.columns[table, default: []].compactMap { $0.reference.flatMap { byQuotedName[$0.table] } }
         }
-        plan.setup = setupOrder.compactMap { tables[$0] }.compactMap { relation in
+        // Someone who is no persona, for rows that need two different users: signed up
+        // first, and given a row of each table keyed by users it is named through.
+        let standIns = emails.isEmpty ? (setup: nil, emailsByTable: [:])
+            : ownership.standIns(tables: setupOrder, metadataJSON: personas.first { $0.user != nil }?.user?.metadataJSON ?? "{}")
+        plan.setup = standIns.setup.map { [$0] } ?? []
+        plan.setup += setupOrder.compactMap { tables[$0] }.compactMap { relation in
             ownership.setupRows(
                 table: relation.qualifiedName,
-                quotedTable: "\(DraftOwnership.sqlName(relation.schema)).\(DraftOwnership.sqlName(relation.name))", emails: emails)
-        }
-        // Someone who is no persona, first, for rows that need two different users.
-        if !emails.isEmpty, let standIns = ownership.standInSetup(
-            tables: setupOrder, metadataJSON: personas.first { $0.user != nil }?.user?.metadataJSON ?? "{}") {
-            plan.setup.insert(standIns, at: 0)
+                quotedTable: "\(DraftOwnership.sqlName(relation.schema)).\(DraftOwnership.sqlName(relation.name))",
+                emails: emails + (standIns.emailsByTable[relation.qualifiedName] ?? []))
         }
         // Whether the first signed-in persona can join the other's rows through a
         // membership table, or write into the other's rows: observed as checks, kept as
