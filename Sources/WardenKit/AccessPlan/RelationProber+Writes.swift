@@ -10,9 +10,11 @@ extension RelationProber {
         if plan.owner != nil, persona.user != nil {
             let own = truth.row(.own(persona.name))
             let other = truth.row(.notOwn(persona.name))
-            let ownWrite = write(persona, scope, operation, "\(verb) own row", row: own, ownsIt: true, batch)
+            let ownWrite = write(persona, scope, operation, "\(verb) own row", row: own, ownsIt: true, batch,
+                                 missing: missingRowReason(persona, own: true, truth))
             pending.append(ownWrite)
-            pending.append(write(persona, scope, operation, "\(verb) another user's row", row: other, ownsIt: false, batch))
+            pending.append(write(persona, scope, operation, "\(verb) another user's row", row: other, ownsIt: false, batch,
+                                 missing: missingRowReason(persona, own: false, truth)))
             if operation == .update {
                 pending.append(try queueMove(persona, scope, row: own, truth, batch, ownUpdate: ownWrite))
             }
@@ -29,10 +31,10 @@ extension RelationProber {
     }
 
     private func write(_ persona: Persona, _ scope: Scope, _ operation: AccessOperation, _ label: String,
-                       row: String?, ownsIt: Bool, _ batch: ProbeBatch) -> Pending {
+                       row: String?, ownsIt: Bool, _ batch: ProbeBatch, missing reason: String? = nil) -> Pending {
         let expectAllowed = scope == .all || (scope == .own && ownsIt)
         guard let row else {
-            let missing = missingRow(persona, operation, label, expectAllowed: expectAllowed, scope: scope)
+            let missing = missingRow(persona, operation, label, expectAllowed: expectAllowed, scope: scope, reason: reason)
             return { missing }
         }
         let sql: SQL
@@ -86,7 +88,8 @@ extension RelationProber {
             return { result }
         }
         guard let row else {
-            let missing = missingRow(persona, .update, label, expectAllowed: expectAllowed, scope: scope)
+            let missing = missingRow(persona, .update, label, expectAllowed: expectAllowed, scope: scope,
+                                     reason: missingRowReason(persona, own: true, truth))
             return { missing }
         }
         let mine = try truth.sample(as: persona).get()
@@ -147,12 +150,33 @@ extension RelationProber {
     }
 
     private func missingRow(_ persona: Persona, _ operation: AccessOperation, _ label: String,
-                            expectAllowed: Bool, scope: Scope) -> ProbeResult {
+                            expectAllowed: Bool, scope: Scope, reason: String? = nil) -> ProbeResult {
         ProbeResult(
             subjectKind: .relation, subject: plan.qualifiedName, persona: persona.name, operation: operation,
             probe: label, expected: expectation(expectAllowed, scope),
-            observed: "cannot probe: there is no such row in \(plan.qualifiedName); give the personas rows in the plan's setup",
+            observed: "cannot probe: " + (reason
+                ?? "there is no such row in \(plan.qualifiedName); give the personas rows in the plan's setup"),
             passed: false)
+    }
+
+    /// Why there is no own row (`own`) or no other user's row to write, where the table
+    /// has rows: the owner rule holds for none of them as the persona, or for every one
+    /// (a rule through a helper that ignores the row: "give the personas rows" misled,
+    /// the setup had given them). Nil when the table has no row (then rows are missing).
+    private func missingRowReason(_ persona: Persona, own: Bool, _ truth: RelationTruth) -> String? {
+        guard let rule = plan.owner, let digests = truth.digests[persona.name],
+              let all = digests.all.first.flatMap({ $0 }).flatMap({ Int($0) }), all > 0,
+              let owned = digests.own?.first.flatMap({ $0 }).flatMap({ Int($0) }) else { return nil }
+        let rows = "\(all) row\(all == 1 ? "" : "s")"
+        if own && owned == 0 {
+            return "the owner rule (\(rule)) holds for none of the \(rows) of \(plan.qualifiedName) as \(persona.name); "
+                + "give the persona a row of its own in the plan's setup"
+        }
+        if !own && owned == all {
+            return "the owner rule (\(rule)) holds for every one of the \(rows) of \(plan.qualifiedName) as \(persona.name), "
+                + "so no row is another user's; an owner rule must single out the persona's own rows"
+        }
+        return nil
     }
 
     func expectation(_ allowed: Bool, _ scope: Scope) -> String {

@@ -745,4 +745,28 @@ import TestSupport
         #expect(other.observed.hasPrefix("denied (42501"), "\(other.observed)")
         #expect(draft.verified, "\(Self.failures(draft))")
     }
+
+    /// An owner rule through a helper that ignores the row (`in_team(team_id)` asks only
+    /// whether the team exists): no row is another user's, and the cell said "there is no
+    /// such row; give the personas rows in the plan's setup", which the setup had done.
+    @Test func anOwnerRuleTrueForEveryRowIsNamedAsTheReason() throws {
+        let draft = try Self.draft("everyrowowned", """
+            create table public.teams (id uuid primary key default gen_random_uuid(), owner_id uuid not null references auth.users (id));
+            create table public.notes (id uuid primary key default gen_random_uuid(), team_id uuid not null references public.teams (id));
+            alter table public.teams enable row level security;
+            alter table public.notes enable row level security;
+            create function public.in_team(t uuid) returns boolean language sql stable security definer set search_path = ''
+              as $$ select auth.uid() is not null and exists (select 1 from public.teams x where x.id = t) $$;
+            create policy "teams" on public.teams for select using (public.in_team(id));
+            create policy "make teams" on public.teams for insert with check (owner_id = auth.uid());
+            create policy "notes" on public.notes for all using (public.in_team(team_id)) with check (public.in_team(team_id));
+            grant select, insert, update, delete on public.teams, public.notes to authenticated;
+            """)
+        let update = try #require(draft.report.results.first {
+            $0.subject == "public.notes" && $0.persona == "ava" && $0.probe == "update another user's row"
+        })
+        #expect(update.observed == "cannot probe: the owner rule (public.in_team(team_id)) holds for every one of the 2 rows of "
+            + "public.notes as ava, so no row is another user's; an owner rule must single out the persona's own rows",
+                "\(update.observed)")
+    }
 }
