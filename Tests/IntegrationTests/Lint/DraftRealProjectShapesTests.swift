@@ -297,7 +297,7 @@ import TestSupport
     /// draft now checks that ava cannot join a group of ben's, keeps the check as it came
     /// out, and marks a join that went through. A table no other table's policies read
     /// (`likes (user_id, post_id)`) grants nothing: no join check; but a like on a group
-    /// the user cannot read is a write into another user's row (`DraftCrossUserWrite.parentRowWrites`).
+    /// the user cannot read is a write into another user's row (`DraftWriteCheck.parentRowWrites`).
     @Test func joiningAnotherUsersGroupIsChecked() throws {
         let draft = try Self.draft("selfjoin", """
             create table public.groups (id uuid primary key default gen_random_uuid(), owner_id uuid not null references auth.users (id));

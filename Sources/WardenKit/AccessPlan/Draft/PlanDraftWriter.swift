@@ -15,7 +15,7 @@ struct PlanDraftWriter {
     /// Relation -> a NOTE on the relation as a whole (why the setup gives it no rows).
     var relationNotes: [String: String] = [:]
     /// Check name -> the table and the DANGER of what it observed
-    /// (`DraftCrossUserWrite`: a user joining another user's rows, or writing into them).
+    /// (`DraftWriteCheck`: a user joining another user's rows, or writing into them).
     var checkDangers: [String: (table: String, danger: String)] = [:]
     /// Security definer functions anon may execute that `pgwarden lint` called as anon
     /// and found harmless (it changed nothing and read nothing): no DANGER, as lint says.

@@ -110,8 +110,9 @@ public struct PlanDrafter {
         // Whether the first signed-in persona can join the other's rows through a
         // membership table, or write into the other's rows: observed as checks, kept as
         // they came out.
-        let crossWrites = DraftCrossUserWrite.joins(ownership: ownership, exposed: byQuotedName, personas: personas)
-            + DraftCrossUserWrite.parentRowWrites(ownership: ownership, exposed: byQuotedName, personas: personas)
+        let crossWrites = DraftWriteCheck.joins(ownership: ownership, exposed: byQuotedName, personas: personas)
+            + DraftWriteCheck.parentRowWrites(ownership: ownership, exposed: byQuotedName, personas: personas)
+            + DraftWriteCheck.selfPromotions(ownership: ownership, exposed: byQuotedName, personas: personas)
         plan.checks = crossWrites.map(\.check)
         let refusals = DraftSetupRefusals()
         for table in exposedTables.map(\.qualifiedName) {
@@ -154,9 +155,15 @@ public struct PlanDrafter {
             }
         }
         // A write into rows the writer may read is the app working (a comment on a post).
-        let crossWriter = DraftCrossUserWrite.writerAndOther(personas)?.writer.name ?? ""
-        let joined = crossWrites.compactMap { write -> (DraftCrossUserWrite, (check: CustomCheck, dangerous: Bool))? in
+        let crossWriter = DraftWriteCheck.writerAndOther(personas)?.writer.name ?? ""
+        let joined = crossWrites.compactMap { write -> (DraftWriteCheck, (check: CustomCheck, dangerous: Bool))? in
             if let parent = write.hiddenParent, ![.own, .nothing].contains(observation.access(parent, crossWriter).access.select) {
+                return nil
+            }
+            // An update of no own row proves nothing.
+            if let table = write.needsOwnRow, observedResults?.contains(where: {
+                $0.subject == table && $0.persona == crossWriter && $0.probe == "update own row" && $0.observed.hasPrefix("cannot probe")
+            }) != false {
                 return nil
             }
             return write.observed(observedResults?.first { $0.subjectKind == .check && $0.subject == write.check.name }).map { (write, $0) }

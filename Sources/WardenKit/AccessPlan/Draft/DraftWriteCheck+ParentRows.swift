@@ -1,4 +1,4 @@
-extension DraftCrossUserWrite {
+extension DraftWriteCheck {
     /// One check per foreign key from an exposed table with an owner column (`lines.dm_id
     /// -> dms`, `sender = auth.uid()`) to another exposed table whose rows have a uuid
     /// owner column too (`dms.a`), membership tables aside (`joins`): the first signed-in
@@ -6,10 +6,10 @@ extension DraftCrossUserWrite {
     /// the first persona cannot read the second's parent rows (`hiddenParent`; a comment
     /// on a post everyone reads is the app working): then such a row is a message in
     /// someone else's conversation, an item on someone else's private list.
-    static func parentRowWrites(ownership: DraftOwnership, exposed: [String: String], personas: [Persona]) -> [DraftCrossUserWrite] {
+    static func parentRowWrites(ownership: DraftOwnership, exposed: [String: String], personas: [Persona]) -> [DraftWriteCheck] {
         guard let (writer, _, other, otherEmail) = writerAndOther(personas) else { return [] }
         let columns = ownership.catalog.columns
-        return exposed.sorted(by: { $0.value < $1.value }).flatMap { quoted, table -> [DraftCrossUserWrite] in
+        return exposed.sorted(by: { $0.value < $1.value }).flatMap { quoted, table -> [DraftWriteCheck] in
             guard ownership.membershipColumns(of: table) == nil, let owner = ownership.ownerColumn(of: table) else { return [] }
             let sample = ownership.sample(of: table)
             return (columns[table] ?? []).compactMap { column in
@@ -26,7 +26,7 @@ extension DraftCrossUserWrite {
                 let check = Self.check(
                     name: "\(writer.name) writes a \(table) row into a \(parent) row of \(other.name)'s", writer: writer,
                     quotedTable: quoted, sample: sample, column: column.name, type: column.typeName, target: target)
-                return DraftCrossUserWrite(
+                return DraftWriteCheck(
                     table: table, check: check,
                     danger: "a signed-in user may write \(table) rows into other users' \(parent) rows, which they cannot read "
                         + "(an insert of the user's own row naming another user's row went through)",

@@ -1,16 +1,18 @@
-/// A drafted check that the first signed-in persona cannot write a row of its own that
-/// names a row of the other persona's: joining the other's group through a membership
-/// table (`DraftCrossUserWrite.joins`), or writing into the other's conversation, list
-/// or project (`DraftCrossUserWrite.parentRowWrites`). The matrix cannot say either: by
-/// the table's owner rule (`user_id = auth.uid()`, `sender = auth.uid()`) such a row is
-/// the persona's own, so `insert: own` held while any user could join any group and
-/// read its posts (a team-notes app, a classes app).
+/// A drafted check of a write of the first signed-in persona's own rows that the
+/// matrix cannot speak for: joining the other persona's group through a membership
+/// table (`DraftWriteCheck.joins`), writing into the other's conversation, list or
+/// project (`DraftWriteCheck.parentRowWrites`), or giving itself a privilege the
+/// project's rules read (`DraftWriteCheck.selfPromotions`). By the table's owner rule
+/// (`user_id = auth.uid()`, `sender = auth.uid()`) each such row is the persona's own,
+/// so `insert: own` held while any user could join any group and read its posts (a
+/// team-notes app, a classes app), and `update: own` while any user made themselves an
+/// administrator.
 ///
-/// The row named is found by the admin in the check's `before` SQL (the setup's keys
-/// differ every run) and handed to the persona's insert in a setting of the check's
-/// savepoint. The observation runs the check expecting the insert to go through; the
-/// draft keeps it with what was observed: one row (a DANGER) or 42501.
-struct DraftCrossUserWrite {
+/// A row named is found by the admin in the check's `before` SQL (the setup's keys
+/// differ every run) and handed to the persona's write in a setting of the check's
+/// savepoint. The observation runs the check expecting the write to go through; the
+/// draft keeps it with what was observed: one row (a DANGER), or its refusal.
+struct DraftWriteCheck {
     /// The table written.
     let table: String
     let check: CustomCheck
@@ -18,7 +20,14 @@ struct DraftCrossUserWrite {
     let danger: String
     /// A table whose other users' rows the persona must not see for the check to be
     /// kept (a comment on a post everyone reads is no danger); nil: kept either way.
-    let hiddenParent: String?
+    var hiddenParent: String? = nil
+    /// A table the persona must have an own row of for the check to be kept (an
+    /// update of no row proves nothing); nil: kept either way.
+    var needsOwnRow: String? = nil
+    /// The refusals kept as the check's expectation: SQLSTATEs, and whether no row
+    /// written is one (an update whose policy's USING hides the row).
+    var refusals: Set<String> = ["42501"]
+    var noRowRefuses = false
 
     /// The setting that carries the named row's key from `before` to the insert.
     static let setting = "pgwarden.join_target"
@@ -55,10 +64,14 @@ struct DraftCrossUserWrite {
     func observed(_ result: ProbeResult?) -> (check: CustomCheck, dangerous: Bool)? {
         guard let result else { return nil }
         if result.passed { return (check, true) }
-        guard result.observed.hasPrefix("failed: 42501") else { return nil }
         var refused = check
         refused.expectation = Expectation()
-        refused.expectation.sqlState = "42501"
+        if noRowRefuses && result.observed.hasPrefix("0 rows, expected 1") {
+            refused.expectation.rowCount = 0
+            return (refused, false)
+        }
+        guard let state = refusals.first(where: { result.observed.hasPrefix("failed: \($0)") }) else { return nil }
+        refused.expectation.sqlState = state
         return (refused, false)
     }
 }

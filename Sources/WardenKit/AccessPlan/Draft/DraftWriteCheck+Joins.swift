@@ -1,11 +1,11 @@
-extension DraftCrossUserWrite {
+extension DraftWriteCheck {
     /// One check per exposed membership table (`members (group_id -> groups, user_id ->
     /// auth.users)`, read by other tables' policies) whose parent is exposed too: the
     /// first signed-in persona inserting its own membership naming a row the second is a
     /// member of and it is not. None without two signed-in personas. `exposed`: each
     /// exposed table's name quoted as SQL (as a foreign key names it, `public."Trip
     /// Log"`) -> its qualified name.
-    static func joins(ownership: DraftOwnership, exposed: [String: String], personas: [Persona]) -> [DraftCrossUserWrite] {
+    static func joins(ownership: DraftOwnership, exposed: [String: String], personas: [Persona]) -> [DraftWriteCheck] {
         guard let (writer, writerEmail, other, otherEmail) = writerAndOther(personas) else { return [] }
         return exposed.sorted(by: { $0.value < $1.value }).compactMap { quoted, table in
             guard let membership = ownership.membershipColumns(of: table), let parent = exposed[membership.parent] else { return nil }
@@ -21,11 +21,10 @@ extension DraftCrossUserWrite {
             let check = Self.check(
                 name: "\(writer.name) joins a \(parent) row of \(other.name)'s through \(table)", writer: writer,
                 quotedTable: quoted, sample: sample, column: membership.rowColumn, type: membership.rowType, target: target)
-            return DraftCrossUserWrite(
+            return DraftWriteCheck(
                 table: table, check: check,
                 danger: "a signed-in user may join another user's \(parent) rows through \(table) "
-                    + "(an insert of the user's own membership naming another user's row went through)",
-                hiddenParent: nil)
+                    + "(an insert of the user's own membership naming another user's row went through)")
         }
     }
 }
