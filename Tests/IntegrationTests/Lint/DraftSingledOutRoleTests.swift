@@ -134,7 +134,8 @@ import TestSupport
     /// Staff listed in a table of their own (`staff (user_id)`, read by `is_staff()`),
     /// which no signed-in user may add to: a row per persona made both personas staff,
     /// and every table behind `is_staff()` a made-up DANGER (a news site, round
-    /// twenty-six). A table users join themselves (`followers`) still gets their rows.
+    /// twenty-six); the setup gives it to someone who is no persona. A table users join
+    /// themselves (`followers`) still gets their rows.
     @Test func aRowThatIsAPrivilegeIsNotGivenToThePersonas() throws {
         let draft = try DraftRealProjectShapesTests.draft("stafflist", """
             create table public.staff (user_id uuid primary key references auth.users (id), added_at timestamptz default now());
@@ -155,7 +156,11 @@ import TestSupport
             create policy "followers read" on public.letters for select using (public.is_follower());
             grant select, insert, update, delete on public.staff, public.articles, public.followers, public.letters to authenticated;
             """)
-        #expect(!draft.plan.setup.contains { $0.contains("public.staff") }, "\(draft.plan.setup)")
+        // Someone who is no persona holds it: the table has a row, no persona the privilege.
+        let staff = try #require(draft.plan.setup.first { $0.contains("insert into public.staff") }, "\(draft.plan.setup)")
+        #expect(staff.contains("u.email in ('someone.draft@example.com')"), "\(staff)")
+        let staffRelation = try #require(draft.plan.relations.first { $0.name == "staff" })
+        #expect(staffRelation.access["ava"]?.select == Scope.nothing, "\(draft.yaml)")
         #expect(draft.plan.setup.contains { $0.contains("insert into public.followers") }, "\(draft.plan.setup)")
         #expect(draft.yaml.contains("a row of public.staff names a user and nothing else"), "\(draft.yaml)")
         let articles = try #require(draft.plan.relations.first { $0.name == "articles" })

@@ -241,6 +241,10 @@ struct DraftOwnership {
         var users: Set<DraftStandInUser> = []
         var naming: [String] = []
         var emailsByTable: [String: Set<String>] = [:]
+        for table in tables where grantsByItsRows(table) {
+            users.insert(.privilegeHolder)
+            naming.append(table)
+        }
         for table in tables {
             for column in catalog.columns[table] ?? [] {
                 guard let user = standIn(for: column, in: table) else { continue }
@@ -467,6 +471,17 @@ struct DraftOwnership {
     /// `organizations`' rule). With one shared row, no organisation was anyone's.
     func setupRows(table: String, quotedTable: String, emails: [String]) -> String? {
         if grantsByItsRows(table) { return nil }
+        return rows(table: table, quotedTable: quotedTable, emails: emails)
+    }
+
+    /// The row of a table whose row is itself a privilege (`grantsByItsRows`) for the
+    /// user who is no persona (`DraftStandInUser.privilegeHolder`): the table has a row to
+    /// read and another user's row to write, and no persona holds the privilege.
+    func privilegeHolderRow(table: String, quotedTable: String) -> String? {
+        grantsByItsRows(table) ? rows(table: table, quotedTable: quotedTable, emails: [DraftStandInUser.privilegeHolder.email]) : nil
+    }
+
+    private func rows(table: String, quotedTable: String, emails: [String]) -> String? {
         let sample = self.sample(of: table, inSetup: true)
         let perPersona = ownerRule(of: table) != nil || linksRowsForOtherPolicies(table)
         // An empty table the personas' rows point into (`seats.team -> teams`) gets a row
@@ -592,7 +607,8 @@ struct DraftOwnership {
         if grantsByItsRows(table) {
             return "the draft gives the personas no row here: a row of \(table) names a user and nothing else, other tables' "
                 + "policies read it (directly or through a function), and no signed-in user may add one: it is a privilege "
-                + "someone else grants, which a fresh sign-up lacks; add one in setup to plan for such a user"
+                + "someone else grants, which a fresh sign-up lacks; the setup gives it to someone who is no persona "
+                + "(\(DraftStandInUser.privilegeHolder.email)); add one in setup to plan for a persona with it"
         }
         guard let role = singledOutRoleColumn(of: table) else { return nil }
         return "the draft gives the personas no row here: every value of \(role.column) (\(role.values.joined(separator: ", "))) "

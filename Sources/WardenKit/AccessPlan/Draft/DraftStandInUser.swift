@@ -26,6 +26,10 @@ struct DraftStandInUser: Hashable, Comparable {
 
     static func < (left: Self, right: Self) -> Bool { left.order.rawValue < right.order.rawValue }
 
+    /// The one who holds a privilege that a table's row is (`staff (user_id)`), so that
+    /// the table has a row and no persona the privilege.
+    static let privilegeHolder = DraftStandInUser(order: .above)
+
     /// The stand-in `column` needs beside `personaColumn`, from the check constraints
     /// on the two of them (`Column.pairChecks`): one whose id differs from the persona's
     /// (`<>`, `is distinct from`, `not (a = b)`), or sorts after or before it (`<`,
@@ -96,8 +100,8 @@ struct DraftStandInUser: Hashable, Comparable {
             """
         }.joined(separator: "\n")
         return """
-            -- Someone who is no persona, for rows that need two different users (\(tables.joined(separator: ", "))):
-            -- each persona's row names the persona and this user, so neither persona is a party to the other's.
+            -- Someone who is no persona, for rows that need a user other than the personas (\(tables.joined(separator: ", "))):
+            -- a row needing two different users names a persona and this user; a row that is a privilege, this user only.
             do $draft$ begin
             \(inserts)
             exception when others then

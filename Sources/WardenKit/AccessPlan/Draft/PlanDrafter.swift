@@ -102,10 +102,11 @@ public struct PlanDrafter {
             : ownership.standIns(tables: setupOrder, metadataJSON: personas.first { $0.user != nil }?.user?.metadataJSON ?? "{}")
         plan.setup = standIns.setup.map { [$0] } ?? []
         plan.setup += setupOrder.compactMap { tables[$0] }.compactMap { relation in
-            ownership.setupRows(
-                table: relation.qualifiedName,
-                quotedTable: "\(DraftOwnership.sqlName(relation.schema)).\(DraftOwnership.sqlName(relation.name))",
+            let quoted = "\(DraftOwnership.sqlName(relation.schema)).\(DraftOwnership.sqlName(relation.name))"
+            return ownership.setupRows(
+                table: relation.qualifiedName, quotedTable: quoted,
                 emails: emails + (standIns.emailsByTable[relation.qualifiedName] ?? []))
+                ?? (emails.isEmpty ? nil : ownership.privilegeHolderRow(table: relation.qualifiedName, quotedTable: quoted))
         }
         // Whether the first signed-in persona can join the other's rows through a
         // membership table, or write into the other's rows: observed as checks, kept as
