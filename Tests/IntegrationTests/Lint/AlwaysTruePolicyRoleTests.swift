@@ -52,4 +52,24 @@ import TestSupport
         #expect(finding.consequence?.verdict == .notProbed)
         #expect(finding.consequence?.evidence == ["the policy applies to anon, reporting, a role no persona acts as"])
     }
+
+    /// Without a plan, anon's always-true policies go under anon's cell, one line each:
+    /// they were DANGERs of their own, each with its probes, beside the cell's.
+    @Test func anonsAlwaysTruePoliciesGoUnderAnonsCell() throws {
+        let connection = try Connection(try TestCluster.newTwinDatabase("alwaystruefold").project)
+        try connection.execute(unsafeScript: """
+            create table public.marks (id bigint generated always as identity primary key, subject text not null);
+            alter table public.marks enable row level security;
+            grant select, insert, update, delete on public.marks to anon, authenticated;
+            create policy "anon read" on public.marks for select to anon using (true);
+            create policy "anon write" on public.marks for insert to anon with check (true);
+            create policy "anon remove" on public.marks for delete to anon using (true);
+            """)
+        let report = ObservedAccessReport(try PlanDrafter(connection: connection).draft(), planFile: "access-plan.yml")
+        #expect(report.dangerLines == [
+            "DANGER public.marks · anon: anon (no sign-in) may insert, delete",
+            "  lint: rls_policy_always_true: policy \"anon remove\" on public.marks (delete, to anon) lets every row through: USING is always true",
+            "  lint: rls_policy_always_true: policy \"anon write\" on public.marks (insert, to anon) lets every row through: WITH CHECK is always true",
+        ], "\(report.dangerLines)")
+    }
 }

@@ -18,11 +18,30 @@ public struct ObservedAccessReport {
     /// A cell lint also probed without finding a consequence (anon calling a security
     /// definer helper that answers false) shows those calls under it: the advisor's flag
     /// stands, with what the calls did.
+    /// A lint danger whose proof is an anon relation cell's (anon's writes under an
+    /// always-true policy for anon) goes under that cell, one line, without its probes:
+    /// the cell already says what anon may write (a project's 9 cells and 21 policies
+    /// were 30 DANGERs and their probes). A function's, or a signed-in user's, keeps its
+    /// probes: they say what the call did, or more than the cell (a row given away).
     public var dangerLines: [String] {
-        draft.dangerCells.flatMap { cell in
-            ["DANGER \(cell)"] + probedWithoutConsequence(cell).map { "  probe: \($0)" }
-        } + draft.findings.dangers.flatMap { finding in
-            ["DANGER \(finding.rule.rawValue) \(finding.subject): \(finding.detail)"]
+        var folded: Set<Int> = []
+        let dangers = draft.findings.dangers
+        let anon = Set(draft.plan.personas.filter { $0.role == "anon" }.map(\.name))
+        let cells = draft.dangerCells.flatMap { cell in
+            let parts = cell.components(separatedBy: " · ")
+            let persona = parts.count == 2 ? parts[1].split(separator: ":").first.map(String.init) : nil
+            let isRelation = draft.plan.relations.contains { $0.qualifiedName == parts[0] }
+            let same = dangers.indices.filter { index in
+                guard isRelation, let persona, anon.contains(persona) else { return false }
+                return dangers[index].subject == parts[0] && dangers[index].consequence?.personas.contains(persona) == true
+            }
+            folded.formUnion(same)
+            return ["DANGER \(cell)"] + probedWithoutConsequence(cell).map { "  probe: \($0)" }
+                + same.map { "  lint: \(dangers[$0].rule.rawValue): \(dangers[$0].detail)" }
+        }
+        return cells + dangers.indices.filter { !folded.contains($0) }.flatMap { index in
+            let finding = dangers[index]
+            return ["DANGER \(finding.rule.rawValue) \(finding.subject): \(finding.detail)"]
                 + (finding.consequence?.evidence ?? []).map { "  probe: \($0)" }
         }
     }
