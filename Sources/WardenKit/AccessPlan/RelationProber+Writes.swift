@@ -19,9 +19,12 @@ extension RelationProber {
                 pending.append(try queueMove(persona, scope, row: own, truth, batch, ownUpdate: ownWrite))
             }
         } else if plan.owner != nil {
-            // A user's row: the first signed-in persona's own, or, with none signed in
-            // (a sign-up trigger refused them), any row, all of which are some user's.
-            let row = context.someUser.map { truth.row(.own($0.name)) } ?? truth.row(.any(persona.name))
+            // A user's row: the first signed-in persona's own, else one that is not its
+            // own (a table whose row is a privilege holds only someone else's), or, with
+            // none signed in (a sign-up trigger refused them), any row, all of which are
+            // some user's.
+            let row = context.someUser.flatMap { truth.row(.own($0.name)) ?? truth.row(.notOwn($0.name)) }
+                ?? truth.row(.any(persona.name))
             pending.append(write(persona, scope, operation, "\(verb) a user's row", row: row, ownsIt: false, batch))
         } else {
             let row = truth.row(.any(persona.name))

@@ -161,6 +161,10 @@ import TestSupport
         #expect(staff.contains("u.email in ('someone.draft@example.com')"), "\(staff)")
         let staffRelation = try #require(draft.plan.relations.first { $0.name == "staff" })
         #expect(staffRelation.access["ava"]?.select == Scope.nothing, "\(draft.yaml)")
+        // anon's and service's "a user's row" is that row: the first persona has none.
+        #expect(!draft.report.results.contains {
+            $0.subject == "public.staff" && ["anon", "service"].contains($0.persona) && $0.observed.hasPrefix("cannot probe")
+        }, "\(draft.report.results.filter { $0.subject == "public.staff" }.map { "\($0.name): \($0.observed)" })")
         #expect(draft.plan.setup.contains { $0.contains("insert into public.followers") }, "\(draft.plan.setup)")
         #expect(draft.yaml.contains("a row of public.staff names a user and nothing else"), "\(draft.yaml)")
         let articles = try #require(draft.plan.relations.first { $0.name == "articles" })
