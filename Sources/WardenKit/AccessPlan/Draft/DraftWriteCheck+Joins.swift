@@ -18,11 +18,10 @@ extension DraftWriteCheck {
                   order by m.ctid limit 1
                 """
             let sample = [(membership.userColumn, "auth.uid()")] + ownership.sample(of: table).filter { $0.column != membership.userColumn }
-            let check = Self.check(
-                name: "\(writer.name) joins a \(parent) row of \(other.name)'s through \(table)", writer: writer,
-                quotedTable: quoted, sample: sample, column: membership.rowColumn, type: membership.rowType, target: target)
-            return DraftWriteCheck(
-                table: table, check: check,
+            return insert(
+                "\(writer.name) joins a \(parent) row of \(other.name)'s through \(table)", writer: writer,
+                into: table, quotedTable: quoted, sample: sample, naming: membership.rowColumn, type: membership.rowType,
+                target: target,
                 danger: "a signed-in user may join another user's \(parent) rows through \(table) "
                     + "(an insert of the user's own membership naming another user's row went through)")
         }

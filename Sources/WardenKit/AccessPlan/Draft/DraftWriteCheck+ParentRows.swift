@@ -23,11 +23,9 @@ extension DraftWriteCheck {
                       join auth.users u on u.id = p.\(DraftOwnership.sqlName(parentOwner))
                       where u.email = \(DraftOwnership.literal(otherEmail)) order by p.ctid limit 1
                     """
-                let check = Self.check(
-                    name: "\(writer.name) writes a \(table) row into a \(parent) row of \(other.name)'s", writer: writer,
-                    quotedTable: quoted, sample: sample, column: column.name, type: column.typeName, target: target)
-                return DraftWriteCheck(
-                    table: table, check: check,
+                return insert(
+                    "\(writer.name) writes a \(table) row into a \(parent) row of \(other.name)'s", writer: writer,
+                    into: table, quotedTable: quoted, sample: sample, naming: column.name, type: column.typeName, target: target,
                     danger: "a signed-in user may write \(table) rows into other users' \(parent) rows, which they cannot read "
                         + "(an insert of the user's own row naming another user's row went through)",
                     hiddenParent: parent)

@@ -32,22 +32,24 @@ struct DraftWriteCheck {
     /// The setting that carries the named row's key from `before` to the insert.
     static let setting = "pgwarden.join_target"
 
-    /// The check of an insert as `writer` into `quotedTable` of `sample`, whose column
-    /// `column` (of type `type`) names the row `target` (admin SQL, one value or none)
-    /// selects.
-    static func check(
-        name: String, writer: Persona, quotedTable: String, sample: [(column: String, expression: String)],
-        column: String, type: String, target: String
-    ) -> CustomCheck {
+    /// The check `name` of an insert as `writer` into `table` (`quotedTable`) of
+    /// `sample`, whose column `column` (of type `type`) names the row `target` (admin SQL,
+    /// one value or none) selects; `danger`: what an insert that went through means.
+    static func insert(
+        _ name: String, writer: Persona, into table: String, quotedTable: String,
+        sample: [(column: String, expression: String)], naming column: String, type: String, target: String,
+        danger: String, hiddenParent: String? = nil
+    ) -> DraftWriteCheck {
         let values = [(column, "current_setting('\(setting)')::\(type)")] + sample.filter { $0.column != column }
         var expectation = Expectation()
         expectation.rowCount = 1
-        return CustomCheck(
+        let check = CustomCheck(
             name: name, persona: writer.name,
             sql: "insert into \(quotedTable) (\(values.map { DraftOwnership.sqlName($0.0) }.joined(separator: ", "))) "
                 + "values (\(values.map(\.1).joined(separator: ", ")))",
             before: "select set_config('\(setting)', coalesce((\(target)), ''), true)",
             verify: nil, expectation: expectation, line: 0)
+        return DraftWriteCheck(table: table, check: check, danger: danger, hiddenParent: hiddenParent)
     }
 
     /// The first and second signed-in personas (the writer, and whose row is named),
