@@ -109,12 +109,12 @@ public struct PlanDrafter {
                 ?? (emails.isEmpty ? nil : ownership.privilegeHolderRow(table: relation.qualifiedName, quotedTable: quoted))
         }
         // Whether the first signed-in persona can join the other's rows through a
-        // membership table, or write into the other's rows: observed as checks, kept as
-        // they came out.
-        let crossWrites = DraftWriteCheck.joins(ownership: ownership, exposed: byQuotedName, personas: personas)
+        // membership table, write into the other's rows, or give itself a privilege:
+        // observed as checks, kept as they came out (`DraftWriteCheck`).
+        let writeChecks = DraftWriteCheck.joins(ownership: ownership, exposed: byQuotedName, personas: personas)
             + DraftWriteCheck.parentRowWrites(ownership: ownership, exposed: byQuotedName, personas: personas)
             + DraftWriteCheck.selfPromotions(ownership: ownership, exposed: byQuotedName, personas: personas)
-        plan.checks = crossWrites.map(\.check)
+        plan.checks = writeChecks.map(\.check)
         let refusals = DraftSetupRefusals()
         for table in exposedTables.map(\.qualifiedName) {
             refusals.skipped[table] = ownership.setupSkipReason(of: table)
@@ -156,14 +156,14 @@ public struct PlanDrafter {
             }
         }
         // A write into rows the writer may read is the app working (a comment on a post).
-        let crossWriter = DraftWriteCheck.writerAndOther(personas)?.writer.name ?? ""
-        let joined = crossWrites.compactMap { write -> (DraftWriteCheck, (check: CustomCheck, dangerous: Bool))? in
-            if let parent = write.hiddenParent, ![.own, .nothing].contains(observation.access(parent, crossWriter).access.select) {
+        let checkWriter = DraftWriteCheck.writerAndOther(personas)?.writer.name ?? ""
+        let joined = writeChecks.compactMap { write -> (DraftWriteCheck, (check: CustomCheck, dangerous: Bool))? in
+            if let parent = write.hiddenParent, ![.own, .nothing].contains(observation.access(parent, checkWriter).access.select) {
                 return nil
             }
             // An update of no own row proves nothing.
             if let table = write.needsOwnRow, observedResults?.contains(where: {
-                $0.subject == table && $0.persona == crossWriter && $0.probe == "update own row" && $0.observed.hasPrefix("cannot probe")
+                $0.subject == table && $0.persona == checkWriter && $0.probe == "update own row" && $0.observed.hasPrefix("cannot probe")
             }) != false {
                 return nil
             }
