@@ -32,8 +32,10 @@ struct Pgwarden: ParsableCommand {
     )
 
     static func main() {
-        // libpq loads on another thread while the arguments and input files are read.
-        LibPQLoading.start()
+        // libpq loads on another thread while the arguments and input files are read;
+        // not for what only prints (`--version`, `--help`): the process's exit waits for
+        // a load in progress (it took `--version` from about 4 ms to 13).
+        if !Self.onlyPrints(CommandLine.arguments.dropFirst()) { LibPQLoading.start() }
         // Line-buffer standard output so progress and URLs appear at once in pipes and logs.
         Terminal.lineBufferStandardOutput()
         do {
@@ -42,5 +44,10 @@ struct Pgwarden: ParsableCommand {
         } catch {
             exit(withError: error)
         }
+    }
+
+    /// Whether the arguments ask only for the version or help.
+    static func onlyPrints(_ arguments: ArraySlice<String>) -> Bool {
+        arguments.first == "help" || arguments.contains { ["--version", "--help", "-h"].contains($0) }
     }
 }

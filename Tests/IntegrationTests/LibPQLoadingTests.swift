@@ -54,6 +54,21 @@ import TestSupport
         #expect(FileManager.default.fileExists(atPath: folder + "/access-plan.yml"), "\(initialized.output)")
     }
 
+    /// What only prints does not load libpq at all: the process's exit waited for the
+    /// load in progress (`--version` took about 13 ms where 4 do).
+    @Test(arguments: [["--version"], ["--help"], ["test", "--help"], ["help", "dev"]])
+    func whatOnlyPrintsDoesNotLoadLibPQ(_ arguments: [String]) throws {
+        var environment = PgwardenCLI.cleanEnvironment()
+        environment["LD_DEBUG"] = "files"
+        let run = try PgwardenCLI.run(arguments, environment: environment)
+        #expect(run.status == 0, "\(run.all)")
+        #expect(!run.standardError.contains("libpq.so.5"), "\(run.standardError.split(separator: "\n").filter { $0.contains("libpq") })")
+        // What connects loads it.
+        let connecting = try PgwardenCLI.run(
+            ["status", "--database-url", "postgresql://postgres@/postgres?host=/nonexistent"], environment: environment)
+        #expect(connecting.standardError.contains("libpq.so.5"), "\(connecting.status)")
+    }
+
     @Test func whatNeedsADatabaseSaysWhatToInstall() throws {
         // Fails at the first libpq call (reading the URL), before anything connects.
         let run = try withoutLibPQ(["test", "--database-url", "postgresql://postgres@/postgres?host=/nonexistent"])
