@@ -79,6 +79,9 @@ struct DraftCatalog {
         /// a row of its own there, pointing at the persona's rows.
         var linksRowsForOtherPolicies: Bool { readByOtherTablesPolicies && reference != nil && writable }
 
+        /// Its foreign key names a user: `auth.users (id)`.
+        var referencesAUser: Bool { reference.map { $0.table == "auth.users" && $0.column == "id" } == true }
+
         /// A role looked up in another table by foreign key (`role_id -> app_roles`).
         var looksUpRole: Bool { holdsRole && reference.map { $0.table != "auth.users" } == true }
 
@@ -157,7 +160,7 @@ struct DraftCatalog {
     /// Table -> its first column referencing `auth.users (id)`.
     var userColumns: [String: String] {
         columns.compactMapValues { columns in
-            columns.first { $0.reference?.table == "auth.users" && $0.reference?.column == "id" }?.name
+            columns.first(where: \.referencesAUser)?.name
         }
     }
 

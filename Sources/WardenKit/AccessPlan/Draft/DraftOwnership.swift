@@ -186,7 +186,7 @@ struct DraftOwnership {
         // `organizations_subscriptions.subscription_id`), even one that may be null.
         var chosen = columns.filter { column in
             column.required || column.name == owner || ruled.contains(column.name)
-                || (hasRule && column.writable && column.reference?.table == "auth.users" && column.reference?.column == "id")
+                || (hasRule && column.writable && column.referencesAUser)
                 || (inSetup && column.linksRowsForOtherPolicies)
                 || (hasRule && column.writable && column.defaultsToSignedInUser && column.category == "A")
                 || (column.writable && column.requiredByCheck != nil)
@@ -228,10 +228,10 @@ struct DraftOwnership {
     /// table whose referenced column is itself a foreign key to `auth.users (id)`
     /// (`profiles.id`); nil for any other column.
     func userKeyedTable(of column: DraftCatalog.Column) -> String? {
-        guard let reference = column.reference else { return nil }
-        if reference.table == "auth.users" { return reference.column == "id" ? reference.table : nil }
+        if column.referencesAUser { return "auth.users" }
+        guard let reference = column.reference, reference.table != "auth.users" else { return nil }
         let target = catalog.columns[reference.table]?.first { $0.name == reference.column }
-        return target?.reference.map { $0.table == "auth.users" && $0.column == "id" } == true ? reference.table : nil
+        return target?.referencesAUser == true ? reference.table : nil
     }
 
     /// The stand-ins the tables' rows name: the setup entry signing them up, first in the
@@ -286,8 +286,8 @@ struct DraftOwnership {
 
     /// A value of the column's kind: its foreign key's, an enum label, the first value its check lists, or one for its type.
     func value(for column: DraftCatalog.Column, inSetup: Bool = false) -> String? {
+        if column.referencesAUser { return "auth.uid()" }
         if let reference = column.reference {
-            if reference.table == "auth.users" && reference.column == "id" { return "auth.uid()" }
             return referencedRow(reference, inSetup: inSetup)
         }
         // What a policy's WITH CHECK asks of it (`state = 'open'`).
@@ -408,7 +408,7 @@ struct DraftOwnership {
     /// auth.users (id) that an insert must give (the setup fills it with the persona),
     /// else the first referencing auth.users (id) at all.
     private func creatorColumn(of table: String) -> String? {
-        let users = (catalog.columns[table] ?? []).filter { $0.reference?.table == "auth.users" && $0.reference?.column == "id" }
+        let users = (catalog.columns[table] ?? []).filter(\.referencesAUser)
         return (users.first(where: \.required) ?? users.first)?.name
     }
 
@@ -438,7 +438,7 @@ struct DraftOwnership {
     private static func membershipKey(_ columns: [DraftCatalog.Column], row isRow: (DraftCatalog.Column) -> Bool)
         -> (user: DraftCatalog.Column, row: DraftCatalog.Column)?
     {
-        guard let user = columns.first(where: { $0.unique && $0.reference?.table == "auth.users" && $0.reference?.column == "id" }),
+        guard let user = columns.first(where: { $0.unique && $0.referencesAUser }),
               let row = columns.first(where: { isRow($0) && ($0.unique || user.uniqueAlone) })
         else { return nil }
         return (user, row)
@@ -624,11 +624,10 @@ struct DraftOwnership {
     /// with a flag, `is_admin boolean default false`, says more than who the user is.)
     func grantsByItsRows(_ table: String) -> Bool {
         let columns = catalog.columns[table] ?? []
-        let isUser = { (column: DraftCatalog.Column) in column.reference?.table == "auth.users" && column.reference?.column == "id" }
-        guard columns.contains(where: isUser), catalog.tablesReadByOtherTablesPolicies.contains(table),
+        guard columns.contains(where: \.referencesAUser), catalog.tablesReadByOtherTablesPolicies.contains(table),
               !catalog.tablesSignedInMayInsert.contains(table) else { return false }
         return columns.allSatisfy { column in
-            isUser(column) || !column.writable
+            column.referencesAUser || !column.writable
                 || (column.defaultExpression != nil && (column.uniqueAlone || column.category == "D"))
         }
     }
