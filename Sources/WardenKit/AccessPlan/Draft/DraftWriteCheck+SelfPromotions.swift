@@ -16,13 +16,10 @@ extension DraftWriteCheck {
             return (catalog.columns[table] ?? []).compactMap { column -> DraftWriteCheck? in
                 guard column.name != owner, column.writable, column.signedInMayUpdate,
                       let value = privilegedValue(of: column, literals: catalog.singledOut.literals) else { return nil }
-                let setting = "\(DraftOwnership.sqlName(column.name)) = \(value)"
-                var expectation = Expectation()
-                expectation.rowCount = 1
-                let check = CustomCheck(
-                    name: "\(writer.name) sets \(column.name) to \(value) in a \(table) row of \(writer.name)'s", persona: writer.name,
-                    sql: "update \(quoted) set \(setting) where \(DraftOwnership.sqlName(owner)) = auth.uid()",
-                    before: nil, verify: nil, expectation: expectation, line: 0)
+                let check = expectingOneRow(
+                    "\(writer.name) sets \(column.name) to \(value) in a \(table) row of \(writer.name)'s", writer: writer,
+                    sql: "update \(quoted) set \(DraftOwnership.sqlName(column.name)) = \(value) "
+                        + "where \(DraftOwnership.sqlName(owner)) = auth.uid()")
                 return DraftWriteCheck(
                     table: table, check: check,
                     danger: "a signed-in user may set their own \(column.name) to \(value), a privilege the project's rules read "

@@ -41,15 +41,21 @@ struct DraftWriteCheck {
         danger: String, hiddenParent: String? = nil
     ) -> DraftWriteCheck {
         let values = [(column, "current_setting('\(setting)')::\(type)")] + sample.filter { $0.column != column }
-        var expectation = Expectation()
-        expectation.rowCount = 1
-        let check = CustomCheck(
-            name: name, persona: writer.name,
+        let check = expectingOneRow(
+            name, writer: writer,
             sql: "insert into \(quotedTable) (\(values.map { DraftOwnership.sqlName($0.0) }.joined(separator: ", "))) "
                 + "values (\(values.map(\.1).joined(separator: ", ")))",
-            before: "select set_config('\(setting)', coalesce((\(target)), ''), true)",
-            verify: nil, expectation: expectation, line: 0)
+            before: "select set_config('\(setting)', coalesce((\(target)), ''), true)")
         return DraftWriteCheck(table: table, check: check, danger: danger, hiddenParent: hiddenParent)
+    }
+
+    /// The check `name` of `sql` as `writer` (after the admin's `before`), expecting the
+    /// write to go through: one row.
+    static func expectingOneRow(_ name: String, writer: Persona, sql: String, before: String? = nil) -> CustomCheck {
+        var expectation = Expectation()
+        expectation.rowCount = 1
+        return CustomCheck(
+            name: name, persona: writer.name, sql: sql, before: before, verify: nil, expectation: expectation, line: 0)
     }
 
     /// The first and second signed-in personas (the writer, and whose row is named),
@@ -61,8 +67,9 @@ struct DraftWriteCheck {
     }
 
     /// The check as the observation saw it: kept with one row expected (the persona
-    /// wrote it: `dangerous`), or SQLSTATE 42501 (refused); nil when the run showed
-    /// neither (no row of the other persona's to name, a value the insert broke).
+    /// wrote it: `dangerous`), or with its refusal (one of `refusals`' SQLSTATEs, or no
+    /// row where `noRowRefuses`); nil when the run showed neither (no row of the other
+    /// persona's to name, a value the write broke).
     func observed(_ result: ProbeResult?) -> (check: CustomCheck, dangerous: Bool)? {
         guard let result else { return nil }
         if result.passed { return (check, true) }
