@@ -227,13 +227,16 @@ final class ProbeBatch {
     /// `results` of unit `unit`, a cancellation by its persona role's own shorter
     /// `statement_timeout` (`roleStatementTimeouts`) reworded as that role's.
     private func roleTimeoutsMarked(_ results: [PipelinedBatch.Outcome], unit: Int) -> [PipelinedBatch.Outcome] {
-        guard !roleStatementTimeouts.isEmpty, unit < units.count,
+        // Only a unit a statement timeout cancelled is looked at (the run's hot path).
+        func cancelled(_ outcome: PipelinedBatch.Outcome) -> Bool {
+            if case .error(let error) = outcome { return error.sqlState == .queryCanceled && AccessPlanLimits.isLimit(error) }
+            return false
+        }
+        guard !roleStatementTimeouts.isEmpty, unit < units.count, results.contains(where: cancelled),
               let role = units[unit].roles.lazy.compactMap({ $0 }).first(where: { self.roleStatementTimeouts[$0] != nil }),
               let timeout = roleStatementTimeouts[role] else { return results }
         return results.map { outcome in
-            guard case .error(var error) = outcome, error.sqlState == .queryCanceled, AccessPlanLimits.isLimit(error) else {
-                return outcome
-            }
+            guard cancelled(outcome), case .error(var error) = outcome else { return outcome }
             error.message = "canceled: it ran longer than \(role)'s own statement_timeout (\(timeout)), "
                 + "as the Data API cancels such a request"
             return .error(error)
