@@ -11,6 +11,8 @@ struct AlwaysTruePolicyProbe {
     let context: ProbeContext
     let finding: LintFinding
     let ownership: DraftOwnership
+    /// The finding's policy as `LintCatalog` read it (nil: not found, then not probed).
+    let policy: LintPolicyRules.Policy?
 
     func run() throws -> LintConsequence {
         guard let user = context.userName else {
@@ -19,7 +21,8 @@ struct AlwaysTruePolicyProbe {
         // A policy only for anon is tried as anon: ava's refusal (42501) said nothing of
         // it. Only the writes of the policy's own command are tried: another policy may
         // let the others through.
-        let (roles, command) = try policy()
+        guard let policy else { return LintConsequence(verdict: .notProbed, evidence: ["the policy is not in the catalog"]) }
+        let (roles, command) = (Set(policy.roles.components(separatedBy: ", ")), policy.command)
         let ava: String
         if roles.contains("public") || roles.contains(context.plan.persona(named: user)?.role ?? "authenticated") {
             ava = user
@@ -126,19 +129,6 @@ struct AlwaysTruePolicyProbe {
             ])
         }
         return LintConsequence(verdict: proven ? .proven : .harmless, evidence: evidence, personas: proven ? [ava] : [])
-    }
-
-    /// The roles the finding's policy applies to (`public` for PUBLIC), and its command
-    /// (pg_policy.polcmd: `a` insert, `w` update, `d` delete, `*` all).
-    private func policy() throws -> (roles: Set<String>, command: String) {
-        let name = finding.policies?.first ?? ""
-        let result = try context.connection.query("""
-            select coalesce(r.rolname, 'public'), p.polcmd::text from pg_catalog.pg_policy p
-            cross join lateral unnest(p.polroles) as u(oid)
-            left join pg_catalog.pg_roles r on r.oid = u.oid
-            where p.polrelid = to_regclass(\(ConsequenceProber.quoted(finding))) and p.polname = \(name)
-            """)
-        return (Set(result.rows.compactMap { $0.first ?? nil }), result.rows.first.flatMap { $0[1] } ?? "*")
     }
 
     /// The owner column, when it holds a user's id and a signed-in user may update it:

@@ -15,6 +15,9 @@ struct ConsequenceProber {
     let personas: [Persona]
     /// Read before the run (it opens a transaction of its own).
     let draftCatalog: DraftCatalog
+    /// The policies `LintCatalog` read (an always-true one is probed as a persona of a
+    /// role it applies to, for its own command).
+    var policies: [LintPolicyRules.Policy] = []
     /// Who owns the rows of the probed tables, as `plan draft` reads it.
     private var ownership: DraftOwnership { DraftOwnership(catalog: draftCatalog) }
     /// The custom access token hook the personas sign in through (the plan's, else the
@@ -77,8 +80,11 @@ struct ConsequenceProber {
             }
             return try FunctionCallProbe(context: context, finding: finding, ownership: ownership).run(as: user)
         case .rlsPolicyAlwaysTrue:
+            let policy = policies.first {
+                $0.schema == finding.schema && $0.table == finding.name && [$0.name] == finding.policies
+            }
             return try AlwaysTruePolicyProbe(
-                context: context, finding: finding, ownership: ownership).run()
+                context: context, finding: finding, ownership: ownership, policy: policy).run()
         case .rlsReferencesUserMetadata:
             return try UserMetadataPolicyProbe(
                 context: context, finding: finding, expressions: draftCatalog.policyExpressions[finding.subject] ?? []).run()

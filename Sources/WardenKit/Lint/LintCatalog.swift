@@ -17,8 +17,9 @@ struct LintCatalog {
         "_timescaledb_cache", "_timescaledb_catalog", "_timescaledb_config", "_timescaledb_internal",
     ]
 
-    /// Every finding, in rule order then subject order.
-    func read() throws -> [LintFinding] {
+    /// Every finding, in rule order then subject order, and the policies read (their
+    /// roles and commands say as whom an always-true policy is probed).
+    func read() throws -> (findings: [LintFinding], policies: [LintPolicyRules.Policy]) {
         // pg_get_expr with an empty search_path qualifies every name (auth.uid()).
         // Every query in one round trip.
         let results = try CatalogReads.run(connection, [
@@ -27,11 +28,12 @@ struct LintCatalog {
         var findings: [LintFinding] = []
         findings += apiRelations(results[0])
         findings += tablesAndPolicies(results[1])
-        findings += try LintPolicyRules(policies: policies(results[2])).findings()
+        let policies = policies(results[2])
+        findings += try LintPolicyRules(policies: policies).findings()
         findings += multiplePermissive(results[3])
         findings += functions(results[4])
         findings += extensions(results[5])
-        return findings
+        return (findings, policies)
     }
 
     private var exposed: String { PostgresArray.literal(schemas) }

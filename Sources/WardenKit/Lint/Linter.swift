@@ -44,7 +44,7 @@ public struct Linter {
         let started = ContinuousClock.now
         // A plan's functions by their canonical signature (however the plan spells them).
         let plannedFunctions = try plan.map(check) ?? [:]
-        let found = try LintCatalog(connection: connection, schemas: schemas).read()
+        let (found, policies) = try LintCatalog(connection: connection, schemas: schemas).read()
         var findings = found
         var leftOut: [PersonaSignUpRefusal] = []
         if probing {
@@ -53,7 +53,7 @@ public struct Linter {
             cast.removeAll { persona in leftOut.contains { $0.persona == persona.name } }
             let draftCatalog = try DraftCatalog.read(connection, schemas: schemas)
             findings = try ConsequenceProber(
-                connection: connection, schemas: schemas, personas: cast, draftCatalog: draftCatalog,
+                connection: connection, schemas: schemas, personas: cast, draftCatalog: draftCatalog, policies: policies,
                 accessTokenHook: plan.map(\.accessTokenHook) ?? api.accessTokenHook,
                 extraSearchPath: plan?.extraSearchPath ?? api.extraSearchPath).prove(found)
         }
