@@ -7,7 +7,8 @@ struct DatabaseOptions: ParsableArguments {
     @Option(
         name: .customLong("database-url"),
         help: ArgumentHelp(
-            "The database, as a postgres:// URL or key=value string (default: DATABASE_URL, else PGHOST, PGUSER, ...).",
+            "The database, as a postgres:// URL or key=value string (default: DATABASE_URL, else PGHOST, PGUSER, ...; "
+                + "with none of these in a project, test, lint and plan draft use a throwaway twin of it, as dev does).",
             valueName: "URL"))
     var databaseURL: String?
 

@@ -16,4 +16,13 @@ enum DatabaseTarget {
         }
         return .environment
     }
+
+    /// True when no database is named at all: no `--database-url` (`url`), no
+    /// `DATABASE_URL` and no libpq connection variable. Then `dev`'s twin is the one
+    /// database there is (`plan draft` and `lint` run on one; a connection error says so).
+    static func nothingGiven(url: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+        (url ?? "").isEmpty
+            && !["DATABASE_URL", "PGHOST", "PGHOSTADDR", "PGPORT", "PGDATABASE", "PGUSER", "PGSERVICE"]
+                .contains { environment[$0]?.isEmpty == false }
+    }
 }

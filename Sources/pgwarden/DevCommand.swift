@@ -37,96 +37,63 @@ struct DevCommand: ParsableCommand {
     @Flag(help: "Leave the server running and print its connection URL (stop it with Ctrl-C).")
     var keep = false
 
-    /// A warning when `supabase/config.toml`'s `[db] major_version` is not the major
-    /// version of the server this run started (`running`: `15.18 (Debian ...)`).
-    static func majorVersionNote(wanted: Int?, running: String) -> String? {
-        guard let wanted, let major = Int(running.prefix { $0.isNumber }), major != wanted else { return nil }
-        return "note: supabase/config.toml's [db] major_version is \(wanted), but this run's server is PostgreSQL \(running), "
-            + "the newest on this machine: what differs between the two versions may behave differently here "
-            + "(install PostgreSQL \(wanted)'s server, or set PGWARDEN_PG_BINDIR to its bin folder)"
-    }
-
     func run() throws {
-        // Signals are handled from the first moment; whatever happens, the server's
-        // watchdog removes what is left when this process ends.
-        InterruptHandler.shared.install()
         try ErrorReporter.run {
             let clock = ContinuousClock()
             let began = clock.now
             let layout = try migrations.project.layout(
                 migrations: migrations.folder, seeds: seeds.folder, plan: plan.file,
                 allGiven: migrations.folder != nil && seeds.folder != nil && plan.file != nil)
-            // Every input (migrations, seeds, test files, the plan) is read and checked
-            // before a server starts: a run that will refuse its input starts nothing.
-            // The plan, migrations and seeds are checked on another thread while the
-            // server's private installation is made, and nothing goes further until
-            // they have passed (about 7 ms of a cached dev, off its path).
             let suite = try tests.suite(in: layout)
             let runsPlan = try TestsOptions.hasPlan(layout, named: plan.file)
-            let checking = InBackground(named: "pgwarden inputs") {
-                try ProjectSteps.checkInputs(of: layout.project, withPlan: runsPlan)
+            try ProjectTwin.run(layout, withPlan: runsPlan, noCache: noCache, progress: MigrationProgress.standard(),
+                                say: { print($0) }) { twin in
+                try proveAndReport(on: twin, layout: layout, suite: suite, began: began, clock: clock)
             }
-            let cluster: LocalCluster
-            do {
-                cluster = try LocalCluster.start(cache: noCache ? nil : ClusterTemplateCache.user()) {
-                    _ = try checking.value()
-                }
-            } catch {
-                // Wrong input is reported first, as when it was checked before the start.
-                _ = try checking.value()
-                throw error
-            }
-            let inputs = try checking.value()
-            let token = InterruptHandler.shared.onInterrupt { cluster.stop() }
-            defer {
-                InterruptHandler.shared.remove(token)
-                cluster.stop()
-            }
-            let version = try cluster.serverVersion ?? ServerInfo.version(of: cluster.settings())
-            print("server: PostgreSQL \(version), ready in \(cluster.startupDuration.wholeMilliseconds) ms")
-            if let line = cluster.origin.line { print(line) }
-            if let note = Self.majorVersionNote(wanted: layout.supabaseConfig?.majorVersion, running: version) {
-                Terminal.note(note)
-            }
-            // As on Supabase: bootstrap as the superuser, everything else as postgres.
-            let projectSettings = cluster.settings(user: cluster.projectUser)
-            let steps = ProjectSteps(project: layout.project, settings: projectSettings, progress: MigrationProgress.standard())
-            // The plan's run reads the catalog on a second session, opened meanwhile
-            // when the project's role is already there (a twin from the template).
-            let catalogSession = inputs.access.plan != nil && cluster.origin.isBootstrapped
-                ? ConnectionInBackground(projectSettings) : nil
-            let connection = try steps.provision(
-                inputs, bootstrapSettings: cluster.settings(), roleExists: cluster.origin.isBootstrapped)
-            let suites: [TestSuiteResult]
-            let passed: Bool
-            switch inputs.access {
-            case .plan(let accessPlan):
-                userMetadata.noteIfPlanned()
-                let report = try accessPlan.prove(on: connection, limits: .init(), catalogSession: catalogSession)
-                suites = try suite?.run(on: Connection(projectSettings)) ?? []
-                let run = TestRunReport(accessPlan: report, plan: accessPlan, suites: suites)
-                print("")
-                try ReportPrinter(format: format, output: nil, plan: accessPlan).print(run)
-                passed = run.passed
-            case .observation(let api):
-                let observed = try api.observedAccess(on: connection, userMetadata: userMetadata.entries)
-                suites = try suite?.run(on: connection) ?? []
-                print("")
-                _ = try ObservedAccessPrinter(format: format, output: nil, planFile: layout.planFile.relativePath)
-                    .print(observed, suites: suites)
-                // An observation that left a persona out is not a pass.
-                passed = suites.allSatisfy(\.passed) && observed.leftOut.isEmpty
-            }
-            noteDataAPIExposure(after: suites, in: layout)
-            print("dev: done in \((clock.now - began).wholeMilliseconds) ms")
-            if keep {
-                print("server kept running; connect with:")
-                print("URL: \(cluster.url(user: cluster.projectUser))")
-                print("superuser URL (as supabase_admin): \(cluster.url())")
-                print("press Ctrl-C to stop it and delete its data")
-                while cluster.isRunning { sleep(1) }
-            }
-            if !passed { throw ExitStatus.failure }
         }
+    }
+
+    /// The run's work on its twin: provision, then the plan (or the observation) and the
+    /// pgTAP tests, reported; with --keep, waits for Ctrl-C.
+    private func proveAndReport(
+        on twin: ProjectTwin, layout: ProjectLayout, suite: PgTAPSuite?, began: ContinuousClock.Instant, clock: ContinuousClock
+    ) throws {
+        let inputs = twin.inputs
+        let projectSettings = twin.projectSettings
+        // The plan's run reads the catalog on a second session, opened meanwhile
+        // when the project's role is already there (a twin from the template).
+        let catalogSession = inputs.access.plan != nil && twin.cluster.origin.isBootstrapped
+            ? ConnectionInBackground(projectSettings) : nil
+        let connection = try twin.provision()
+        let suites: [TestSuiteResult]
+        let passed: Bool
+        switch inputs.access {
+        case .plan(let accessPlan):
+            userMetadata.noteIfPlanned()
+            let report = try accessPlan.prove(on: connection, limits: .init(), catalogSession: catalogSession)
+            suites = try suite?.run(on: Connection(projectSettings)) ?? []
+            let run = TestRunReport(accessPlan: report, plan: accessPlan, suites: suites)
+            print("")
+            try ReportPrinter(format: format, output: nil, plan: accessPlan).print(run)
+            passed = run.passed
+        case .observation(let api):
+            let observed = try api.observedAccess(on: connection, userMetadata: userMetadata.entries)
+            suites = try suite?.run(on: connection) ?? []
+            print("")
+            _ = try ObservedAccessPrinter(format: format, output: nil, planFile: layout.planFile.relativePath)
+                .print(observed, suites: suites)
+            // An observation that left a persona out is not a pass.
+            passed = suites.allSatisfy(\.passed) && observed.leftOut.isEmpty
+        }
+        noteDataAPIExposure(after: suites, in: layout)
+        print("dev: done in \((clock.now - began).wholeMilliseconds) ms")
+        if keep {
+            print("server kept running; connect with:")
+            print("URL: \(twin.cluster.url(user: twin.cluster.projectUser))")
+            print("superuser URL (as supabase_admin): \(twin.cluster.url())")
+            print("press Ctrl-C to stop it and delete its data")
+            while twin.cluster.isRunning { sleep(1) }
+        }
+        if !passed { throw ExitStatus.failure }
     }
 }

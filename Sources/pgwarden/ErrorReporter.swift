@@ -39,12 +39,10 @@ enum ErrorReporter {
         return error
     }
 
-    /// True when neither DATABASE_URL nor any libpq connection variable is set.
+    /// True when no database was named (`DatabaseTarget.nothingGiven`; `--database-url`
+    /// read from the command line, as the error may come before the options are parsed).
     private static var nothingConfigured: Bool {
-        let environment = ProcessInfo.processInfo.environment
-        return !["DATABASE_URL", "PGHOST", "PGHOSTADDR", "PGPORT", "PGDATABASE", "PGUSER", "PGSERVICE"]
-            .contains { environment[$0]?.isEmpty == false }
-            && !CommandLine.arguments.contains { $0.hasPrefix("--database-url") }
+        DatabaseTarget.nothingGiven(url: CommandLine.arguments.contains { $0.hasPrefix("--database-url") } ? "given" : nil)
     }
 
     /// The exit code of an error, from its category alone (see README's "Exit status").

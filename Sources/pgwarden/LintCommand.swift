@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WardenKit
+import WardenPostgres
 
 /// `pgwarden lint`: Supabase advisor's access findings, each with its proven consequence.
 struct LintCommand: ParsableCommand {
@@ -67,20 +68,30 @@ struct LintCommand: ParsableCommand {
             let planFile = layout.planFile.relativePath
             let accessPlan = FileManager.default.fileExists(atPath: planFile) ? try AccessPlan(contentsOf: layout.planFile) : nil
             accessPlan?.noteConfiguredSchemasLeftOut()
-            // Without a plan, the project's config.toml says where its API looks and how it signs in.
-            var api = accessPlan == nil ? try ProjectAPISettings(nearPlan: layout.planFile.path) : nil
-            let connection = try database.connect()
-            if schema.isEmpty { api = try api?.forDatabase(connection) }
-            let schemas = !schema.isEmpty ? schema : accessPlan?.schemas ?? api?.exposedSchemas ?? ["public"]
-            var isDirectory: ObjCBool = false
-            let migrationsPath = layout.migrationsDirectory.path
-            let folder = FileManager.default.fileExists(atPath: migrationsPath, isDirectory: &isDirectory) && isDirectory.boolValue
-                ? layout.migrationsDirectory : nil
-            var linter = Linter(connection: connection, schemas: schemas, userMetadata: userMetadata.metadata)
-            if let api { linter.api = api }
-            let report = try linter.run(plan: accessPlan, migrations: folder, probing: !noProbes)
-            try LintPrinter(format: format, output: output).print(report)
-            if !report.passed { throw ExitStatus.failure }
+            let passed: Bool
+            if try ProjectTwin.standIn(databaseURL: database.databaseURL, layout: { layout }) != nil {
+                passed = try ProjectTwin.run(layout, withPlan: false, noCache: false, progress: .onStandardError(),
+                                             say: Terminal.note) {
+                    try lint(on: $0.provision(), layout: layout, plan: accessPlan)
+                }
+            } else {
+                passed = try lint(on: database.connect(), layout: layout, plan: accessPlan)
+            }
+            if !passed { throw ExitStatus.failure }
         }
+    }
+
+    /// Lints the database on `connection` and prints the report; whether it passed.
+    private func lint(on connection: Connection, layout: ProjectLayout, plan accessPlan: AccessPlan?) throws -> Bool {
+        // Without a plan, the project's config.toml says where its API looks and how it signs in.
+        var api = accessPlan == nil ? try ProjectAPISettings(nearPlan: layout.planFile.path) : nil
+        if schema.isEmpty { api = try api?.forDatabase(connection) }
+        let schemas = !schema.isEmpty ? schema : accessPlan?.schemas ?? api?.exposedSchemas ?? ["public"]
+        let folder = ProjectTwin.isFolder(layout.migrationsDirectory) ? layout.migrationsDirectory : nil
+        var linter = Linter(connection: connection, schemas: schemas, userMetadata: userMetadata.metadata)
+        if let api { linter.api = api }
+        let report = try linter.run(plan: accessPlan, migrations: folder, probing: !noProbes)
+        try LintPrinter(format: format, output: output).print(report)
+        return report.passed
     }
 }

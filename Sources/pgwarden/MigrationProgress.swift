@@ -34,6 +34,15 @@ final class MigrationProgress: @unchecked Sendable {
             writeError: { FileHandle.standardError.write(Data($0.utf8)) })
     }
 
+    /// Progress all on standard error, for a command whose standard output is its own
+    /// (`plan draft` on a twin writes the plan there).
+    static func onStandardError() -> MigrationProgress {
+        MigrationProgress(
+            interactive: Terminal.standardErrorIsTerminal,
+            write: { FileHandle.standardError.write(Data($0.utf8)) },
+            writeError: { FileHandle.standardError.write(Data($0.utf8)) })
+    }
+
     /// Handles one event of a run.
     func handle(_ event: MigrationEvent) {
         switch event {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PgwardenExamples
 import WardenKit
+import WardenPostgres
 
 /// `pgwarden plan`: commands about the access-plan file.
 struct PlanCommand: ParsableCommand {
@@ -52,28 +53,40 @@ struct PlanDraftCommand: ParsableCommand {
             if let output, FileManager.default.fileExists(atPath: output) {
                 throw ProjectInitError(path: output, reason: .exists)
             }
-            var api = try ProjectAPISettings(nearPlan: output ?? "access-plan.yml")
-            let connection = try database.connect()
-            // Schemas named with --schema must exist; config.toml's may not yet.
-            if schema.isEmpty { api = try api.forDatabase(connection) } else { api.exposedSchemas = schema }
-            let drafter = try PlanDrafter(connection: connection, api: api, userMetadata: userMetadata)
-            let draft = try drafter.draft()  // messages about it name "the drafted plan", not a file that does not exist yet
-            let summary = "plan draft: \(Self.count(draft.plan.relations.count, "relation")), \(Self.count(draft.plan.functions.count, "function")), "
-                + "\(Self.count(draft.dangers, "cell")) marked DANGER, \(Self.count(draft.findings.dangers.count, "lint danger")) (pgwarden lint); "
-                + (draft.verified ? "pgwarden test passes with it"
-                    : "pgwarden test fails \(draft.report.failures.count) of \(Self.count(draft.report.results.count, "probe")) with it: "
-                        + "the cells marked NOTE could not be stated")
-            // The file just written is never overwritten: the command says to remove it first.
-            let notes = draft.storagePolicies.unobservedLines(
-                schemas: draft.plan.schemas, planFile: output.map { "\($0) (remove the one just written first)" } ?? "access-plan.yml")
-            if let output {
-                try draft.yaml.write(toFile: output, atomically: true, encoding: .utf8)
-                print("wrote \(output)")
-                print(([summary] + notes).joined(separator: "\n"))
-            } else {
-                print(draft.yaml, terminator: "")
-                FileHandle.standardError.write(Data((([summary] + notes).joined(separator: "\n") + "\n").utf8))
+            let api = try ProjectAPISettings(nearPlan: output ?? "access-plan.yml")
+            guard let layout = try ProjectTwin.standIn(
+                databaseURL: database.databaseURL, layout: { try ProjectOptions.parse([]).layout() }) else {
+                return try draft(on: database.connect(), api: api)
             }
+            // Standard output may be the plan: the twin's lines go to standard error.
+            try ProjectTwin.run(layout, withPlan: false, noCache: false, progress: .onStandardError(), say: Terminal.note) {
+                try draft(on: $0.provision(), api: api)
+            }
+        }
+    }
+
+    /// Drafts the plan on `connection` and writes it (--output, else standard output).
+    private func draft(on connection: Connection, api: ProjectAPISettings) throws {
+        var api = api
+        // Schemas named with --schema must exist; config.toml's may not yet.
+        if schema.isEmpty { api = try api.forDatabase(connection) } else { api.exposedSchemas = schema }
+        let drafter = try PlanDrafter(connection: connection, api: api, userMetadata: userMetadata)
+        let draft = try drafter.draft()  // messages about it name "the drafted plan", not a file that does not exist yet
+        let summary = "plan draft: \(Self.count(draft.plan.relations.count, "relation")), \(Self.count(draft.plan.functions.count, "function")), "
+            + "\(Self.count(draft.dangers, "cell")) marked DANGER, \(Self.count(draft.findings.dangers.count, "lint danger")) (pgwarden lint); "
+            + (draft.verified ? "pgwarden test passes with it"
+                : "pgwarden test fails \(draft.report.failures.count) of \(Self.count(draft.report.results.count, "probe")) with it: "
+                    + "the cells marked NOTE could not be stated")
+        // The file just written is never overwritten: the command says to remove it first.
+        let notes = draft.storagePolicies.unobservedLines(
+            schemas: draft.plan.schemas, planFile: output.map { "\($0) (remove the one just written first)" } ?? "access-plan.yml")
+        if let output {
+            try draft.yaml.write(toFile: output, atomically: true, encoding: .utf8)
+            print("wrote \(output)")
+            print(([summary] + notes).joined(separator: "\n"))
+        } else {
+            print(draft.yaml, terminator: "")
+            FileHandle.standardError.write(Data((([summary] + notes).joined(separator: "\n") + "\n").utf8))
         }
     }
 

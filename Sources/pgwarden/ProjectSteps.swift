@@ -2,13 +2,16 @@ import Foundation
 import WardenKit
 
 /// The steps `dev` and `reset` run, each on the public API and each reported in one
-/// line on standard output (migration progress goes to `progress`); the first failure
-/// stops them.
+/// line (`say`: standard output; migration progress goes to `progress`); the first
+/// failure stops them.
 struct ProjectSteps {
     let project: Project
     /// Where migrations, seeds and the plan run (on the twin: as `postgres`, as on Supabase).
     let settings: ConnectionSettings
     let progress: MigrationProgress
+    /// Where each step's line goes (standard error for a command whose standard output
+    /// is its own: `plan draft` on a twin).
+    var say: (String) -> Void = { print($0) }
 
     /// Every input a run needs, read and checked.
     struct Inputs {
@@ -35,7 +38,7 @@ struct ProjectSteps {
     /// the twin.
     func provision(_ inputs: Inputs, bootstrapSettings: ConnectionSettings?, roleExists: Bool = false) throws -> Connection {
         let early = roleExists && bootstrapSettings != nil ? ConnectionInBackground(settings) : nil
-        print(Self.describe(try SupabaseCompat.bootstrap(Connection(bootstrapSettings ?? settings))))
+        say(Self.describe(try SupabaseCompat.bootstrap(Connection(bootstrapSettings ?? settings))))
         // Otherwise (or when that session failed: bootstrap may just have made the role)
         // connect as the project's role only now: on the twin, bootstrap creates it. One
         // connection for all of it: a migration run leaves its connection as it found it.
@@ -43,11 +46,11 @@ struct ProjectSteps {
         if !project.exposesNewEntities {
             // As `supabase start` does for config.toml's [api] auto_expose_new_tables = false.
             try DataAPIDefaultPrivileges.revokeForNewEntities(on: connection)
-            print("data API: new tables, sequences and functions in public are not granted to anon, authenticated "
+            say("data API: new tables, sequences and functions in public are not granted to anon, authenticated "
                 + "and service_role ([api] auto_expose_new_tables = false): each needs its own grant")
         }
-        print(try inputs.migrations.up(on: connection, observer: progress.handle).summary)
-        print(try inputs.migrations.status(on: connection).summary)
+        say(try inputs.migrations.up(on: connection, observer: progress.handle).summary)
+        say(try inputs.migrations.status(on: connection).summary)
         try seed(inputs.seeds, on: connection)
         try makeBuckets(on: connection)
         return connection
@@ -59,8 +62,8 @@ struct ProjectSteps {
         let migrations = try project.migrations()
         let seeds = try project.checkedSeeds()
         let migrating = try Connection(settings)
-        print(try migrations.down(.all, on: migrating, observer: progress.handle).summary)
-        print(try migrations.up(on: migrating, observer: progress.handle).summary)
+        say(try migrations.down(.all, on: migrating, observer: progress.handle).summary)
+        say(try migrations.up(on: migrating, observer: progress.handle).summary)
         let seeding = try Connection(settings)
         try seed(seeds, on: seeding)
         try makeBuckets(on: seeding)
@@ -69,7 +72,7 @@ struct ProjectSteps {
     /// config.toml's storage buckets, after the seeds, as the Supabase CLI makes them.
     private func makeBuckets(on connection: Connection) throws {
         for line in try ConfigStorageBuckets.apply(project.storageBuckets, on: connection) {
-            print("storage: \(line) ([storage.buckets] in config.toml)")
+            say("storage: \(line) ([storage.buckets] in config.toml)")
         }
     }
 
@@ -79,13 +82,13 @@ struct ProjectSteps {
         seeds.notes.forEach(progress.note)
         guard let files = try seeds.apply(on: connection, observer: progress.handle) else {
             switch source {
-            case .folder(let folder): print("seed: no \(folder.relativePath) folder; skipped")
-            case .files: print("seed: no seed file; skipped")
-            case .disabled: print("seed: disabled in config.toml; skipped")
+            case .folder(let folder): say("seed: no \(folder.relativePath) folder; skipped")
+            case .files: say("seed: no seed file; skipped")
+            case .disabled: say("seed: disabled in config.toml; skipped")
             }
             return
         }
-        print("seed: applied \(files.count) file\(files.count == 1 ? "" : "s") from \(source.shown)")
+        say("seed: applied \(files.count) file\(files.count == 1 ? "" : "s") from \(source.shown)")
     }
 
     /// One line saying what bootstrap did.

@@ -71,6 +71,13 @@ struct TestCommand: ParsableCommand {
             // Without a plan, the project's config.toml says where its API looks.
             let access = try AccessCheck.read(
                 planFile: layout.planFile, hasPlan: try TestsOptions.hasPlan(layout, named: self.plan.file))
+            // Given no database at all, a throwaway twin of the project (as `dev`).
+            if let project = try ProjectTwin.standIn(databaseURL: database.databaseURL, layout: { layout }) {
+                return try ProjectTwin.run(project, withPlan: access.plan != nil, noCache: false,
+                                           progress: .onStandardError(), say: Terminal.note) {
+                    try check(access, on: $0.provision(), catalogReads: nil, suite: suite, layout: layout)
+                }
+            }
             // The plan's run reads the committed catalog on a second session: those
             // reads start as soon as it is open, while the run's own session opens
             // (issue 18: they were the run's longest wait before its truth).
@@ -78,31 +85,40 @@ struct TestCommand: ParsableCommand {
                 database.connectInBackground().map { plan.startCatalogReads(on: $0, limits: limits.limits) }
             }
             let pending = database.connectInBackground()
-            let connection = try pending?.connection() ?? database.connect()
-            let plan: AccessPlan
-            switch access {
-            case .plan(let planned): plan = planned
-            case .observation(let api): return try observe(api, on: connection, suite: suite, layout: layout)
-            }
-            userMetadata.noteIfPlanned()
-            let report = try plan.prove(on: connection, limits: limits.limits, catalogReads: catalogReads)
-            let suites = try suite?.run(on: connection) ?? []
-            defer { noteDataAPIExposure(after: suites, in: layout) }
-            let run = TestRunReport(accessPlan: report, plan: plan, suites: suites)
-            try ReportPrinter(format: format, output: output, plan: plan).print(run)
-            var passed = run.passed
-            if strict {
-                let lint = try Linter(connection: connection, schemas: plan.schemas).run(plan: plan)
-                // On standard error when standard output carries a machine format.
-                if format == .text || output != nil {
-                    print(LintReportFormats.text(lint))
-                } else {
-                    FileHandle.standardError.write(Data((LintReportFormats.text(lint) + "\n").utf8))
-                }
-                passed = passed && lint.passed
-            }
-            if !passed { throw ExitStatus.failure }
+            try check(access, on: try pending?.connection() ?? database.connect(), catalogReads: catalogReads,
+                      suite: suite, layout: layout)
         }
+    }
+
+    /// Proves the plan (or, without one, observes the access) on `connection` and runs
+    /// the tests; prints the report. Throws `ExitStatus.failure` when anything failed.
+    private func check(
+        _ access: AccessCheck, on connection: Connection, catalogReads: CatalogReadsInBackground?, suite: PgTAPSuite?,
+        layout: ProjectLayout
+    ) throws {
+        let plan: AccessPlan
+        switch access {
+        case .plan(let planned): plan = planned
+        case .observation(let api): return try observe(api, on: connection, suite: suite, layout: layout)
+        }
+        userMetadata.noteIfPlanned()
+        let report = try plan.prove(on: connection, limits: limits.limits, catalogReads: catalogReads)
+        let suites = try suite?.run(on: connection) ?? []
+        defer { noteDataAPIExposure(after: suites, in: layout) }
+        let run = TestRunReport(accessPlan: report, plan: plan, suites: suites)
+        try ReportPrinter(format: format, output: output, plan: plan).print(run)
+        var passed = run.passed
+        if strict {
+            let lint = try Linter(connection: connection, schemas: plan.schemas).run(plan: plan)
+            // On standard error when standard output carries a machine format.
+            if format == .text || output != nil {
+                print(LintReportFormats.text(lint))
+            } else {
+                FileHandle.standardError.write(Data((LintReportFormats.text(lint) + "\n").utf8))
+            }
+            passed = passed && lint.passed
+        }
+        if !passed { throw ExitStatus.failure }
     }
 }
 
