@@ -133,6 +133,12 @@ struct DraftCatalog {
     /// Tables a signed-in user may add rows to (the INSERT privilege, and no row-level
     /// security or a permissive insert policy for `authenticated` or PUBLIC).
     var tablesSignedInMayInsert: Set<String> = []
+    /// Tables with a trigger whose function reads the signed-in user (`auth.uid()`,
+    /// `auth.jwt()`, the request's claims, or a function of the project that does):
+    /// an activity log's `insert ... values (auth.uid(), ...)`. Their setup rows are
+    /// made with each persona's claims set, as the persona's own request makes them;
+    /// made by the admin, with none, the trigger refused every row.
+    var tablesWithUserReadingTriggers: Set<String> = []
 
     /// Table -> a NOTE where its policies read the token's `app_metadata` (`auth.jwt()
     /// -> 'app_metadata' -> 'tenants'`): the drafted personas' tokens carry only what
@@ -362,6 +368,15 @@ struct DraftCatalog {
                    or exists (select from pg_policy p where p.polrelid = c.oid and p.polpermissive and p.polcmd in ('a', '*')
                                 and (p.polroles = array[0::oid] or to_regrole('authenticated') = any(p.polroles))))
             """,
+            // Each table's enabled triggers' function bodies (`readPolicies` looks for
+            // what reads the signed-in user in them).
+            """
+            select format('%s.%s', n.nspname, c.relname), f.prosrc
+            from pg_trigger t join pg_class c on c.oid = t.tgrelid join pg_namespace n on n.oid = c.relnamespace
+            join pg_proc f on f.oid = t.tgfoid
+            where n.nspname = any(\(schemaArray)::text[]) and c.relkind in ('r', 'p') and not t.tgisinternal
+              and t.tgenabled <> 'D'
+            """,
         ]
     }
 
@@ -520,5 +535,12 @@ struct DraftCatalog {
         tablesWithWriteRules = Set(results[4].compactMap { $0[0] })
         tablesReadByOtherTablesPolicies = Set(results[5].compactMap { $0[0] })
         tablesSignedInMayInsert = Set(results[6].compactMap { $0[0] })
+        // The project's own user-reading functions, by name (a trigger may call them unqualified).
+        let calls = userReadingCalls.map { call in String(call.split(separator: ".").last ?? Substring(call)).lowercased() }
+        tablesWithUserReadingTriggers = Set(results[7].compactMap { row -> String? in
+            guard let table = row[0], let body = row[1]?.lowercased() else { return nil }
+            let direct = body.range(of: #"auth\.(uid|jwt|role|email)\s*\(|request\.jwt\.claim"#, options: .regularExpression) != nil
+            return direct || calls.contains { body.contains($0) } ? table : nil
+        })
     }
 }

@@ -517,15 +517,49 @@ struct DraftOwnership {
                 .replacingOccurrences(of: DraftDistinctValue.personaNumber, with: "(\(DraftDistinctValue.personaNumber) + \(emails.count))")
                 .replacingOccurrences(of: Self.personaIndex, with: "\(emails.count)")
         }, from: "from auth.users u where u.email = \(Self.literal(emails.min() ?? ""))")
+        guard catalog.tablesWithUserReadingTriggers.contains(table) else {
+            return """
+                do $draft$ begin
+                  insert into \(quotedTable) (\(columns))
+                  select \(values) from auth.users u where u.email in (\(list))\(parent ? " and not exists (select 1 from \(quotedTable))" : "")
+                  \(onConflict(table))\(shown)
+                exception when others then
+                  raise notice 'plan draft: no rows for \(table.replacingOccurrences(of: "'", with: "''")): %', sqlerrm;
+                end $draft$
+                """
+        }
+        // A trigger reads the signed-in user: each persona's row is made with its claims,
+        // one insert per persona, as its own request would make it.
         return """
-            do $draft$ begin
-              insert into \(quotedTable) (\(columns))
-              select \(values) from auth.users u where u.email in (\(list))\(parent ? " and not exists (select 1 from \(quotedTable))" : "")
-              \(onConflict(table))\(shown)
+            do $draft$
+            declare
+              persona record;\(parent ? "\n  empty boolean := not exists (select 1 from \(quotedTable));" : "")
+              claims text := current_setting('request.jwt.claims', true);
+            begin
+              for persona in select u.id, u.email from auth.users u where u.email in (\(list)) order by u.email loop
+                perform set_config('request.jwt.claims', \(Self.signedInClaims(id: "persona.id", email: "persona.email")), true);
+                insert into \(quotedTable) (\(columns))
+                select \(values) from auth.users u where u.id = persona.id\(parent ? " and empty" : "")
+                \(onConflict(table))
+              end loop;\(shown.isEmpty ? "" : "\n  " + Self.signInStatement(email: emails.min() ?? "") + shown)
+              perform set_config('request.jwt.claims', coalesce(claims, ''), true);
             exception when others then
               raise notice 'plan draft: no rows for \(table.replacingOccurrences(of: "'", with: "''")): %', sqlerrm;
             end $draft$
             """
+    }
+
+    /// The claims a setup row is made with when a trigger of its table reads the
+    /// signed-in user (`DraftCatalog.tablesWithUserReadingTriggers`): the user's id and
+    /// email as a signed-in request's token carries them, as JSON text.
+    static func signedInClaims(id: String, email: String) -> String {
+        "json_build_object('sub', \(id), 'role', 'authenticated', 'email', \(email))::text"
+    }
+
+    /// A PL/pgSQL statement setting the request's claims to those of the user with `email`.
+    static func signInStatement(email: String) -> String {
+        "perform set_config('request.jwt.claims', (select \(signedInClaims(id: "u.id", email: "u.email")) "
+            + "from auth.users u where u.email = \(literal(email))), true);"
     }
 
     /// The columns of `table` its read policies show rows by (`Column.showsRows`),
@@ -683,11 +717,14 @@ struct DraftOwnership {
         let shown = flags.isEmpty ? "" : "\n  if found then"
             + shownRow(table, quotedTable, columns: columns, values: admins(Self.setting(flags, in: unhidden, to: \.shown), 2), from: "")
                 .replacingOccurrences(of: "\n  ", with: "\n    ") + "\n  end if;"
+        // A trigger that reads the signed-in user sees the first persona, whose row it is.
+        let signedIn = catalog.tablesWithUserReadingTriggers.contains(table)
         return """
-            do $draft$ begin
+            do $draft$\(signedIn ? "\ndeclare claims text := current_setting('request.jwt.claims', true);" : "")
+            begin\(signedIn ? "\n  " + Self.signInStatement(email: userEmail) : "")
               insert into \(quotedTable) (\(columns))
               select \(values.joined(separator: ", ")) where not exists (select 1 from \(quotedTable))
-              \(onConflict(table))\(shown)
+              \(onConflict(table))\(shown)\(signedIn ? "\n  perform set_config('request.jwt.claims', coalesce(claims, ''), true);" : "")
             exception when others then
               raise notice 'plan draft: no rows for \(table.replacingOccurrences(of: "'", with: "''")): %', sqlerrm;
             end $draft$
