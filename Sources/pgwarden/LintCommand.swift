@@ -68,23 +68,26 @@ struct LintCommand: ParsableCommand {
             let planFile = layout.planFile.relativePath
             let accessPlan = FileManager.default.fileExists(atPath: planFile) ? try AccessPlan(contentsOf: layout.planFile) : nil
             accessPlan?.noteConfiguredSchemasLeftOut()
+            // Without a plan, the project's config.toml says where its API looks and how it
+            // signs in (read before anything connects: a wrong value reaches no server).
+            let api = accessPlan == nil ? try ProjectAPISettings(nearPlan: layout.planFile.path) : nil
             let passed: Bool
             if try ProjectTwin.standIn(databaseURL: database.databaseURL, layout: { layout }) != nil {
                 passed = try ProjectTwin.run(layout, withPlan: false, noCache: false, progress: .onStandardError(),
                                              say: Terminal.note) {
-                    try lint(on: $0.provision(), layout: layout, plan: accessPlan)
+                    try lint(on: $0.provision(), layout: layout, plan: accessPlan, api: api)
                 }
             } else {
-                passed = try lint(on: database.connect(), layout: layout, plan: accessPlan)
+                passed = try lint(on: database.connect(), layout: layout, plan: accessPlan, api: api)
             }
             if !passed { throw ExitStatus.failure }
         }
     }
 
     /// Lints the database on `connection` and prints the report; whether it passed.
-    private func lint(on connection: Connection, layout: ProjectLayout, plan accessPlan: AccessPlan?) throws -> Bool {
-        // Without a plan, the project's config.toml says where its API looks and how it signs in.
-        var api = accessPlan == nil ? try ProjectAPISettings(nearPlan: layout.planFile.path) : nil
+    private func lint(on connection: Connection, layout: ProjectLayout, plan accessPlan: AccessPlan?,
+                      api: ProjectAPISettings?) throws -> Bool {
+        var api = api
         if schema.isEmpty { api = try api?.forDatabase(connection) }
         let schemas = !schema.isEmpty ? schema : accessPlan?.schemas ?? api?.exposedSchemas ?? ["public"]
         let folder = ProjectTwin.isFolder(layout.migrationsDirectory) ? layout.migrationsDirectory : nil
