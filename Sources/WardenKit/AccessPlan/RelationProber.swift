@@ -217,7 +217,9 @@ struct RelationProber {
             let kept = plan.sample.indices.filter { !leftToDefaults.contains(plan.sample[$0].column) }
             let columns = SQL.joined(kept.map { "\(identifier: plan.sample[$0].column)" }, separator: ", ")
             let bound = SQL.joined(kept.map { "\(values[$0])" }, separator: ", ")
-            let insert: SQL = "insert into \(table) (\(columns)) values (\(bound))"
+            // Every sampled column left to its default: the row a client's `{}` makes.
+            let insert: SQL = kept.isEmpty
+                ? "insert into \(table) default values" : "insert into \(table) (\(columns)) values (\(bound))"
             let request = context.request(persona).routed("POST", "/\(plan.name)", schema: plan.schema)
             let probe = SealedProbe(
                 request: request, seal: context.seal,

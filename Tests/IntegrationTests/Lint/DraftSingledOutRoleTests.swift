@@ -171,4 +171,46 @@ import TestSupport
         #expect(articles.access["ava"] == .nothing, "\(draft.yaml)")
         #expect(!draft.dangerCells.contains { $0.contains("articles") }, "\(draft.dangerCells)")
     }
+
+    /// Moderators are whoever has a row in `moderation_actions` (written by the service
+    /// role only), and `reports` asks only that one exist: a row per persona made both
+    /// personas moderators, and ava's read of every report a made-up DANGER (a
+    /// marketplace, round twenty-seven). A table the sign-up writes to, or whose rows
+    /// carry a role, still gets the personas' rows.
+    @Test func aRowWhoseExistenceAnotherPolicyAsksForIsNotGivenToThePersonas() throws {
+        let draft = try DraftRealProjectShapesTests.draft("moderators", """
+            create table public.moderation_actions (
+              id uuid primary key default gen_random_uuid(),
+              moderator_id uuid not null references auth.users (id), action text not null);
+            create table public.reports (
+              id uuid primary key default gen_random_uuid(),
+              reporter_id uuid not null default auth.uid() references auth.users (id), reason text not null);
+            alter table public.moderation_actions enable row level security;
+            alter table public.reports enable row level security;
+            create policy ma_select on public.moderation_actions for select to authenticated using (moderator_id = auth.uid());
+            create policy r_insert on public.reports for insert to authenticated with check (reporter_id = auth.uid());
+            create policy r_select_own on public.reports for select to authenticated using (reporter_id = auth.uid());
+            create policy r_select_moderator on public.reports for select to authenticated
+              using (exists (select 1 from public.moderation_actions m where m.moderator_id = auth.uid()));
+            create table public.grades (
+              id uuid primary key default gen_random_uuid(),
+              user_id uuid not null references auth.users (id), role text not null default 'student');
+            alter table public.grades enable row level security;
+            create policy g_select on public.grades for select to authenticated using (user_id = auth.uid());
+            create table public.notices (id uuid primary key default gen_random_uuid(), body text not null);
+            alter table public.notices enable row level security;
+            create policy n_select on public.notices for select to authenticated
+              using (exists (select 1 from public.grades g where g.user_id = auth.uid()));
+            """)
+        #expect(!draft.plan.setup.contains { $0.contains("insert into public.moderation_actions") && $0.contains("ava.draft") },
+                "\(draft.plan.setup)")
+        #expect(draft.yaml.contains("a row of public.moderation_actions is what another table's policy asks a user to have"),
+                "\(draft.yaml)")
+        let reports = try #require(draft.plan.relations.first { $0.name == "reports" })
+        #expect(reports.access["ava"]?.select == .own, "\(draft.yaml)")
+        #expect(!draft.dangerCells.contains { $0.contains("reports") }, "\(draft.dangerCells)")
+        // A row carrying a role says more than that it exists: the personas keep theirs.
+        #expect(draft.plan.setup.contains { $0.contains("insert into public.grades") && $0.contains("ava.draft") },
+                "\(draft.plan.setup)")
+    }
 }

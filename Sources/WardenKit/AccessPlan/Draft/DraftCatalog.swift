@@ -64,6 +64,10 @@ struct DraftCatalog {
         /// Its table's check constraints on it and one other column, as `pg_get_expr`
         /// spells them (`(sender <> recipient)`): `DraftStandInUser` reads them.
         var pairChecks: [String] = []
+        /// Where it is a later column of a foreign key of several (`foreign key (game_id,
+        /// team_id) references games (id, team_id)`): its value is taken from the row the
+        /// key's leading column points at, so the two match.
+        var keyPart: KeyPart? = nil
         /// Its default is `true`.
         var defaultsToTrue: Bool { defaultExpression == "true" }
         /// The value its table's read policies show rows by, and one they do not, where
@@ -87,6 +91,17 @@ struct DraftCatalog {
 
         /// An enum's first label (one the rules do not name, where there is one).
         var firstLabel: String? { labels.first }
+    }
+
+    /// A later column of a foreign key of several columns (`Column.keyPart`): the key's
+    /// leading column of `table`, the table the key references, and the columns there
+    /// that this one and the lead reference.
+    struct KeyPart {
+        var table: String
+        var lead: String
+        var referencedTable: String
+        var referenced: String
+        var leadReferenced: String
     }
 
     /// A column's value that shows a row to readers and one that does not, as SQL.
@@ -139,6 +154,9 @@ struct DraftCatalog {
     /// made with each persona's claims set, as the persona's own request makes them;
     /// made by the admin, with none, the trigger refused every row.
     var tablesWithUserReadingTriggers: Set<String> = []
+    /// The function bodies of the triggers on `auth.users` (the sign-up's), lowercased:
+    /// a table they write to gets a row for every new user.
+    var signUpTriggerBodies = ""
 
     /// Table -> a NOTE where its policies read the token's `app_metadata` (`auth.jwt()
     /// -> 'app_metadata' -> 'tenants'`): the drafted personas' tokens carry only what
@@ -184,8 +202,9 @@ struct DraftCatalog {
                     join pg_class fc on fc.oid = k.confrelid
                     join pg_namespace fn on fn.oid = fc.relnamespace
                     join pg_attribute fa on fa.attrelid = k.confrelid and fa.attnum = k.confkey[1]
-                    where k.conrelid = c.oid and k.contype = 'f' and cardinality(k.conkey) = 1
-                      and k.conkey[1] = a.attnum
+                    -- its own foreign key, else one of several columns that it leads
+                    where k.conrelid = c.oid and k.contype = 'f' and k.conkey[1] = a.attnum
+                    order by cardinality(k.conkey), k.conname
                     limit 1),
                    exists (select from pg_index i
                            where i.indrelid = c.oid and i.indisunique and i.indpred is null and a.attnum = any(i.indkey::int2[]))::text,
@@ -205,7 +224,20 @@ struct DraftCatalog {
                    (select pg_get_expr(d.adbin, d.adrelid) from pg_attrdef d where d.adrelid = c.oid and d.adnum = a.attnum),
                    array_to_json(array(select pg_get_expr(k.conbin, k.conrelid) from pg_constraint k
                                        where k.conrelid = c.oid and k.contype = 'c' and cardinality(k.conkey) = 2
-                                         and a.attnum = any(k.conkey)))::text
+                                         and a.attnum = any(k.conkey)))::text,
+                   -- a later column of a foreign key of several: its leading column, the
+                   -- referenced table, the column it references there, and the one the lead does
+                   (select json_build_array(la.attname, format('%I.%I', fn.nspname, fc.relname), fa.attname, lfa.attname)::text
+                    from pg_constraint k
+                    join pg_class fc on fc.oid = k.confrelid
+                    join pg_namespace fn on fn.oid = fc.relnamespace
+                    join lateral (select i from generate_subscripts(k.conkey, 1) i where k.conkey[i] = a.attnum) place on place.i > 1
+                    join pg_attribute fa on fa.attrelid = k.confrelid and fa.attnum = k.confkey[place.i]
+                    join pg_attribute la on la.attrelid = c.oid and la.attnum = k.conkey[1]
+                    join pg_attribute lfa on lfa.attrelid = k.confrelid and lfa.attnum = k.confkey[1]
+                    where k.conrelid = c.oid and k.contype = 'f'
+                    order by k.conname
+                    limit 1)
             from pg_attribute a
             join pg_class c on c.oid = a.attrelid
             join pg_namespace n on n.oid = c.relnamespace
@@ -249,6 +281,10 @@ struct DraftCatalog {
             column.uniqueAlone = row[14] == "true"
             column.defaultExpression = row[15]
             column.pairChecks = JSONStringArray.decode(row[16])
+            let part = JSONStringArray.decode(row[17])
+            if part.count == 4 {
+                column.keyPart = KeyPart(table: table, lead: part[0], referencedTable: part[1], referenced: part[2], leadReferenced: part[3])
+            }
             catalog.columns[table, default: []].append(column)
             // A text column whose checks list no values: the server tries candidates below.
             if column.category == "S", column.allowedValues == nil, !checks.isEmpty { checked.append((table, column, checks)) }
@@ -376,6 +412,12 @@ struct DraftCatalog {
             join pg_proc f on f.oid = t.tgfoid
             where n.nspname = any(\(schemaArray)::text[]) and c.relkind in ('r', 'p') and not t.tgisinternal
               and t.tgenabled <> 'D'
+            """,
+            // The function bodies of the sign-up's triggers (on auth.users), as one text.
+            """
+            select string_agg(f.prosrc, ' ')
+            from pg_trigger t join pg_proc f on f.oid = t.tgfoid
+            where t.tgrelid = to_regclass('auth.users') and not t.tgisinternal and t.tgenabled <> 'D'
             """,
         ]
     }
@@ -542,5 +584,6 @@ struct DraftCatalog {
             let direct = body.range(of: #"auth\.(uid|jwt|role|email)\s*\(|request\.jwt\.claim"#, options: .regularExpression) != nil
             return direct || calls.contains { body.contains($0) } ? table : nil
         })
+        signUpTriggerBodies = (results[8].first?.first ?? nil)?.lowercased() ?? ""
     }
 }

@@ -190,6 +190,11 @@ struct DraftOwnership {
                 || (inSetup && column.linksRowsForOtherPolicies)
                 || (hasRule && column.writable && column.defaultsToSignedInUser && column.category == "A")
                 || (column.writable && column.requiredByCheck != nil)
+                // The other user of a two-user row (`check (user1_id <> user2_id)`), even
+                // one that may be null: a message names its recipient, and a policy may
+                // want one (`with check (user2_id is not null)`), so a row without it
+                // showed a persona's own insert refused.
+                || (column.writable && standIn(for: column, in: table) != nil)
                 // A value where a read policy shows rows by any (`code is not null`): an
                 // insert without it missed the branch a client writes through.
                 || (column.writable && column.showsRows.map { $0.shown == nil } == true)
@@ -286,6 +291,14 @@ struct DraftOwnership {
 
     /// A value of the column's kind: its foreign key's, an enum label, the first value its check lists, or one for its type.
     func value(for column: DraftCatalog.Column, inSetup: Bool = false) -> String? {
+        // A later column of a key of several: from the row the key's lead points at (a
+        // random `game_id` beside the persona's `team_id` broke `(game_id, team_id) ->
+        // games (id, team_id)`, and the table got no rows).
+        if let part = column.keyPart, let lead = catalog.columns[part.table]?.first(where: { $0.name == part.lead }),
+           lead.keyPart == nil, let leadValue = value(for: lead, inSetup: inSetup) {
+            return "(select r.\(Self.sqlName(part.referenced)) from \(part.referencedTable) r "
+                + "where r.\(Self.sqlName(part.leadReferenced)) = \(leadValue) limit 1)"
+        }
         if column.referencesAUser { return "auth.uid()" }
         if let reference = column.reference {
             return referencedRow(reference, inSetup: inSetup)
@@ -310,9 +323,21 @@ struct DraftOwnership {
         case (_, "uuid"): return "gen_random_uuid()"
         case (_, "json"), (_, "jsonb"), ("A", _): return "'{}'"
         case ("I", _): return "'192.0.2.1'"
-        default: return nil
+        default: return Self.otherTypeValues[column.typeName] ?? (column.category == "R" ? "'empty'" : nil)
         }
     }
+
+    /// A value for the types no category above covers, by the type's name: without one,
+    /// a NOT NULL column got NULL and every setup row was refused (an API key's
+    /// `key_hash bytea not null` hid a table's `using (true)` read and update).
+    private static let otherTypeValues: [String: String] = [
+        "bytea": #"'\x6472616674'"#, "interval": "interval '1 day'", "tsvector": "'draft'", "tsquery": "'draft'",
+        "point": "'(0,0)'", "box": "'((0,0),(1,1))'", "circle": "'<(0,0),1>'", "lseg": "'[(0,0),(1,1)]'",
+        "path": "'((0,0),(1,1))'", "polygon": "'((0,0),(1,1),(1,0))'", "line": "'{1,-1,0}'",
+        "macaddr": "'08:00:2b:01:02:03'", "macaddr8": "'08:00:2b:01:02:03:04:05'", "xml": "'<draft/>'",
+        "tstzrange": "tstzrange(now(), now() + interval '1 day')", "tsrange": "tsrange(localtimestamp, localtimestamp + interval '1 day')",
+        "daterange": "daterange(current_date, current_date + 1)", "int4range": "'[1,2)'", "int8range": "'[1,2)'", "numrange": "'[1,2)'",
+    ]
 
     /// A text column named for an e-mail address (`email`, `invitee_email`), long enough
     /// for one: its checks often ask for an `@` and a dot, which 'Draft email' lacks.
@@ -639,7 +664,8 @@ struct DraftOwnership {
     /// Why the setup gives the personas no row of `table` when it gives none on purpose.
     func setupSkipReason(of table: String) -> String? {
         if grantsByItsRows(table) {
-            return "the draft gives the personas no row here: a row of \(table) names a user and nothing else, other tables' "
+            let shape = namesOnlyUsers(table) ? "names a user and nothing else" : "is what another table's policy asks a user to have"
+            return "the draft gives the personas no row here: a row of \(table) \(shape), other tables' "
                 + "policies read it (directly or through a function), and no signed-in user may add one: it is a privilege "
                 + "someone else grants, which a fresh sign-up lacks; the setup gives it to someone who is no persona "
                 + "(\(DraftStandInUser.privilegeHolder.email)); add one in setup to plan for a persona with it"
@@ -651,18 +677,48 @@ struct DraftOwnership {
     }
 
     /// Whether a row of `table` is itself a privilege (`staff (user_id)` behind
-    /// `is_staff()`): it names a user and nothing else (its other columns are generated,
-    /// name users too, or are a key or a time that a default fills), other tables'
+    /// `is_staff()`): it names a user and nothing else (`namesOnlyUsers`), other tables'
     /// policies read it, and no signed-in user may add one. A row per persona made both
     /// personas staff, and every table behind `is_staff()` a made-up DANGER. (A profile
     /// with a flag, `is_admin boolean default false`, says more than who the user is.)
+    ///
+    /// So is a row of any shape whose mere existence another table's policy asks for,
+    /// in an expression that reads no column of its own table (`exists (select 1 from
+    /// moderation_actions m where m.moderator_id = auth.uid())` on `reports`), when no
+    /// column of it names a role or a flag and the sign-up does not make one: a row per
+    /// persona made both personas moderators, and `reports` a made-up DANGER.
     func grantsByItsRows(_ table: String) -> Bool {
         let columns = catalog.columns[table] ?? []
         guard columns.contains(where: \.referencesAUser), catalog.tablesReadByOtherTablesPolicies.contains(table),
               !catalog.tablesSignedInMayInsert.contains(table) else { return false }
-        return columns.allSatisfy { column in
+        return namesOnlyUsers(table) || askedForByExistence(table)
+    }
+
+    /// Whether a row of `table` names a user and nothing else (its other columns are
+    /// generated, name users too, or are a key or a time that a default fills).
+    private func namesOnlyUsers(_ table: String) -> Bool {
+        (catalog.columns[table] ?? []).allSatisfy { column in
             column.referencesAUser || !column.writable
                 || (column.defaultExpression != nil && (column.uniqueAlone || column.category == "D"))
+        }
+    }
+
+    /// Whether a policy of another table asks only that a row of `table` exist (see
+    /// `grantsByItsRows`): in one of its expressions that read no column of their own
+    /// table, with no column of `table` holding a role or a flag, and no trigger of the
+    /// sign-up writing to it.
+    private func askedForByExistence(_ table: String) -> Bool {
+        let columns = catalog.columns[table] ?? []
+        let bare = String(table.split(separator: ".").last ?? Substring(table)).lowercased()
+        let flagOrRole = { (column: DraftCatalog.Column) in
+            column.category == "B" || DraftSingledOutValues.namesARole(column: column.name, type: column.typeName)
+        }
+        guard !columns.contains(where: flagOrRole),
+              !catalog.signUpTriggerBodies.contains(bare) else { return false }
+        return catalog.policyExpressions.contains { other, expressions in
+            other != table && expressions.contains { expression in
+                catalog.rowlessExpressions.contains(expression) && expression.lowercased().contains(" " + table.lowercased() + " ")
+            }
         }
     }
 

@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+import WardenKit
+import TestSupport
+
+/// Values the draft gives a row (in its setup and its insert probes) that real projects
+/// refused (round of 2026-11-29, fourth session), each with SQL of our own. A refused
+/// setup row leaves its table without rows, and a table without rows hides what its
+/// policies let through: each case had a `using (true)` that no cell showed.
+@Suite struct DraftSetupValuesTests {
+    private static func cells(_ draft: PlanDraft, _ table: String) -> [String: Access] {
+        draft.plan.relations.first { $0.name == table }?.access ?? [:]
+    }
+
+    /// `key_hash bytea not null` (an API-keys table), and NOT NULL columns of the other
+    /// types no category covered: they got NULL, every row was refused, and a read and
+    /// update policy of `using (true)` showed as nothing.
+    @Test func notNullColumnsOfEveryCommonTypeGetAValue() throws {
+        let draft = try DraftRealProjectShapesTests.draft("settypes", """
+            create table public.api_keys (
+              id uuid primary key default gen_random_uuid(),
+              owner_id uuid not null default auth.uid() references auth.users (id),
+              key_hash bytea not null, lifetime interval not null, search tsvector not null, spot point not null,
+              booked tstzrange not null, days daterange not null, seats int4range not null, device macaddr not null);
+            alter table public.api_keys enable row level security;
+            create policy "read all" on public.api_keys for select to authenticated using (true);
+            create policy "update all" on public.api_keys for update to authenticated using (true);
+            create policy "insert own" on public.api_keys for insert to authenticated with check (owner_id = auth.uid());
+            """)
+        let keys = Self.cells(draft, "api_keys")
+        #expect(keys["ava"]?.select == .all, "\(draft.yaml)")
+        #expect(keys["ava"]?.update == .all, "\(draft.yaml)")
+        #expect(keys["ava"]?.insert == .own, "\(draft.yaml)")
+        #expect(draft.dangers > 0, "\(draft.yaml)")
+        #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
+    }
+
+    /// `foreign key (game_id, team_id) references games (id, team_id)`: `game_id` had no
+    /// key of its own, so it got a random uuid beside the persona's team, the key refused
+    /// every play, and a delete policy of `using (true)` showed as nothing.
+    @Test func aKeyOfSeveralColumnsTakesEveryValueFromOneRow() throws {
+        let draft = try DraftRealProjectShapesTests.draft("setcomposite", """
+            create table public.teams (id uuid primary key default gen_random_uuid(),
+                                       created_by uuid not null default auth.uid() references auth.users (id));
+            create table public.games (id uuid primary key default gen_random_uuid(),
+                                       team_id uuid not null references public.teams (id), unique (id, team_id));
+            create table public.plays (id uuid primary key default gen_random_uuid(),
+                                       team_id uuid not null references public.teams (id), game_id uuid not null,
+                                       foreign key (game_id, team_id) references public.games (id, team_id));
+            alter table public.teams enable row level security;
+            alter table public.games enable row level security;
+            alter table public.plays enable row level security;
+            create policy t on public.teams for all to authenticated using (created_by = auth.uid()) with check (created_by = auth.uid());
+            create policy g on public.games for all to authenticated
+              using (exists (select 1 from public.teams t where t.id = team_id and t.created_by = auth.uid()))
+              with check (exists (select 1 from public.teams t where t.id = team_id and t.created_by = auth.uid()));
+            create policy p_read on public.plays for select to authenticated using (true);
+            create policy p_delete on public.plays for delete to authenticated using (true);
+            """)
+        let plays = Self.cells(draft, "plays")
+        #expect(plays["ava"]?.select == .all, "\(draft.yaml)")
+        #expect(plays["ava"]?.delete == .all, "\(draft.yaml)")
+        #expect(draft.yaml.contains("DANGER"), "\(draft.yaml)")
+        #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
+    }
+
+    /// A direct chat whose caller is always `user1_id` (its default, outside the
+    /// role's `grant insert (id, user2_id)`), whose recipient may be NULL by the table
+    /// but not by the insert policy. The probe left `user1_id` out and kept no column:
+    /// `insert into public.dms () values ()`, a syntax error (42601) reported as what
+    /// the API answers. Now the recipient is someone who is no persona, and the insert
+    /// is the persona's own.
+    @Test func aRowWhoseEverySampledColumnIsLeftToItsDefaultIsStillInserted() throws {
+        let draft = try DraftRealProjectShapesTests.draft("setdms", """
+            create table public.dms (
+              id uuid primary key default gen_random_uuid(),
+              user1_id uuid default auth.uid() references auth.users (id),
+              user2_id uuid references auth.users (id),
+              check (user1_id <> user2_id));
+            alter table public.dms enable row level security;
+            create policy dms_select on public.dms for select to authenticated using ((select auth.uid()) in (user1_id, user2_id));
+            create policy dms_insert on public.dms for insert to authenticated with check (user2_id is not null);
+            revoke insert on public.dms from authenticated;
+            grant insert (id, user2_id) on public.dms to authenticated;
+            create table public.pings (
+              id bigint generated always as identity primary key,
+              sender uuid not null default auth.uid() references auth.users (id));
+            alter table public.pings enable row level security;
+            create policy pings_own on public.pings for all to authenticated using (sender = auth.uid()) with check (sender = auth.uid());
+            revoke insert on public.pings from authenticated;
+            grant insert (id) on public.pings to authenticated;
+            """)
+        #expect(Self.cells(draft, "dms")["ava"]?.insert == .own, "\(draft.yaml)")
+        // Every column of the sample left to its default: `default values`.
+        #expect(Self.cells(draft, "pings")["ava"]?.insert == .own, "\(draft.yaml)")
+        #expect(!draft.report.results.contains { $0.observed.contains("42601") }, "\(draft.yaml)")
+        #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
+    }
+}
