@@ -147,4 +147,29 @@ import TestSupport
         #expect(error.description.contains("storage.objects: its owner rule or sample cannot be evaluated on its rows"), "\(error)")
         #expect(try connection.query("select count(*)::text from storage.objects").scalar == "0")
     }
+
+    /// Policies naming a bucket the database lacks (made in the dashboard: no migration
+    /// or config.toml creates `message-files`), one of them letting every signed-in user
+    /// read every file: the draft's rows went into a bucket of its own, no policy let
+    /// anything through there, and the read of every user's attachments was drafted
+    /// `none`. The draft's setup now makes the bucket first and probes its files.
+    @Test func aBucketThePoliciesNameButNoMigrationMakesIsMadeInTheSetup() throws {
+        let connection = try Connection(try TestCluster.newTwinDatabase("missingbucket").project)
+        try connection.execute(unsafeScript: """
+            create policy "read attachments" on storage.objects for select to authenticated
+              using (bucket_id = 'message-files');
+            create policy "upload attachments" on storage.objects for insert to authenticated
+              with check (bucket_id = any (array['message-files', 'it''s-files']) and (storage.foldername(name))[1] = auth.uid()::text);
+            create policy "delete own" on storage.objects for delete to authenticated using (owner = auth.uid());
+            """)
+        let draft = try PlanDrafter(connection: connection, schemas: ["public", "storage"]).draft()
+        #expect(draft.plan.setup.first?.contains("insert into storage.buckets (id, name) values ('message-files', 'message-files'), ('it''s-files', 'it''s-files')") == true,
+                "\(draft.plan.setup)")
+        let objects = try #require(draft.plan.relations.first { $0.qualifiedName == "storage.objects" })
+        #expect(objects.access["ava"]?.select == .all, "\(draft.yaml)")
+        #expect(draft.dangerCells.contains { $0.contains("storage.objects") }, "\(draft.dangerCells)")
+        #expect(draft.verified, "\(draft.report.failures.map { "\($0.name): \($0.observed)" })")
+        // Nothing of the draft's run is left: the bucket exists only in its rolled-back setup.
+        #expect(try connection.query("select count(*) from storage.buckets").rows.first?.first == "0")
+    }
 }

@@ -101,6 +101,7 @@ public struct PlanDrafter {
         let standIns = emails.isEmpty ? (setup: nil, emailsByTable: [:])
             : ownership.standIns(tables: setupOrder, metadataJSON: personas.first { $0.user != nil }?.user?.metadataJSON ?? "{}")
         plan.setup = standIns.setup.map { [$0] } ?? []
+        if schemas.contains("storage"), let buckets = storage.missingBucketsSetup { plan.setup.insert(buckets, at: 0) }
         plan.setup += setupOrder.compactMap { tables[$0] }.compactMap { relation in
             let quoted = "\(DraftOwnership.sqlName(relation.schema)).\(DraftOwnership.sqlName(relation.name))"
             return ownership.setupRows(

@@ -19,9 +19,25 @@ public struct StoragePolicies: Sendable, Equatable {
 
     /// Tables with policies, `storage.objects` first; empty without any (or without Storage).
     public var tables: [Table]
+    /// Buckets `storage.objects`' policies name (`bucket_id = 'message-files'`) that the
+    /// database lacks: made in the dashboard, by no migration or config.toml. A draft
+    /// makes them in its setup, so their files are probed (otherwise every policy
+    /// scoped to one refused every probe, and a read of every user's files was unseen).
+    public var missingBuckets: [String] = []
 
-    /// The buckets `storage.objects`' policies name, anon's first.
-    var objectBuckets: [String] { tables.first { $0.name == "storage.objects" }?.buckets ?? [] }
+    /// The buckets `storage.objects`' policies name, anon's first, then those missing.
+    var objectBuckets: [String] { (tables.first { $0.name == "storage.objects" }?.buckets ?? []) + missingBuckets }
+
+    /// The setup entry making `missingBuckets` (nil: none is missing).
+    var missingBucketsSetup: String? {
+        guard !missingBuckets.isEmpty else { return nil }
+        let rows = missingBuckets.map { "(\(DraftOwnership.literal($0)), \(DraftOwnership.literal($0)))" }.joined(separator: ", ")
+        return """
+            -- Buckets the storage policies name that the database lacks (made in the dashboard?),
+            -- made here so that their files can be probed; no migration or config.toml creates them.
+            insert into storage.buckets (id, name) values \(rows) on conflict do nothing
+            """
+    }
 
     /// The bucket the draft's storage rows and samples go in: the first of
     /// `objectBuckets` that `ownerRule` (the owner rule drafted for `storage.objects`)
@@ -58,9 +74,42 @@ public struct StoragePolicies: Sendable, Equatable {
             group by c.oid, c.relname
             order by c.relname desc
             """).rows
-        return StoragePolicies(tables: rows.map { row in
+        var policies = StoragePolicies(tables: rows.map { row in
             Table(name: row[0] ?? "", policies: Int(row[1] ?? "") ?? 0, buckets: JSONStringArray.decode(row[2]))
         })
+        // The bucket ids storage.objects' policies compare bucket_id with, and which exist.
+        let named = try connection.query("""
+            select coalesce(pg_get_expr(p.polqual, p.polrelid), '') || ' ' || coalesce(pg_get_expr(p.polwithcheck, p.polrelid), '')
+            from pg_policy p where p.polrelid = 'storage.objects'::regclass
+            """).rows.compactMap { $0.first ?? nil }.flatMap { Self.bucketLiterals(in: $0) }
+        let existing = Set(try connection.query("select id from storage.buckets").rows.compactMap { $0.first ?? nil })
+        var seen: Set<String> = []
+        policies.missingBuckets = named.filter { !existing.contains($0) && seen.insert($0).inserted }
+        return policies
+    }
+
+    /// The bucket ids a policy expression compares `bucket_id` with, as `pg_get_expr`
+    /// prints them: `(bucket_id = 'avatars'::text)`, `(bucket_id = ANY (ARRAY['a'::text, 'b'::text]))`.
+    static func bucketLiterals(in expression: String) -> [String] {
+        let literal = #"'((?:[^']|'')*)'::text"#
+        let patterns = [#"bucket_id\)?\s*=\s*"# + literal, #"bucket_id\)?\s*=\s*ANY\s*\(ARRAY\[([^\]]*)\]"#]
+        var found: [String] = []
+        for (index, pattern) in patterns.enumerated() {
+            guard let regex = try? NSRegularExpression(pattern: pattern) else { continue }
+            for match in regex.matches(in: expression, range: NSRange(expression.startIndex..., in: expression)) {
+                guard let range = Range(match.range(at: 1), in: expression) else { continue }
+                let text = String(expression[range])
+                found += index == 0 ? [text.replacingOccurrences(of: "''", with: "'")] : literals(inList: text)
+            }
+        }
+        return found
+    }
+
+    private static func literals(inList list: String) -> [String] {
+        guard let regex = try? NSRegularExpression(pattern: #"'((?:[^']|'')*)'::text"#) else { return [] }
+        return regex.matches(in: list, range: NSRange(list.startIndex..., in: list)).compactMap { match in
+            Range(match.range(at: 1), in: list).map { String(list[$0]).replacingOccurrences(of: "''", with: "'") }
+        }
     }
 
     /// One line per table for a run whose `schemas` leave out `storage`: what it did not
