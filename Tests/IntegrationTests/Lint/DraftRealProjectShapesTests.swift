@@ -769,4 +769,34 @@ import TestSupport
             + "public.notes as ava, so no row is another user's; an owner rule must single out the persona's own rows",
                 "\(update.observed)")
     }
+
+    /// Evidence links whose rows are their report author's (`using`), with a WITH CHECK
+    /// that also pins `org_id = my_org()`, a user-reading function: that column was
+    /// taken as the owner, a rule true of no row while the persona had no organisation,
+    /// and ava's delete of the link on her own report a made-up DANGER ("may delete other
+    /// users' rows"; an OKR app, round twenty-seven). Whose a row is, USING says.
+    @Test func aWithCheckPinningAnotherColumnDoesNotMakeItTheOwner() throws {
+        let draft = try Self.draft("usingowner", """
+            create table public.orgs (id uuid primary key default gen_random_uuid());
+            create table public.profiles (id uuid primary key references auth.users (id), org_id uuid references public.orgs (id));
+            create function public.my_org() returns uuid language sql stable security definer set search_path = ''
+              as $$ select org_id from public.profiles where id = auth.uid() $$;
+            create table public.reports (id uuid primary key default gen_random_uuid(),
+                                         author_id uuid not null default auth.uid() references auth.users (id));
+            create table public.links (id uuid primary key default gen_random_uuid(), org_id uuid references public.orgs (id),
+                                       report_id uuid not null references public.reports (id) on delete cascade);
+            alter table public.reports enable row level security;
+            alter table public.links enable row level security;
+            create policy r on public.reports for all to authenticated using (author_id = auth.uid()) with check (author_id = auth.uid());
+            create policy l on public.links for all to authenticated
+              using (exists (select 1 from public.reports r where r.id = report_id and r.author_id = auth.uid()))
+              with check (org_id = public.my_org() and exists (select 1 from public.reports r where r.id = report_id and r.author_id = auth.uid()));
+            """)
+        let links = try #require(draft.plan.relations.first { $0.name == "links" })
+        #expect(links.owner?.contains("my_org") != true, "\(draft.yaml)")
+        #expect(links.access["ava"]?.delete == .own, "\(draft.yaml)")
+        #expect(links.access["ava"] == links.access["ben"], "\(draft.yaml)")
+        #expect(!draft.dangerCells.contains { $0.contains("links") }, "\(draft.dangerCells)")
+        #expect(draft.verified, "\(Self.failures(draft))")
+    }
 }

@@ -118,6 +118,8 @@ struct DraftCatalog {
     var readExpressions: [String: [String]] = [:]
     /// Table -> the WITH CHECK expressions alone.
     var withCheckExpressions: [String: [String]] = [:]
+    /// Table -> its policies' USING expressions (which rows a statement may touch).
+    var usingExpressions: [String: [String]] = [:]
     /// Policy expressions that read no column of their table (`exists (select 1 from
     /// memberships m where m.user_id = auth.uid() and m.role = 'admin')`): they say who
     /// the user is, not whose the row is, so they are no owner rule.
@@ -434,7 +436,13 @@ struct DraftCatalog {
             return (call, texts.compactMap { try? NSRegularExpression(pattern: $0, options: [.caseInsensitive]) })
         }
         guard !patterns.isEmpty else { return }
-        for (table, expressions) in policyExpressions {
+        // Whose a row is, USING says: a WITH CHECK that also pins another column to a
+        // user-reading call (`org_id = my_org()` beside `using (author_id = auth.uid())`
+        // on an evidence link) made that column the owner, a rule true of no row while
+        // the persona had no organisation, and ava's delete of her own link a made-up
+        // DANGER. A table whose policies have no USING (insert only) is read by its checks.
+        for (table, all) in policyExpressions {
+            let expressions = usingExpressions[table] ?? all
             let names = Set((columns[table] ?? []).map(\.name))
             search: for expression in expressions {
                 for (call, regexes) in patterns where expression.contains(call) {
@@ -570,6 +578,7 @@ struct DraftCatalog {
             if let check = row[2] { withCheckExpressions[row[0] ?? "", default: []].append(check) }
             if row[3] == "false" { rowlessExpressions.formUnion(expressions) }
             if row[4] == "true", let using = row[1] { readExpressions[row[0] ?? "", default: []].append(using) }
+            if let using = row[1] { usingExpressions[row[0] ?? "", default: []].append(using) }
         }
         securityDefiner = Set(results[1].compactMap { $0[0] })
         for row in results[2] { viewSources[row[0] ?? "", default: []].append(row[1] ?? "") }
