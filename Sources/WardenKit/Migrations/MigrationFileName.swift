@@ -28,7 +28,12 @@ package struct MigrationFileName: Equatable, Sendable {
             name.removeLast(suffix.count)
             role = pairRole
         }
-        guard !name.isEmpty, !name.contains(where: { $0.isWhitespace || $0.isNewline }) else { return nil }
+        // As the Supabase CLI reads them (`^([0-9]+)_(.*)\.sql$`, where `.` is any
+        // character but a newline): an empty name (`20250101000001_.sql`) or one with
+        // spaces is a migration; the CLI applied such files where pgwarden skipped them.
+        // A control character (a newline or carriage return could forge output lines) is not.
+        guard !name.contains(where: { $0.isNewline || $0.asciiValue.map { $0 < 0x20 || $0 == 0x7f } == true })
+        else { return nil }
         self.version = version
         self.name = name
         self.role = role

@@ -108,6 +108,22 @@ import TestSupport
         #expect(try database.scalar("select to_regclass('teal_paint') is not null") == "t")
     }
 
+    /// The Supabase CLI applies `<digits>_<anything>.sql`, an empty name and spaces
+    /// included (`20250101000001_.sql`, which a real project's row-level security was in):
+    /// pgwarden skipped them, and showed made-up dangers of the tables left open.
+    @Test func anEmptyNameOrOneWithSpacesIsAMigrationAsTheSupabaseCLIReadsIt() throws {
+        let database = try TestDatabase()
+        let folder = try MigrationFolder([
+            "20240107152745_init.sql": "create table t (id int);",
+            "20240107152746_.sql": "alter table t add column secured boolean;",
+            "20240107152747_add a column.sql": "alter table t add column spaced int;",
+        ])
+        let up = try PgwardenCLI.run(["up"] + arguments(database, folder))
+        #expect(up.status == 0, "\(up.all)")
+        #expect(!up.standardError.contains("skipped"), "\(up.all)")
+        #expect(try database.scalar("select count(*)::text from pg_attribute where attrelid = 't'::regclass and attname in ('secured', 'spaced')") == "2")
+    }
+
     @Test func sqlFilesThatAreNotMigrationsAreSkippedWithAWarning() throws {
         let database = try TestDatabase()
         let folder = try MigrationFolder([

@@ -48,7 +48,9 @@ final class TemporaryFolder {
     }
 
     @Test func skipsSqlFilesWhoseNamesAreNotMigrations() throws {
-        for name in ["create_users.sql", "001-init.sql", "_init.sql", "12_.sql", "12.sql", "v1_init.sql", "1_a b.sql",
+        // (`12_.sql` and `1_a b.sql` are migrations, as the Supabase CLI reads them; a
+        // name with a newline or another control character is none.)
+        for name in ["create_users.sql", "001-init.sql", "_init.sql", "12.sql", "v1_init.sql", "1_a\rb.sql", "1_a\tb.sql",
                      "local_20240107152745_ollama.sql"] {
             let folder = try TemporaryFolder()
             try folder.write(name, "select 1;")
