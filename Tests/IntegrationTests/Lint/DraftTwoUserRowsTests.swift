@@ -126,6 +126,44 @@ import TestSupport
         #expect(safe.dangerCells.isEmpty, "\(safe.dangerCells)")
     }
 
+    /// Notes whose insert policy checks the workspace, beside an update policy of
+    /// `using (author = auth.uid())` alone: an insert into ben's workspace is refused,
+    /// but ava moves a note of hers there by an update (a team-invitations app, round
+    /// twenty-seven). The update's own WITH CHECK refuses it: kept, expecting 42501.
+    @Test func movingAnOwnRowIntoSomeoneElsesParentIsADanger() throws {
+        let schema = """
+            create table public.spaces (id uuid primary key default gen_random_uuid(),
+                                        made_by uuid not null references auth.users (id));
+            create table public.notes (id uuid primary key default gen_random_uuid(),
+                                       space_id uuid not null references public.spaces (id),
+                                       author uuid not null default auth.uid() references auth.users (id), body text);
+            alter table public.spaces enable row level security;
+            alter table public.notes enable row level security;
+            create policy spaces_own on public.spaces for all to authenticated using (made_by = auth.uid()) with check (made_by = auth.uid());
+            create policy notes_read on public.notes for select to authenticated using (author = auth.uid());
+            create policy notes_write on public.notes for insert to authenticated
+              with check (author = auth.uid() and exists (select 1 from public.spaces s where s.id = space_id and s.made_by = auth.uid()));
+            create policy notes_edit on public.notes for update to authenticated using (author = auth.uid());
+            """
+        let draft = try DraftRealProjectShapesTests.draft("movenote", schema)
+        let name = "ava moves a public.notes row of ava's into a public.spaces row of ben's"
+        let moved = try #require(draft.plan.checks.first { $0.name == name }, "\(draft.plan.checks.map(\.name))")
+        #expect(moved.expectation.rowCount == 1, "\(draft.yaml)")
+        #expect(draft.dangerCells.contains { $0.hasPrefix("public.notes · ava: a signed-in user may move their public.notes rows") },
+                "\(draft.dangerCells)")
+        let written = try #require(draft.plan.checks.first { $0.name.hasPrefix("ava writes a public.notes row") })
+        #expect(written.expectation.sqlState == "42501", "\(draft.yaml)")
+        #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
+
+        let guarded = try DraftRealProjectShapesTests.draft("movenotesafe", schema.replacingOccurrences(
+            of: "for update to authenticated using (author = auth.uid());",
+            with: "for update to authenticated using (author = auth.uid()) with check (author = auth.uid() and exists "
+                + "(select 1 from public.spaces s where s.id = space_id and s.made_by = auth.uid()));"))
+        let refused = try #require(guarded.plan.checks.first { $0.name == name }, "\(guarded.yaml)")
+        #expect(refused.expectation.sqlState == "42501", "\(guarded.yaml)")
+        #expect(guarded.dangerCells.isEmpty, "\(guarded.dangerCells)")
+    }
+
     /// A comment on a post everyone reads is the app working: no check.
     @Test func aRowIntoARowTheWriterMayReadGetsNoCheck() throws {
         let draft = try DraftRealProjectShapesTests.draft("twouserpublicpost", """

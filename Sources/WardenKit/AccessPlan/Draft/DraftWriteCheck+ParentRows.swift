@@ -12,23 +12,41 @@ extension DraftWriteCheck {
         return exposed.sorted(by: { $0.value < $1.value }).flatMap { quoted, table -> [DraftWriteCheck] in
             guard ownership.membershipColumns(of: table) == nil, let owner = ownership.ownerColumn(of: table) else { return [] }
             let sample = ownership.sample(of: table)
-            return (columns[table] ?? []).compactMap { column in
+            // A row's own key, to move one own row (nil: no update check).
+            let key = (columns[table] ?? []).first { $0.uniqueAlone && $0.name != owner }?.name
+            return (columns[table] ?? []).flatMap { column -> [DraftWriteCheck] in
                 guard column.name != owner, column.writable, let reference = column.reference,
                       let parent = exposed[reference.table], parent != table,
                       let parentOwner = ownership.ownerColumn(of: parent),
                       columns[parent]?.first(where: { $0.name == parentOwner })?.typeName == "uuid"
-                else { return nil }
+                else { return [] }
                 let target = """
                     select p.\(DraftOwnership.sqlName(reference.column))::text from \(reference.table) p
                       join auth.users u on u.id = p.\(DraftOwnership.sqlName(parentOwner))
                       where u.email = \(DraftOwnership.literal(otherEmail)) order by p.ctid limit 1
                     """
-                return insert(
+                let written = insert(
                     "\(writer.name) writes a \(table) row into a \(parent) row of \(other.name)'s", writer: writer,
                     into: table, quotedTable: quoted, sample: sample, naming: column.name, type: column.typeName, target: target,
                     danger: "a signed-in user may write \(table) rows into other users' \(parent) rows, which they cannot read "
                         + "(an insert of the user's own row naming another user's row went through)",
                     hiddenParent: parent)
+                guard column.signedInMayUpdate, let key else { return [written] }
+                // The same through an update of an own row: an insert policy that checks the
+                // parent beside an update policy of `using (user_id = auth.uid())` alone let
+                // any user move a note into another user's workspace.
+                let name = DraftOwnership.sqlName(key), ownerName = DraftOwnership.sqlName(owner)
+                let check = before(expectingOneRow(
+                    "\(writer.name) moves a \(table) row of \(writer.name)'s into a \(parent) row of \(other.name)'s", writer: writer,
+                    sql: "update \(quoted) set \(DraftOwnership.sqlName(column.name)) = current_setting('\(setting)')::\(column.typeName) "
+                        + "where \(name) = (select \(name) from \(quoted) where \(ownerName) = auth.uid() order by \(name) limit 1)"),
+                    target: target)
+                let moved = DraftWriteCheck(
+                    table: table, check: check,
+                    danger: "a signed-in user may move their \(table) rows into other users' \(parent) rows, which they cannot read "
+                        + "(an update of the user's own row naming another user's row went through)",
+                    hiddenParent: parent, needsOwnRow: table, refusals: ["42501", "P0001"], noRowRefuses: true)
+                return [written, moved]
             }
         }
     }

@@ -41,12 +41,18 @@ struct DraftWriteCheck {
         danger: String, hiddenParent: String? = nil
     ) -> DraftWriteCheck {
         let values = [(column, "current_setting('\(setting)')::\(type)")] + sample.filter { $0.column != column }
-        let check = expectingOneRow(
+        let check = before(expectingOneRow(
             name, writer: writer,
             sql: "insert into \(quotedTable) (\(values.map { DraftOwnership.sqlName($0.0) }.joined(separator: ", "))) "
-                + "values (\(values.map(\.1).joined(separator: ", ")))",
-            before: "select set_config('\(setting)', coalesce((\(target)), ''), true)")
+                + "values (\(values.map(\.1).joined(separator: ", ")))"), target: target)
         return DraftWriteCheck(table: table, check: check, danger: danger, hiddenParent: hiddenParent)
+    }
+
+    /// `check` with the admin's `before` SQL handing it the key `target` selects (in `setting`).
+    static func before(_ check: CustomCheck, target: String) -> CustomCheck {
+        var check = check
+        check.before = "select set_config('\(setting)', coalesce((\(target)), ''), true)"
+        return check
     }
 
     /// The check `name` of `sql` as `writer` (after the admin's `before`), expecting the
