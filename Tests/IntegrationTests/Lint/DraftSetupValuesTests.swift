@@ -96,4 +96,30 @@ import TestSupport
         #expect(!draft.report.results.contains { $0.observed.contains("42601") }, "\(draft.yaml)")
         #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
     }
+
+    /// Team names unique case-insensitively, by an index on an expression
+    /// (`unique (lower(btrim(name)))`), not a UNIQUE constraint: both personas' teams
+    /// were named 'Draft name', the second was dropped by ON CONFLICT, both personas sat
+    /// in one team, and each saw the other's membership: a made-up DANGER (a sports
+    /// clubs app, about 14 of them).
+    @Test func aColumnOfAUniqueExpressionIndexGetsAValuePerPersona() throws {
+        let draft = try DraftRealProjectShapesTests.draft("setexprunique", """
+            create table public.teams (id uuid primary key default gen_random_uuid(), name text not null);
+            create unique index teams_name_unique on public.teams (lower(btrim(name)));
+            create table public.team_members (
+              team_id uuid not null references public.teams (id) on delete cascade,
+              user_id uuid not null references auth.users (id) on delete cascade, primary key (team_id, user_id));
+            alter table public.teams enable row level security;
+            alter table public.team_members enable row level security;
+            create function public.in_team(t uuid) returns boolean language sql stable security definer set search_path = ''
+              as $$ select exists (select 1 from public.team_members where team_id = t and user_id = auth.uid()) $$;
+            create policy teams_read on public.teams for select using (true);
+            create policy members_read on public.team_members for select to authenticated
+              using (user_id = auth.uid() or public.in_team(team_id));
+            """)
+        let members = Self.cells(draft, "team_members")
+        #expect(members["ava"]?.select == .own, "\(draft.yaml)")
+        #expect(!draft.dangerCells.contains { $0.contains("team_members") }, "\(draft.dangerCells)")
+        #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
+    }
 }

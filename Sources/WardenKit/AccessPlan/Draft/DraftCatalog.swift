@@ -209,7 +209,8 @@ struct DraftCatalog {
                     order by cardinality(k.conkey), k.conname
                     limit 1),
                    exists (select from pg_index i
-                           where i.indrelid = c.oid and i.indisunique and i.indpred is null and a.attnum = any(i.indkey::int2[]))::text,
+                           where i.indrelid = c.oid and i.indisunique and i.indpred is null
+                             and (a.attnum = any(i.indkey::int2[]) or \(raw: Self.inIndexExpression)))::text,
                    array_to_json(array(select pg_get_expr(k.conbin, k.conrelid) from pg_constraint k
                                        where k.conrelid = c.oid and k.contype = 'c' and k.conkey = array[a.attnum]))::text,
                    (a.attidentity <> 'a' and a.attgenerated = '')::text,
@@ -222,7 +223,7 @@ struct DraftCatalog {
                    coalesce(has_column_privilege(to_regrole('authenticated'), c.oid, a.attnum, 'UPDATE'), true)::text,
                    exists (select from pg_index i
                            where i.indrelid = c.oid and i.indisunique and i.indpred is null and i.indnkeyatts = 1
-                             and i.indkey[0] = a.attnum)::text,
+                             and (i.indkey[0] = a.attnum or (i.indkey[0] = 0 and \(raw: Self.inIndexExpression))))::text,
                    (select pg_get_expr(d.adbin, d.adrelid) from pg_attrdef d where d.adrelid = c.oid and d.adnum = a.attnum),
                    array_to_json(array(select pg_get_expr(k.conbin, k.conrelid) from pg_constraint k
                                        where k.conrelid = c.oid and k.contype = 'c' and cardinality(k.conkey) = 2
@@ -319,6 +320,14 @@ struct DraftCatalog {
 
     /// Policy expressions, security-definer functions, view sources, the functions
     /// that read the signed-in user, and the tables with insert or update rules.
+    /// Whether column `a` is read by an expression of index `i` (`unique (lower(btrim(name)))`:
+    /// the index depends on each column its expressions read). Without it, both personas'
+    /// teams were named 'Draft name', the second was dropped, and both sat in one team.
+    private static let inIndexExpression = """
+        (i.indexprs is not null and exists (select from pg_depend d where d.classid = 'pg_class'::regclass
+           and d.objid = i.indexrelid and d.refclassid = 'pg_class'::regclass and d.refobjid = c.oid and d.refobjsubid = a.attnum))
+        """
+
     private static func policySQL(_ schemaArray: String) -> [SQL] {
         [
             """
