@@ -122,4 +122,37 @@ import TestSupport
         #expect(!draft.dangerCells.contains { $0.contains("team_members") }, "\(draft.dangerCells)")
         #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
     }
+
+    /// Check-ins that name their user, read by the members of the event's organisation,
+    /// with no policy on the user: the setup made one row, ava's, so ava's read of every
+    /// row there was was a read of her own row, drafted `all` with a made-up DANGER
+    /// ("sees every user's rows") and ben's `none`. Each persona now has a row.
+    @Test func aTableNamingItsUserGetsARowPerPersonaWithoutAnOwnerRule() throws {
+        let draft = try DraftRealProjectShapesTests.draft("setcheckins", """
+            create table public.orgs (id uuid primary key default gen_random_uuid(), name text not null);
+            create table public.members (
+              org_id uuid not null references public.orgs (id), user_id uuid not null references auth.users (id),
+              primary key (org_id, user_id));
+            create table public.events (id uuid primary key default gen_random_uuid(), org_id uuid not null references public.orgs (id),
+                                        created_by uuid not null references auth.users (id));
+            create table public.checkins (id uuid primary key default gen_random_uuid(),
+                                          event_id uuid not null references public.events (id), user_id uuid not null references auth.users (id));
+            alter table public.orgs enable row level security;
+            alter table public.members enable row level security;
+            alter table public.events enable row level security;
+            alter table public.checkins enable row level security;
+            create function public.in_org(o uuid) returns boolean language sql stable security definer set search_path = ''
+              as $$ select exists (select 1 from public.members where org_id = o and user_id = auth.uid()) $$;
+            create policy orgs_read on public.orgs for select to authenticated using (public.in_org(id));
+            create policy members_read on public.members for select to authenticated using (user_id = auth.uid());
+            create policy events_read on public.events for select to authenticated using (public.in_org(org_id));
+            create policy checkins_read on public.checkins for select to authenticated
+              using (exists (select 1 from public.events e where e.id = checkins.event_id and public.in_org(e.org_id)));
+            """)
+        let checkins = Self.cells(draft, "checkins")
+        #expect(checkins["ava"]?.select == checkins["ben"]?.select, "\(draft.yaml)")
+        #expect(checkins["ava"]?.select != .all, "\(draft.yaml)")
+        #expect(!draft.dangerCells.contains { $0.contains("checkins") }, "\(draft.dangerCells)")
+        #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
+    }
 }

@@ -508,7 +508,14 @@ struct DraftOwnership {
 
     private func rows(table: String, quotedTable: String, emails: [String]) -> String? {
         let sample = self.sample(of: table, inSetup: true)
-        let perPersona = ownerRule(of: table) != nil || linksRowsForOtherPolicies(table)
+        // A table that names a user in a required column gets a row per persona too, each
+        // naming its persona: with one, ava's, a read of "every row" was a read of her own
+        // (check-ins read by the members of the event's organisation: a made-up DANGER,
+        // "sees every user's rows").
+        let namesItsUser = sample.contains { entry in
+            (catalog.columns[table] ?? []).contains { $0.name == entry.column && $0.required && $0.referencesAUser }
+        }
+        let perPersona = ownerRule(of: table) != nil || linksRowsForOtherPolicies(table) || namesItsUser
         // An empty table the personas' rows point into (`seats.team -> teams`) gets a row
         // per persona too, so each persona's row has a parent of its own: with one, both
         // personas sat in one team and each saw the other's seat (a made-up DANGER).
