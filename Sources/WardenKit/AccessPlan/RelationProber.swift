@@ -98,11 +98,15 @@ struct RelationProber {
         return {
             let outcomes = try batch.outcomes(ticket)
             let seen: [String?]?
+            var deniedOther: String?
             do {
                 _ = try outcomes[0].get()
                 seen = try outcomes[1].get().rows.first
             } catch let error as PGError where error.sqlState == .insufficientPrivilege {
                 seen = nil
+                // Refused on a table the read reaches through a policy, view or function
+                // (`auth.users`), not on the relation: said, so the report can name it.
+                deniedOther = Self.otherDeniedTable(error.message, relation: plan.name)
             } catch let error as PGError where Self.isReadFailure(error, outcomes) {
                 // The read itself failed as the API would answer it (a policy that
                 // recurses, 42P17; a cast in a policy, 22P02): an observation, not a
@@ -111,8 +115,17 @@ struct RelationProber {
                 return result(persona, .select, "select", expected: selectExpectation(scope, truth: digests),
                               observed: failure.summary, passed: false)
             }
-            return selectResult(persona, scope, seen: seen, truth: digests)
+            return selectResult(persona, scope, seen: seen, truth: digests, deniedOther: deniedOther)
         }
+    }
+
+    /// The table a refusal names (`permission denied for table users`) when it is not
+    /// `relation`; nil for the relation's own refusal or another message.
+    static func otherDeniedTable(_ message: String, relation: String) -> String? {
+        let marker = "permission denied for table "
+        guard message.hasPrefix(marker) else { return nil }
+        let table = String(message.dropFirst(marker.count))
+        return table == relation ? nil : table
     }
 
     /// Whether `error` is the read's own (its settings went through) and a server
@@ -123,7 +136,7 @@ struct RelationProber {
     }
 
     private func selectResult(_ persona: Persona, _ scope: Scope, seen: [String?]?,
-                              truth: (all: [String?], own: [String?]?)) -> ProbeResult {
+                              truth: (all: [String?], own: [String?]?), deniedOther: String? = nil) -> ProbeResult {
         let observed: String
         let passed: Bool
         let allCount = truth.all.first.flatMap { $0 } ?? "0"
@@ -156,7 +169,7 @@ struct RelationProber {
             case .someRows: passed = count != "0" && seen != truth.all && truth.own.map { seen != $0 } ?? true
             }
         } else {
-            observed = "none (permission denied)"
+            observed = deniedOther.map { "none (permission denied for table \($0))" } ?? "none (permission denied)"
             passed = scope == .nothing || scope == .denied
         }
         return result(persona, .select, "select", expected: selectExpectation(scope, truth: truth), observed: observed,

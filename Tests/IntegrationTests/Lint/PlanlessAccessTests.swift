@@ -117,4 +117,28 @@ import TestSupport
         #expect(result.standardOutput.contains("  probe: ava inserted a row of public.posts owned by ben"))
         #expect(result.standardOutput.contains("start a plan from this: pgwarden plan draft --output access-plan.yml"))
     }
+
+    /// A read policy that reads `auth.users` (`email = (select email from auth.users
+    /// where id = auth.uid())`): on Supabase no API role may read it, so every read of
+    /// the invitations fails, the inviter's own included. The matrix said `x` (refused)
+    /// and "no dangers found", as if the policy worked; a WARN line now names the table.
+    @Test func aRefusalFromATableAPolicyReadsIsNamed() throws {
+        let connection = try Connection(try TestCluster.newTwinDatabase("authusersread").project)
+        try connection.execute(unsafeScript: """
+            create table public.invitations (id uuid primary key default gen_random_uuid(),
+              invited_by uuid not null default auth.uid() references auth.users (id), email text not null);
+            alter table public.invitations enable row level security;
+            create policy invite on public.invitations for insert to authenticated with check (invited_by = auth.uid());
+            create policy read_own on public.invitations for select to authenticated
+              using (invited_by = auth.uid() or email = (select u.email from auth.users u where u.id = auth.uid()));
+            """)
+        let url = try TestCluster.cluster.url(database: connection.settings.parameters["dbname"] ?? "", user: "postgres")
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try PgwardenCLI.run(["test", "--database-url", url], directory: folder.path)
+        #expect(result.status == 0, "\(result.all)")
+        let warn = result.standardOutput.split(separator: "\n").first { $0.hasPrefix("WARN public.invitations · select") }
+        #expect(warn?.contains("as ava, ben: refused by \"permission denied for table users\"") == true, "\(result.all)")
+        #expect(warn?.contains("auth.users is not readable by anon or authenticated") == true, "\(result.all)")
+    }
 }

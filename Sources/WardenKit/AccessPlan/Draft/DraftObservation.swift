@@ -57,7 +57,7 @@ struct DraftObservation {
     private func selectScope(_ observed: String, notes: inout [String]) -> Scope {
         if observed.hasPrefix("all (") { return .all }
         if observed.hasPrefix("own (") { return .own }
-        if observed == "none (permission denied)" { return .denied }
+        if observed.hasPrefix("none (permission denied") { return .denied }
         if observed.hasPrefix("none (") { return .nothing }
         // Some rows (`published` ones, with or without the own): `some` states it; the
         // counts stay in a note when they match all's or own's (other rows or values).

@@ -76,6 +76,46 @@ public struct ObservedAccessReport {
         return errors.map { "ERROR \($0.subject) · \($0.probes.joined(separator: ", ")): \($0.observed)" }
     }
 
+    /// Refusals that come from a table the request reads indirectly, not from the
+    /// relation itself (`permission denied for table users` on `public.invitations`: its
+    /// read policy reads `auth.users`, which no API role may read on Supabase). The cell
+    /// is what the API answers (refused), but every such request fails, the persona's
+    /// own rows included: one WARN line per relation and table, naming the probes.
+    public var indirectRefusalLines: [String] {
+        var lines: [(subject: String, table: String, probes: [String], personas: [String])] = []
+        for result in draft.report.results {
+            guard let table = Self.deniedTable(in: result.observed),
+                  RelationProber.otherDeniedTable("permission denied for table \(table)",
+                                                  relation: String(result.subject.split(separator: ".").last ?? "")) != nil
+            else { continue }
+            let persona = result.persona ?? "-"
+            if let index = lines.firstIndex(where: { $0.subject == result.subject && $0.table == table }) {
+                if !lines[index].probes.contains(result.probe) { lines[index].probes.append(result.probe) }
+                if !lines[index].personas.contains(persona) { lines[index].personas.append(persona) }
+            } else {
+                lines.append((result.subject, table, [result.probe], [persona]))
+            }
+        }
+        return lines.map { line in
+            let hint = line.table == "users" ? " (on Supabase, auth.users is not readable by anon or authenticated: "
+                + "read what you need through a security definer function, or auth.jwt())" : ""
+            return "WARN \(line.subject) · \(line.probes.joined(separator: ", ")) as \(line.personas.joined(separator: ", ")): refused by \"permission denied for table "
+                + "\(line.table)\": what it reads (a policy, a view, a function they call) reads a table the role may not "
+                + "read, so every such request fails, for the persona's own rows too\(hint)"
+        }
+    }
+
+    /// The table a probe's observed refusal names (`denied (42501: permission denied for
+    /// table users)`, a read's `none (permission denied for table users)`).
+    static func deniedTable(in observed: String) -> String? {
+        for marker in ["denied (42501: permission denied for table ", "none (permission denied for table "]
+        where observed.hasPrefix(marker) {
+            let rest = observed.dropFirst(marker.count)
+            return rest.firstIndex(of: ")").map { String(rest[..<$0]) }
+        }
+        return nil
+    }
+
     /// The line before the matrix: who was observed (signed-in personas left out are
     /// named, and `leftOutLines` says why).
     public var heading: String {
@@ -111,7 +151,7 @@ public struct ObservedAccessReport {
             ? "no dangers found"
             : "no dangers found in what could be observed: what the ERROR lines name could not be, "
                 + "and the API answers those requests with that error"
-        return errors + (dangers.isEmpty && sayingNoDangers ? [none] : dangers)
+        return errors + indirectRefusalLines + (dangers.isEmpty && sayingNoDangers ? [none] : dangers)
             + leftOutLines + noteLines + [nextStep]
     }
 
