@@ -19,6 +19,9 @@ public struct PersonaSignUpRefusal: Sendable, Equatable, Codable {
     public var metadataJSON: String
     /// The `raw_user_meta_data` keys the refusing trigger's function reads (`firstName`).
     public var metadataKeys: [String]
+    /// A JSON value for some of `metadataKeys` that the trigger would take (`true` for a
+    /// key it tests is a boolean); the hint says `"value"` for the others.
+    public var metadataValues: [String: String] = [:]
 
     public init(persona: String, email: String, trigger: String?, sqlState: String?, message: String,
                 detail: String?, metadataJSON: String, metadataKeys: [String] = []) {
@@ -72,7 +75,9 @@ public struct PersonaSignUpRefusal: Sendable, Equatable, Codable {
             // The keys the trigger reads, where its body names them.
             let keys = Array(Set(refusals.flatMap(\.metadataKeys))).sorted()
             let example = keys.isEmpty ? "{\"key\": \"value\"}"
-                : "{" + keys.map { "\(JSONText.quote($0)): \"value\"" }.joined(separator: ", ") + "}"
+                : "{" + keys.map { key in
+                    "\(JSONText.quote(key)): \(refusals.lazy.compactMap { $0.metadataValues[key] }.first ?? "\"value\"")"
+                }.joined(separator: ", ") + "}"
             lines.append("  hint: give the personas the user metadata the trigger needs with --user-metadata '\(example)' "
                 + "(or ava=... / ben=... for one), or write a plan whose personas have metadata: "
                 + "(pgwarden plan draft --user-metadata ... --output <plan file>)")

@@ -168,11 +168,14 @@ struct PlanAccountCreator {
             // A refusal the server raised, naming the trigger that raised it.
             func refusal(_ persona: Persona, _ user: PlanUser, _ error: PGError) throws -> PersonaSignUpRefusal {
                 let fromTrigger = error.context?.isEmpty == false
-                return PersonaSignUpRefusal(
+                let keys = fromTrigger ? try triggers().metadataKeys(of: error) : []
+                var refusal = PersonaSignUpRefusal(
                     persona: persona.name, email: user.isAnonymous ? "an anonymous user" : user.email,
                     trigger: fromTrigger ? try triggers().culprit(of: error) : nil,
                     sqlState: error.sqlState?.rawValue, message: error.message, detail: error.detail,
-                    metadataJSON: user.metadataJSON, metadataKeys: fromTrigger ? try triggers().metadataKeys(of: error) : [])
+                    metadataJSON: user.metadataJSON, metadataKeys: keys)
+                refusal.metadataValues = fromTrigger ? try triggers().metadataValues(of: error, keys: keys) : [:]
+                return refusal
             }
             for ((persona, user), index) in zip(users, tries) {
                 if let collision, collision.persona == persona.name {

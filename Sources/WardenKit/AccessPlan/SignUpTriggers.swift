@@ -1,3 +1,4 @@
+import Foundation
 import WardenPostgres
 
 /// Names the trigger on `auth.users` that made a persona's sign-up fail: the enabled
@@ -23,9 +24,52 @@ struct SignUpTriggers {
     /// The `raw_user_meta_data` keys the functions of the triggers that raised `error`
     /// read (`new.raw_user_meta_data ->> 'firstName'`), sorted; those of every trigger
     /// when none is named.
+    /// Also the keys the error names that the body holds as a literal (`array['username',
+    /// 'first_login']` and "missing required key: username"): a key checked in a loop
+    /// was missing from the hint, the very one the error asked for.
     func metadataKeys(of error: PGError) -> [String] {
         let named = raising(error)
-        return Array(Set((named.isEmpty ? triggers : named).flatMap(\.metadataKeys))).sorted()
+        let bodies = (named.isEmpty ? triggers : named).map(\.body)
+        let message = Set(error.message.lowercased().split { !($0.isLetter || $0.isNumber || $0 == "_") }.map(String.init))
+        let asked = bodies.flatMap(Self.literals).filter { message.contains($0.lowercased()) }
+        return Array(Set((named.isEmpty ? triggers : named).flatMap(\.metadataKeys) + asked)).sorted()
+    }
+
+    /// A JSON value for each of `keys` that the bodies of the triggers that raised
+    /// `error` would take: `true` where they test it is a boolean (`jsonb_typeof(...) <>
+    /// 'boolean'`, a `::boolean` cast), 1 for a number, a uuid for a `::uuid` cast or a
+    /// key named `sub` or `..._id`, a date, an email for a key named for one; else a text.
+    /// ("value" for every key failed "first_login must be of boolean type".)
+    func metadataValues(of error: PGError, keys: [String]) -> [String: String] {
+        let named = raising(error)
+        let body = (named.isEmpty ? triggers : named).map(\.body).joined(separator: "\n").lowercased()
+        return Dictionary(uniqueKeysWithValues: keys.map { key in (key, Self.exampleValue(of: key, in: body)) })
+    }
+
+    private static func exampleValue(of key: String, in body: String) -> String {
+        let quoted = NSRegularExpression.escapedPattern(for: "'\(key.lowercased())'")
+        func used(_ pattern: String) -> Bool {
+            body.range(of: pattern, options: .regularExpression) != nil
+        }
+        let cast = quoted + #"\s*\)*\s*::\s*"#
+        let typeOf = #"jsonb?_typeof\s*\([^()]*"# + quoted + #"\s*\)\s*(?:<>|!=|=)\s*'"#
+        let lowered = key.lowercased()
+        if used(typeOf + "boolean'") || used(cast + "bool") { return "true" }
+        if used(typeOf + "number'") || used(cast + "(?:int|integer|bigint|smallint|numeric|real|double)") { return "1" }
+        if used(cast + "uuid") || lowered == "sub" || lowered.hasSuffix("_id") { return #""00000000-0000-4000-8000-000000000001""# }
+        if used(cast + "date") { return #""2000-01-01""# }
+        if used(cast + "timestamp") { return #""2000-01-01T00:00:00Z""# }
+        if lowered.contains("email") { return #""someone@example.com""# }
+        return #""value""#
+    }
+
+    /// The string literals of a function body (`'username'`), each once.
+    private static func literals(in body: String) -> [String] {
+        guard let regex = try? NSRegularExpression(pattern: #"'([A-Za-z_][A-Za-z0-9_]*)'"#) else { return [] }
+        let found = regex.matches(in: body, range: NSRange(body.startIndex..., in: body)).compactMap { match in
+            Range(match.range(at: 1), in: body).map { String(body[$0]) }
+        }
+        return Array(Set(found))
     }
 
     /// The triggers whose function the error's context names.
@@ -61,6 +105,8 @@ struct SignUpTriggers {
         let firesBeforeInsertPerRow: Bool
         /// The `raw_user_meta_data` keys its function's body reads.
         let metadataKeys: [String]
+        /// Its function's body.
+        let body: String
         var shown: String { "trigger \(trigger) (\(function))" }
     }
 
@@ -73,15 +119,16 @@ struct SignUpTriggers {
                    format('%s.%s(%s)', p.pronamespace::regnamespace, p.proname, pg_catalog.pg_get_function_identity_arguments(p.oid)),
                    p.proname::text, (t.tgtype::int & 7 = 7)::text,
                    array_to_json(array(select distinct m[1] from regexp_matches(
-                       p.prosrc, 'raw_user_meta_data\\s*->>?\\s*''([^'']+)''', 'g') m order by 1))::text
+                       p.prosrc, 'raw_user_meta_data\\s*(?:->>?|\\?)\\s*''([^'']+)''', 'g') m order by 1))::text,
+                   p.prosrc
             from pg_catalog.pg_trigger t join pg_catalog.pg_proc p on p.oid = t.tgfoid
             where t.tgrelid = to_regclass('auth.users') and not t.tgisinternal and t.tgenabled <> 'D'
             order by 1
             """).rows
         return rows.compactMap { row in
-            guard row.count == 5, let trigger = row[0], let function = row[1], let name = row[2] else { return nil }
+            guard row.count == 6, let trigger = row[0], let function = row[1], let name = row[2] else { return nil }
             return Trigger(trigger: trigger, function: function, name: name, firesBeforeInsertPerRow: row[3] == "true",
-                           metadataKeys: JSONStringArray.decode(row[4]))
+                           metadataKeys: JSONStringArray.decode(row[4]), body: row[5] ?? "")
         }
     }
 }

@@ -232,4 +232,41 @@ import TestSupport
             }
         }
     }
+
+    /// A trigger that checks its keys in a loop (`foreach k in array ['username',
+    /// 'first_login']`), wants a boolean and a uuid: the hint named only the keys read
+    /// with `->`, each as "value", so following it failed again ("first_login must be of
+    /// boolean type"). It now names the key the error asks for and values of the types
+    /// the body tests, and the run it suggests signs the personas up.
+    @Test func theMetadataHintNamesTheKeyTheErrorAsksForWithValuesOfTheTypesTheTriggerTests() throws {
+        let (_, project) = try TestCluster.newTwinDatabase("signupkeys")
+        _ = try Connection(project).execute(unsafeScript: """
+            create table public.notes (id uuid primary key default gen_random_uuid(),
+                                       owner_id uuid not null default auth.uid() references auth.users (id));
+            alter table public.notes enable row level security;
+            create policy own on public.notes for all to authenticated using (owner_id = auth.uid()) with check (owner_id = auth.uid());
+            create function public.check_meta() returns trigger language plpgsql security definer set search_path = '' as $$
+            declare k text;
+            begin
+              foreach k in array array['username', 'first_login'] loop
+                if not (new.raw_user_meta_data ? k) then raise exception 'user metadata is missing required key: %', k; end if;
+              end loop;
+              if jsonb_typeof(new.raw_user_meta_data -> 'first_login') <> 'boolean' then raise exception 'first_login must be a boolean'; end if;
+              if new.raw_user_meta_data ? 'sub' and (new.raw_user_meta_data ->> 'sub')::uuid is null then raise exception 'bad sub'; end if;
+              return new;
+            end $$;
+            create trigger check_meta before insert on auth.users for each row execute function public.check_meta();
+            """)
+        let url = try TestCluster.cluster.url(database: project.parameters["dbname"] ?? "", user: "postgres")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("signupkeys-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let refused = try PgwardenCLI.run(["test", "--database-url", url], directory: folder.path)
+        #expect(refused.status == 1, "\(refused.all)")
+        let metadata = #"{"first_login": true, "sub": "00000000-0000-4000-8000-000000000001", "username": "value"}"#
+        #expect(refused.standardOutput.contains("--user-metadata '\(metadata)'"), "\(refused.all)")
+        let followed = try PgwardenCLI.run(["test", "--database-url", url, "--user-metadata", metadata], directory: folder.path)
+        #expect(followed.status == 0, "\(followed.all)")
+        #expect(!followed.standardOutput.contains("LEFT OUT"), "\(followed.all)")
+    }
 }
