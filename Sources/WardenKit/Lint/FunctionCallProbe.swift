@@ -255,8 +255,14 @@ struct FunctionCallProbe {
     private func onlyOwnRowsChanged(by call: String, as persona: String, in tables: [String]) throws -> String? {
         guard let id = context.userIDs[persona], !tables.isEmpty else { return nil }
         var owners: [(table: String, column: String)] = []
+        // Whose a row is: the owner column of the table's rules, else the column naming
+        // its user (`teams.created_by` of a team an onboarding function makes for the
+        // caller, whose rules go through memberships: the call was a DANGER, with the
+        // advice to revoke what onboarding needs).
         for table in tables {
-            guard let column = table == "auth.users" ? "id" : ownership?.ownerColumn(of: table) else { return nil }
+            let column = table == "auth.users" ? "id"
+                : ownership.flatMap { $0.ownerColumn(of: table) ?? $0.catalog.userColumns[table] }
+            guard let column else { return nil }
             owners.append((table, column))
         }
         let others = owners.map { owner -> String in

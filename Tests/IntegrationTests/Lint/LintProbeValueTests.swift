@@ -371,6 +371,49 @@ import TestSupport
         #expect(anyones.consequence?.evidence == ["ava called public.set_bio(ben's id, 'pgwarden'): succeeded, updated 1 row of public.profiles"])
     }
 
+    /// Onboarding that makes a team for the caller and makes the caller its owner: the
+    /// team's rules go through its memberships, so `teams` had no owner column, and the
+    /// call was a DANGER whose advice (revoke execute) breaks sign-up. Whose a team is,
+    /// its `created_by` says. The same function making the team for any user it is
+    /// given is still proven.
+    @Test func anOnboardingCallMakingRowsNamingTheCallerIsNoConsequence() throws {
+        let (report, _) = try lint("""
+            create table public.teams (id uuid primary key default gen_random_uuid(), name text not null,
+                                       created_by uuid not null references auth.users (id));
+            create table public.team_members (team_id uuid references public.teams (id), user_id uuid references auth.users (id),
+                                              role text not null, primary key (team_id, user_id));
+            alter table public.teams enable row level security;
+            alter table public.team_members enable row level security;
+            create policy m on public.team_members for select to authenticated using (user_id = (select auth.uid()));
+            create policy t on public.teams for select to authenticated
+              using (exists (select 1 from public.team_members m where m.team_id = id and m.user_id = (select auth.uid())));
+            create function public.create_my_team(p_name text) returns uuid language plpgsql security definer set search_path = '' as $$
+            declare v uuid;
+            begin
+              insert into public.teams (name, created_by) values (p_name, auth.uid()) returning id into v;
+              insert into public.team_members (team_id, user_id, role) values (v, auth.uid(), 'owner');
+              return v;
+            end $$;
+            create function public.create_team_for(p_name text, p_user uuid) returns uuid language plpgsql security definer
+              set search_path = '' as $$
+            declare v uuid;
+            begin
+              insert into public.teams (name, created_by) values (p_name, p_user) returning id into v;
+              insert into public.team_members (team_id, user_id, role) values (v, p_user, 'owner');
+              return v;
+            end $$;
+            """)
+        func finding(_ subject: String) throws -> LintFinding {
+            try #require(report.findings.first { $0.rule.rawValue == "authenticated_security_definer_function_executable" && $0.subject == subject })
+        }
+        let mine = try finding("public.create_my_team(text)")
+        #expect(!mine.isDanger, "\(mine.consequence?.evidence ?? [])")
+        #expect(mine.consequence?.evidence.last?.hasPrefix("the call changed only ava's own rows (public.team_members.user_id, public.teams.created_by)") == true,
+                "\(mine.consequence?.evidence ?? [])")
+        let anyones = try finding("public.create_team_for(text, uuid)")
+        #expect(anyones.isDanger, "\(anyones.consequence?.evidence ?? [])")
+    }
+
     private func lint(_ sql: String) throws -> (report: LintReport, connection: Connection) {
         let files = try MigrationFolder(["20240101000000_schema.sql": sql])
         return try withExtendedLifetime(files) {  // the folder goes when `files` does
