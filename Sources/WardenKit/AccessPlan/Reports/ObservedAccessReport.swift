@@ -22,7 +22,9 @@ public struct ObservedAccessReport {
     /// always-true policy for anon) goes under that cell, one line, without its probes:
     /// the cell already says what anon may write (a project's 9 cells and 21 policies
     /// were 30 DANGERs and their probes). A function's, or a signed-in user's, keeps its
-    /// probes: they say what the call did, or more than the cell (a row given away).
+    /// probes: they say what the call did, or more than the cell (a row given away). A
+    /// function's that anon's function cell already names goes under that cell with its
+    /// probes (the cell and the finding were two DANGERs of one grant).
     public var dangerLines: [String] {
         var folded: Set<Int> = []
         let dangers = draft.findings.dangers
@@ -31,13 +33,17 @@ public struct ObservedAccessReport {
             let parts = cell.components(separatedBy: " · ")
             let persona = parts.count == 2 ? parts[1].split(separator: ":").first.map(String.init) : nil
             let isRelation = draft.plan.relations.contains { $0.qualifiedName == parts[0] }
+            let isFunction = draft.plan.functions.contains { $0.signature == parts[0] }
             let same = dangers.indices.filter { index in
-                guard isRelation, let persona, anon.contains(persona) else { return false }
+                guard isRelation || isFunction, let persona, anon.contains(persona) else { return false }
                 return dangers[index].subject == parts[0] && dangers[index].consequence?.personas.contains(persona) == true
             }
             folded.formUnion(same)
             return ["DANGER \(cell)"] + probedWithoutConsequence(cell).map { "  probe: \($0)" }
-                + same.map { "  lint: \(dangers[$0].rule.rawValue): \(dangers[$0].detail)" }
+                + same.flatMap { index in
+                    ["  lint: \(dangers[index].rule.rawValue): \(dangers[index].detail)"]
+                        + (isFunction ? (dangers[index].consequence?.evidence ?? []).map { "  probe: \($0)" } : [])
+                }
         }
         return cells + dangers.indices.filter { !folded.contains($0) }.flatMap { index in
             let finding = dangers[index]
