@@ -25,13 +25,15 @@ struct FunctionCallProbe {
     var ownership: DraftOwnership? = nil
 
     struct Parameter {
+        /// Its name (empty when it has none).
+        var name: String = ""
         var type: String
         var category: String
         var isVariadic: Bool
     }
 
     /// One argument of a call: its SQL (nil: NULL) and how the evidence shows it.
-    private struct Argument: Equatable {
+    struct Argument: Equatable {
         var sql: String?
         var shown: String
 
@@ -47,6 +49,9 @@ struct FunctionCallProbe {
         var attempts = [parameters.map { simpleValue($0, user: user) }]
         let allNull = parameters.map { _ in Argument.null }
         if parameters.contains(where: { $0.category != "X" }), attempts[0] != allNull { attempts.append(allNull) }
+        // Joining the caller to another user's row it cannot read, tried first.
+        let selfJoin = try selfJoinArguments(parameters, as: persona)
+        if let selfJoin { attempts.insert(selfJoin.values, at: 0) }
         var evidence: [String] = []
         var refusedOnlyForPrivilege = true
         for values in attempts {
@@ -90,6 +95,13 @@ struct FunctionCallProbe {
                         "\(readers) reads session_user, which is authenticator in a PostgREST request but this run's own "
                             + "login here: the call may have taken a branch no request takes",
                     ])
+                }
+                // Rows written with another user's row the caller cannot read: what
+                // made them the caller's (`user_id`) is what lets it in.
+                if proven, let selfJoin, values == selfJoin.values {
+                    return LintConsequence(verdict: .proven, evidence: evidence + [
+                        "\(persona) cannot read that \(selfJoin.table) row: the call joined \(persona) to another user's row",
+                    ], personas: [persona])
                 }
                 // A signed-in user's call that changed only the user's own rows (a
                 // self-service `update profiles ... where id = auth.uid()`): revoking it
@@ -202,7 +214,7 @@ struct FunctionCallProbe {
         let rows = try context.connection.query(
             """
             select format_type(a.type, null), t.typcategory::text,
-                   (p.provariadic <> 0 and a.position = p.pronargs)::text
+                   (p.provariadic <> 0 and a.position = p.pronargs)::text, coalesce(p.proargnames[a.position], '')
             from pg_proc p
             cross join lateral unnest(p.proargtypes::oid[]) with ordinality as a(type, position)
             join pg_type t on t.oid = a.type
@@ -212,10 +224,12 @@ struct FunctionCallProbe {
                               and o.oid <> p.oid))
             order by a.position
             """).rows
-        return rows.map { Parameter(type: $0[0] ?? "text", category: $0[1] ?? "", isVariadic: $0[2] == "true") }
+        return rows.map {
+            Parameter(name: $0[3] ?? "", type: $0[0] ?? "text", category: $0[1] ?? "", isVariadic: $0[2] == "true")
+        }
     }
 
-    private func simpleValue(_ parameter: Parameter, user: (id: String, owner: String)?) -> Argument {
+    func simpleValue(_ parameter: Parameter, user: (id: String, owner: String)?) -> Argument {
         if parameter.isVariadic { return .null }
         switch (parameter.category, parameter.type) {
         case ("N", _): return Argument(sql: "1", shown: "1")

@@ -414,6 +414,50 @@ import TestSupport
         #expect(anyones.isDanger, "\(anyones.consequence?.evidence ?? [])")
     }
 
+    /// `add_member(p_thread_id, p_user_id)`, allowed to the thread's creator or when
+    /// `auth.uid() = p_user_id`: any user adds themselves to any thread, then reads it.
+    /// Every uuid argument was the other user's id, the guard said no, and no danger
+    /// showed (a chat app, round twenty-seven). The user gets the caller's own id and the
+    /// thread one of ben's that ava cannot read; the creator-only function stays refused.
+    @Test func aCallJoiningTheCallerToARowItCannotReadIsProven() throws {
+        let (report, _) = try lint("""
+            create table public.threads (id uuid primary key default gen_random_uuid(),
+                                         created_by uuid not null default auth.uid() references auth.users (id));
+            create table public.members (thread_id uuid not null references public.threads (id) on delete cascade,
+                                         user_id uuid not null references auth.users (id), primary key (thread_id, user_id));
+            alter table public.threads enable row level security;
+            alter table public.members enable row level security;
+            create policy t_read on public.threads for select to authenticated using (created_by = auth.uid());
+            create policy t_make on public.threads for insert to authenticated with check (created_by = auth.uid());
+            create policy m_read on public.members for select to authenticated using (user_id = auth.uid());
+            create function public.add_member(p_thread_id uuid, p_user_id uuid) returns void language plpgsql
+              security definer set search_path = '' as $$
+            begin
+              if auth.uid() <> (select created_by from public.threads where id = p_thread_id) and auth.uid() <> p_user_id then
+                raise exception 'forbidden';
+              end if;
+              insert into public.members (thread_id, user_id) values (p_thread_id, p_user_id);
+            end $$;
+            create function public.add_member_as_creator(p_thread_id uuid, p_user_id uuid) returns void language plpgsql
+              security definer set search_path = '' as $$
+            begin
+              if auth.uid() is distinct from (select created_by from public.threads where id = p_thread_id) then
+                raise exception 'forbidden';
+              end if;
+              insert into public.members (thread_id, user_id) values (p_thread_id, p_user_id);
+            end $$;
+            """)
+        func finding(_ subject: String) throws -> LintFinding {
+            try #require(report.findings.first { $0.rule.rawValue == "authenticated_security_definer_function_executable" && $0.subject == subject })
+        }
+        let joining = try finding("public.add_member(uuid, uuid)")
+        #expect(joining.isDanger, "\(joining.consequence?.evidence ?? [])")
+        #expect(joining.consequence?.evidence.first == "ava called public.add_member(ben's public.threads row, ava's id): succeeded, inserted 1 row of public.members",
+                "\(joining.consequence?.evidence ?? [])")
+        let guarded = try finding("public.add_member_as_creator(uuid, uuid)")
+        #expect(!guarded.isDanger, "\(guarded.consequence?.evidence ?? [])")
+    }
+
     private func lint(_ sql: String) throws -> (report: LintReport, connection: Connection) {
         let files = try MigrationFolder(["20240101000000_schema.sql": sql])
         return try withExtendedLifetime(files) {  // the folder goes when `files` does

@@ -1,0 +1,107 @@
+import WardenPostgres
+
+extension FunctionCallProbe {
+    /// Arguments joining the caller to another user's row, where the function takes
+    /// both a user and a row of a table: `add_thread_member(p_thread_id, p_user_id)`,
+    /// allowed when `auth.uid() = p_user_id`, let any user join any thread and read it,
+    /// while every probe gave both parameters the other user's id, and the guard said no.
+    /// A uuid parameter named for a user (`p_user_id`, `uid`) gets the caller's own id;
+    /// one named for a table (`p_thread_id`: `threads`) the key of a row of it that names
+    /// the other persona and that the caller cannot read; the others simple values. nil
+    /// without such a pair, or when the caller can read that row (liking a post everyone
+    /// reads is the app working).
+    func selfJoinArguments(_ parameters: [Parameter], as persona: String) throws -> SelfJoin? {
+        guard let own = context.userIDs[persona], let ownership,
+              let other = context.plan.personas.first(where: { $0.user != nil && $0.name != persona }),
+              let otherID = context.userIDs[other.name],
+              parameters.contains(where: { $0.type == "uuid" && Self.namesAUser($0.name) }) else { return nil }
+        var values: [Argument] = []
+        var joined: (table: String, shown: String)?
+        for parameter in parameters {
+            if parameter.type == "uuid", Self.namesAUser(parameter.name) {
+                values.append(Argument(sql: "'\(own)'", shown: "\(persona)'s id"))
+            } else if parameter.type == "uuid", joined == nil,
+                      let named = Self.table(namedBy: parameter.name, in: ownership),
+                      let id = try rowOf(otherID, in: named, ownership: ownership),
+                      try !canRead(named.table, key: named.key, id: id, as: persona) {
+                joined = (named.catalogName, "\(other.name)'s \(named.catalogName) row")
+                values.append(Argument(sql: "'\(id)'", shown: "\(other.name)'s \(named.catalogName) row"))
+            } else {
+                values.append(simpleValue(parameter, user: nil))
+            }
+        }
+        return joined.map { SelfJoin(values: values, table: $0.table) }
+    }
+
+    /// Arguments that join the caller to a row of `table` it cannot read.
+    struct SelfJoin {
+        let values: [Argument]
+        let table: String
+    }
+
+    /// The key of a row of `named` whose user is `user`; where there is none, the
+    /// personas are given rows as `plan draft`'s setup gives them (in this rolled-back
+    /// run), and one of those.
+    private func rowOf(_ user: String, in named: NamedTable, ownership: DraftOwnership) throws -> String? {
+        let find = {
+            try context.connection.query(
+                "select \(raw: named.key)::text from \(raw: named.table) where \(raw: named.user) = \(user)::uuid order by ctid limit 1"
+            ).scalar
+        }
+        if let found = try find() { return found }
+        let emails = context.plan.personas.compactMap { $0.user?.email }
+        guard let sql = ownership.setupRows(table: named.catalogName, quotedTable: named.table, emails: emails) else { return nil }
+        try context.connection.savepoint { try context.connection.execute(unsafeScript: sql) }
+        return try find()
+    }
+
+    /// A table a parameter names: quoted, as the catalog names it, its key column and
+    /// the column naming its user (both quoted).
+    struct NamedTable {
+        let table: String
+        let catalogName: String
+        let key: String
+        let user: String
+    }
+
+    /// Whether `persona` reads the row of `table` whose `key` is `id`.
+    private func canRead(_ table: String, key: String, id: String, as persona: String) throws -> Bool {
+        let outcome = try context.asPersona(
+            persona, "GET", on: finding, "select count(*)::text from \(table) where \(key) = '\(id)'::uuid")
+        if case .rows(let rows) = outcome { return rows.first?.first.flatMap { $0 } != "0" }
+        return false
+    }
+
+    /// Whether a parameter's name names a user (`p_user_id`, `target_user`, `uid`).
+    static func namesAUser(_ name: String) -> Bool {
+        let bare = bareName(name)
+        return bare.contains("user") || bare == "uid" || bare == "profile"
+    }
+
+    /// The table a parameter's name names (`p_thread_id` -> `threads`), quoted, with its
+    /// key column and the column naming its user; nil when none does.
+    static func table(namedBy name: String, in ownership: DraftOwnership) -> NamedTable? {
+        let bare = bareName(name)
+        guard !bare.isEmpty else { return nil }
+        for candidate in [bare, bare + "s", bare + "es"] {
+            for (table, columns) in ownership.catalog.columns.sorted(by: { $0.key < $1.key })
+            where table.split(separator: ".").last.map(String.init) == candidate {
+                guard let key = columns.first(where: { $0.name == "id" && $0.typeName == "uuid" })?.name
+                        ?? columns.first(where: { $0.uniqueAlone && $0.typeName == "uuid" })?.name,
+                      let user = ownership.ownerColumn(of: table) ?? ownership.catalog.userColumns[table] else { continue }
+                let parts = table.split(separator: ".", maxSplits: 1).map(String.init)
+                return NamedTable(table: parts.map(SQL.quoteIdentifier).joined(separator: "."), catalogName: table,
+                                  key: SQL.quoteIdentifier(key), user: SQL.quoteIdentifier(user))
+            }
+        }
+        return nil
+    }
+
+    /// A parameter's name without its conventional prefix and `id` suffix, lowercased.
+    private static func bareName(_ name: String) -> String {
+        var bare = name.lowercased()
+        for prefix in ["p_", "in_", "arg_", "_"] where bare.hasPrefix(prefix) { bare.removeFirst(prefix.count) }
+        for suffix in ["_id", "id"] where bare.hasSuffix(suffix) && bare.count > suffix.count { bare.removeLast(suffix.count) }
+        return bare
+    }
+}
