@@ -74,6 +74,13 @@ package struct PgTAPFileOutcome: Sendable {
                     + "too, as under pg_prove (which runs every .sql and .pg file of the folder): name a file "
                     + "that is only included otherwise (helper.sql.raw, say)"
             }
+            // Nothing of TAP at all: plain SQL checks (`do $$ ... raise ... $$`) that ran
+            // without an error, which pg_prove fails the same way.
+            guard ran > 0 || !tap.leadingDiagnostics.isEmpty else {
+                return "no plan: the file ran without an error but printed no TAP at all: it is not a pgTAP test "
+                    + "(pg_prove, and so `supabase test db`, fails it the same way); call plan(N) and pgTAP's assertions, "
+                    + "or keep plain SQL checks out of the tests folder"
+            }
             return "no plan: the file never printed `1..N` (call plan(N) or no_plan() and finish())"
         }
         guard planned == ran else {

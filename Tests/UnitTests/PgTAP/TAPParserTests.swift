@@ -42,6 +42,15 @@ import Testing
         #expect(noPlan.cases.map(\.name) == ["1 - one", "2"])
     }
 
+    /// Plain SQL checks in the tests folder (`do $$ ... raise ... $$`, a real project's 33
+    /// files): they ran without an error and printed no TAP, and each said only "no plan".
+    @Test func aFileThatPrintedNoTAPAtAllIsSaidNotToBePgTAP() {
+        let plain = outcome([("okay then", 2)]).suite.failures.first?.description ?? ""
+        #expect(plain.hasPrefix("no plan: the file ran without an error but printed no TAP at all: it is not a pgTAP test"), "\(plain)")
+        let forgotten = outcome([("ok 1 - one", 3)]).suite.failures.first?.description ?? ""
+        #expect(forgotten == "no plan: the file never printed `1..N` (call plan(N) or no_plan() and finish())", "\(forgotten)")
+    }
+
     @Test func otherRowsAreIgnoredAndBailOutFails() {
         let suite = outcome([("1..1", 1), ("okay then", 2), ("42|x", 2), ("ok 1 - fine", 3), ("Bail out! no db", 4)]).suite
         #expect(suite.cases.count == 2)
