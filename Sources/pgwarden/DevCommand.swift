@@ -65,6 +65,8 @@ struct DevCommand: ParsableCommand {
         let catalogSession = inputs.access.plan != nil && twin.cluster.origin.isBootstrapped
             ? ConnectionInBackground(projectSettings) : nil
         let connection = try twin.provision()
+        // Said before a long plan or pgTAP suite runs, so the server can be used meanwhile.
+        if keep { print("keep: the server stays up after the run: \(twin.cluster.url(user: twin.cluster.projectUser))") }
         let suites: [TestSuiteResult]
         let passed: Bool
         switch inputs.access {

@@ -135,5 +135,10 @@ import TestSupport
         let output = running.wait()
         #expect(output.status == 130)
         #expect(!FileManager.default.fileExists(atPath: directory))
+        // The URL is said before the plan runs too, so a long pgTAP suite does not hide it.
+        let lines = output.standardOutput.split(separator: "\n")
+        let early = try #require(lines.firstIndex { $0.hasPrefix("keep: the server stays up after the run: postgres") }, "\(output.all)")
+        let matrix = try #require(lines.firstIndex { $0.hasPrefix("access plan ") }, "\(output.all)")
+        #expect(early < matrix, "\(output.all)")
     }
 }
