@@ -155,4 +155,22 @@ import TestSupport
         #expect(!draft.dangerCells.contains { $0.contains("checkins") }, "\(draft.dangerCells)")
         #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
     }
+
+    /// A unique `key_hash bytea`: both personas' rows had the same bytes, ON CONFLICT
+    /// dropped ben's, and ava, the only owner, was drafted "sees other users' rows"
+    /// under an own-rows policy (a QR-code app's API keys).
+    @Test func aUniqueByteaColumnGetsBytesPerPersona() throws {
+        let draft = try DraftRealProjectShapesTests.draft("setbyteaunique", """
+            create table public.api_keys (id uuid primary key default gen_random_uuid(),
+              owner_id uuid not null default auth.uid() references auth.users (id), key_hash bytea not null);
+            create unique index api_keys_hash on public.api_keys (key_hash);
+            alter table public.api_keys enable row level security;
+            create policy own on public.api_keys for all to authenticated using (owner_id = auth.uid()) with check (owner_id = auth.uid());
+            """)
+        let keys = Self.cells(draft, "api_keys")
+        #expect(keys["ava"]?.select == .own, "\(draft.yaml)")
+        #expect(keys["ben"]?.select == .own, "\(draft.yaml)")
+        #expect(draft.dangerCells.isEmpty, "\(draft.dangerCells)")
+        #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
+    }
 }

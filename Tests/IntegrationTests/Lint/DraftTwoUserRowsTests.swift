@@ -162,6 +162,16 @@ import TestSupport
         let refused = try #require(guarded.plan.checks.first { $0.name == name }, "\(guarded.yaml)")
         #expect(refused.expectation.sqlState == "42501", "\(guarded.yaml)")
         #expect(guarded.dangerCells.isEmpty, "\(guarded.dangerCells)")
+
+        // Both an insert and a move go through: one hole, one DANGER naming both.
+        let open = try DraftRealProjectShapesTests.draft("movenoteopen", schema.replacingOccurrences(
+            of: "with check (author = auth.uid() and exists (select 1 from public.spaces s where s.id = space_id and s.made_by = auth.uid()));",
+            with: "with check (author = auth.uid());"))
+        let notes = open.dangerCells.filter { $0.hasPrefix("public.notes · ava: a signed-in user may") }
+        #expect(notes.count == 1, "\(open.dangerCells)")
+        #expect(notes.first?.contains("so does moving an own row there by an update (\(name))") == true, "\(open.dangerCells)")
+        #expect(open.plan.checks.contains { $0.name == name }, "\(open.yaml)")
+        #expect(open.verified, "\(DraftRealProjectShapesTests.failures(open))")
     }
 
     /// A comment on a post everyone reads is the app working: no check.

@@ -136,6 +136,10 @@ import TestSupport
             create policy invite on public.invitations for insert to authenticated with check (invited_by = auth.uid());
             create policy read_own on public.invitations for select to authenticated
               using (invited_by = auth.uid() or email = (select u.email from auth.users u where u.id = auth.uid()));
+            create table public.secrets (id bigint primary key, body text);
+            revoke all on public.secrets from anon;
+            create view public.secrets_view with (security_invoker = true) as select id from public.secrets;
+            grant select on public.secrets_view to anon;
             """)
         let url = try TestCluster.cluster.url(database: connection.settings.parameters["dbname"] ?? "", user: "postgres")
         let folder = try scratchFolder()
@@ -145,5 +149,7 @@ import TestSupport
         let warn = result.standardOutput.split(separator: "\n").first { $0.hasPrefix("WARN public.invitations · select") }
         #expect(warn?.contains("as ava, ben: refused by \"permission denied for table users\"") == true, "\(result.all)")
         #expect(warn?.contains("auth.users is not readable by anon or authenticated") == true, "\(result.all)")
+        // anon refused on a view over a table its role may not read: the view refusing, no WARN.
+        #expect(!result.standardOutput.contains("WARN public.secrets_view"), "\(result.all)")
     }
 }

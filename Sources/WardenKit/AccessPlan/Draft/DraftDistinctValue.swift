@@ -2,7 +2,8 @@
 /// unique constraint or index), different for each signed-in persona, so that both
 /// personas' rows fit: a text key `'Draft id ' || n` (an e-mail column `'draft' || n ||
 /// '@example.com'`), the n-th value a check lists,
-/// a number key one above the table's largest, a date n days on, where `n` numbers
+/// a number key one above the table's largest, a date n days on, `'draft n'` as bytes
+/// (a unique hash), where `n` numbers
 /// the personas (1, 2).
 ///
 /// The setup makes the rows with one `insert ... select ... from auth.users u`, so
@@ -41,6 +42,11 @@ enum DraftDistinctValue {
             return "now() + \(personaNumber) * interval '1 day'"
         case ("B", _):
             return "\(personaNumber) = 2"
+        case (_, "bytea"):
+            // A unique hash (`api_keys.key_hash`): one value for both dropped ben's row.
+            return "convert_to('draft ' || \(personaNumber), 'UTF8')"
+        case (_, "interval"):
+            return "\(personaNumber) * interval '1 day'"
         default:
             return nil
         }

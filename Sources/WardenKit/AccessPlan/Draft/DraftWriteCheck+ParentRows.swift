@@ -45,7 +45,8 @@ extension DraftWriteCheck {
                     table: table, check: check,
                     danger: "a signed-in user may move their \(table) rows into other users' \(parent) rows, which they cannot read "
                         + "(an update of the user's own row naming another user's row went through)",
-                    hiddenParent: parent, needsOwnRow: table, refusals: ["42501", "P0001"], noRowRefuses: true)
+                    hiddenParent: parent, needsOwnRow: table, refusals: ["42501", "P0001"], noRowRefuses: true,
+                    sameHoleAs: written.check.name)
                 return [written, moved]
             }
         }

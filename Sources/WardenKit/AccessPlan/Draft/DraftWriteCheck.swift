@@ -28,6 +28,10 @@ struct DraftWriteCheck {
     /// written is one (an update whose policy's USING hides the row).
     var refusals: Set<String> = ["42501"]
     var noRowRefuses = false
+    /// The check (by name) whose DANGER this one's joins where both went through: an
+    /// update moving an own row into the parent an insert already wrote into is one
+    /// hole, said once (a 125-table project had 79 such pairs, each two DANGER lines).
+    var sameHoleAs: String? = nil
 
     /// The setting that carries the named row's key from `before` to the insert.
     static let setting = "pgwarden.join_target"

@@ -58,6 +58,22 @@ public struct PlanDrafter {
 
     static let emails = ["ava.draft@example.com", "ben.draft@example.com"]
 
+    /// Check name -> its table and DANGER, for the write checks that went through; one
+    /// that opens the same hole as another that went through (`sameHoleAs`) is said in
+    /// that one's DANGER instead of a line of its own.
+    static func checkDangers(_ dangerous: [DraftWriteCheck]) -> [String: (table: String, danger: String)] {
+        let names = Set(dangerous.map(\.check.name))
+        var dangers: [String: (table: String, danger: String)] = [:]
+        for write in dangerous where write.sameHoleAs.map(names.contains) != true {
+            dangers[write.check.name] = dangers[write.check.name] ?? (write.table, write.danger)
+        }
+        for write in dangerous {
+            guard let other = write.sameHoleAs, let joined = dangers[other] else { continue }
+            dangers[other] = (joined.table, joined.danger + "; so does moving an own row there by an update (\(write.check.name))")
+        }
+        return dangers
+    }
+
     /// Observes the database and writes the plan that states what it allows now.
     /// - Parameter source: how messages about the plan name it (a file that does not exist yet).
     public func draft(source: String = "the drafted plan") throws -> PlanDraft {
@@ -190,7 +206,7 @@ public struct PlanDrafter {
         writer.harmlessForAnon = Set(findings.findings.filter {
             $0.rule == .anonSecurityDefinerFunctionExecutable && $0.consequence?.verdict == .harmless
         }.compactMap(\.signature))
-        writer.checkDangers = Dictionary(joined.filter(\.1.dangerous).map { ($0.0.check.name, ($0.0.table, $0.0.danger)) }) { first, _ in first }
+        writer.checkDangers = Self.checkDangers(joined.filter(\.1.dangerous).map(\.0))
         writer.relationNotes = refusals.skipped.merging(unusableRules) { skipped, _ in skipped }
             .merging(catalog.appMetadataNotes) { earlier, _ in earlier }
         return PlanDraft(

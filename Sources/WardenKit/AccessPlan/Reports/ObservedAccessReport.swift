@@ -89,7 +89,12 @@ public struct ObservedAccessReport {
     /// own rows included: one WARN line per relation and table, naming the probes.
     public var indirectRefusalLines: [String] {
         var lines: [(subject: String, table: String, probes: [String], personas: [String])] = []
-        for result in draft.report.results {
+        // A signed-in persona's, on a table: anon has no own rows, and a view over a table
+        // its role may not read is the view refusing, often by design.
+        let signedIn = Set(draft.plan.personas.filter { $0.user != nil }.map(\.name))
+        // (A drafted view has no sample.)
+        let tables = Set(draft.plan.relations.filter { !$0.sample.isEmpty }.map(\.qualifiedName))
+        for result in draft.report.results where signedIn.contains(result.persona ?? "") && tables.contains(result.subject) {
             guard let table = Self.deniedTable(in: result.observed),
                   RelationProber.otherDeniedTable("permission denied for table \(table)",
                                                   relation: String(result.subject.split(separator: ".").last ?? "")) != nil
