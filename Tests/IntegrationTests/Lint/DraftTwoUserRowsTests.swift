@@ -174,6 +174,39 @@ import TestSupport
         #expect(open.verified, "\(DraftRealProjectShapesTests.failures(open))")
     }
 
+    /// Mail addresses a user links to the account, and mail readable where it was sent
+    /// to one of the reader's addresses: the insert policy asks only that the row be the
+    /// user's own, so ava links ben's address and reads his mail (a recruiting app, round
+    /// twenty-seven). An address unique across users refuses the claim (23505): kept so.
+    @Test func claimingAnotherUsersValueThatAPolicyMatchesOnIsADanger() throws {
+        let schema = """
+            create table public.linked_emails (user_id uuid not null default auth.uid() references auth.users (id),
+                                               email text not null, primary key (user_id, email));
+            create table public.inbound (id uuid primary key default gen_random_uuid(), to_email text not null, body text not null);
+            alter table public.linked_emails enable row level security;
+            alter table public.inbound enable row level security;
+            create policy le_read on public.linked_emails for select to authenticated using (user_id = auth.uid());
+            create policy le_add on public.linked_emails for insert to authenticated with check (user_id = auth.uid());
+            create policy in_read on public.inbound for select to authenticated
+              using (to_email in (select l.email from public.linked_emails l where l.user_id = auth.uid()));
+            """
+        let name = "ava adds a public.linked_emails row with the email of ben's"
+        let draft = try DraftRealProjectShapesTests.draft("claimemail", schema)
+        let claim = try #require(draft.plan.checks.first { $0.name == name }, "\(draft.yaml)")
+        #expect(claim.expectation.rowCount == 1, "\(draft.yaml)")
+        #expect(draft.dangerCells.contains { $0.hasPrefix("public.linked_emails · ava: a signed-in user may claim another user's email") },
+                "\(draft.dangerCells)")
+        // (inbound's own cells stay "cannot probe": its setup row is sent to an address
+        // no persona linked.)
+        #expect(!DraftRealProjectShapesTests.failures(draft).contains { $0.contains("· public.linked_emails ·") }, "\(draft.yaml)")
+
+        let unique = try DraftRealProjectShapesTests.draft("claimemailunique", schema.replacingOccurrences(
+            of: "email text not null, primary key (user_id, email)", with: "email text not null unique, primary key (user_id, email)"))
+        let refused = try #require(unique.plan.checks.first { $0.name == name }, "\(unique.yaml)")
+        #expect(refused.expectation.sqlState == "23505", "\(unique.yaml)")
+        #expect(unique.dangerCells.isEmpty, "\(unique.dangerCells)")
+    }
+
     /// A comment on a post everyone reads is the app working: no check.
     @Test func aRowIntoARowTheWriterMayReadGetsNoCheck() throws {
         let draft = try DraftRealProjectShapesTests.draft("twouserpublicpost", """

@@ -131,6 +131,7 @@ public struct PlanDrafter {
         let writeChecks = DraftWriteCheck.joins(ownership: ownership, exposed: byQuotedName, personas: personas)
             + DraftWriteCheck.parentRowWrites(ownership: ownership, exposed: byQuotedName, personas: personas)
             + DraftWriteCheck.selfPromotions(ownership: ownership, exposed: byQuotedName, personas: personas)
+            + DraftWriteCheck.valueClaims(ownership: ownership, exposed: byQuotedName, personas: personas)
         plan.checks = writeChecks.map(\.check)
         let refusals = DraftSetupRefusals()
         for table in exposedTables.map(\.qualifiedName) {
