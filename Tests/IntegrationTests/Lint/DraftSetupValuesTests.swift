@@ -173,4 +173,29 @@ import TestSupport
         #expect(draft.dangerCells.isEmpty, "\(draft.dangerCells)")
         #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
     }
+
+    /// Settings per project, read through the project's own policy (`exists (select 1
+    /// from public.projects p where p.id = project_id)`, no auth.uid()): one settings row,
+    /// ava's, made her read "every row" and both personas' writes "every row" (made-up
+    /// DANGERs; a planning app). The row is the persona's where its project is: each
+    /// persona has one, and the owner rule goes through the project.
+    @Test func aRowReadThroughItsParentsPolicyIsThePersonasWhereItsParentIs() throws {
+        let draft = try DraftRealProjectShapesTests.draft("setthroughparent", """
+            create table public.projects (id uuid primary key default gen_random_uuid(),
+              owner_id uuid not null default auth.uid() references auth.users (id), name text not null default 'p');
+            alter table public.projects enable row level security;
+            create policy owners on public.projects for all using (owner_id = auth.uid()) with check (owner_id = auth.uid());
+            create table public.project_settings (id uuid primary key default gen_random_uuid(),
+              project_id uuid not null unique references public.projects (id) on delete cascade, theme text);
+            alter table public.project_settings enable row level security;
+            create policy through_projects on public.project_settings for all
+              using (exists (select 1 from public.projects p where p.id = project_settings.project_id));
+            """)
+        let settings = try #require(draft.plan.relations.first { $0.name == "project_settings" })
+        #expect(settings.owner?.contains("public.projects") == true, "\(draft.yaml)")
+        #expect(settings.access["ava"] == Access(select: .own, insert: .own, update: .own, delete: .own), "\(draft.yaml)")
+        #expect(settings.access["ben"] == settings.access["ava"], "\(draft.yaml)")
+        #expect(draft.dangerCells.isEmpty, "\(draft.dangerCells)")
+        #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
+    }
 }

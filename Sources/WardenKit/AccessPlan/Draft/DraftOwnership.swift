@@ -111,9 +111,25 @@ struct DraftOwnership {
         // whose the row is (an admin check): taken as the owner rule, no row was anyone's.
         let expressions = (catalog.policyExpressions[table] ?? []).filter { !catalog.rowlessExpressions.contains($0) }
         guard let rule = expressions.first(where: { Self.readsWhoTheUserIs($0) })
-            ?? expressions.first(where: { passesRowToUserFunction($0, table: table) }) else { return nil }
+            ?? expressions.first(where: { passesRowToUserFunction($0, table: table) }) else {
+            return ownedThroughParentsPolicy(table, expressions)
+        }
         // pg_get_expr breaks long expressions over indented lines: one line reads better.
         return OwnerRuleBranch.ownership(of: rule.replacingOccurrences(of: "\n *", with: " ", options: .regularExpression))
+    }
+
+    /// The owner rule of a table whose policy checks only that the row's parent is one
+    /// the user may see, through the parent's own row-level security (`exists (select 1
+    /// from public.projects p where p.id = project_id)`, no auth.uid()): the row is the
+    /// persona's where its parent is (`project_id in (select p1.id from public.projects
+    /// p1 where p1.owner_id = auth.uid())`). Without it, ava's settings row was "every
+    /// row" (a made-up DANGER) and ben's insert "every row" too.
+    private func ownedThroughParentsPolicy(_ table: String, _ expressions: [String]) -> String? {
+        let parents = Set((catalog.columns[table] ?? []).compactMap { $0.reference?.table }.filter { $0 != table && $0 != "auth.users" })
+        guard expressions.contains(where: { expression in parents.contains { expression.contains("FROM \($0) ") } }),
+              let condition = ownedThroughKeys(table, alias: "pgwarden_row", depth: 1),
+              condition.hasPrefix("pgwarden_row.") else { return nil }
+        return String(condition.dropFirst("pgwarden_row.".count))
     }
 
     /// A column a policy compares with a call, without arguments, of a function that
@@ -512,8 +528,14 @@ struct DraftOwnership {
         // naming its persona: with one, ava's, a read of "every row" was a read of her own
         // (check-ins read by the members of the event's organisation: a made-up DANGER,
         // "sees every user's rows").
+        // So does a table whose required key points at rows the personas own (settings
+        // per project, read through the project's own policy): with one row, ava's, her
+        // read of it was "every row" (a made-up DANGER) and ben had none.
         let namesItsUser = sample.contains { entry in
-            (catalog.columns[table] ?? []).contains { $0.name == entry.column && $0.required && $0.referencesAUser }
+            (catalog.columns[table] ?? []).contains { column in
+                column.name == entry.column && column.required
+                    && (column.referencesAUser || column.reference.map { $0.table != table && ownerRule(of: $0.table) != nil } == true)
+            }
         }
         let perPersona = ownerRule(of: table) != nil || linksRowsForOtherPolicies(table) || namesItsUser
         // An empty table the personas' rows point into (`seats.team -> teams`) gets a row
