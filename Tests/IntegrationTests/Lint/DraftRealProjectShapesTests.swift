@@ -799,4 +799,38 @@ import TestSupport
         #expect(!draft.dangerCells.contains { $0.contains("links") }, "\(draft.dangerCells)")
         #expect(draft.verified, "\(Self.failures(draft))")
     }
+
+    /// Members keyed by a profile table (`members.user_id -> public.users (id) ->
+    /// auth.users`), whose insert policy asks only `user_id = auth.uid()`: any user joins
+    /// any organisation and reads its documents. Keyed by auth.users the join was checked;
+    /// keyed by the profile it was no membership, no check was drafted, and each run gave
+    /// other made-up DANGERs (both personas' documents in the first organisation by key).
+    @Test func aMembershipKeyedByAProfileIsAMembership() throws {
+        let draft = try Self.draft("profilemembers", """
+            create table public.users (id uuid primary key references auth.users (id) on delete cascade, name text);
+            alter table public.users enable row level security;
+            create policy u_read on public.users for select to authenticated using (id = auth.uid());
+            create table public.orgs (id uuid primary key default gen_random_uuid(), name text not null);
+            create table public.members (org_id uuid not null references public.orgs (id) on delete cascade,
+              user_id uuid not null references public.users (id) on delete cascade, primary key (org_id, user_id));
+            create table public.docs (id uuid primary key default gen_random_uuid(),
+              org_id uuid not null references public.orgs (id) on delete cascade, body text not null);
+            alter table public.orgs enable row level security;
+            alter table public.members enable row level security;
+            alter table public.docs enable row level security;
+            create policy o_read on public.orgs for select to authenticated using (true);
+            create policy m_read on public.members for select to authenticated using (user_id = auth.uid());
+            create policy m_join on public.members for insert to authenticated with check (user_id = auth.uid());
+            create policy d_all on public.docs for all to authenticated
+              using (org_id in (select org_id from public.members where user_id = auth.uid()))
+              with check (org_id in (select org_id from public.members where user_id = auth.uid()));
+            """)
+        let join = try #require(draft.plan.checks.first { $0.name == "ava joins a public.orgs row of ben's through public.members" },
+                                "\(draft.yaml)")
+        #expect(join.expectation.rowCount == 1, "\(draft.yaml)")
+        let docs = try #require(draft.plan.relations.first { $0.name == "docs" })
+        #expect(docs.access["ava"] == Access(select: .own, insert: .own, update: .own, delete: .own), "\(draft.yaml)")
+        #expect(docs.access["ben"] == docs.access["ava"], "\(draft.yaml)")
+        #expect(draft.verified, "\(Self.failures(draft))")
+    }
 }

@@ -464,7 +464,7 @@ struct DraftOwnership {
         for (table, columns) in catalog.columns.sorted(by: { $0.key < $1.key }) {
             let parts = table.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
             guard parts.count == 2, parts.allSatisfy(Self.isPlain), table != reference.table,
-                  let (user, row) = Self.membershipKey(columns, row: { column in
+                  let (user, row) = membershipKey(columns, row: { column in
                       column.reference?.table == reference.table && column.reference?.column == reference.column
                   })
             else { continue }
@@ -474,13 +474,16 @@ struct DraftOwnership {
     }
 
     /// A membership's key among `columns`: its user column (a foreign key to
-    /// auth.users in a unique key) and the first column `isRow` accepts that is in a
-    /// unique key too, or any such column when the user column is unique by itself.
-    private static func membershipKey(_ columns: [DraftCatalog.Column], row isRow: (DraftCatalog.Column) -> Bool)
+    /// auth.users, or to a table keyed by its users such as `public.users (id)`, in a
+    /// unique key) and the first other column `isRow` accepts that is in a unique key
+    /// too, or any such column when the user column is unique by itself. (Members keyed
+    /// by a profile were no membership: any user joining any organisation went unseen.)
+    private func membershipKey(_ columns: [DraftCatalog.Column], row isRow: (DraftCatalog.Column) -> Bool)
         -> (user: DraftCatalog.Column, row: DraftCatalog.Column)?
     {
-        guard let user = columns.first(where: { $0.unique && $0.referencesAUser }),
-              let row = columns.first(where: { isRow($0) && ($0.unique || user.uniqueAlone) })
+        guard let user = columns.first(where: { $0.unique && $0.referencesAUser })
+                ?? columns.first(where: { $0.unique && userKeyedTable(of: $0) != nil }),
+              let row = columns.first(where: { $0.name != user.name && isRow($0) && ($0.unique || user.uniqueAlone) })
         else { return nil }
         return (user, row)
     }
@@ -493,7 +496,7 @@ struct DraftOwnership {
     func membershipColumns(of table: String) -> (parent: String, rowColumn: String, userColumn: String, rowType: String)? {
         let columns = catalog.columns[table] ?? []
         guard catalog.tablesReadByOtherTablesPolicies.contains(table),
-              let (user, row) = Self.membershipKey(columns, row: { column in
+              let (user, row) = membershipKey(columns, row: { column in
                   column.writable && column.reference.map { $0.table != "auth.users" && $0.table != table } == true
               }),
               let parent = row.reference?.table
