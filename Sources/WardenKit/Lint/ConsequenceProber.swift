@@ -73,7 +73,7 @@ struct ConsequenceProber {
             return try RelationReadProbe(context: context, finding: finding).run(withWrites: true)
         case .anonSecurityDefinerFunctionExecutable:
             guard let anon = context.anonName else { return nil }
-            return try FunctionCallProbe(context: context, finding: finding).run(as: anon)
+            return try FunctionCallProbe(context: context, finding: finding, ownership: ownership).run(as: anon)
         case .authenticatedSecurityDefinerFunctionExecutable:
             guard let user = context.userName else {
                 return LintConsequence(verdict: .notProbed, evidence: [ProbeContext.leftOutEvidence])

@@ -49,12 +49,18 @@ struct FunctionCallProbe {
         var attempts = [parameters.map { simpleValue($0, user: user) }]
         let allNull = parameters.map { _ in Argument.null }
         if parameters.contains(where: { $0.category != "X" }), attempts[0] != allNull { attempts.append(allNull) }
+        // Rows of the tables the parameters are named for (`_organization_id`: an
+        // organisation's key, where a user's id broke the foreign key), after the ids.
+        let tableRows = try tableRowArguments(parameters, user: user)
+        if let tableRows, tableRows != attempts[0] { attempts.insert(tableRows, at: 1) }
         // Joining the caller to another user's row it cannot read, tried first.
         let selfJoin = try selfJoinArguments(parameters, as: persona)
         if let selfJoin { attempts.insert(selfJoin.values, at: 0) }
         var evidence: [String] = []
         var refusedOnlyForPrivilege = true
-        for values in attempts {
+        for (attempt, values) in attempts.enumerated() {
+            // Whether a later attempt gives the parameters rows that exist.
+            let rowsLater = tableRows.map { rows in attempts.dropFirst(attempt + 1).contains(rows) } ?? false
             let arguments = zip(parameters, values).map { parameter, value in
                 (parameter.isVariadic ? "variadic " : "") + (value.sql ?? "null") + "::" + parameter.type
             }
@@ -116,6 +122,7 @@ struct FunctionCallProbe {
                 // Arguments we made up ('pgwarden', ava's id where a coupon's is wanted)
                 // that changed nothing may just have matched no row: that proves nothing.
                 if !values.isEmpty {
+                    if rowsLater { continue }
                     return LintConsequence(verdict: .notProbed, evidence: evidence + [
                         "the call's arguments were made up: that it changed nothing may only mean they matched no row",
                     ])

@@ -458,12 +458,41 @@ import TestSupport
         #expect(!guarded.isDanger, "\(guarded.consequence?.evidence ?? [])")
     }
 
-    private func lint(_ sql: String) throws -> (report: LintReport, connection: Connection) {
+    /// `billing.add_usage(_org uuid, ...)`, executable by anon through PUBLIC (a per-schema
+    /// `alter default privileges ... revoke execute ... from public` does nothing): the
+    /// probe gave `_org` a user's id, the foreign key refused it, and lint said WARN while
+    /// anon could rewrite any organisation's usage (a billing app). A uuid parameter
+    /// named for a table gets a row of it next.
+    @Test func aUuidNamedForATableGetsOneOfItsRows() throws {
+        let (report, _) = try lint("""
+            create table public.orgs (id uuid primary key default gen_random_uuid(), name text not null);
+            alter table public.orgs enable row level security;
+            create schema billing;
+            grant usage on schema billing to anon, authenticated;
+            create table billing.usage (org_id uuid not null references public.orgs (id) on delete cascade,
+              product text not null, quantity numeric not null default 0, primary key (org_id, product));
+            alter table billing.usage enable row level security;
+            create function billing.add_usage(_org uuid, _product text, _qty numeric default 1) returns void
+              language plpgsql security definer set search_path = '' as $$
+            begin
+              insert into billing.usage (org_id, product, quantity) values (_org, _product, _qty)
+              on conflict (org_id, product) do update set quantity = billing.usage.quantity + _qty;
+            end $$;
+            """, schemas: ["public", "billing"])
+        let anon = try #require(report.findings.first {
+            $0.rule.rawValue == "anon_security_definer_function_executable" && $0.subject == "billing.add_usage(uuid, text, numeric)"
+        })
+        #expect(anon.isDanger, "\(anon.consequence?.evidence ?? [])")
+        #expect(anon.consequence?.evidence.contains("anon called billing.add_usage(a public.orgs row, 'pgwarden'): succeeded, inserted 1 row of billing.usage") == true,
+                "\(anon.consequence?.evidence ?? [])")
+    }
+
+    private func lint(_ sql: String, schemas: [String] = ["public"]) throws -> (report: LintReport, connection: Connection) {
         let files = try MigrationFolder(["20240101000000_schema.sql": sql])
         return try withExtendedLifetime(files) {  // the folder goes when `files` does
             let folder = URL(fileURLWithPath: files.path)
             let connection = try ElectricRide.database(migrations: folder, seeded: false)
-            return (try Linter(connection: connection).run(migrations: folder), connection)
+            return (try Linter(connection: connection, schemas: schemas).run(migrations: folder), connection)
         }
     }
 }

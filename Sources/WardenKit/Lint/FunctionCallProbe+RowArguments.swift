@@ -1,5 +1,9 @@
 import WardenPostgres
 
+/// Arguments that name rows of the tables a function's parameters are named for: rows
+/// that exist (a key that breaks a foreign key proves nothing), and the rows that join
+/// the caller to another user's (`FunctionCallProbe.run` tries them).
+
 extension FunctionCallProbe {
     /// Arguments joining the caller to another user's row, where the function takes
     /// both a user and a row of a table: `add_thread_member(p_thread_id, p_user_id)`,
@@ -33,6 +37,39 @@ extension FunctionCallProbe {
         return joined.map { SelfJoin(values: values, table: $0.table) }
     }
 
+    /// Arguments where each uuid parameter named for a table (`_organization_id`:
+    /// `organizations`) gets a row of it that exists: one naming `user` (another
+    /// user's, as anyone who has seen an id can pass it) where there is one, else the
+    /// first; the others as `simpleValue` gives them. nil when no parameter names a table
+    /// with a row. (With a user's id there, anon's call that rewrote any organisation's
+    /// billing broke the foreign key, and lint called it a WARN.)
+    func tableRowArguments(_ parameters: [Parameter], user: (id: String, owner: String)?) throws -> [Argument]? {
+        guard let ownership else { return nil }
+        var found = false
+        let values = try parameters.map { parameter -> Argument in
+            guard parameter.type == "uuid", !Self.namesAUser(parameter.name),
+                  let named = Self.table(namedBy: parameter.name, in: ownership, needsUser: false) else {
+                return simpleValue(parameter, user: user)
+            }
+            let naming = try user.flatMap { user in
+                try named.user.flatMap { column in
+                    try context.connection.query(
+                        "select \(raw: named.key)::text from \(raw: named.table) where \(raw: column) = \(user.id)::uuid order by ctid limit 1"
+                    ).scalar.map { ($0, "\(user.owner)'s \(named.catalogName) row") }
+                }
+            }
+            let first = {
+                try context.connection.query("select \(raw: named.key)::text from \(raw: named.table) order by ctid limit 1").scalar
+            }
+            if naming == nil, try first() == nil { try makeRows(named, ownership: ownership) }
+            guard let (id, shown) = try naming ?? first().map({ ($0, "a \(named.catalogName) row") })
+            else { return simpleValue(parameter, user: user) }
+            found = true
+            return Argument(sql: "'\(id)'", shown: shown)
+        }
+        return found ? values : nil
+    }
+
     /// Arguments that join the caller to a row of `table` it cannot read.
     struct SelfJoin {
         let values: [Argument]
@@ -43,16 +80,22 @@ extension FunctionCallProbe {
     /// personas are given rows as `plan draft`'s setup gives them (in this rolled-back
     /// run), and one of those.
     private func rowOf(_ user: String, in named: NamedTable, ownership: DraftOwnership) throws -> String? {
+        guard let column = named.user else { return nil }
         let find = {
             try context.connection.query(
-                "select \(raw: named.key)::text from \(raw: named.table) where \(raw: named.user) = \(user)::uuid order by ctid limit 1"
+                "select \(raw: named.key)::text from \(raw: named.table) where \(raw: column) = \(user)::uuid order by ctid limit 1"
             ).scalar
         }
         if let found = try find() { return found }
-        let emails = context.plan.personas.compactMap { $0.user?.email }
-        guard let sql = ownership.setupRows(table: named.catalogName, quotedTable: named.table, emails: emails) else { return nil }
-        try context.connection.savepoint { try context.connection.execute(unsafeScript: sql) }
+        try makeRows(named, ownership: ownership)
         return try find()
+    }
+
+    /// Gives `named` the rows `plan draft`'s setup would (in this rolled-back run).
+    private func makeRows(_ named: NamedTable, ownership: DraftOwnership) throws {
+        let emails = context.plan.personas.compactMap { $0.user?.email }
+        guard let sql = ownership.setupRows(table: named.catalogName, quotedTable: named.table, emails: emails) else { return }
+        try context.connection.savepoint { try context.connection.execute(unsafeScript: sql) }
     }
 
     /// A table a parameter names: quoted, as the catalog names it, its key column and
@@ -61,7 +104,8 @@ extension FunctionCallProbe {
         let table: String
         let catalogName: String
         let key: String
-        let user: String
+        /// The column naming its user (nil: none, where `table(namedBy:needsUser:)` allowed it).
+        let user: String?
     }
 
     /// Whether `persona` reads the row of `table` whose `key` is `id`.
@@ -80,18 +124,19 @@ extension FunctionCallProbe {
 
     /// The table a parameter's name names (`p_thread_id` -> `threads`), quoted, with its
     /// key column and the column naming its user; nil when none does.
-    static func table(namedBy name: String, in ownership: DraftOwnership) -> NamedTable? {
+    static func table(namedBy name: String, in ownership: DraftOwnership, needsUser: Bool = true) -> NamedTable? {
         let bare = bareName(name)
         guard !bare.isEmpty else { return nil }
         for candidate in [bare, bare + "s", bare + "es"] {
             for (table, columns) in ownership.catalog.columns.sorted(by: { $0.key < $1.key })
             where table.split(separator: ".").last.map(String.init) == candidate {
+                let user = ownership.ownerColumn(of: table) ?? ownership.catalog.userColumns[table]
                 guard let key = columns.first(where: { $0.name == "id" && $0.typeName == "uuid" })?.name
                         ?? columns.first(where: { $0.uniqueAlone && $0.typeName == "uuid" })?.name,
-                      let user = ownership.ownerColumn(of: table) ?? ownership.catalog.userColumns[table] else { continue }
+                      user != nil || !needsUser else { continue }
                 let parts = table.split(separator: ".", maxSplits: 1).map(String.init)
                 return NamedTable(table: parts.map(SQL.quoteIdentifier).joined(separator: "."), catalogName: table,
-                                  key: SQL.quoteIdentifier(key), user: SQL.quoteIdentifier(user))
+                                  key: SQL.quoteIdentifier(key), user: user.map(SQL.quoteIdentifier))
             }
         }
         return nil
