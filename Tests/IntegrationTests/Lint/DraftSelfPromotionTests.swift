@@ -67,4 +67,25 @@ import TestSupport
         #expect(!guarded.dangerCells.contains { $0.contains("may set their own") }, "\(guarded.dangerCells)")
         #expect(guarded.verified, "\(DraftRealProjectShapesTests.failures(guarded))")
     }
+
+    /// A note's `kind` ('draft' or 'poll'), which only an RPC filtering the caller's own
+    /// notes names (`where kind = 'poll' and owner_id = auth.uid()`): a category, not a
+    /// privilege. No other table's policy reads notes, and their own policies do not name
+    /// 'poll': there was a made-up DANGER, "may set their own kind to 'poll'" (a family
+    /// planner app).
+    @Test func aCategoryOnlyAFunctionOnTheCallersOwnRowsNamesIsNoPrivilege() throws {
+        let draft = try DraftRealProjectShapesTests.draft("categorykind", """
+            create table public.notes (id uuid primary key default gen_random_uuid(),
+              owner_id uuid not null default auth.uid() references auth.users (id),
+              kind text not null default 'draft' check (kind in ('draft', 'poll')), body text);
+            alter table public.notes enable row level security;
+            create policy own on public.notes for all to authenticated
+              using (owner_id = (select auth.uid())) with check (owner_id = (select auth.uid()));
+            create function public.close_poll(p_id uuid) returns void language sql security definer set search_path = '' as $$
+              update public.notes set body = 'closed' where id = p_id and kind = 'poll' and owner_id = auth.uid();
+            $$;
+            """)
+        #expect(!draft.plan.checks.contains { $0.name.contains("sets kind") }, "\(draft.plan.checks.map(\.name))")
+        #expect(!draft.dangerCells.contains { $0.contains("kind") }, "\(draft.dangerCells)")
+    }
 }

@@ -15,7 +15,8 @@ extension DraftWriteCheck {
             guard let owner = ownership.ownerColumn(of: table) else { return [] }
             return (catalog.columns[table] ?? []).compactMap { column -> DraftWriteCheck? in
                 guard column.name != owner, column.writable, column.signedInMayUpdate,
-                      let value = privilegedValue(of: column, literals: catalog.singledOut.literals) else { return nil }
+                      let value = privilegedValue(of: column, literals: catalog.singledOut.literals),
+                      column.category == "B" || grantsBeyondItsRow(table, value: value, catalog: catalog) else { return nil }
                 let check = expectingOneRow(
                     "\(writer.name) sets \(column.name) to \(value) in a \(table) row of \(writer.name)'s", writer: writer,
                     sql: "update \(quoted) set \(DraftOwnership.sqlName(column.name)) = \(value) "
@@ -31,6 +32,16 @@ extension DraftWriteCheck {
 
     /// The value of `column` that makes its user privileged, as SQL: a role its rules
     /// name among those it may hold, or true for a flag named for a privilege.
+    /// Whether a role value in `table`'s rows can reach beyond the row itself: other
+    /// tables' policies read the table (directly or through a function), or its own
+    /// policies name the value (`role = 'admin'` on profiles). A note's `kind = 'poll'`
+    /// that only an RPC filtering the caller's own notes names is a category, not a
+    /// privilege (a made-up DANGER, "may set their own kind to 'poll'").
+    private static func grantsBeyondItsRow(_ table: String, value: String, catalog: DraftCatalog) -> Bool {
+        catalog.tablesReadByOtherTablesPolicies.contains(table)
+            || (catalog.policyExpressions[table] ?? []).contains { $0.contains(value) }
+    }
+
     private static func privilegedValue(of column: DraftCatalog.Column, literals: Set<String>) -> String? {
         if column.category == "B" {
             let name = column.name.lowercased()
