@@ -12,4 +12,13 @@ import Testing
         #expect(!text.contains("relation "), "\(text)")
         #expect(!text.contains("S I U D"), "\(text)")
     }
+
+    /// Without a plan, a drafted check is kept as it came out, so its ✓ said nothing (a
+    /// ✓ beside the DANGER of the same write): the line says what the write did.
+    @Test func anObservedCheckSaysWhatTheWriteDid() {
+        #expect(MatrixReport.observedCheck("as expected (UPDATE 1)") == "went through (1 row)")
+        #expect(MatrixReport.observedCheck("as expected (INSERT 0 1)") == "went through (1 row)")
+        #expect(MatrixReport.observedCheck("SQLSTATE 42501") == "refused (42501)")
+        #expect(MatrixReport.observedCheck("as expected (UPDATE 0)") == "refused (no row written)")
+    }
 }

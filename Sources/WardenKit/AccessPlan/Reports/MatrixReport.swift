@@ -13,6 +13,18 @@ package struct MatrixReport {
 
     package init(_ report: AccessPlanReport) { self.report = report }
 
+    /// What an observed check's write did, in a word or two: `went through (1 row)`
+    /// for `as expected (UPDATE 1)`, `refused (42501)` for `SQLSTATE 42501`.
+    static func observedCheck(_ observed: String) -> String {
+        if observed.hasPrefix("SQLSTATE ") { return "refused (\(observed.dropFirst("SQLSTATE ".count)))" }
+        if observed.hasPrefix("0 rows") { return "refused (no row written)" }
+        if observed.hasPrefix("as expected ("), let count = observed.split(whereSeparator: { !$0.isNumber }).last.flatMap({ Int($0) }),
+           ["INSERT", "UPDATE", "DELETE"].contains(where: observed.contains) {
+            return count == 0 ? "refused (no row written)" : "went through (\(count) row\(count == 1 ? "" : "s"))"
+        }
+        return observed
+    }
+
     package func render() -> String {
         var lines: [String] = []
         let personas = report.personas.map(\.name)
@@ -39,7 +51,12 @@ package struct MatrixReport {
         let checks = report.results.filter { $0.subjectKind == .check }
         if !checks.isEmpty {
             lines.append("")
-            for check in checks { lines.append("\(check.passed ? "✓" : "✗") check: \(check.subject) (as \(check.persona ?? "?"))") }
+            for check in checks {
+                // An observation's check is kept as it came out, so ✓ said nothing: what happened does.
+                lines.append(isObservation
+                    ? "check: \(check.subject) (as \(check.persona ?? "?")): \(Self.observedCheck(check.observed))"
+                    : "\(check.passed ? "✓" : "✗") check: \(check.subject) (as \(check.persona ?? "?"))")
+            }
         }
         if !report.relations.isEmpty {
             lines.append("")
