@@ -833,4 +833,34 @@ import TestSupport
         #expect(docs.access["ben"] == docs.access["ava"], "\(draft.yaml)")
         #expect(draft.verified, "\(Self.failures(draft))")
     }
+
+    /// Documents readable in the user's organisations through a helper returning them
+    /// (`org_id in (select public.my_orgs())`, as a WhatsApp-bot platform's
+    /// `get_authorized_orgs()`): no owner rule was found, one document was ava's, and she
+    /// was drafted "may insert, update, delete every row", ben "may insert every row".
+    @Test func aColumnInTheSetAUserReadingFunctionReturnsIsTheOwner() throws {
+        let draft = try Self.draft("setreturningowner", """
+            create table public.orgs (id uuid primary key default gen_random_uuid(), name text not null);
+            create table public.members (org_id uuid not null references public.orgs (id) on delete cascade,
+              user_id uuid not null references auth.users (id) on delete cascade, primary key (org_id, user_id));
+            create table public.docs (id uuid primary key default gen_random_uuid(),
+              org_id uuid not null references public.orgs (id) on delete cascade, body text not null);
+            alter table public.orgs enable row level security;
+            alter table public.members enable row level security;
+            alter table public.docs enable row level security;
+            create function public.my_orgs() returns setof uuid language sql stable security definer set search_path = ''
+              as $$ select org_id from public.members where user_id = auth.uid() $$;
+            revoke execute on function public.my_orgs() from public, anon;
+            create policy orgs_read on public.orgs for select to authenticated using (id in (select public.my_orgs()));
+            create policy members_read on public.members for select to authenticated using (user_id = auth.uid());
+            create policy docs_all on public.docs for all to authenticated
+              using (org_id in (select public.my_orgs())) with check (org_id in (select public.my_orgs()));
+            """)
+        let docs = try #require(draft.plan.relations.first { $0.name == "docs" })
+        #expect(docs.owner == "org_id in (select public.my_orgs())", "\(draft.yaml)")
+        #expect(docs.access["ava"] == Access(select: .own, insert: .own, update: .own, delete: .own), "\(draft.yaml)")
+        #expect(docs.access["ben"] == docs.access["ava"], "\(draft.yaml)")
+        #expect(!draft.dangerCells.contains { $0.contains("docs") }, "\(draft.dangerCells)")
+        #expect(draft.verified, "\(Self.failures(draft))")
+    }
 }

@@ -139,7 +139,8 @@ struct DraftCatalog {
     /// app's own id for the user), and that call. Read as any of the table's rows, the
     /// inserts tried with the persona's own value counted as "every row": made-up
     /// DANGERs. Found once, after the policies are read (a pattern per call).
-    var userCallOwners: [String: (column: String, call: String)] = [:]
+    /// `ofSet`: the call returns the user's set of values (`col in (select f())`).
+    var userCallOwners: [String: (column: String, call: String, ofSet: Bool)] = [:]
     /// Tables with rules on insert or update (`create rule ... do instead nothing`),
     /// which refuse an insert's ON CONFLICT clause.
     var tablesWithWriteRules: Set<String> = []
@@ -440,8 +441,11 @@ struct DraftCatalog {
         let identifier = DraftOwnership.identifier
         let patterns: [(call: String, regexes: [NSRegularExpression])] = userReadingCalls.map { call in
             let called = #"(?:\(\s*SELECT\s+)?"# + NSRegularExpression.escapedPattern(for: call) + #"\)"#
+            // `col = f()`, `f() = col`, and `col IN (SELECT f())` for a function returning
+            // the user's set (`org_id in (select my_orgs())`), the last one last.
             let texts = [#"(?<![.\w"])"# + identifier + #"\s*=\s*"# + called,
-                         called + #"(?:\s+AS\s+\w+\s*\))?\s*=\s*(?<![.\w"])"# + identifier + #"(?![.\w(])"#]
+                         called + #"(?:\s+AS\s+\w+\s*\))?\s*=\s*(?<![.\w"])"# + identifier + #"(?![.\w(])"#,
+                         #"(?<![.\w"])"# + identifier + #"\s+IN\s*\(\s*SELECT\s+"# + NSRegularExpression.escapedPattern(for: call) + #"\)"#]
             return (call, texts.compactMap { try? NSRegularExpression(pattern: $0, options: [.caseInsensitive]) })
         }
         guard !patterns.isEmpty else { return }
@@ -455,12 +459,12 @@ struct DraftCatalog {
             let names = Set((columns[table] ?? []).map(\.name))
             search: for expression in expressions {
                 for (call, regexes) in patterns where expression.contains(call) {
-                    for regex in regexes {
+                    for (index, regex) in regexes.enumerated() {
                         for match in regex.matches(in: expression, range: NSRange(expression.startIndex..., in: expression)) {
                             guard let found = Range(match.range(at: 1), in: expression) else { continue }
                             let name = DraftOwnership.unquoted(String(expression[found]))
                             if names.contains(name) {
-                                userCallOwners[table] = (name, call + ")")
+                                userCallOwners[table] = (name, call + ")", index == 2)
                                 break search
                             }
                         }

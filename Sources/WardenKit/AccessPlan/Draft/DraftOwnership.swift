@@ -106,7 +106,9 @@ struct DraftOwnership {
     /// which is then true of the persona's own rows.
     func ownerRule(of table: String) -> String? {
         if let column = ownerColumn(of: table) { return "\(Self.sqlName(column)) = auth.uid()" }
-        if let owner = ownerThroughUserFunction(of: table) { return "\(Self.sqlName(owner.column)) = \(owner.call)" }
+        if let owner = ownerThroughUserFunction(of: table) {
+            return owner.ofSet ? "\(Self.sqlName(owner.column)) in (select \(owner.call))" : "\(Self.sqlName(owner.column)) = \(owner.call)"
+        }
         // An expression that reads no column of the table says who the user is, not
         // whose the row is (an admin check): taken as the owner rule, no row was anyone's.
         let expressions = (catalog.policyExpressions[table] ?? []).filter { !catalog.rowlessExpressions.contains($0) }
@@ -134,7 +136,7 @@ struct DraftOwnership {
 
     /// A column a policy compares with a call, without arguments, of a function that
     /// reads the signed-in user, and that call (`DraftCatalog.userCallOwners`).
-    func ownerThroughUserFunction(of table: String) -> (column: String, call: String)? {
+    func ownerThroughUserFunction(of table: String) -> (column: String, call: String, ofSet: Bool)? {
         catalog.userCallOwners[table]
     }
 
@@ -226,7 +228,10 @@ struct DraftOwnership {
             chosen.append(column)
         }
         return chosen.map { column in
-            if let throughFunction, column.name == throughFunction.column, !inSetup { return (column.name, throughFunction.call) }
+            if let throughFunction, column.name == throughFunction.column, !inSetup {
+                // One of the user's set (a value, as an insert needs).
+                return (column.name, throughFunction.ofSet ? "(select \(throughFunction.call) limit 1)" : throughFunction.call)
+            }
             if column.name == owner { return (column.name, "auth.uid()") }
             return (column.name, Self.signedInUserArray(column) ?? standIn(for: column, in: table)?.sqlValue
                 ?? value(for: column, inSetup: inSetup) ?? "null")
