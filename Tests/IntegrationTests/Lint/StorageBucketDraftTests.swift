@@ -172,4 +172,39 @@ import TestSupport
         // Nothing of the draft's run is left: the bucket exists only in its rolled-back setup.
         #expect(try connection.query("select count(*) from storage.buckets").rows.first?.first == "0")
     }
+
+    /// Per-user avatar folders beside `for all using (bucket_id = 'git-state' and
+    /// auth.role() = 'authenticated')`: every cell came from the avatars bucket, `own`,
+    /// and "0 cells marked DANGER" while any user read and overwrote every file of
+    /// git-state (a git-collaboration app). Each other bucket the policies name gets
+    /// checks of ben's file there, made by the check itself; the matrix stays the avatars'.
+    @Test func theOtherBucketsThePoliciesNameAreChecked() throws {
+        let connection = try Connection(try TestCluster.newTwinDatabase("otherbuckets").project)
+        try connection.execute(unsafeScript: """
+            insert into storage.buckets (id, name, public) values ('avatars', 'avatars', false), ('git-state', 'git-state', false),
+              ('logos', 'logos', true);
+            create policy "own avatars" on storage.objects for all to authenticated
+              using (bucket_id = 'avatars' and (storage.foldername(name))[1] = auth.uid()::text)
+              with check (bucket_id = 'avatars' and (storage.foldername(name))[1] = auth.uid()::text);
+            create policy "git state" on storage.objects for all to authenticated
+              using (bucket_id = 'git-state' and auth.role() = 'authenticated')
+              with check (bucket_id = 'git-state' and auth.role() = 'authenticated');
+            create policy "own logos" on storage.objects for update to authenticated
+              using (bucket_id = 'logos' and (storage.foldername(name))[1] = auth.uid()::text);
+            """)
+        let draft = try PlanDrafter(connection: connection, schemas: ["public", "storage"]).draft()
+        let objects = try #require(draft.plan.relations.first { $0.qualifiedName == "storage.objects" })
+        #expect(objects.access["ava"] == Access(select: .own, insert: .own, update: .own, delete: .own), "\(draft.yaml)")
+        for name in ["ava reads a file of ben's in bucket git-state", "ava changes a file of ben's in bucket git-state"] {
+            let check = try #require(draft.plan.checks.first { $0.name == name }, "\(draft.plan.checks.map(\.name))")
+            #expect(check.expectation.rowCount == 1, "\(draft.yaml)")
+        }
+        #expect(draft.dangerCells.contains { $0.contains("may change other users' files in bucket git-state") }, "\(draft.dangerCells)")
+        // Another user's logo is refused (0 rows), and a public bucket's files are anyone's to read: no read check.
+        let logo = try #require(draft.plan.checks.first { $0.name == "ava changes a file of ben's in bucket logos" },
+                                "\(draft.plan.checks.map(\.name))")
+        #expect(logo.expectation.rowCount == 0, "\(draft.yaml)")
+        #expect(!draft.plan.checks.contains { $0.name == "ava reads a file of ben's in bucket logos" })
+        #expect(draft.verified, "\(draft.report.failures.map { "\($0.name): \($0.observed)" })")
+    }
 }

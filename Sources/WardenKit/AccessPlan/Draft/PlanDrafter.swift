@@ -125,6 +125,10 @@ public struct PlanDrafter {
                 emails: emails + (standIns.emailsByTable[relation.qualifiedName] ?? []))
                 ?? (emails.isEmpty ? nil : ownership.privilegeHolderRow(table: relation.qualifiedName, quotedTable: quoted))
         }
+        // The second persona's file, for the checks of the other buckets the storage policies name.
+        let benFile = tables["storage.objects"] == nil ? nil : DraftWriteCheck.writerAndOther(personas).flatMap {
+            ownership.setupRows(table: "storage.objects", quotedTable: "storage.objects", emails: [$0.otherEmail])
+        }
         // Whether the first signed-in persona can join the other's rows through a
         // membership table, write into the other's rows, or give itself a privilege:
         // observed as checks, kept as they came out (`DraftWriteCheck`).
@@ -132,6 +136,7 @@ public struct PlanDrafter {
             + DraftWriteCheck.parentRowWrites(ownership: ownership, exposed: byQuotedName, personas: personas)
             + DraftWriteCheck.selfPromotions(ownership: ownership, exposed: byQuotedName, personas: personas)
             + DraftWriteCheck.valueClaims(ownership: ownership, exposed: byQuotedName, personas: personas)
+            + DraftWriteCheck.otherBuckets(storage, chosen: ownership.storageBucket, personas: personas, benFile: benFile)
         plan.checks = writeChecks.map(\.check)
         let refusals = DraftSetupRefusals()
         for table in exposedTables.map(\.qualifiedName) {

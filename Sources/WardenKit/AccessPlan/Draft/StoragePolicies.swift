@@ -24,6 +24,8 @@ public struct StoragePolicies: Sendable, Equatable {
     /// makes them in its setup, so their files are probed (otherwise every policy
     /// scoped to one refused every probe, and a read of every user's files was unseen).
     public var missingBuckets: [String] = []
+    /// The existing buckets that are public (their files are anyone's to read).
+    public var publicBuckets: Set<String> = []
 
     /// The buckets `storage.objects`' policies name, anon's first, then those missing.
     var objectBuckets: [String] { (tables.first { $0.name == "storage.objects" }?.buckets ?? []) + missingBuckets }
@@ -85,6 +87,7 @@ public struct StoragePolicies: Sendable, Equatable {
         let existing = Set(try connection.query("select id from storage.buckets").rows.compactMap { $0.first ?? nil })
         var seen: Set<String> = []
         policies.missingBuckets = named.filter { !existing.contains($0) && seen.insert($0).inserted }
+        policies.publicBuckets = Set(try connection.query("select id from storage.buckets where public").rows.compactMap { $0.first ?? nil })
         return policies
     }
 

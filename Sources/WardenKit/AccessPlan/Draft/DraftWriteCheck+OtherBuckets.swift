@@ -1,0 +1,47 @@
+extension DraftWriteCheck {
+    /// Checks of the buckets `storage.objects`' policies name besides the one the draft's
+    /// rows and samples go in (`StoragePolicies.objectBucket`): a bucket of per-user
+    /// folders beside `for all using (bucket_id = 'git-state' and auth.role() =
+    /// 'authenticated')` had every cell from the first bucket, `own`, while any user read
+    /// and overwrote every file of the second. For each other bucket: the first signed-in
+    /// persona changing a file of the second's there, and, where the bucket is not public
+    /// (a public bucket's files are anyone's to read), reading it. The second persona's
+    /// file there is made by the check's own `before` SQL (`benFile`: the draft's storage
+    /// setup row for that persona, made for `chosen`), so the matrix, which speaks of the
+    /// bucket the owner rule names, is as it was; each check is kept as it came out.
+    static func otherBuckets(_ storage: StoragePolicies, chosen: String?, personas: [Persona], benFile: String?) -> [DraftWriteCheck] {
+        guard let (writer, _, other, otherEmail) = writerAndOther(personas), let chosen, let benFile,
+              benFile.contains(DraftOwnership.literal(chosen)) else { return [] }
+        return storage.objectBuckets.filter { $0 != chosen }.flatMap { bucket -> [DraftWriteCheck] in
+            let literal = DraftOwnership.literal(bucket)
+            let file = benFile.replacingOccurrences(of: DraftOwnership.literal(chosen), with: literal)
+            let target = """
+                select o.id::text from storage.objects o join auth.users u on o.name = u.id::text || '/' || u.id::text || '.txt'
+                  where o.bucket_id = \(literal) and u.email = \(DraftOwnership.literal(otherEmail)) limit 1
+                """
+            func withFile(_ check: CustomCheck) -> CustomCheck {
+                var check = check
+                check.before = file + ";\n" + (check.before ?? "")
+                return check
+            }
+            let row = "id = current_setting('\(setting)')::uuid"
+            let change = DraftWriteCheck(
+                table: "storage.objects",
+                check: withFile(before(expectingOneRow(
+                    "\(writer.name) changes a file of \(other.name)'s in bucket \(bucket)", writer: writer,
+                    sql: "update storage.objects set name = name where \(row)"), target: target)),
+                danger: "a signed-in user may change other users' files in bucket \(bucket) (an update of another user's file went through)",
+                refusals: ["42501", "P0001"], noRowRefuses: true)
+            guard !storage.publicBuckets.contains(bucket) else { return [change] }
+            let read = DraftWriteCheck(
+                table: "storage.objects",
+                check: withFile(before(expectingOneRow(
+                    "\(writer.name) reads a file of \(other.name)'s in bucket \(bucket)", writer: writer,
+                    sql: "select 1 from storage.objects where \(row)"), target: target)),
+                danger: "a signed-in user may read other users' files in bucket \(bucket), which is not public "
+                    + "(a read of another user's file returned it)",
+                noRowRefuses: true)
+            return [read, change]
+        }
+    }
+}
