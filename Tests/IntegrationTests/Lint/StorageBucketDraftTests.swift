@@ -207,4 +207,30 @@ import TestSupport
         #expect(!draft.plan.checks.contains { $0.name == "ava reads a file of ben's in bucket logos" })
         #expect(draft.verified, "\(draft.report.failures.map { "\($0.name): \($0.observed)" })")
     }
+
+    /// Personal logos (first folder the user's id) beside team buckets matched by a
+    /// pattern (`bucket_id like 'team-%'`), the team policy named so that it sorts first:
+    /// its rule became the owner rule, held for no file, and ava's own logo counted as
+    /// another user's ("may update other users' rows", a payslips app). Renamed, the
+    /// DANGER went away. A rule naming its bucket comes first.
+    @Test func theOwnerRuleIsOneThatNamesItsBucket() throws {
+        let connection = try Connection(try TestCluster.newTwinDatabase("bucketrule").project)
+        try connection.execute(unsafeScript: """
+            create table public.team_members (user_id uuid not null references auth.users (id), team_id uuid not null);
+            insert into storage.buckets (id, name, public) values ('logos', 'logos', true);
+            create policy "logos read" on storage.objects for select using (bucket_id = 'logos');
+            create policy "logos update" on storage.objects for update
+              using (bucket_id = 'logos' and auth.uid()::text = (storage.foldername(name))[1]);
+            create policy "a team update" on storage.objects for update
+              using (bucket_id like 'team-%' and exists (select 1 from public.team_members m
+                     where m.user_id = auth.uid() and m.team_id = replace(bucket_id, 'team-', '')::uuid));
+            """)
+        let draft = try PlanDrafter(connection: connection, schemas: ["public", "storage"]).draft()
+        let objects = try #require(draft.plan.relations.first { $0.qualifiedName == "storage.objects" })
+        #expect(objects.owner?.contains("'logos'") == true, "\(draft.yaml)")
+        #expect(objects.access["ava"]?.update == .own, "\(draft.yaml)")
+        #expect(objects.access["ben"] == objects.access["ava"], "\(draft.yaml)")
+        // (Everyone reading the logos is what "logos read" says.)
+        #expect(!draft.dangerCells.contains { $0.hasPrefix("storage.objects") && $0.contains("update") }, "\(draft.dangerCells)")
+    }
 }

@@ -111,7 +111,17 @@ struct DraftOwnership {
         }
         // An expression that reads no column of the table says who the user is, not
         // whose the row is (an admin check): taken as the owner rule, no row was anyone's.
-        let expressions = (catalog.policyExpressions[table] ?? []).filter { !catalog.rowlessExpressions.contains($0) }
+        var expressions = (catalog.policyExpressions[table] ?? []).filter { !catalog.rowlessExpressions.contains($0) }
+        // Storage: a rule naming its bucket (`bucket_id = 'logos'`) before one matching a
+        // pattern of buckets (`bucket_id like 'team-%'`), whatever the policies' names:
+        // "a team update" sorted first, its rule held for no file in a bucket, and ava's
+        // own logo counted as another user's (a made-up DANGER).
+        if table == "storage.objects" {
+            let namesABucket = { (expression: String) in
+                expression.range(of: #"bucket_id\s*=\s*'"#, options: .regularExpression) != nil
+            }
+            expressions = expressions.filter(namesABucket) + expressions.filter { !namesABucket($0) }
+        }
         guard let rule = expressions.first(where: { Self.readsWhoTheUserIs($0) })
             ?? expressions.first(where: { passesRowToUserFunction($0, table: table) }) else {
             return ownedThroughParentsPolicy(table, expressions)
