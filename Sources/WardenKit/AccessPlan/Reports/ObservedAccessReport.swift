@@ -95,10 +95,9 @@ public struct ObservedAccessReport {
         // (A drafted view has no sample.)
         let tables = Set(draft.plan.relations.filter { !$0.sample.isEmpty }.map(\.qualifiedName))
         for result in draft.report.results where signedIn.contains(result.persona ?? "") && tables.contains(result.subject) {
+            // (The relation's own refusal names the relation.)
             guard let table = Self.deniedTable(in: result.observed),
-                  RelationProber.otherDeniedTable("permission denied for table \(table)",
-                                                  relation: String(result.subject.split(separator: ".").last ?? "")) != nil
-            else { continue }
+                  table != String(result.subject.split(separator: ".").last ?? "") else { continue }
             let persona = result.persona ?? "-"
             if let index = lines.firstIndex(where: { $0.subject == result.subject && $0.table == table }) {
                 if !lines[index].probes.contains(result.probe) { lines[index].probes.append(result.probe) }
