@@ -46,21 +46,33 @@ struct FunctionCallProbe {
         let returns = try context.connection.query(
             "select prorettype::regtype::text from pg_proc where oid = to_regprocedure(\(signature))").scalar
         let user = userID(for: persona)
-        var attempts = [parameters.map { simpleValue($0, user: user) }]
+        let simple = parameters.map { simpleValue($0, user: user) }
+        var attempts = [simple]
         let allNull = parameters.map { _ in Argument.null }
-        if parameters.contains(where: { $0.category != "X" }), attempts[0] != allNull { attempts.append(allNull) }
-        // Rows of the tables the parameters are named for (`_organization_id`: an
-        // organisation's key, where a user's id broke the foreign key), after the ids.
-        let tableRows = try tableRowArguments(parameters, user: user)
-        if let tableRows, tableRows != attempts[0] { attempts.insert(tableRows, at: 1) }
+        if parameters.contains(where: { $0.category != "X" }), simple != allNull { attempts.append(allNull) }
         // Joining the caller to another user's row it cannot read, tried first.
         let selfJoin = try selfJoinArguments(parameters, as: persona)
         if let selfJoin { attempts.insert(selfJoin.values, at: 0) }
+        // Rows of the tables the parameters are named for (`_organization_id`: an
+        // organisation's key, where a user's id broke the foreign key), tried after the
+        // ids. Found, and made where the setup would make them, only once a call has
+        // run without a consequence, so they are not there while the ids' call runs.
+        var tableRows: [Argument]?? = nil
+        func tableRowsLater(than attempt: Int) throws -> Bool {
+            if tableRows == nil {
+                let rows = try tableRowArguments(parameters, user: user).flatMap { $0 == simple ? nil : $0 }
+                if let rows, let position = attempts.firstIndex(of: simple) { attempts.insert(rows, at: position + 1) }
+                tableRows = .some(rows)
+            }
+            guard case .some(.some(let rows)) = tableRows else { return false }
+            return attempts.dropFirst(attempt + 1).contains(rows)
+        }
         var evidence: [String] = []
         var refusedOnlyForPrivilege = true
-        for (attempt, values) in attempts.enumerated() {
-            // Whether a later attempt gives the parameters rows that exist.
-            let rowsLater = tableRows.map { rows in attempts.dropFirst(attempt + 1).contains(rows) } ?? false
+        var attempt = -1
+        while attempt + 1 < attempts.count {
+            attempt += 1
+            let values = attempts[attempt]
             let arguments = zip(parameters, values).map { parameter, value in
                 (parameter.isVariadic ? "variadic " : "") + (value.sql ?? "null") + "::" + parameter.type
             }
@@ -122,7 +134,7 @@ struct FunctionCallProbe {
                 // Arguments we made up ('pgwarden', ava's id where a coupon's is wanted)
                 // that changed nothing may just have matched no row: that proves nothing.
                 if !values.isEmpty {
-                    if rowsLater { continue }
+                    if try tableRowsLater(than: attempt) { continue }
                     return LintConsequence(verdict: .notProbed, evidence: evidence + [
                         "the call's arguments were made up: that it changed nothing may only mean they matched no row",
                     ])
@@ -144,6 +156,7 @@ struct FunctionCallProbe {
             case .refused(let error):
                 evidence.append("\(persona) called \(shown): failed, \(PersonaOutcome.describe(error))")
                 if error.sqlState != .insufficientPrivilege { refusedOnlyForPrivilege = false }
+                _ = try tableRowsLater(than: attempt)
             }
         }
         return LintConsequence(verdict: refusedOnlyForPrivilege ? .harmless : .notProbed, evidence: evidence)
