@@ -213,20 +213,23 @@ struct PlanAccountCreator {
                 + advice)
     }
 
+    /// The user's auth.users row as Supabase Auth writes it for a user without a password:
+    /// `encrypted_password` '' (`NewUser`, supabase/auth `internal/models/user.go`; never
+    /// NULL: a sign-up trigger copying it into a NOT NULL column refused every persona).
     private func insertUser(id: String, _ user: PlanUser) -> SQL {
         if user.isAnonymous {
             return """
-                insert into auth.users (id, aud, role, email, is_anonymous,
+                insert into auth.users (id, aud, role, email, encrypted_password, is_anonymous,
                                         raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
-                values (\(id)::uuid, 'authenticated', 'authenticated', null, true,
+                values (\(id)::uuid, 'authenticated', 'authenticated', null, '', true,
                         \(user.appMetadataJSON)::jsonb, \(user.metadataJSON)::jsonb, now(), now())
                 returning id
                 """
         }
         return """
-            insert into auth.users (id, aud, role, email, email_confirmed_at,
+            insert into auth.users (id, aud, role, email, encrypted_password, email_confirmed_at,
                                     raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
-            values (\(id)::uuid, 'authenticated', 'authenticated', \(user.email), now(),
+            values (\(id)::uuid, 'authenticated', 'authenticated', \(user.email), '', now(),
                     \(user.appMetadataJSON)::jsonb, \(user.metadataJSON)::jsonb, now(), now())
             returning id
             """

@@ -5,6 +5,9 @@ import TestSupport
 
 /// The accounts the runner creates for anonymous and social-login personas, seen
 /// from inside the run (each check's `verify` is admin SQL with the persona's claims).
+/// Each has `encrypted_password` '' as Supabase Auth writes it for a user without a
+/// password (`NewUser` in supabase/auth `internal/models/user.go`: never NULL), so a
+/// sign-up trigger copying it into a NOT NULL column accepts the personas.
 @Suite struct PersonaAccountIntegrationTests {
     private func run(_ text: String, on connection: Connection) throws -> AccessPlanReport {
         try AccessPlanRunner(connection: connection, plan: AccessPlanParser(file: "plan.yml").parse(text)).run()
@@ -25,6 +28,7 @@ import TestSupport
             expect: { value: "true" }
             verify: |
               select u.is_anonymous and u.email is null and u.email_confirmed_at is null
+                 and u.encrypted_password = ''
                  and u.raw_app_meta_data = '{"provider": "anonymous", "providers": ["anonymous"]}'
                  and u.raw_user_meta_data = '{"display_name": "G"}'
               from auth.users u where u.id = auth.uid()
@@ -33,7 +37,7 @@ import TestSupport
             sql: select auth.jwt() -> 'app_metadata' ->> 'tier'
             expect: { value: gold }
             verify: |
-              select not u.is_anonymous and u.email = 'jay@example.com'
+              select not u.is_anonymous and u.email = 'jay@example.com' and u.encrypted_password = ''
                  and u.raw_app_meta_data = '{"provider": "kakao", "providers": ["kakao"], "tier": "gold"}'
               from auth.users u where u.id = auth.uid()
 

@@ -93,9 +93,9 @@ struct DraftStandInUser: Hashable, Comparable {
     static func setupEntry(_ users: [DraftStandInUser], metadataJSON: String, tables: [String]) -> String {
         let inserts = users.sorted().map { user in
             """
-              insert into auth.users (id, aud, role, email, email_confirmed_at,
+              insert into auth.users (id, aud, role, email, encrypted_password, email_confirmed_at,
                                       raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
-              values (\(user.sqlValue), 'authenticated', 'authenticated', \(DraftOwnership.literal(user.email)), now(),
+              values (\(user.sqlValue), 'authenticated', 'authenticated', \(DraftOwnership.literal(user.email)), '', now(),
                       '{"provider":"email","providers":["email"]}', \(DraftOwnership.literal(metadataJSON)), now(), now());
             """
         }.joined(separator: "\n")
