@@ -34,6 +34,22 @@ import Testing
             == [.rlsReferencesUserMetadata, .authRLSInitplan])
     }
 
+    /// The advice names the call the policy makes for every row (a policy calling only
+    /// auth.jwt() was told to wrap auth.uid()), the first not wrapped already.
+    @Test func thePerRowAdviceNamesTheCallMade() throws {
+        func detail(_ using: String) throws -> String? {
+            try LintPolicyRules(policies: [policy("r", using: using, check: nil)]).findings()
+                .first { $0.rule == .authRLSInitplan }?.detail
+        }
+        #expect(try detail("((auth.jwt() ->> 'role'::text) = 'admin'::text)")?
+            .hasSuffix("calls auth.jwt() for every row; wrap it as (select auth.jwt())") == true)
+        #expect(try detail("((owner = ( SELECT auth.uid() AS uid)) OR (auth.role() = 'service_role'::text))")?
+            .hasSuffix("calls auth.role() for every row; wrap it as (select auth.role())") == true)
+        #expect(try detail("(tenant = current_setting('app.tenant'::text))")?
+            .hasSuffix("calls current_setting(...) for every row; wrap it as (select current_setting(...))") == true)
+        #expect(try detail("(owner = ( SELECT auth.uid() AS uid))") == nil)
+    }
+
     @Test func theSummaryCountsOneFindingAndOneDangerInTheSingular() {
         let view = LintFinding(rule: .securityDefinerView, kind: .view, schema: "public", name: "v", detail: "")
         #expect(LintReportFormats.summary(LintReport(findings: [view], duration: .zero)) == "lint: 1 finding, 1 danger")

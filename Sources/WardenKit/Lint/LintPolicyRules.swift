@@ -39,9 +39,8 @@ struct LintPolicyRules {
                 found.append(finding(.rlsReferencesUserMetadata,
                     "reads user_metadata from the JWT, which signed-in users may change themselves"))
             }
-            if [policy.using, policy.check].contains(where: { $0.map(Self.evaluatesPerRow) ?? false }) {
-                found.append(finding(.authRLSInitplan,
-                    "calls auth.<function>() or current_setting() for every row; wrap it as (select auth.uid())"))
+            if let call = [policy.using, policy.check].lazy.compactMap({ $0.flatMap(Self.perRowCall) }).first {
+                found.append(finding(.authRLSInitplan, "calls \(call) for every row; wrap it as (select \(call))"))
             }
             return found
         }
@@ -76,11 +75,16 @@ struct LintPolicyRules {
             != nil
     }
 
-    /// A call not wrapped in a scalar subquery (`( SELECT auth.uid() AS uid)`), which
-    /// the planner runs once as an initplan instead of once per row.
-    static func evaluatesPerRow(_ expression: String) -> Bool {
-        let calls = expression.matches(of: /(auth\.(uid|jwt|role|email)\(\)|current_setting\()/.ignoresCase()).count
-        let wrapped = expression.matches(of: /select\s+[(\s]*(auth\.(uid|jwt|role|email)\(\)|current_setting\()/.ignoresCase()).count
-        return calls > wrapped
+    /// The first call to an auth function or `current_setting` not wrapped in a scalar
+    /// subquery (`( SELECT auth.uid() AS uid)`), which the planner runs once as an
+    /// initplan instead of once per row: as the advice names it (`auth.jwt()`,
+    /// `current_setting(...)`; a policy calling only auth.jwt() was told to wrap auth.uid()).
+    static func perRowCall(_ expression: String) -> String? {
+        let wrapped = Set(expression.matches(of: /select\s+[(\s]*(?<call>auth\.(?:uid|jwt|role|email)\(\)|current_setting\()/.ignoresCase())
+            .map { $0.output.call.startIndex })
+        guard let call = expression.matches(of: /auth\.(?:uid|jwt|role|email)\(\)|current_setting\(/.ignoresCase())
+            .first(where: { !wrapped.contains($0.range.lowerBound) }) else { return nil }
+        let text = String(expression[call.range]).lowercased()
+        return text.hasSuffix("()") ? text : text + "...)"
     }
 }
