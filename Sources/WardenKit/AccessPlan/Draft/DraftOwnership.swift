@@ -46,6 +46,17 @@ struct DraftOwnership {
             ?? firstCompared(in: expressions.map(Self.withoutCasts), among: uuids)
     }
 
+    /// A text column the policies compare with the user's id as text (`user_id =
+    /// auth.uid()::text`; Storage's `owner_id = (select auth.uid()::text)`, as Supabase's
+    /// docs write it), where no uuid column is the owner: a row of the persona's holds
+    /// `auth.uid()::text` there. (Its rows held `'Draft user_id'`, no one's, and the
+    /// personas' own access was drafted `none`.) The owner rule stays the policy's whole.
+    func textOwnerColumn(of table: String) -> String? {
+        guard ownerColumn(of: table) == nil else { return nil }
+        let texts = Set((catalog.columns[table] ?? []).filter { $0.category == "S" }.map(\.name))
+        return firstCompared(in: (catalog.policyExpressions[table] ?? []).map(Self.withoutCasts), among: texts)
+    }
+
     /// The first of `names` an expression compares with auth.uid().
     private func firstCompared(in expressions: [String], among names: Set<String>) -> String? {
         for expression in expressions {
@@ -205,7 +216,10 @@ struct DraftOwnership {
     func sample(of table: String, inSetup: Bool = false) -> [(column: String, expression: String)] {
         let columns = catalog.columns[table] ?? []
         let owner = ownerColumn(of: table)
-        if table == "storage.objects" { return storageObjectSample(columns: columns, owner: owner, inSetup: inSetup) }
+        let textOwner = textOwnerColumn(of: table)
+        if table == "storage.objects" {
+            return storageObjectSample(columns: columns, owner: owner, textOwner: textOwner, inSetup: inSetup)
+        }
         let ruled = ownerRuleReferences(of: table)
         // A user column of a table with an owner rule, even one that may be null: a
         // membership row without its user (`members.user_id`) makes no one a member.
@@ -213,7 +227,7 @@ struct DraftOwnership {
         // In the setup, a key another table's rules read through (`memberships.user_id`,
         // `organizations_subscriptions.subscription_id`), even one that may be null.
         var chosen = columns.filter { column in
-            column.required || column.name == owner || ruled.contains(column.name)
+            column.required || column.name == owner || column.name == textOwner || ruled.contains(column.name)
                 || (hasRule && column.writable && column.referencesAUser)
                 || (inSetup && column.linksRowsForOtherPolicies)
                 || (hasRule && column.writable && column.defaultsToSignedInUser && column.category == "A")
@@ -243,6 +257,7 @@ struct DraftOwnership {
                 return (column.name, throughFunction.ofSet ? "(select \(throughFunction.call) limit 1)" : throughFunction.call)
             }
             if column.name == owner { return (column.name, "auth.uid()") }
+            if column.name == textOwner { return (column.name, "auth.uid()::text") }
             return (column.name, Self.signedInUserArray(column) ?? standIn(for: column, in: table)?.sqlValue
                 ?? value(for: column, inSetup: inSetup) ?? "null")
         }
@@ -311,11 +326,15 @@ struct DraftOwnership {
     /// Supabase's per-user folder policies (`(storage.foldername(name))[1] = auth.uid()::text`)
     /// and per-user file names (`replace(storage.filename(name), ...)::uuid = auth.uid()`,
     /// a cast that a file named anything else made fail for the whole run) expect.
-    private func storageObjectSample(columns: [DraftCatalog.Column], owner: String?, inSetup: Bool) -> [(column: String, expression: String)] {
+    private func storageObjectSample(columns: [DraftCatalog.Column], owner: String?, textOwner: String?, inSetup: Bool)
+        -> [(column: String, expression: String)]
+    {
         let bucket = storageBucket.map(Self.literal) ?? "(select min(id) from storage.buckets)"
         var sample = [("bucket_id", bucket), ("name", "auth.uid()::text || '/' || auth.uid()::text || '.txt'")]
-        for column in columns where (column.required || column.name == owner) && !["bucket_id", "name"].contains(column.name) {
-            sample.append((column.name, column.name == owner ? "auth.uid()" : value(for: column, inSetup: inSetup) ?? "null"))
+        for column in columns where (column.required || column.name == owner || column.name == textOwner)
+            && !["bucket_id", "name"].contains(column.name) {
+            let expression = column.name == owner ? "auth.uid()" : column.name == textOwner ? "auth.uid()::text" : nil
+            sample.append((column.name, expression ?? value(for: column, inSetup: inSetup) ?? "null"))
         }
         return sample.filter { entry in columns.contains { $0.name == entry.0 } }
     }
