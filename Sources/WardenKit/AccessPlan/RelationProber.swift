@@ -201,13 +201,26 @@ struct RelationProber {
         }?.0
     }
 
+    /// Whether no client can insert another user's row of `storage.objects`: Storage
+    /// writes an upload's `owner` and `owner_id` from the caller's token ("an owner is
+    /// automatically assigned ... derived from the sub claim in the JWT",
+    /// https://supabase.com/docs/guides/storage/security/ownership), so where the owner
+    /// rule reads them, every file a client uploads is its own. (Such an insert, with
+    /// ben's id in `owner_id`, was a made-up DANGER: "may insert other users' rows".)
+    private var ownerStampedByStorage: Bool {
+        plan.qualifiedName == "storage.objects"
+            && plan.owner?.range(of: #"(?<![\w."])owner(_id)?(?![\w"])"#, options: .regularExpression) != nil
+    }
+
     private func queueInserts(_ persona: Persona, _ scope: Scope, _ truth: RelationTruth, _ batch: ProbeBatch) throws
         -> [Pending]
     {
         var targets: [(label: String, owner: Persona?, ownsIt: Bool)] = []
         if plan.owner != nil, persona.user != nil {
             targets.append(("insert own row", persona, true))
-            if let other = context.otherUser(than: persona) { targets.append(("insert another user's row", other, false)) }
+            if let other = context.otherUser(than: persona), !ownerStampedByStorage {
+                targets.append(("insert another user's row", other, false))
+            }
         } else {
             targets.append(("insert a row", persona.user != nil ? persona : context.someUser, plan.owner == nil))
         }
