@@ -353,6 +353,31 @@ import TestSupport
         #expect(reread.checks.map(\.name) == names)
     }
 
+    /// The same join where the members' user ids have no foreign key to auth.users (ids
+    /// moved from another auth provider): the uuid column the policies compare with
+    /// auth.uid() is the user's. (A multi-tenant app: any user made himself owner of any
+    /// organisation, and the draft said `insert: own` with no check.)
+    @Test func aMembershipWhoseUserIdsHaveNoForeignKeyIsChecked() throws {
+        let draft = try Self.draft("nofkjoin", """
+            create table public.orgs (id uuid primary key default gen_random_uuid(), name text);
+            create table public.org_map (
+              id uuid primary key default gen_random_uuid(),
+              org_id uuid not null references public.orgs (id), user_id uuid not null,
+              role text not null default 'member', unique (user_id, org_id));
+            alter table public.orgs enable row level security;
+            alter table public.org_map enable row level security;
+            create policy "members read" on public.orgs for select to authenticated
+              using (exists (select 1 from public.org_map m where m.org_id = orgs.id and m.user_id = auth.uid()));
+            create policy "own" on public.org_map for select to authenticated using (user_id = auth.uid());
+            create policy "join" on public.org_map for insert to authenticated with check (user_id = auth.uid());
+            """)
+        #expect(draft.plan.checks.map(\.name) == ["ava joins a public.orgs row of ben's through public.org_map"], "\(draft.yaml)")
+        #expect(draft.dangerCells.contains {
+            $0.hasPrefix("public.org_map · ava: a signed-in user may join another user's public.orgs rows through public.org_map")
+        }, "\(draft.dangerCells)")
+        #expect(draft.verified, "\(Self.failures(draft))")
+    }
+
     /// Messages in a conversation of two users, under a check the draft does not read
     /// (`least(a, b) <> greatest(a, b)`; `a <> b` gets someone who is no persona:
     /// `DraftTwoUserRowsTests`): the setup named the persona in both columns, the check

@@ -498,7 +498,7 @@ struct DraftOwnership {
         for (table, columns) in catalog.columns.sorted(by: { $0.key < $1.key }) {
             let parts = table.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
             guard parts.count == 2, parts.allSatisfy(Self.isPlain), table != reference.table,
-                  let (user, row) = membershipKey(columns, row: { column in
+                  let (user, row) = membershipKey(of: table, columns, row: { column in
                       column.reference?.table == reference.table && column.reference?.column == reference.column
                   })
             else { continue }
@@ -507,16 +507,21 @@ struct DraftOwnership {
         return nil
     }
 
-    /// A membership's key among `columns`: its user column (a foreign key to
-    /// auth.users, or to a table keyed by its users such as `public.users (id)`, in a
-    /// unique key) and the first other column `isRow` accepts that is in a unique key
-    /// too, or any such column when the user column is unique by itself. (Members keyed
-    /// by a profile were no membership: any user joining any organisation went unseen.)
-    private func membershipKey(_ columns: [DraftCatalog.Column], row isRow: (DraftCatalog.Column) -> Bool)
+    /// A membership's key among `columns` (those of `table`): its user column (a foreign
+    /// key to auth.users, or to a table keyed by its users such as `public.users (id)`,
+    /// or else the uuid column its policies compare with auth.uid(), in a unique key) and
+    /// the first other column `isRow` accepts that is in a unique key too, or any such
+    /// column when the user column is unique by itself. (Members keyed by a profile were
+    /// no membership, nor were members whose user ids came from another auth provider,
+    /// with no foreign key: any user joining any organisation went unseen.)
+    private func membershipKey(of table: String, _ columns: [DraftCatalog.Column], row isRow: (DraftCatalog.Column) -> Bool)
         -> (user: DraftCatalog.Column, row: DraftCatalog.Column)?
     {
         guard let user = columns.first(where: { $0.unique && $0.referencesAUser })
-                ?? columns.first(where: { $0.unique && userKeyedTable(of: $0) != nil }),
+                ?? columns.first(where: { $0.unique && userKeyedTable(of: $0) != nil })
+                ?? ownerColumn(of: table).flatMap({ owner in
+                    columns.first { $0.unique && $0.typeName == "uuid" && $0.name == owner }
+                }),
               let row = columns.first(where: { $0.name != user.name && isRow($0) && ($0.unique || user.uniqueAlone) })
         else { return nil }
         return (user, row)
@@ -530,7 +535,7 @@ struct DraftOwnership {
     func membershipColumns(of table: String) -> (parent: String, rowColumn: String, userColumn: String, rowType: String)? {
         let columns = catalog.columns[table] ?? []
         guard catalog.tablesReadByOtherTablesPolicies.contains(table),
-              let (user, row) = membershipKey(columns, row: { column in
+              let (user, row) = membershipKey(of: table, columns, row: { column in
                   column.writable && column.reference.map { $0.table != "auth.users" && $0.table != table } == true
               }),
               let parent = row.reference?.table
