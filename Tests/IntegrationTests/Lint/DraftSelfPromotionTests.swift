@@ -44,6 +44,45 @@ import TestSupport
         #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
     }
 
+    /// A roles table a user may add their own rows to (`with check (user_id = auth.uid())`,
+    /// any role): inserting an own 'admin' row makes any user an administrator, which
+    /// `insert: own` does not say (a recycling app's `user_roles`). Checked as an insert
+    /// too, and kept as it came out: refused where the insert policy names the role.
+    @Test func aUserWhoMayAddTheirOwnRoleRowsMakesThemselvesAnAdministrator() throws {
+        func roles(_ insertCheck: String) -> String {
+            """
+            create type public.app_role as enum ('member', 'admin');
+            create table public.user_roles (
+              user_id uuid not null references auth.users on delete cascade,
+              role public.app_role not null default 'member', primary key (user_id, role));
+            alter table public.user_roles enable row level security;
+            create policy "read own" on public.user_roles for select to authenticated using (user_id = (select auth.uid()));
+            create policy "add own" on public.user_roles for insert to authenticated with check (\(insertCheck));
+            create function public.is_admin() returns boolean language sql stable security definer set search_path = '' as $$
+              select exists (select 1 from public.user_roles where user_id = auth.uid() and role = 'admin') $$;
+            create table public.reports (id bigint generated always as identity primary key,
+              owner uuid not null default auth.uid() references auth.users, body text not null default '');
+            alter table public.reports enable row level security;
+            create policy "own or admin" on public.reports for select to authenticated
+              using (owner = (select auth.uid()) or (select public.is_admin()));
+            """
+        }
+        let open = try DraftRealProjectShapesTests.draft("selfpromoteinsert", roles("user_id = (select auth.uid())"))
+        let name = "ava inserts a public.user_roles row of ava's with role 'admin'"
+        let check = try #require(open.plan.checks.first { $0.name == name }, "\(open.yaml)")
+        #expect(check.expectation.rowCount == 1, "\(open.yaml)")
+        #expect(open.dangerCells.contains { $0.hasPrefix("public.user_roles · ava: a signed-in user may give themselves role 'admin'") },
+                "\(open.dangerCells)")
+        #expect(open.verified, "\(DraftRealProjectShapesTests.failures(open))")
+
+        let closed = try DraftRealProjectShapesTests.draft("selfpromoteinsertclosed",
+                                                           roles("user_id = (select auth.uid()) and role <> 'admin'"))
+        let refused = try #require(closed.plan.checks.first { $0.name == name }, "\(closed.yaml)")
+        #expect(refused.expectation.sqlState == "42501", "\(closed.yaml)")
+        #expect(!closed.dangerCells.contains { $0.contains("give themselves") }, "\(closed.dangerCells)")
+        #expect(closed.verified, "\(DraftRealProjectShapesTests.failures(closed))")
+    }
+
     /// Only the display name is the user's to update (`grant update (display_name)`): nothing to try.
     @Test func aColumnGrantKeepsThePrivilegeAsItCameOut() throws {
         let draft = try DraftRealProjectShapesTests.draft("selfpromotegrant", Self.profiles(

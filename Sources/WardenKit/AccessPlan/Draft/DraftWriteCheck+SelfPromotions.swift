@@ -8,24 +8,48 @@ extension DraftWriteCheck {
     /// where that goes through, any user makes themselves an administrator, which
     /// `update: own` cannot say (an education app, round twenty-six). Kept only where
     /// the persona has an own row (`needsOwnRow`).
+    ///
+    /// Where a signed-in user may insert rows of the table too, a second check inserts
+    /// an own row holding the privilege (`insert into user_roles (user_id, role) values
+    /// (auth.uid(), 'admin')`): a roles table whose insert policy reads only `user_id =
+    /// auth.uid()` let any user add themselves an admin row, and `insert: own` said
+    /// nothing of it. Kept where the insert was refused too (a unique key per user
+    /// breaking it keeps no check: the update's says it).
     static func selfPromotions(ownership: DraftOwnership, exposed: [String: String], personas: [Persona]) -> [DraftWriteCheck] {
         guard let (writer, _, _, _) = writerAndOther(personas) else { return [] }
         let catalog = ownership.catalog
         return exposed.sorted(by: { $0.value < $1.value }).flatMap { quoted, table -> [DraftWriteCheck] in
             guard let owner = ownership.ownerColumn(of: table) else { return [] }
-            return (catalog.columns[table] ?? []).compactMap { column -> DraftWriteCheck? in
-                guard column.name != owner, column.writable, column.signedInMayUpdate,
+            return (catalog.columns[table] ?? []).flatMap { column -> [DraftWriteCheck] in
+                guard column.name != owner, column.writable,
                       let value = privilegedValue(of: column, literals: catalog.singledOut.literals),
-                      column.category == "B" || grantsBeyondItsRow(table, value: value, catalog: catalog) else { return nil }
-                let check = expectingOneRow(
-                    "\(writer.name) sets \(column.name) to \(value) in a \(table) row of \(writer.name)'s", writer: writer,
-                    sql: "update \(quoted) set \(DraftOwnership.sqlName(column.name)) = \(value) "
-                        + "where \(DraftOwnership.sqlName(owner)) = auth.uid()")
-                return DraftWriteCheck(
-                    table: table, check: check,
-                    danger: "a signed-in user may set their own \(column.name) to \(value), a privilege the project's rules read "
-                        + "(an update of the user's own row went through)",
-                    needsOwnRow: table, refusals: ["42501", "P0001"], noRowRefuses: true)
+                      column.category == "B" || grantsBeyondItsRow(table, value: value, catalog: catalog) else { return [] }
+                var checks: [DraftWriteCheck] = []
+                if column.signedInMayUpdate {
+                    let check = expectingOneRow(
+                        "\(writer.name) sets \(column.name) to \(value) in a \(table) row of \(writer.name)'s", writer: writer,
+                        sql: "update \(quoted) set \(DraftOwnership.sqlName(column.name)) = \(value) "
+                            + "where \(DraftOwnership.sqlName(owner)) = auth.uid()")
+                    checks.append(DraftWriteCheck(
+                        table: table, check: check,
+                        danger: "a signed-in user may set their own \(column.name) to \(value), a privilege the project's rules read "
+                            + "(an update of the user's own row went through)",
+                        needsOwnRow: table, refusals: ["42501", "P0001"], noRowRefuses: true))
+                }
+                if catalog.tablesSignedInMayInsert.contains(table) {
+                    let values = [(owner, "auth.uid()"), (column.name, value)]
+                        + ownership.sample(of: table).filter { $0.column != owner && $0.column != column.name }
+                    let check = expectingOneRow(
+                        "\(writer.name) inserts a \(table) row of \(writer.name)'s with \(column.name) \(value)", writer: writer,
+                        sql: "insert into \(quoted) (\(values.map { DraftOwnership.sqlName($0.0) }.joined(separator: ", "))) "
+                            + "values (\(values.map(\.1).joined(separator: ", ")))")
+                    checks.append(DraftWriteCheck(
+                        table: table, check: check,
+                        danger: "a signed-in user may give themselves \(column.name) \(value), a privilege the project's rules read "
+                            + "(an insert of the user's own row went through)",
+                        refusals: ["42501", "P0001"]))
+                }
+                return checks
             }
         }
     }
