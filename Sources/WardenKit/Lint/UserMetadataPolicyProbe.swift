@@ -4,7 +4,10 @@ import WardenPostgres
 /// What a policy reading `user_metadata` lets a signed-in user do by setting their own
 /// metadata (any user may, through Supabase Auth's update-user call): ava reads the
 /// table with her metadata as it is, then with each key the policy reads set to a value
-/// found in the table's text columns. Proven when a forged value shows more rows.
+/// the policies compare with (`->> 'role') = 'admin'`), then to one found in the table's
+/// text columns. Proven when a forged value shows more rows; not probed when there was
+/// no value to try. (A table with no text column tried none and was called HARMLESS,
+/// while `role: admin` read and rewrote every user's invoices.)
 struct UserMetadataPolicyProbe {
     let context: ProbeContext
     let finding: LintFinding
@@ -19,8 +22,14 @@ struct UserMetadataPolicyProbe {
         let quoted = ConsequenceProber.quoted(finding)
         let baseline = try count(quoted, as: ava)
         var evidence = ["\(name) reads \(RelationReadProbe.text(String(baseline))) of \(finding.subject) with \(Self.own(name)) user_metadata"]
+        let values = try candidateValues()
+        guard !values.isEmpty else {
+            evidence.append("no value to try: the policies compare the keys (\(keys().joined(separator: ", "))) with no literal, "
+                + "and \(finding.subject) has no text value; a user may still set them")
+            return LintConsequence(verdict: .notProbed, evidence: evidence)
+        }
         for key in keys() {
-            for value in try candidateValues() {
+            for value in values {
                 var forged = ava
                 forged.user = user
                 forged.user?.metadataJSON = JSONText.encode([key: value])
@@ -30,7 +39,8 @@ struct UserMetadataPolicyProbe {
                 return LintConsequence(verdict: .proven, evidence: evidence, personas: [name])
             }
         }
-        evidence.append("no user_metadata value tried (keys \(keys().joined(separator: ", ")), values from the table's text columns) showed more rows")
+        evidence.append("no user_metadata value tried (keys \(keys().joined(separator: ", ")), values the policies name and "
+            + "from the table's text columns) showed more rows")
         return LintConsequence(verdict: .harmless, evidence: evidence)
     }
 
@@ -49,7 +59,22 @@ struct UserMetadataPolicyProbe {
         return found
     }
 
-    /// Up to 5 values of each text column (read as the admin, who sees every row).
+    /// The string literals of the policies (`'admin'::text`) other than the keys and the
+    /// claims' names, in the order they appear.
+    private func policyLiterals() -> [String] {
+        let names: Set<String> = Set(keys() + ["user_metadata", "app_metadata", "request.jwt.claims", "request.jwt.claim"])
+        var found: [String] = []
+        for expression in expressions {
+            for match in expression.matches(of: /'((?:[^']|'')*)'/) {
+                let literal = String(match.1).replacingOccurrences(of: "''", with: "'")
+                if !names.contains(literal), !found.contains(literal) { found.append(literal) }
+            }
+        }
+        return found
+    }
+
+    /// The policies' literals, then up to 5 values of each text column (read as the
+    /// admin, who sees every row).
     private func candidateValues() throws -> [String] {
         let columns = try context.connection.query(
             """
@@ -57,11 +82,11 @@ struct UserMetadataPolicyProbe {
             where a.attrelid = to_regclass(\(ConsequenceProber.quoted(finding))) and a.attnum > 0 and not a.attisdropped and t.typcategory = 'S'
             order by a.attnum
             """).rows.compactMap { $0[0] }
-        var values: [String] = []
+        var values = policyLiterals()
         for column in columns {
             values += try context.connection.query(
                 "select distinct \(raw: column)::text from \(identifier: finding.schema, finding.name) where \(raw: column) is not null limit 5"
-            ).rows.compactMap { $0[0] }
+            ).rows.compactMap { $0[0] }.filter { !values.contains($0) }
         }
         return values
     }
