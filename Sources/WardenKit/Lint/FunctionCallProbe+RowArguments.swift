@@ -14,7 +14,7 @@ extension FunctionCallProbe {
     /// the other persona and that the caller cannot read; the others simple values. nil
     /// without such a pair, or when the caller can read that row (liking a post everyone
     /// reads is the app working).
-    func selfJoinArguments(_ parameters: [Parameter], as persona: String) throws -> SelfJoin? {
+    func selfJoinArguments(_ parameters: [Parameter], as persona: String, body: String) throws -> SelfJoin? {
         guard let own = context.userIDs[persona], let ownership,
               let other = context.plan.personas.first(where: { $0.user != nil && $0.name != persona }),
               let otherID = context.userIDs[other.name],
@@ -31,7 +31,7 @@ extension FunctionCallProbe {
                 joined = (named.catalogName, "\(other.name)'s \(named.catalogName) row")
                 values.append(Argument(sql: "'\(id)'", shown: "\(other.name)'s \(named.catalogName) row"))
             } else {
-                values.append(simpleValue(parameter, user: nil))
+                values.append(simpleValue(parameter, user: nil, body: body))
             }
         }
         return joined.map { SelfJoin(values: values, table: $0.table) }
@@ -43,27 +43,35 @@ extension FunctionCallProbe {
     /// first; the others as `simpleValue` gives them. nil when no parameter names a table
     /// with a row. (With a user's id there, anon's call that rewrote any organisation's
     /// billing broke the foreign key, and lint called it a WARN.)
-    func tableRowArguments(_ parameters: [Parameter], user: (id: String, owner: String)?) throws -> [Argument]? {
+    func tableRowArguments(_ parameters: [Parameter], user: (id: String, owner: String)?, body: String) throws -> [Argument]? {
         guard let ownership else { return nil }
         var found = false
         let values = try parameters.map { parameter -> Argument in
             guard parameter.type == "uuid", !Self.namesAUser(parameter.name),
                   let named = Self.table(namedBy: parameter.name, in: ownership, needsUser: false) else {
-                return simpleValue(parameter, user: user)
+                return simpleValue(parameter, user: user, body: body)
             }
-            let naming = try user.flatMap { user in
-                try named.user.flatMap { column in
-                    try context.connection.query(
-                        "select \(raw: named.key)::text from \(raw: named.table) where \(raw: column) = \(user.id)::uuid order by ctid limit 1"
-                    ).scalar.map { ($0, "\(user.owner)'s \(named.catalogName) row") }
+            let naming = {
+                try user.flatMap { user in
+                    try named.user.flatMap { column in
+                        try context.connection.query(
+                            "select \(raw: named.key)::text from \(raw: named.table) where \(raw: column) = \(user.id)::uuid order by ctid limit 1"
+                        ).scalar.map { ($0, "\(user.owner)'s \(named.catalogName) row") }
+                    }
                 }
             }
             let first = {
                 try context.connection.query("select \(raw: named.key)::text from \(raw: named.table) order by ctid limit 1").scalar
             }
-            if naming == nil, try first() == nil { try makeRows(named, ownership: ownership) }
-            guard let (id, shown) = try naming ?? first().map({ ($0, "a \(named.catalogName) row") })
-            else { return simpleValue(parameter, user: user) }
+            var namingRow = try naming()
+            // Rows made here name the users too: the other user's is the one to pass
+            // (the first by position was the caller's own, and the call proved nothing).
+            if namingRow == nil, try first() == nil {
+                try makeRows(named, ownership: ownership)
+                namingRow = try naming()
+            }
+            guard let (id, shown) = try namingRow ?? first().map({ ($0, "a \(named.catalogName) row") })
+            else { return simpleValue(parameter, user: user, body: body) }
             found = true
             return Argument(sql: "'\(id)'", shown: shown)
         }

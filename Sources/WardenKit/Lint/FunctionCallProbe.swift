@@ -1,7 +1,8 @@
+import Foundation
 import WardenPostgres
 
 /// Calls an exposed security-definer function as a persona, with simple arguments
-/// (1, 'pgwarden', true; for a uuid, the persona's user id, or for anon a signed-in
+/// (1, 'pgwarden' or the first value its body compares the text argument with, true; for a uuid, the persona's user id, or for anon a signed-in
 /// persona's, as anyone who has seen an id can pass it; NULL for other types;
 /// defaulted parameters left out, but for an overloaded name), then, if that fails, with NULL for every argument;
 /// counts the rows it inserted, updated and deleted per table (`pg_stat_xact_user_tables`,
@@ -46,12 +47,13 @@ struct FunctionCallProbe {
         let returns = try context.connection.query(
             "select prorettype::regtype::text from pg_proc where oid = to_regprocedure(\(signature))").scalar
         let user = userID(for: persona)
-        let simple = parameters.map { simpleValue($0, user: user) }
+        let body = try context.connection.query("select prosrc from pg_proc where oid = to_regprocedure(\(signature))").scalar ?? ""
+        let simple = parameters.map { simpleValue($0, user: user, body: body) }
         var attempts = [simple]
         let allNull = parameters.map { _ in Argument.null }
         if parameters.contains(where: { $0.category != "X" }), simple != allNull { attempts.append(allNull) }
         // Joining the caller to another user's row it cannot read, tried first.
-        let selfJoin = try selfJoinArguments(parameters, as: persona)
+        let selfJoin = try selfJoinArguments(parameters, as: persona, body: body)
         if let selfJoin { attempts.insert(selfJoin.values, at: 0) }
         // Rows of the tables the parameters are named for (`_organization_id`: an
         // organisation's key, where a user's id broke the foreign key), tried after the
@@ -60,7 +62,7 @@ struct FunctionCallProbe {
         var tableRows: [Argument]?? = nil
         func tableRowsLater(than attempt: Int) throws -> Bool {
             if tableRows == nil {
-                let rows = try tableRowArguments(parameters, user: user).flatMap { $0 == simple ? nil : $0 }
+                let rows = try tableRowArguments(parameters, user: user, body: body).flatMap { $0 == simple ? nil : $0 }
                 if let rows, let position = attempts.firstIndex(of: simple) { attempts.insert(rows, at: position + 1) }
                 tableRows = .some(rows)
             }
@@ -249,15 +251,41 @@ struct FunctionCallProbe {
         }
     }
 
-    func simpleValue(_ parameter: Parameter, user: (id: String, owner: String)?) -> Argument {
+    func simpleValue(_ parameter: Parameter, user: (id: String, owner: String)?, body: String) -> Argument {
         if parameter.isVariadic { return .null }
         switch (parameter.category, parameter.type) {
         case ("N", _): return Argument(sql: "1", shown: "1")
-        case ("S", _): return Argument(sql: "'pgwarden'", shown: "'pgwarden'")
+        case ("S", _):
+            let value = Self.comparedLiteral(of: parameter.name, in: body).map(DraftOwnership.literal) ?? "'pgwarden'"
+            return Argument(sql: value, shown: value)
         case ("B", _): return Argument(sql: "true", shown: "true")
         case (_, "uuid"): return user.map { Argument(sql: "'\($0.id)'", shown: "\($0.owner)'s id") } ?? .null
         default: return .null
         }
+    }
+
+    /// The first string literal `body` compares the parameter `name` with (`p_kind =
+    /// 'receipt'`, `'receipt' = p_kind`, `p_kind in ('receipt', ...)`, `case p_kind when
+    /// 'receipt'`): a function that acts only for the values it knows raised for
+    /// 'pgwarden', and its update of any user's row went unseen.
+    static func comparedLiteral(of name: String, in body: String) -> String? {
+        guard !name.isEmpty else { return nil }
+        let parameter = #"(?<![\w."$])"# + NSRegularExpression.escapedPattern(for: name) + #"(?![\w"$])"#
+        let literal = #"'((?:[^']|'')*)'"#
+        let patterns = [
+            parameter + #"\s*=\s*"# + literal,
+            literal + #"\s*=\s*"# + parameter,
+            parameter + #"\s+in\s*\(\s*"# + literal,
+            #"case\s+"# + parameter + #"\s+when\s+"# + literal,
+        ]
+        let range = NSRange(body.startIndex..., in: body)
+        let found = patterns.compactMap { pattern -> (location: Int, value: String)? in
+            guard let regex = try? NSRegularExpression(pattern: pattern, options: [.caseInsensitive]),
+                  let match = regex.firstMatch(in: body, range: range),
+                  let value = Range(match.range(at: 1), in: body) else { return nil }
+            return (match.range.location, String(body[value]).replacingOccurrences(of: "''", with: "'"))
+        }
+        return found.min { $0.location < $1.location }?.value
     }
 
     /// Table -> rows inserted, updated, deleted so far in this transaction.

@@ -487,6 +487,48 @@ import TestSupport
                 "\(anon.consequence?.evidence ?? [])")
     }
 
+    /// `consume(p_wallet uuid, p_kind text)`, which acts only `if p_kind = 'receipt'`
+    /// and raised for 'pgwarden': lint said WARN while any user used up any wallet (a
+    /// bill-splitting app). A text parameter gets the value its body compares it with;
+    /// the wallets row passed is the other user's, even where the probe made the rows.
+    @Test func aTextParameterGetsTheValueItsBodyComparesItWith() throws {
+        let (report, _) = try lint("""
+            create table public.wallets (id uuid primary key default gen_random_uuid(),
+              owner_id uuid not null references auth.users (id), scans_used int not null default 0);
+            alter table public.wallets enable row level security;
+            create policy "own wallet" on public.wallets for select to authenticated using (owner_id = auth.uid());
+            create function public.consume(p_wallet uuid, p_kind text) returns int
+              language plpgsql security definer set search_path = '' as $$
+            declare v int;
+            begin
+              if p_kind = 'receipt' then
+                update public.wallets set scans_used = scans_used + 1 where id = p_wallet returning scans_used into v;
+              else
+                raise exception 'Unknown scan kind: %', p_kind;
+              end if;
+              return v;
+            end $$;
+            revoke all on function public.consume(uuid, text) from public, anon;
+            grant execute on function public.consume(uuid, text) to authenticated;
+            """)
+        let call = try #require(report.findings.first {
+            $0.rule.rawValue == "authenticated_security_definer_function_executable" && $0.subject == "public.consume(uuid, text)"
+        })
+        #expect(call.isDanger, "\(call.consequence?.evidence ?? [])")
+        #expect(call.consequence?.evidence.last
+            == "ava called public.consume(ben's public.wallets row, 'receipt'): succeeded, returned 1 row, updated 1 row of public.wallets",
+                "\(call.consequence?.evidence ?? [])")
+    }
+
+    @Test func theLiteralComparedWithAParameterIsFoundInEveryUsualSpelling() {
+        #expect(FunctionCallProbe.comparedLiteral(of: "p_kind", in: "if p_kind = 'receipt' then") == "receipt")
+        #expect(FunctionCallProbe.comparedLiteral(of: "p_kind", in: "if 'proof'=p_kind or p_kind = 'x' then") == "proof")
+        #expect(FunctionCallProbe.comparedLiteral(of: "kind", in: "where kind IN ('a', 'b')") == "a")
+        #expect(FunctionCallProbe.comparedLiteral(of: "kind", in: "case kind when 'it''s' then 1 end") == "it's")
+        #expect(FunctionCallProbe.comparedLiteral(of: "kind", in: "if p_kind = 'receipt' then") == nil)
+        #expect(FunctionCallProbe.comparedLiteral(of: "", in: "x = 'y'") == nil)
+    }
+
     private func lint(_ sql: String, schemas: [String] = ["public"]) throws -> (report: LintReport, connection: Connection) {
         let files = try MigrationFolder(["20240101000000_schema.sql": sql])
         return try withExtendedLifetime(files) {  // the folder goes when `files` does
