@@ -83,6 +83,7 @@ struct FunctionCallProbe {
             var changes: [String] = []
             var changedTables: [String] = []
             var readTables = false
+            var scanned: [String] = []
             let before = try tableChanges()
             // Rows with a value: a void result or NULL is no data; a boolean is counted
             // only to say which way it answered (true: 1).
@@ -95,6 +96,7 @@ struct FunctionCallProbe {
                     if tables.last != table { tables.append(table) }
                 }
                 readTables = Self.readATable(before: before, after: after)
+                scanned = Self.scannedTables(before: before, after: after)
             }
             switch outcome {
             case .rows(let rows):
@@ -105,9 +107,20 @@ struct FunctionCallProbe {
                              : returned > 0 ? ["returned \(returned) row\(returned == 1 ? "" : "s")" + (readTables ? "" : " (read no table)")] : [])
                     + (changes.isEmpty ? ["changed nothing"] : changes)
                 evidence.append("\(persona) called \(shown): succeeded, \(parts.joined(separator: ", "))")
-                // Data handed to anon with the owner's rights is a consequence too.
-                let proven = !changes.isEmpty
-                    || (context.plan.persona(named: persona)?.role == "anon" && returned > 0 && readTables && returns != "boolean")
+                // Data handed to anon with the owner's rights is a consequence too, and so
+                // is a Vault secret handed to a signed-in user whose role may not read the
+                // vault (lint called a `get_service_key()` HARMLESS). Other tables a role
+                // may not read are often read through functions on purpose (a private
+                // schema behind RPCs that return the caller's own rows): not counted.
+                let role = context.plan.persona(named: persona)?.role
+                let handedOver = returned > 0 && returns != "boolean"
+                let unreadable = handedOver && role != "anon" && role != "service_role"
+                    ? try tables(scanned.filter { $0.hasPrefix("vault.") }, unreadableBy: role ?? "") : []
+                if !unreadable.isEmpty {
+                    evidence[evidence.count - 1] += "; it read \(unreadable.joined(separator: ", ")), "
+                        + "the Vault's secrets, which \(persona)'s role may not read itself"
+                }
+                let proven = !changes.isEmpty || (role == "anon" && handedOver && readTables) || !unreadable.isEmpty
                 if proven, let readers = try sessionUserReaders(signature) {
                     // `if session_user = 'authenticator' then <check> else return true`:
                     // the probe ran as this run's login, a request as authenticator.
@@ -300,6 +313,25 @@ struct FunctionCallProbe {
             changes[row[0] ?? ""] = [row[1], row[2], row[3], row[4]].map { Int($0 ?? "") ?? 0 }
         }
         return changes
+    }
+
+    /// The tables scanned between the two readings of `tableChanges`, by name.
+    static func scannedTables(before: [String: [Int]], after: [String: [Int]]) -> [String] {
+        after.keys.sorted().filter { (after[$0]?[3] ?? 0) > (before[$0]?[3] ?? 0) }
+    }
+
+    /// Those of `tables` (`schema.name`) that `role` may not select from: no SELECT on
+    /// the table, or no USAGE on its schema.
+    private func tables(_ tables: [String], unreadableBy role: String) throws -> [String] {
+        guard !tables.isEmpty, !role.isEmpty else { return [] }
+        return try context.connection.query(
+            """
+            select t from unnest(\(PostgresArray.literal(tables))::text[]) as t
+            where to_regclass(t) is not null and to_regrole(\(role)) is not null
+              and not (has_schema_privilege(\(role), split_part(t, '.', 1), 'USAGE')
+                       and has_table_privilege(\(role), to_regclass(t), 'SELECT'))
+            order by t
+            """).rows.compactMap { $0[0] }
     }
 
     /// Whether a table was scanned between the two readings of `tableChanges` (each

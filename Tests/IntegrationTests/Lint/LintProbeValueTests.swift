@@ -520,6 +520,40 @@ import TestSupport
                 "\(call.consequence?.evidence ?? [])")
     }
 
+    /// A definer function handing every signed-in user a Vault secret (`select
+    /// decrypted_secret from vault.decrypted_secrets where name = 'service_role_key'`):
+    /// lint called the call HARMLESS ("succeeded, returned 1 row"). Data read from the
+    /// vault, which the caller's role may not read, is a consequence; the same function
+    /// over a public table is not (the caller may read it).
+    @Test func aVaultSecretHandedToASignedInUserIsProven() throws {
+        let (report, _) = try lint("""
+            select vault.create_secret('not-a-real-key', 'service_role_key');
+            create function public.get_service_key() returns text
+              language sql security definer set search_path = '' as
+              $$ select decrypted_secret from vault.decrypted_secrets where name = 'service_role_key' $$;
+            revoke execute on function public.get_service_key() from public, anon;
+            grant execute on function public.get_service_key() to authenticated;
+            create table public.settings (name text primary key, value text not null);
+            insert into public.settings values ('theme', 'dark');
+            grant select on public.settings to authenticated;
+            create function public.get_theme() returns text
+              language sql security definer set search_path = '' as $$ select value from public.settings where name = 'theme' $$;
+            revoke execute on function public.get_theme() from public, anon;
+            grant execute on function public.get_theme() to authenticated;
+            """)
+        let key = try #require(report.findings.first {
+            $0.rule.rawValue == "authenticated_security_definer_function_executable" && $0.subject == "public.get_service_key()"
+        })
+        #expect(key.isDanger, "\(key.consequence?.evidence ?? [])")
+        #expect(key.consequence?.evidence.first?.hasSuffix(
+            "it read vault.secrets, the Vault's secrets, which ava's role may not read itself") == true,
+                "\(key.consequence?.evidence ?? [])")
+        let theme = try #require(report.findings.first {
+            $0.rule.rawValue == "authenticated_security_definer_function_executable" && $0.subject == "public.get_theme()"
+        })
+        #expect(!theme.isDanger, "\(theme.consequence?.evidence ?? [])")
+    }
+
     @Test func theLiteralComparedWithAParameterIsFoundInEveryUsualSpelling() {
         #expect(FunctionCallProbe.comparedLiteral(of: "p_kind", in: "if p_kind = 'receipt' then") == "receipt")
         #expect(FunctionCallProbe.comparedLiteral(of: "p_kind", in: "if 'proof'=p_kind or p_kind = 'x' then") == "proof")
