@@ -63,11 +63,23 @@ package enum MigrationParser {
             if direction == .down || emptyAllowed { return whole }
             throw MigrationInputError.emptyUpSection(file: file, line: 1)
         }
-        whole.droppedStatements = try TransactionControlCheck.droppedStatements(whole, source: source, direction: direction)
-        if let pair = EnumValueCommit.pairToHonour(whole, source: source) {
+        switch ImplicitTransactionControl.handling(whole, source: source) {
+        case .dropTrailingCommit(let index)?:
+            whole.droppedStatements = [index]
+        case .runAsWritten(let line, let what)?:
             whole.options.transaction = false
-            whole.droppedStatements = []
-            whole.honouredCommit = pair
+            whole.implicitTransactionControl = (line, what)
+        case .refuseOpenBegin(let line)?:
+            throw MigrationInputError.transactionControl(
+                file: file, line: line, statement: "BEGIN", direction: direction.rawValue,
+                problem: "a BEGIN without a COMMIT after it")
+        case nil:
+            whole.droppedStatements = try TransactionControlCheck.droppedStatements(whole, source: source, direction: direction)
+            if let pair = EnumValueCommit.pairToHonour(whole, source: source) {
+                whole.options.transaction = false
+                whole.droppedStatements = []
+                whole.honouredCommit = pair
+            }
         }
         try SettingCheck.check(whole, source: source, direction: direction)
         return whole

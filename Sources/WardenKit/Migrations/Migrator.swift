@@ -389,10 +389,20 @@ package final class Migrator {
                 + "Supabase CLI runs it, one statement at a time with its own COMMIT; if a later statement fails, what "
                 + "it committed stays and the history marks it failed")
         }
+        if let control = section.implicitTransactionControl {
+            return .note("\(section.path): line \(control.line) is \(control.what); the Supabase CLI runs a file in one "
+                + "implicit transaction, which such a COMMIT commits, and goes on: the file runs as the CLI runs it, one "
+                + "statement at a time with its own COMMITs; if a later statement fails, what it committed stays and the "
+                + "history marks it failed")
+        }
         guard !section.droppedStatements.isEmpty else { return nil }
         let source = SourceText(section.sql)
         let lines = section.droppedStatements.map { index in
             source.location(ofOffset: section.statements[index].range.lowerBound).line + section.startLine - 1
+        }
+        guard lines.count > 1 else {
+            return .note("\(section.path): its COMMIT (line \(lines[0])), with no BEGIN before it, ends the file and is "
+                + "dropped: it runs in pgwarden's own transaction, with its history row")
         }
         return .note("\(section.path): its BEGIN/COMMIT (lines \(lines.map(String.init).joined(separator: ", "))) "
             + "are dropped: it runs in pgwarden's own transaction, with its history row")
