@@ -127,4 +127,34 @@ import TestSupport
         #expect(!draft.plan.checks.contains { $0.name.contains("sets kind") }, "\(draft.plan.checks.map(\.name))")
         #expect(!draft.dangerCells.contains { $0.contains("kind") }, "\(draft.dangerCells)")
     }
+
+    /// A bill's `status` ('draft', 'open', 'settled'), which an RPC reads to reuse the
+    /// caller's draft, on a table a policy helper reads by a bill's key
+    /// (`owns_bill(p_bill_id)`): neither says who a user is, so the status is no role (a
+    /// bill-splitting app: "may set their own status to 'draft'" was a made-up DANGER).
+    @Test func aLifecycleValueIsNoPrivilegeThoughAHelperReadsTheTableByKey() throws {
+        let draft = try DraftRealProjectShapesTests.draft("billstatus", """
+            create type public.bill_status as enum ('draft', 'open', 'settled');
+            create table public.bills (id uuid primary key default gen_random_uuid(),
+              owner_id uuid not null references auth.users (id), status public.bill_status not null default 'draft');
+            alter table public.bills enable row level security;
+            create policy "own bills" on public.bills for all to authenticated
+              using (owner_id = (select auth.uid())) with check (owner_id = (select auth.uid()));
+            create function public.create_bill() returns uuid language plpgsql security definer set search_path = '' as $$
+            declare v_id uuid;
+            begin
+              select b.id into v_id from public.bills b where b.owner_id = (select auth.uid()) and b.status = 'draft' limit 1;
+              if v_id is null then insert into public.bills (owner_id) values ((select auth.uid())) returning id into v_id; end if;
+              return v_id;
+            end $$;
+            create table public.bill_items (id uuid primary key default gen_random_uuid(), bill_id uuid not null references public.bills (id));
+            alter table public.bill_items enable row level security;
+            create function public.owns_bill(p_bill_id uuid) returns boolean language sql stable security definer set search_path = '' as $$
+              select exists (select 1 from public.bills b where b.id = p_bill_id and b.owner_id = (select auth.uid())) $$;
+            create policy "items" on public.bill_items for all to authenticated
+              using (public.owns_bill(bill_id)) with check (public.owns_bill(bill_id));
+            """)
+        #expect(!draft.plan.checks.contains { $0.name.contains("status") }, "\(draft.plan.checks.map(\.name))")
+        #expect(!draft.dangerCells.contains { $0.contains("status") }, "\(draft.dangerCells)")
+    }
 }

@@ -19,11 +19,14 @@ struct DraftSingledOutValues {
     var keys: [String: [String]] = [:]
     /// Those lookup columns (as `keys`) every value of which is among `literals`.
     var everyKeyNamed: Set<String> = []
-    /// Tables that say who a user is: a user column, and read by a function that reads
-    /// the signed-in user (`current_app_role()`: `select profile_id from user_profiles
-    /// where user_id = auth.uid()`) or by another table's policy that does (`exists
-    /// (select 1 from user_roles r where r.user_id = auth.uid() and r.role = 'admin')`).
-    /// Their listed and looked-up values are treated as roles whatever the column's name.
+    /// Tables that say who a user is: a user column, and read by a policy helper that
+    /// reads the signed-in user (`current_app_role()`: `select profile_id from
+    /// user_profiles where user_id = auth.uid()`; a function a policy calls, that takes no
+    /// row's key) or by another table's policy that does (`exists (select 1 from
+    /// user_roles r where r.user_id = auth.uid() and r.role = 'admin')`). Their listed and
+    /// looked-up values are treated as roles whatever the column's name. (An RPC reusing
+    /// the caller's `status = 'draft'` bill, and `owns_bill(p_bill_id)`, made bills such a
+    /// table: "may set their own status to 'draft'" was a made-up DANGER.)
     var attributeTables: Set<String> = []
 
     /// `literals` and `attributeTables`, two JSON arrays in one row (run with an empty
@@ -40,15 +43,18 @@ struct DraftSingledOutValues {
                                   || coalesce(pg_get_expr(p.polwithcheck, p.polrelid), '') as body
                from pg_policy p),
              functions as materialized (
-               select p.prosrc as body from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+               select p.prosrc as body, p.proname::text as name, 'uuid'::regtype = any(p.proargtypes) as takes_a_key
+               from pg_proc p join pg_namespace n on n.oid = p.pronamespace
                where p.pronamespace <> 'pg_catalog'::pg_catalog.regnamespace
                  and n.nspname <> all(\(PostgresArray.literal(LintCatalog.systemSchemas))::text[])
                  and n.nspname not like 'pg\\_%'
                  and not exists (select from pg_depend d where d.classid = 'pg_proc'::regclass
                                  and d.objid = p.oid and d.deptype = 'e')),
              user_readers as materialized (
-               select lower(body) as body from functions
-               where strpos(lower(body), 'auth.') > 0 and body ~* 'auth\\.(uid|jwt)\\s*\\(')
+               select lower(f.body) as body from functions f
+               where strpos(lower(f.body), 'auth.') > 0 and f.body ~* 'auth\\.(uid|jwt)\\s*\\('
+                 and not f.takes_a_key
+                 and exists (select from policies q where strpos(q.body, f.name || '(') > 0))
         select
           coalesce(array_to_json(array(
             select distinct replace(m[1], '''''', '''')
