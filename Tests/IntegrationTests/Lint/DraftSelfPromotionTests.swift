@@ -157,4 +157,56 @@ import TestSupport
         #expect(!draft.plan.checks.contains { $0.name.contains("status") }, "\(draft.plan.checks.map(\.name))")
         #expect(!draft.dangerCells.contains { $0.contains("status") }, "\(draft.dangerCells)")
     }
+
+    /// Staff of an outlet another user owns (`staff (user_id, outlet_id -> outlets
+    /// (user_id), role)`), promoted only by the outlet's owner: the setup put ava's staff
+    /// row in her own outlet, the owner's policy let her update it, and "may set their own
+    /// role to 'manager'" was a made-up DANGER (a restaurant app). The check now tries a
+    /// row of ava's in ben's outlet: refused there, and a DANGER where a staff member may
+    /// update their own row.
+    @Test func aMemberIsPromotedInAGroupOfAnotherUsers() throws {
+        func staff(_ extra: String) -> String {
+            """
+            create type public.staff_role as enum ('waiter', 'manager');
+            create table public.outlets (id uuid primary key default gen_random_uuid(),
+              user_id uuid not null references auth.users (id), name text not null default 'o');
+            create table public.staff (id uuid primary key default gen_random_uuid(),
+              user_id uuid not null references auth.users (id), outlet_id uuid not null references public.outlets (id),
+              role public.staff_role not null default 'waiter');
+            create table public.reports (id uuid primary key default gen_random_uuid(),
+              outlet_id uuid not null references public.outlets (id), body text);
+            alter table public.outlets enable row level security;
+            alter table public.staff enable row level security;
+            alter table public.reports enable row level security;
+            create policy "owner" on public.outlets for all to authenticated
+              using (user_id = (select auth.uid())) with check (user_id = (select auth.uid()));
+            create policy "owners manage staff" on public.staff for all to authenticated
+              using (exists (select 1 from public.outlets o where o.id = outlet_id and o.user_id = (select auth.uid())))
+              with check (exists (select 1 from public.outlets o where o.id = outlet_id and o.user_id = (select auth.uid())));
+            create policy "staff read own" on public.staff for select to authenticated using (user_id = (select auth.uid()));
+            create policy "managers read reports" on public.reports for select to authenticated
+              using (exists (select 1 from public.staff s where s.outlet_id = reports.outlet_id
+                             and s.user_id = (select auth.uid()) and s.role = 'manager'));
+            \(extra)
+            """
+        }
+        let name = "ava sets role to 'manager' in a public.staff row of ava's in a public.outlets row of ben's"
+        let guarded = try DraftRealProjectShapesTests.draft("staffpromote", staff(""))
+        let refused = try #require(guarded.plan.checks.first { $0.name == name }, "\(guarded.yaml)")
+        #expect(refused.expectation.rowCount == 0, "\(guarded.yaml)")
+        #expect(!guarded.dangerCells.contains { $0.contains("may set their own") || $0.contains("give themselves") },
+                "\(guarded.dangerCells)")
+        // (Only the reports' own cells cannot be stated: no one is a manager in the setup.)
+        #expect(guarded.report.failures.allSatisfy { $0.subject == "public.reports" }, "\(DraftRealProjectShapesTests.failures(guarded))")
+
+        let open = try DraftRealProjectShapesTests.draft("staffpromoteopen", staff("""
+            create policy "staff edit own" on public.staff for update to authenticated using (user_id = (select auth.uid()));
+            """))
+        let promoted = try #require(open.plan.checks.first { $0.name == name }, "\(open.yaml)")
+        #expect(promoted.expectation.rowCount == 1, "\(open.yaml)")
+        #expect(open.dangerCells.contains {
+            $0.hasPrefix("public.staff · ava: a signed-in user may set their own role to 'manager' in another user's public.outlets row")
+        }, "\(open.dangerCells)")
+        #expect(open.report.failures.allSatisfy { $0.subject == "public.reports" }, "\(DraftRealProjectShapesTests.failures(open))")
+    }
 }

@@ -15,8 +15,14 @@ extension DraftWriteCheck {
     /// auth.uid()` let any user add themselves an admin row, and `insert: own` said
     /// nothing of it. Kept where the insert was refused too (a unique key per user
     /// breaking it keeps no check: the update's says it).
+    ///
+    /// A row that belongs to a group another user owns (`staff (user_id, outlet_id ->
+    /// outlets (user_id), role)`) is tried in a group of the second persona's: the setup
+    /// puts the persona's own row in its own group, whose owner may set any role there,
+    /// so "may set their own role to 'manager'" was a made-up DANGER. The update's row is
+    /// made by the admin first (`before`), the insert names the other's group.
     static func selfPromotions(ownership: DraftOwnership, exposed: [String: String], personas: [Persona]) -> [DraftWriteCheck] {
-        guard let (writer, _, _, _) = writerAndOther(personas) else { return [] }
+        guard let (writer, _, other, otherEmail) = writerAndOther(personas) else { return [] }
         let catalog = ownership.catalog
         return exposed.sorted(by: { $0.value < $1.value }).flatMap { quoted, table -> [DraftWriteCheck] in
             guard let owner = ownership.ownerColumn(of: table) else { return [] }
@@ -24,34 +30,74 @@ extension DraftWriteCheck {
                 guard column.name != owner, column.writable,
                       let value = privilegedValue(of: column, literals: catalog.singledOut.literals),
                       column.category == "B" || grantsBeyondItsRow(table, value: value, catalog: catalog) else { return [] }
+                let group = groupParent(of: table, besides: [owner, column.name], ownership: ownership)
+                let othersGroup = group.map { group in
+                    "select p.\(DraftOwnership.sqlName(group.key))::text from \(group.table) p join auth.users u "
+                        + "on u.id = p.\(DraftOwnership.sqlName(group.owner)) where u.email = \(DraftOwnership.literal(otherEmail)) "
+                        + "order by p.ctid limit 1"
+                }
+                let inGroup = group.map { " in a \($0.table) row of \(other.name)'s" } ?? ""
+                let sample = ownership.sample(of: table).filter { ![owner, column.name, group?.column ?? ""].contains($0.column) }
                 var checks: [DraftWriteCheck] = []
                 if column.signedInMayUpdate {
-                    let check = expectingOneRow(
-                        "\(writer.name) sets \(column.name) to \(value) in a \(table) row of \(writer.name)'s", writer: writer,
-                        sql: "update \(quoted) set \(DraftOwnership.sqlName(column.name)) = \(value) "
-                            + "where \(DraftOwnership.sqlName(owner)) = auth.uid()")
+                    let set = "update \(quoted) set \(DraftOwnership.sqlName(column.name)) = \(value) "
+                    var check = expectingOneRow(
+                        "\(writer.name) sets \(column.name) to \(value) in a \(table) row of \(writer.name)'s\(inGroup)", writer: writer,
+                        sql: set + (group == nil ? "where \(DraftOwnership.sqlName(owner)) = auth.uid()"
+                                                 : "where ctid = current_setting('\(setting)')::tid"))
+                    if let group, let othersGroup {
+                        // The persona's row in the other's group, made by the admin (an
+                        // empty setting, when it could not be, fails the cast: no check).
+                        let values = [(owner, "auth.uid()"), (group.column, "(\(othersGroup))::\(group.type)")] + sample
+                        check.before = "with made as (insert into \(quoted) "
+                            + "(\(values.map { DraftOwnership.sqlName($0.0) }.joined(separator: ", "))) "
+                            + "values (\(values.map(\.1).joined(separator: ", "))) returning ctid) "
+                            + "select set_config('\(setting)', coalesce((select ctid::text from made), ''), true)"
+                    }
                     checks.append(DraftWriteCheck(
                         table: table, check: check,
-                        danger: "a signed-in user may set their own \(column.name) to \(value), a privilege the project's rules read "
-                            + "(an update of the user's own row went through)",
-                        needsOwnRow: table, refusals: ["42501", "P0001"], noRowRefuses: true))
+                        danger: "a signed-in user may set their own \(column.name) to \(value)\(group.map { " in another user's \($0.table) row" } ?? ""), "
+                            + "a privilege the project's rules read (an update of the user's own row went through)",
+                        needsOwnRow: group == nil ? table : nil, refusals: ["42501", "P0001"], noRowRefuses: true))
                 }
                 if catalog.tablesSignedInMayInsert.contains(table) {
-                    let values = [(owner, "auth.uid()"), (column.name, value)]
-                        + ownership.sample(of: table).filter { $0.column != owner && $0.column != column.name }
-                    let check = expectingOneRow(
-                        "\(writer.name) inserts a \(table) row of \(writer.name)'s with \(column.name) \(value)", writer: writer,
-                        sql: "insert into \(quoted) (\(values.map { DraftOwnership.sqlName($0.0) }.joined(separator: ", "))) "
-                            + "values (\(values.map(\.1).joined(separator: ", ")))")
-                    checks.append(DraftWriteCheck(
-                        table: table, check: check,
-                        danger: "a signed-in user may give themselves \(column.name) \(value), a privilege the project's rules read "
-                            + "(an insert of the user's own row went through)",
-                        refusals: ["42501", "P0001"]))
+                    let name = "\(writer.name) inserts a \(table) row of \(writer.name)'s\(inGroup) with \(column.name) \(value)"
+                    let danger = "a signed-in user may give themselves \(column.name) \(value)"
+                        + "\(group.map { " in another user's \($0.table) row" } ?? ""), a privilege the project's rules read "
+                        + "(an insert of the user's own row went through)"
+                    if let group, let othersGroup {
+                        var write = insert(
+                            name, writer: writer, into: table, quotedTable: quoted,
+                            sample: [(owner, "auth.uid()"), (column.name, value)] + sample, naming: group.column,
+                            type: group.type, target: othersGroup, danger: danger)
+                        write.refusals = ["42501", "P0001"]
+                        checks.append(write)
+                    } else {
+                        let values = [(owner, "auth.uid()"), (column.name, value)] + sample
+                        let check = expectingOneRow(
+                            name, writer: writer,
+                            sql: "insert into \(quoted) (\(values.map { DraftOwnership.sqlName($0.0) }.joined(separator: ", "))) "
+                                + "values (\(values.map(\.1).joined(separator: ", ")))")
+                        checks.append(DraftWriteCheck(table: table, check: check, danger: danger, refusals: ["42501", "P0001"]))
+                    }
                 }
                 return checks
             }
         }
+    }
+
+    /// The writable column of `table` (other than `besides`) naming a row of another
+    /// table that has an owner column (a staff row's outlet): that table as its foreign
+    /// key names it, the referenced key, its owner column and the key's type.
+    private static func groupParent(of table: String, besides: [String], ownership: DraftOwnership)
+        -> (column: String, table: String, key: String, owner: String, type: String)?
+    {
+        for column in ownership.catalog.columns[table] ?? [] where column.writable && !besides.contains(column.name) {
+            guard let reference = column.reference, reference.table != "auth.users", reference.table != table,
+                  let owner = ownership.ownerColumn(of: reference.table) else { continue }
+            return (column.name, reference.table, reference.column, owner, column.typeName)
+        }
+        return nil
     }
 
     /// The value of `column` that makes its user privileged, as SQL: a role its rules
