@@ -158,6 +158,30 @@ import TestSupport
                 "\(draft.yaml)")
     }
 
+    /// A claim at the token's top level that Supabase Auth issues only through a custom
+    /// access token hook (`auth.jwt() ->> 'tenant_id'`), with no hook configured: every
+    /// cell was `none`, looking proven. The table's NOTE now names the claim and the
+    /// hook; a standard claim (`auth.jwt() ->> 'email'`) gets none.
+    @Test func policiesReadingAHooksClaimGetANote() throws {
+        let draft = try Self.draft("hookclaim", """
+            create table public.docs (id bigint generated always as identity primary key, tenant_id uuid not null);
+            alter table public.docs enable row level security;
+            create policy "tenant" on public.docs for select to authenticated
+              using (tenant_id = ((auth.jwt() ->> 'tenant_id'))::uuid);
+            create table public.mail (id bigint generated always as identity primary key, address text not null);
+            alter table public.mail enable row level security;
+            create policy "mine" on public.mail for select to authenticated using (address = (auth.jwt() ->> 'email'));
+            create table public.boards (id bigint generated always as identity primary key, org text not null);
+            alter table public.boards enable row level security;
+            create policy "org" on public.boards for select to authenticated
+              using (org = (current_setting('request.jwt.claims', true)::jsonb ->> 'org'));
+            """)
+        #expect(draft.yaml.contains("# NOTE: its policies read the token's tenant_id, which Supabase Auth adds only through a "
+            + "custom access token hook"), "\(draft.yaml)")
+        #expect(!draft.yaml.contains("token's email"), "\(draft.yaml)")
+        #expect(draft.yaml.contains("# NOTE: its policies read the token's org, which"), "\(draft.yaml)")
+    }
+
     /// Offers anyone may browse while they are valid (`valid_until > now()`): the
     /// sample's `now()` is not later than now, so every drafted offer was hidden, anon's
     /// read showed `none` with no DANGER, and ava's own rows could not be probed (a

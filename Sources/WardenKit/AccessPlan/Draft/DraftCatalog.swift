@@ -175,6 +175,40 @@ struct DraftCatalog {
         }
     }
 
+    /// The claims of a Supabase Auth token without a hook (`supabase/auth`'s
+    /// `AccessTokenClaims`): a policy reading another claim at the token's top level
+    /// reads what only a custom access token hook adds.
+    static let standardClaims: Set<String> = [
+        "aud", "exp", "iat", "iss", "sub", "email", "phone", "role", "aal", "amr", "session_id", "is_anonymous",
+        "app_metadata", "user_metadata", "jti", "nbf",
+    ]
+
+    /// Table -> a NOTE where its policies read a claim at the token's top level that
+    /// Supabase Auth does not issue (`auth.jwt() ->> 'tenant_id'`, the usual output of a
+    /// custom access token hook), when no hook is configured: the drafted personas'
+    /// tokens carry no such claim, and every cell was silently `none`.
+    var customClaimNotes: [String: String] {
+        policyExpressions.compactMapValues { expressions in
+            let claims = Set(expressions.flatMap(Self.topLevelClaims)).subtracting(Self.standardClaims).sorted()
+            guard !claims.isEmpty else { return nil }
+            return "its policies read the token's \(claims.joined(separator: ", ")), which Supabase Auth adds only through a "
+                + "custom access token hook, and the drafted personas' tokens do not carry; give a persona the claims its "
+                + "rules look for (claims: {...}, docs/access-plan-claims.md), or configure the hook ([auth.hook.custom_access_token])"
+        }
+    }
+
+    /// The claims read at the top level of the token in a deparsed expression
+    /// (`(auth.jwt() ->> 'tenant_id'::text)`, `(current_setting('request.jwt.claims'::text,
+    /// true))::jsonb -> 'org'`).
+    static func topLevelClaims(_ expression: String) -> [String] {
+        guard let pattern = try? NSRegularExpression(
+            pattern: #"(?:auth\.jwt\(\)|'request\.jwt\.claims'(?:::text)?\s*,\s*true\)\)?::jsonb)\s*->>?\s*'([^']+)'"#)
+        else { return [] }
+        return pattern.matches(in: expression, range: NSRange(expression.startIndex..., in: expression)).compactMap { match in
+            Range(match.range(at: 1), in: expression).map { String(expression[$0]) }
+        }
+    }
+
     /// The keys read under `app_metadata` in a deparsed expression (`-> 'app_metadata'::text) -> 'tenants'`).
     private static func appMetadataKeys(_ expression: String) -> [String] {
         guard let pattern = try? NSRegularExpression(

@@ -215,6 +215,7 @@ public struct PlanDrafter {
         writer.checkDangers = Self.checkDangers(joined.filter(\.1.dangerous).map(\.0))
         writer.relationNotes = refusals.skipped.merging(unusableRules) { skipped, _ in skipped }
             .merging(catalog.appMetadataNotes) { earlier, _ in earlier }
+            .merging(accessTokenHook == nil ? catalog.customClaimNotes : [:]) { earlier, _ in earlier }
         return PlanDraft(
             yaml: writer.render(), plan: plan, dangers: writer.dangers().count, verified: check.passed,
             report: check, dangerCells: writer.dangers(), findings: findings, storagePolicies: storage)
