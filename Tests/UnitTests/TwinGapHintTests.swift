@@ -8,6 +8,17 @@ import WardenPostgres
         PGError(kind: .server, message: message, sqlState: state, severity: "ERROR")
     }
 
+    /// `select cron.schedule(...)` with no `create extension pg_cron` before it (a hosted
+    /// project enabled it from the dashboard): "schema "cron" does not exist" named no
+    /// cause; the hint names the extension and the statement to add.
+    @Test func aScheduleWithoutItsExtensionIsExplained() throws {
+        let hint = try #require(TwinGapHint.hint(for: error("schema \"cron\" does not exist", "3F000")))
+        #expect(hint.hasPrefix("schema cron is made by the pg_cron extension, which nothing before this statement creates"))
+        #expect(hint.hasSuffix("add `create extension if not exists pg_cron with schema pg_catalog;` to an earlier migration"))
+        #expect(TwinGapHint.hint(for: error("schema \"net\" does not exist", "3F000"))?.contains("pg_net") == true)
+        #expect(TwinGapHint.hint(for: error("schema \"app\" does not exist", "3F000")) == nil)
+    }
+
     @Test func anIntervalScheduleOnAnOldPgCronIsExplained() throws {
         let hint = try #require(TwinGapHint.hint(for: error("invalid schedule: 10 seconds", .invalidParameterValue)))
         #expect(hint.hasPrefix("this server's pg_cron is older than 1.5, which added interval schedules such as '10 seconds'"))

@@ -9,7 +9,26 @@ import WardenPostgres
 package enum TwinGapHint {
     package static func hint(for error: PGError) -> String? {
         MissingExtension(error)?.hint ?? RefusedPrivilegedExtension(error)?.hint ?? MissingPlatformObject(error)?.hint
-            ?? oldCronHint(error)
+            ?? oldCronHint(error) ?? extensionSchemaHint(error)
+    }
+
+    /// The schemas an extension makes when it is created, and the statement that creates
+    /// it as Supabase's docs write it.
+    static let extensionSchemas: [String: (name: String, statement: String)] = [
+        "cron": ("pg_cron", "create extension if not exists pg_cron with schema pg_catalog;"),
+        "net": ("pg_net", "create extension if not exists pg_net with schema extensions;"),
+    ]
+
+    /// "schema "cron" does not exist" (3F000): no statement before this one created the
+    /// extension that makes it. A hosted project often enabled it from the dashboard,
+    /// which no migration records (`supabase db reset` fails the same way).
+    static func extensionSchemaHint(_ error: PGError) -> String? {
+        guard error.sqlState?.rawValue == "3F000", error.message.hasPrefix("schema \""), error.message.hasSuffix("\" does not exist"),
+              let schema = error.message.split(separator: "\"").dropFirst().first,
+              let extensionSchema = extensionSchemas[String(schema)] else { return nil }
+        return "schema \(schema) is made by the \(extensionSchema.name) extension, which nothing before this statement creates "
+            + "(enabling it from Supabase's dashboard is not recorded in a migration, so `supabase db reset` fails here too): "
+            + "add `\(extensionSchema.statement)` to an earlier migration"
     }
 
     /// pg_cron reads interval schedules (`'10 seconds'`, 1 to 59 seconds) since 1.5;
