@@ -209,4 +209,57 @@ import TestSupport
         }, "\(open.dangerCells)")
         #expect(open.report.failures.allSatisfy { $0.subject == "public.reports" }, "\(DraftRealProjectShapesTests.failures(open))")
     }
+
+    /// A sign-up trigger copying `roles` from the user metadata any client sends into a
+    /// roles table that `is_admin()` reads: any user signs up an administrator (a
+    /// recycling app; `dev`, `plan draft` and `lint` said nothing). The draft signs a new
+    /// user up with `{"roles": ["admin"]}` and marks the admin row it got; a trigger that
+    /// gives every new user 'member' keeps the check as the row's absence.
+    @Test func signUpMetadataThatGrantsARoleIsChecked() throws {
+        func roles(_ body: String) -> String {
+            """
+            create type public.app_role as enum ('member', 'admin');
+            create table public.user_roles (user_id uuid not null references auth.users on delete cascade,
+              role public.app_role not null, primary key (user_id, role));
+            alter table public.user_roles enable row level security;
+            create policy "read own" on public.user_roles for select to authenticated using (user_id = auth.uid());
+            create function public.handle_new_user() returns trigger language plpgsql security definer set search_path = '' as $$
+            declare r text;
+            begin
+              \(body)
+              return new;
+            end $$;
+            create trigger on_auth_user_created after insert on auth.users for each row execute function public.handle_new_user();
+            create function public.is_admin() returns boolean language sql stable security definer set search_path = '' as $$
+              select exists (select 1 from public.user_roles where user_id = auth.uid() and role = 'admin') $$;
+            create table public.reports (id bigint generated always as identity primary key,
+              owner uuid not null default auth.uid() references auth.users, body text not null default '');
+            alter table public.reports enable row level security;
+            create policy "own or admin" on public.reports for select to authenticated using (owner = auth.uid() or public.is_admin());
+            """
+        }
+        let name = #"a new user signing up with user_metadata {"roles": ["admin"]} gets role 'admin' in public.user_roles"#
+        let copied = try DraftRealProjectShapesTests.draft("signuproles", roles("""
+            if jsonb_typeof(new.raw_user_meta_data -> 'roles') = 'array' then
+                for r in select jsonb_array_elements_text(new.raw_user_meta_data -> 'roles') loop
+                  insert into public.user_roles (user_id, role) values (new.id, r::public.app_role) on conflict do nothing;
+                end loop;
+              end if;
+            """))
+        let check = try #require(copied.plan.checks.first { $0.name == name }, "\(copied.yaml)")
+        #expect(check.verify?.hasPrefix("select exists (") == true, "\(copied.yaml)")
+        #expect(copied.dangerCells.contains { $0.contains("a new user may give themselves role 'admin' in public.user_roles") },
+                "\(copied.dangerCells)")
+        #expect(copied.verified, "\(DraftRealProjectShapesTests.failures(copied))")
+
+        let fixed = try DraftRealProjectShapesTests.draft("signuprolesfixed", roles("""
+            if new.raw_user_meta_data ? 'roles' then raise log 'roles ignored'; end if;
+              insert into public.user_roles (user_id, role) values (new.id, 'member');
+            """))
+        let kept = try #require(fixed.plan.checks.first { $0.name.hasPrefix("a new user signing up with user_metadata") },
+                                "\(fixed.yaml)")
+        #expect(kept.verify?.hasPrefix("select not exists (") == true, "\(fixed.yaml)")
+        #expect(!fixed.dangerCells.contains { $0.contains("a new user may give themselves") }, "\(fixed.dangerCells)")
+        #expect(fixed.verified, "\(DraftRealProjectShapesTests.failures(fixed))")
+    }
 }

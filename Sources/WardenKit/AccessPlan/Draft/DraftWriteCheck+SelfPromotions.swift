@@ -28,7 +28,7 @@ extension DraftWriteCheck {
             guard let owner = ownership.ownerColumn(of: table) else { return [] }
             return (catalog.columns[table] ?? []).flatMap { column -> [DraftWriteCheck] in
                 guard column.name != owner, column.writable,
-                      let value = privilegedValue(of: column, literals: catalog.singledOut.literals),
+                      let value = privilegedValue(of: column, catalog: catalog),
                       column.category == "B" || grantsBeyondItsRow(table, value: value, catalog: catalog) else { return [] }
                 let group = groupParent(of: table, besides: [owner, column.name], ownership: ownership)
                 let othersGroup = group.map { group in
@@ -112,14 +112,21 @@ extension DraftWriteCheck {
             || (catalog.policyExpressions[table] ?? []).contains { $0.contains(value) }
     }
 
-    private static func privilegedValue(of column: DraftCatalog.Column, literals: Set<String>) -> String? {
+    /// Among the values the rules name, one no user holds for the asking comes first:
+    /// not the column's default, nor a value the sign-up's triggers give every new user
+    /// ('member': checked in its place, a made-up promotion to what everyone is).
+    static func privilegedValue(of column: DraftCatalog.Column, catalog: DraftCatalog) -> String? {
         if column.category == "B" {
             let name = column.name.lowercased()
             let named = ["admin", "staff", "moderator", "superuser", "super_user"].contains { name.contains($0) }
             return named && !column.defaultsToTrue ? "true" : nil
         }
         guard column.holdsRole, column.reference == nil, ["S", "E"].contains(column.category) else { return nil }
-        let values = column.labels + (column.allowedValues ?? [])
-        return values.first(where: literals.contains).map(DraftOwnership.literal)
+        let named = (column.labels + (column.allowedValues ?? [])).filter(catalog.singledOut.literals.contains)
+        let everyones = { (value: String) in
+            let quoted = DraftOwnership.literal(value)
+            return catalog.signUpTriggerBodies.contains(quoted.lowercased()) || column.defaultExpression?.hasPrefix(quoted) == true
+        }
+        return (named.first { !everyones($0) } ?? named.first).map(DraftOwnership.literal)
     }
 }

@@ -32,6 +32,9 @@ struct DraftWriteCheck {
     /// update moving an own row into the parent an insert already wrote into is one
     /// hole, said once (a 125-table project had 79 such pairs, each two DANGER lines).
     var sameHoleAs: String? = nil
+    /// Admin SQL true where what the check's `verify` looks for is absent: where the
+    /// verify came out false, the check is kept with this one instead (refused).
+    var absentVerify: String? = nil
 
     /// The setting that carries the named row's key from `before` to the insert.
     static let setting = "pgwarden.join_target"
@@ -85,6 +88,11 @@ struct DraftWriteCheck {
         if result.passed { return (check, true) }
         var refused = check
         refused.expectation = Expectation()
+        if let absentVerify, result.observed.contains("verify returned f, expected true") {
+            refused.expectation = check.expectation
+            refused.verify = absentVerify
+            return (refused, false)
+        }
         if noRowRefuses && result.observed.hasPrefix("0 rows, expected 1") {
             refused.expectation.rowCount = 0
             return (refused, false)

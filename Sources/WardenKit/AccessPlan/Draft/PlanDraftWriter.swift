@@ -83,7 +83,7 @@ struct PlanDraftWriter {
             }
         }
         if !plan.checks.isEmpty {
-            lines += ["", "# What the matrix cannot say: whether a signed-in user can join another user's rows", "checks:"]
+            lines += ["", "# What the matrix cannot say: whether a signed-in user can join another user's rows or give", "# themselves a privilege", "checks:"]
         }
         for check in plan.checks {
             if let danger = checkDangers[check.name] { lines.append("  # DANGER: \(danger.danger)") }
@@ -94,6 +94,7 @@ struct PlanDraftWriter {
                 lines += before.split(separator: "\n", omittingEmptySubsequences: false).map { "      \($0)" }
             }
             lines.append("    sql: \(Self.quote(check.sql))")
+            if let verify = check.verify { lines.append("    verify: \(Self.quote(verify))") }
             let expectation = check.expectation
             if let state = expectation.sqlState {
                 lines.append("    expect: { sqlstate: \(Self.quote(state)) }")

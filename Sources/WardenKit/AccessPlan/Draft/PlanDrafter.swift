@@ -136,6 +136,7 @@ public struct PlanDrafter {
             + DraftWriteCheck.parentRowWrites(ownership: ownership, exposed: byQuotedName, personas: personas)
             + DraftWriteCheck.selfPromotions(ownership: ownership, exposed: byQuotedName, personas: personas)
             + DraftWriteCheck.valueClaims(ownership: ownership, exposed: byQuotedName, personas: personas)
+            + DraftWriteCheck.signUpMetadataGrants(ownership: ownership, exposed: byQuotedName, personas: personas)
             + DraftWriteCheck.otherBuckets(storage, chosen: ownership.storageBucket, personas: personas, benFile: benFile)
         plan.checks = writeChecks.map(\.check)
         let refusals = DraftSetupRefusals()

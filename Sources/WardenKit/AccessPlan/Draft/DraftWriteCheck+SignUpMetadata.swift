@@ -1,0 +1,84 @@
+import Foundation
+
+extension DraftWriteCheck {
+    /// One check per `raw_user_meta_data` key the sign-up's triggers (on `auth.users`)
+    /// read and per privileged value of a role column of a table their bodies name
+    /// (`user_roles.role 'admin'`, as `selfPromotions` finds them): a new user signs up
+    /// with that value under that key (`{"roles": ["admin"]}`, as an array where the body
+    /// walks the key's elements), the way any client's `signUp({ options: { data } })`
+    /// sends it, and the admin looks for a row of the new user holding the value. Found:
+    /// any user makes themselves an administrator at sign-up (a recycling app's
+    /// `handle_new_user` copied `roles` from the metadata; `dev`, `plan draft` and `lint`
+    /// said nothing). Kept as it came out: the row's absence is checked where there was none.
+    static func signUpMetadataGrants(ownership: DraftOwnership, exposed: [String: String], personas: [Persona])
+        -> [DraftWriteCheck]
+    {
+        guard let (writer, _, _, _) = writerAndOther(personas) else { return [] }
+        let catalog = ownership.catalog
+        let bodies = catalog.signUpTriggerBodies
+        let keys = metadataKeys(in: bodies)
+        guard !keys.isEmpty else { return [] }
+        return exposed.sorted(by: { $0.value < $1.value }).flatMap { quoted, table -> [DraftWriteCheck] in
+            let bare = String(table.split(separator: ".").last ?? Substring(table)).lowercased()
+            guard bodies.contains(bare), let owner = ownership.ownerColumn(of: table) ?? catalog.userColumns[table] else { return [] }
+            return (catalog.columns[table] ?? []).flatMap { column -> [DraftWriteCheck] in
+                guard column.name != owner, column.holdsRole || column.category == "B",
+                      let value = privilegedValue(of: column, catalog: catalog) else { return [] }
+                let json = value == "true" ? "true" : JSONText.quote(String(value.dropFirst().dropLast()).replacingOccurrences(of: "''", with: "'"))
+                return keys.map { key in
+                    let element = walksElements(of: key, in: bodies) ? "[\(json)]" : json
+                    let metadata = "{\(JSONText.quote(key)): \(element)}"
+                    let holds = "select exists (select 1 from \(quoted) where \(DraftOwnership.sqlName(owner)) = "
+                        + "nullif(current_setting('\(setting)'), '')::uuid and \(DraftOwnership.sqlName(column.name)) = \(value))"
+                    var check = expectingOneRow(
+                        "a new user signing up with user_metadata \(metadata) gets \(column.name) \(value) in \(table)",
+                        writer: writer, sql: "select 1")
+                    check.before = signUp(metadata: metadata)
+                    check.verify = holds
+                    var write = DraftWriteCheck(
+                        table: table, check: check,
+                        danger: "a new user may give themselves \(column.name) \(value) in \(table) by signing up with "
+                            + "user_metadata \(metadata), which any client sends (the sign-up's trigger on auth.users copies it)")
+                    write.absentVerify = "select not exists (" + holds.dropFirst("select exists (".count)
+                    return write
+                }
+            }
+        }
+    }
+
+    /// Admin SQL signing a new user up as Supabase Auth would with `metadata` (its
+    /// `auth.users` row; the sign-up's triggers run), the new user's id in `setting`.
+    private static func signUp(metadata: String) -> String {
+        """
+        with signed_up as (
+          insert into auth.users (id, aud, role, email, encrypted_password, email_confirmed_at,
+                                  raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
+          values (gen_random_uuid(), 'authenticated', 'authenticated', 'signup.draft@example.com', '', now(),
+                  '{"provider":"email","providers":["email"]}', \(DraftOwnership.literal(metadata))::jsonb, now(), now())
+          returning id)
+        select set_config('\(setting)', coalesce((select id::text from signed_up), ''), true)
+        """
+    }
+
+    /// The `raw_user_meta_data` keys `bodies` (lowercased) read, in order of first use.
+    static func metadataKeys(in bodies: String) -> [String] {
+        guard let regex = try? NSRegularExpression(pattern: #"raw_user_meta_data\s*(?:->>?|\?)\s*'([^']+)'"#) else { return [] }
+        var keys: [String] = []
+        for match in regex.matches(in: bodies, range: NSRange(bodies.startIndex..., in: bodies)) {
+            guard let range = Range(match.range(at: 1), in: bodies) else { continue }
+            let key = String(bodies[range])
+            if !keys.contains(key) { keys.append(key) }
+        }
+        return keys
+    }
+
+    /// Whether `bodies` walk the elements of the metadata key (`jsonb_array_elements_text(
+    /// new.raw_user_meta_data -> 'roles')`, or test that it is an array).
+    static func walksElements(of key: String, in bodies: String) -> Bool {
+        let quoted = NSRegularExpression.escapedPattern(for: "'\(key)'")
+        return bodies.range(of: #"jsonb?_array_elements(?:_text)?\s*\(\s*\(?\s*new\.raw_user_meta_data\s*->\s*"# + quoted,
+                            options: .regularExpression) != nil
+            || bodies.range(of: #"jsonb?_typeof\s*\(\s*new\.raw_user_meta_data\s*->\s*"# + quoted + #"\s*\)\s*=\s*'array'"#,
+                            options: .regularExpression) != nil
+    }
+}
