@@ -66,9 +66,9 @@ package enum MigrationParser {
         switch ImplicitTransactionControl.handling(whole, source: source) {
         case .dropTrailingCommit(let index)?:
             whole.droppedStatements = [index]
-        case .runAsWritten(let line, let what)?:
+        case .runAsWritten(let line, let what, let how)?:
             whole.options.transaction = false
-            whole.implicitTransactionControl = (line, what)
+            whole.implicitTransactionControl = (line, what, how)
         case .refuseOpenBegin(let line)?:
             throw MigrationInputError.transactionControl(
                 file: file, line: line, statement: "BEGIN", direction: direction.rawValue,

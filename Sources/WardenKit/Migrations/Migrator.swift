@@ -390,10 +390,9 @@ package final class Migrator {
                 + "it committed stays and the history marks it failed")
         }
         if let control = section.implicitTransactionControl {
-            return .note("\(section.path): line \(control.line) is \(control.what); the Supabase CLI runs a file in one "
-                + "implicit transaction, which such a COMMIT commits, and goes on: the file runs as the CLI runs it, one "
-                + "statement at a time with its own COMMITs; if a later statement fails, what it committed stays and the "
-                + "history marks it failed")
+            return .note("\(section.path): line \(control.line) is \(control.what); \(control.how): the file runs as the "
+                + "CLI runs it, one statement at a time with its own COMMITs; if a later statement fails, what it committed "
+                + "stays and the history marks it failed")
         }
         guard !section.droppedStatements.isEmpty else { return nil }
         let source = SourceText(section.sql)

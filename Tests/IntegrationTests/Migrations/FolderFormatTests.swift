@@ -146,6 +146,24 @@ import TestSupport
         #expect(try database.scalar("select (to_regclass('d') is null)::text") == "true")
     }
 
+    /// `CREATE INDEX CONCURRENTLY` (and the other statements that cannot run in a
+    /// transaction block) in a file without markers: since 2.109 the Supabase CLI runs it
+    /// on its own, outside the file's batch; pgwarden failed with 25001 and asked for a
+    /// `transaction:false` marker. The file now runs as written, with a note.
+    @Test func aConcurrentIndexRunsAsTheSupabaseCLIRunsIt() throws {
+        let database = try TestDatabase()
+        let folder = try MigrationFolder([
+            "20240101000000_notes.sql": "create table notes (id int primary key, owner uuid);\n",
+            "20240102000000_idx.sql": "-- no lock on writes\ncreate index concurrently notes_owner on notes (owner);\nvacuum notes;\n",
+        ])
+        let up = try PgwardenCLI.run(["up"] + arguments(database, folder))
+        #expect(up.status == 0, "\(up.all)")
+        #expect(up.standardError.contains("20240102000000_idx.sql: line 2 is CREATE INDEX CONCURRENTLY, which cannot run inside a "
+            + "transaction block; the Supabase CLI (2.109 and later) runs such a statement on its own"), "\(up.standardError)")
+        #expect(try database.scalar("select (to_regclass('notes_owner') is not null)::text") == "true")
+        #expect(try database.historyVersions()?.count == 2)
+    }
+
     /// The Supabase CLI applies `<digits>_<anything>.sql`, an empty name and spaces
     /// included (`20250101000001_.sql`, which a real project's row-level security was in):
     /// pgwarden skipped them, and showed made-up dangers of the tables left open.

@@ -114,6 +114,19 @@ import TestSupport
         #expect(trailing.up.options.transaction)
     }
 
+    @Test func statementsThatCannotRunInATransactionBlockAreKnownByTheirKeywords() throws {
+        func alone(_ text: String) throws -> String? {
+            try MigrationDirectory.parse(fileName: "1_t.sql", text: "select 1;\n" + text, folder: "m").up.implicitTransactionControl?.what
+        }
+        #expect(try alone("create unique index concurrently x on t (a);") == "CREATE INDEX CONCURRENTLY, which cannot run inside a transaction block")
+        #expect(try alone("/* c */ CREATE INDEX CONCURRENTLY IF NOT EXISTS x ON t (a);")?.hasPrefix("CREATE INDEX CONCURRENTLY") == true)
+        #expect(try alone("drop index concurrently x;")?.hasPrefix("DROP INDEX CONCURRENTLY") == true)
+        #expect(try alone("reindex table concurrently t;")?.hasPrefix("REINDEX CONCURRENTLY") == true)
+        #expect(try alone("alter system set work_mem = '8MB';")?.hasPrefix("ALTER SYSTEM") == true)
+        #expect(try alone("create index x on t (a);") == nil)
+        #expect(try alone("select 'create index concurrently';") == nil)
+    }
+
     @Test func standardConformingStringsOffIsRefusedInBothModes() {
         for marker in ["-- migrate:up\n", "-- migrate:up transaction:false\n", ""] {
             let text = marker + "select 1;\nset standard_conforming_strings = off;\ninsert into t values ('a\\\\b');\n"
