@@ -69,10 +69,6 @@ package enum MigrationParser {
         case .runAsWritten(let line, let what, let how)?:
             whole.options.transaction = false
             whole.implicitTransactionControl = (line, what, how)
-        case .refuseOpenBegin(let line)?:
-            throw MigrationInputError.transactionControl(
-                file: file, line: line, statement: "BEGIN", direction: direction.rawValue,
-                problem: "a BEGIN without a COMMIT after it")
         case nil:
             whole.droppedStatements = try TransactionControlCheck.droppedStatements(whole, source: source, direction: direction)
             if let pair = EnumValueCommit.pairToHonour(whole, source: source) {
