@@ -36,11 +36,11 @@ public struct MigrationSection: Sendable {
     /// adds an enum value a later statement uses): the file lines of that BEGIN and
     /// COMMIT. Such a section runs as `transaction:false` does, as the Supabase CLI runs it.
     public internal(set) var honouredCommit: (begin: Int, commit: Int)?
-    /// A file without markers whose COMMIT has no BEGIN open, whose BEGIN comes inside
-    /// another, or with a statement that cannot run in a transaction block, which the
+    /// A file without markers with a COMMIT with no BEGIN open after an enum value a later
+    /// statement uses, or a statement that cannot run in a transaction block, which the
     /// Supabase CLI applies (`ImplicitTransactionControl`): the file line of the first such
-    /// statement, what it is (`a COMMIT with no BEGIN open`) and how the CLI runs it.
-    /// Such a section runs as `transaction:false` does.
+    /// statement, what it is and how the CLI runs it. Such a section runs as
+    /// `transaction:false` does.
     public internal(set) var implicitTransactionControl: (line: Int, what: String, how: String)?
 
     public init(sql: String, startLine: Int, startOffset: Int, markerLine: Int?, options: MigrationOptions,

@@ -8,8 +8,9 @@
 ///   wrapped, are dropped, so the body runs atomically in pgwarden's transaction
 ///   (together with a migration's history row). ROLLBACK, a BEGIN inside a BEGIN, a
 ///   COMMIT without BEGIN or a BEGIN without COMMIT is an error before anything runs;
-///   but a migration file's COMMIT with no BEGIN open, or BEGIN inside a BEGIN, runs as
-///   the Supabase CLI runs it (`ImplicitTransactionControl`, consulted first).
+///   but a migration file's COMMIT with no BEGIN open after an enum value a later
+///   statement uses runs as the Supabase CLI runs it (`ImplicitTransactionControl`,
+///   consulted first).
 enum TransactionControlCheck {
     /// A statement that cannot be honoured, and why.
     struct Refusal: Error {
