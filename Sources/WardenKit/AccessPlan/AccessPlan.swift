@@ -28,6 +28,10 @@ public struct AccessPlan: Sendable {
     /// The schemas PostgREST puts after a request's own in its `search_path` (the
     /// Supabase CLI project's `[api] extra_search_path`, else Supabase's default).
     public internal(set) var extraSearchPath: [String] = AccessPlan.supabaseExtraSearchPath
+    /// The lint findings the plan file still marks as dangers in its header (`# DANGER
+    /// (rule) subject: ...`, as `plan draft` writes them, not yet reviewed), as "rule
+    /// subject": `lint` does not count them as intended.
+    public internal(set) var dangerMarkedFindings: Set<String> = []
     /// Which plan this is, kept by its copies: a run uses reads of the catalog started
     /// before it (`startCatalogReads(on:limits:)`) only when they were started for it.
     private(set) var identity = UUID()
@@ -147,6 +151,9 @@ public struct RelationPlan: Sendable {
     /// SQL run by the admin, with the persona's claims set, before each insert probe
     /// (e.g. remove the row a unique constraint would collide with).
     public internal(set) var beforeInsert: String?
+    /// The personas whose cell the plan file still marks `# DANGER` (as `plan draft`
+    /// wrote it, not yet reviewed): `lint` does not count what it allows as intended.
+    public internal(set) var dangerMarked: Set<String> = []
     /// Access per persona name.
     public internal(set) var access: [String: Access]
     public internal(set) var line: Int
@@ -160,6 +167,8 @@ public struct FunctionPlan: Sendable {
     public internal(set) var signature: String
     public internal(set) var execute: [String: Bool]
     public internal(set) var line: Int
+    /// The personas whose cell the plan file still marks `# DANGER` (see `RelationPlan`).
+    public internal(set) var dangerMarked: Set<String> = []
 }
 
 /// SQL run as a persona, with what must come of it.

@@ -66,8 +66,9 @@ package struct AccessPlanParser {
         }
         guard let personaNode = value("personas") else { throw reader.fail(root, "the plan needs 'personas'") }
         let personas = try parsePersonas(personaNode)
-        let context = Context(personas: personas, defaultSchema: schemas.first ?? "public")
-        return AccessPlan(
+        var context = Context(personas: personas, defaultSchema: schemas.first ?? "public")
+        context.dangerLines = Self.dangerCommentLines(text)
+        var plan = AccessPlan(
             source: reader.file,
             schemas: schemas,
             personas: personas,
@@ -77,6 +78,21 @@ package struct AccessPlanParser {
             checks: try value("checks").map { try parseChecks($0, context) } ?? [],
             schemasLine: value("schemas").flatMap { reader.line($0) },
             accessTokenHook: try value("access_token_hook").map { try accessTokenHook($0) })
+        plan.dangerMarkedFindings = Self.dangerMarkedFindings(text)
+        return plan
+    }
+
+    /// "rule subject" of each header line `# DANGER (rule) subject: ...` (a lint danger
+    /// as `plan draft` writes it).
+    static func dangerMarkedFindings(_ text: String) -> Set<String> {
+        var found: Set<String> = []
+        for line in text.split(separator: "\n") where line.hasPrefix("# DANGER (") {
+            let rest = line.dropFirst("# DANGER (".count)
+            guard let close = rest.firstIndex(of: ")"), let colon = rest[close...].range(of: ": ") else { continue }
+            let rule = rest[..<close], subject = rest[rest.index(after: close)..<colon.lowerBound].trimmingCharacters(in: .whitespaces)
+            found.insert("\(rule) \(subject)")
+        }
+        return found
     }
 
     /// `access_token_hook: schema.function` (the function the auth server would call).
@@ -92,6 +108,8 @@ package struct AccessPlanParser {
     struct Context {
         var personas: [Persona]
         var defaultSchema: String
+        /// The lines marked `# DANGER` (`dangerCommentLines`).
+        var dangerLines: Set<Int> = []
 
         /// The personas a key in an access map names: a persona name, or a role name
         /// standing for every persona with that role.
@@ -146,13 +164,36 @@ package struct AccessPlanParser {
             } ?? []
             guard let accessNode = field("access") else { throw reader.fail(entry.keyNode, "\(what) needs 'access'") }
             let access = try parseAccessMap(accessNode, context, what: what, hasOwner: owner != nil)
-            return RelationPlan(
+            var relation = RelationPlan(
                 schema: schema, name: name, owner: owner,
                 columns: try field("columns").map { try reader.strings($0, "columns") },
                 sample: sample,
                 beforeInsert: try field("before_insert").map { try reader.sql($0, "before_insert of \(what)") },
                 access: access, line: reader.line(entry.keyNode) ?? 0)
+            relation.dangerMarked = try dangerMarked(accessNode, context, what: what)
+            return relation
         }
+    }
+
+    /// The lines of `text` that end in a `# DANGER` comment after a value (as `plan draft`
+    /// marks a cell it drafted from what the database allowed).
+    static func dangerCommentLines(_ text: String) -> Set<Int> {
+        var lines: Set<Int> = []
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            guard let mark = line.range(of: "# DANGER") else { continue }
+            if !line[..<mark.lowerBound].allSatisfy(\.isWhitespace) { lines.insert(index + 1) }
+        }
+        return lines
+    }
+
+    /// The personas whose cell in the map `node` is on a line marked `# DANGER`.
+    private func dangerMarked(_ node: Node, _ context: Context, what: String) throws -> Set<String> {
+        guard !context.dangerLines.isEmpty else { return [] }
+        var marked: Set<String> = []
+        for entry in try reader.mapping(node, what) where context.dangerLines.contains(reader.line(entry.keyNode) ?? 0) {
+            marked.formUnion(context.personas(matching: entry.key).map(\.name))
+        }
+        return marked
     }
 
     /// Persona name -> access; unmentioned personas get nothing (deny by default).
@@ -241,7 +282,9 @@ package struct AccessPlanParser {
                 }
                 return text == "execute"
             }
-            return FunctionPlan(signature: signature, execute: execute, line: reader.line(entry.keyNode) ?? 0)
+            var function = FunctionPlan(signature: signature, execute: execute, line: reader.line(entry.keyNode) ?? 0)
+            function.dangerMarked = try dangerMarked(entry.value, context, what: what)
+            return function
         }
     }
 
