@@ -377,6 +377,30 @@ import TestSupport
         #expect(reread.checks.map(\.name) == names)
     }
 
+    /// Two keys to one parent table (`gifts.giver_id`, `gifts.receiver_id -> people`):
+    /// both checks had one name, and the DANGER showed twice, word for word. Each now
+    /// names its column.
+    @Test func twoKeysToOneParentGetACheckEachByColumn() throws {
+        let draft = try Self.draft("twokeys", """
+            create table public.people (id uuid primary key default gen_random_uuid(),
+              owner_id uuid not null references auth.users (id));
+            create table public.gifts (id uuid primary key default gen_random_uuid(),
+              owner_id uuid not null references auth.users (id),
+              giver_id uuid references public.people (id), receiver_id uuid references public.people (id));
+            alter table public.people enable row level security;
+            alter table public.gifts enable row level security;
+            create policy "own people" on public.people for all to authenticated
+              using (owner_id = (select auth.uid())) with check (owner_id = (select auth.uid()));
+            create policy "own gifts" on public.gifts for all to authenticated
+              using (owner_id = (select auth.uid())) with check (owner_id = (select auth.uid()));
+            """)
+        let names = draft.plan.checks.map(\.name)
+        #expect(names.contains("ava writes a public.gifts row into a public.people row of ben's through giver_id"), "\(names)")
+        #expect(names.contains("ava writes a public.gifts row into a public.people row of ben's through receiver_id"), "\(names)")
+        #expect(Set(names).count == names.count, "\(names)")
+        #expect(Set(draft.dangerCells).count == draft.dangerCells.count, "\(draft.dangerCells)")
+    }
+
     /// The same join where the members' user ids have no foreign key to auth.users (ids
     /// moved from another auth provider): the uuid column the policies compare with
     /// auth.uid() is the user's. (A multi-tenant app: any user made himself owner of any

@@ -20,15 +20,19 @@ extension DraftWriteCheck {
                       let parentOwner = ownership.ownerColumn(of: parent),
                       columns[parent]?.first(where: { $0.name == parentOwner })?.typeName == "uuid"
                 else { return [] }
+                // Two keys to one parent (`giver_id`, `receiver_id -> people`): each check
+                // names its column (the same name twice made one DANGER line twice).
+                let through = (columns[table] ?? []).filter { $0.reference?.table == reference.table }.count > 1
+                    ? " through \(column.name)" : ""
                 let target = """
                     select p.\(DraftOwnership.sqlName(reference.column))::text from \(reference.table) p
                       join auth.users u on u.id = p.\(DraftOwnership.sqlName(parentOwner))
                       where u.email = \(DraftOwnership.literal(otherEmail)) order by p.ctid limit 1
                     """
                 let written = insert(
-                    "\(writer.name) writes a \(table) row into a \(parent) row of \(other.name)'s", writer: writer,
+                    "\(writer.name) writes a \(table) row into a \(parent) row of \(other.name)'s\(through)", writer: writer,
                     into: table, quotedTable: quoted, sample: sample, naming: column.name, type: column.typeName, target: target,
-                    danger: "a signed-in user may write \(table) rows into other users' \(parent) rows, which they cannot read "
+                    danger: "a signed-in user may write \(table) rows into other users' \(parent) rows\(through), which they cannot read "
                         + "(an insert of the user's own row naming another user's row went through)",
                     hiddenParent: parent)
                 guard column.signedInMayUpdate, let key else { return [written] }
@@ -37,13 +41,13 @@ extension DraftWriteCheck {
                 // any user move a note into another user's workspace.
                 let name = DraftOwnership.sqlName(key), ownerName = DraftOwnership.sqlName(owner)
                 let check = before(expectingOneRow(
-                    "\(writer.name) moves a \(table) row of \(writer.name)'s into a \(parent) row of \(other.name)'s", writer: writer,
+                    "\(writer.name) moves a \(table) row of \(writer.name)'s into a \(parent) row of \(other.name)'s\(through)", writer: writer,
                     sql: "update \(quoted) set \(DraftOwnership.sqlName(column.name)) = current_setting('\(setting)')::\(column.typeName) "
                         + "where \(name) = (select \(name) from \(quoted) where \(ownerName) = auth.uid() order by \(name) limit 1)"),
                     target: target)
                 let moved = DraftWriteCheck(
                     table: table, check: check,
-                    danger: "a signed-in user may move their \(table) rows into other users' \(parent) rows, which they cannot read "
+                    danger: "a signed-in user may move their \(table) rows into other users' \(parent) rows\(through), which they cannot read "
                         + "(an update of the user's own row naming another user's row went through)",
                     hiddenParent: parent, needsOwnRow: table, refusals: ["42501", "P0001"], noRowRefuses: true,
                     sameHoleAs: written.check.name)
