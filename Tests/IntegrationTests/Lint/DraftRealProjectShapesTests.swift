@@ -377,6 +377,35 @@ import TestSupport
         #expect(reread.checks.map(\.name) == names)
     }
 
+    /// An organisation's `owner uuid` with no foreign key, which its trigger copies into
+    /// the memberships as their user (`insert into org_map (user_id, org_id, role) values
+    /// (new.owner, new.id, 'owner')`): the setup left it NULL, the membership's NOT NULL
+    /// refused every organisation, and nothing multi-tenant was probed (a workflow app,
+    /// 182 cells "cannot probe"). It now holds the persona, and the join is checked.
+    @Test func aColumnATriggerCopiesIntoAUserColumnHoldsTheUser() throws {
+        let draft = try Self.draft("triggerowner", """
+            create table public.organizations (id uuid primary key default gen_random_uuid(), name text, owner uuid);
+            create table public.org_map (org_id uuid not null references public.organizations (id),
+              user_id uuid not null references auth.users (id), role text not null default 'member', primary key (org_id, user_id));
+            create function public.add_owner() returns trigger language plpgsql security definer set search_path = public as $$
+            begin insert into org_map (user_id, org_id, role) values (new.owner, new.id, 'owner'); return new; end $$;
+            create trigger add_owner after insert on public.organizations for each row execute function public.add_owner();
+            alter table public.organizations enable row level security;
+            alter table public.org_map enable row level security;
+            create policy o_sel on public.organizations for select to authenticated
+              using (exists (select 1 from public.org_map m where m.org_id = organizations.id and m.user_id = auth.uid()));
+            create policy o_ins on public.organizations for insert to authenticated with check (true);
+            create policy m_sel on public.org_map for select to authenticated using (user_id = auth.uid());
+            create policy m_ins on public.org_map for insert to authenticated with check (user_id = auth.uid());
+            """)
+        let organizations = try #require(draft.plan.relations.first { $0.name == "organizations" })
+        #expect(organizations.sample.first { $0.column == "owner" }?.expression == "auth.uid()", "\(draft.yaml)")
+        #expect(organizations.access["ava"]?.select == .own, "\(draft.yaml)")
+        #expect(draft.dangerCells.contains { $0.contains("may join another user's public.organizations rows through public.org_map") },
+                "\(draft.dangerCells)")
+        #expect(draft.report.failures.isEmpty, "\(Self.failures(draft))")
+    }
+
     /// Two keys to one parent table (`gifts.giver_id`, `gifts.receiver_id -> people`):
     /// both checks had one name, and the DANGER showed twice, word for word. Each now
     /// names its column.

@@ -38,6 +38,11 @@ struct DraftCatalog {
         /// Its default calls auth.uid() (`created_by uuid default auth.uid()`): a
         /// signed-in user's insert fills it with that user.
         var defaultsToSignedInUser = false
+        /// A uuid column with no foreign key that a trigger of its table writes into
+        /// another table along with a user column there (`insert into org_map (user_id,
+        /// org_id) values (new.owner, new.id)`): it holds a user. (Left NULL, the row was
+        /// refused by the other table's NOT NULL, and no organisation could be probed.)
+        var copiedToAUserByTrigger = false
         /// It holds a user's role: its name or its type's says so
         /// (`DraftSingledOutValues.namesARole`), or its table says who a user is
         /// (`DraftSingledOutValues.attributeTables`).
@@ -617,6 +622,24 @@ struct DraftCatalog {
         return RowVisibility(shown: shown, hidden: DraftOwnership.literal(column.maxLength.map { String(made.prefix($0)) } ?? made))
     }
 
+    /// Sets `Column.copiedToAUserByTrigger` from each table's trigger bodies (`rows`:
+    /// table, body): a uuid column without a foreign key the body names as `new.<column>`,
+    /// in a body that inserts into a table with a column referencing auth.users.
+    private mutating func markColumnsTriggersCopyToAUser(_ rows: [[String?]]) {
+        let userTables = Set(columns.filter { $0.value.contains(where: \.referencesAUser) }.keys.map { table in
+            String(table.split(separator: ".").last ?? Substring(table)).lowercased()
+        })
+        for row in rows {
+            guard let table = row[0], let body = row[1]?.lowercased(), let columns = self.columns[table] else { continue }
+            let inserted = body.matches(of: /insert\s+into\s+(?:[a-z_][a-z0-9_]*\.)?"?([a-z_][a-z0-9_]*)"?/).map { String($0.1) }
+            guard inserted.contains(where: userTables.contains) else { continue }
+            for index in columns.indices where columns[index].typeName == "uuid" && columns[index].reference == nil
+                && body.contains("new.\(columns[index].name.lowercased())") {
+                self.columns[table]?[index].copiedToAUserByTrigger = true
+            }
+        }
+    }
+
     /// Reads the rows of `policySQL`'s queries, in order.
     private mutating func readPolicies(_ results: [[[String?]]]) {
         for row in results[0] {
@@ -635,6 +658,7 @@ struct DraftCatalog {
         tablesSignedInMayInsert = Set(results[6].compactMap { $0[0] })
         // The project's own user-reading functions, by name (a trigger may call them unqualified).
         let calls = userReadingCalls.map { call in String(call.split(separator: ".").last ?? Substring(call)).lowercased() }
+        markColumnsTriggersCopyToAUser(results[7])
         tablesWithUserReadingTriggers = Set(results[7].compactMap { row -> String? in
             guard let table = row[0], let body = row[1]?.lowercased() else { return nil }
             let direct = body.range(of: #"auth\.(uid|jwt|role|email)\s*\(|request\.jwt\.claim"#, options: .regularExpression) != nil

@@ -232,6 +232,7 @@ struct DraftOwnership {
                 || (inSetup && column.linksRowsForOtherPolicies)
                 || (hasRule && column.writable && column.defaultsToSignedInUser && column.category == "A")
                 || (column.writable && column.requiredByCheck != nil)
+                || (column.writable && column.copiedToAUserByTrigger)
                 // The other user of a two-user row (`check (user1_id <> user2_id)`), even
                 // one that may be null: a message names its recipient, and a policy may
                 // want one (`with check (user2_id is not null)`), so a row without it
@@ -258,6 +259,7 @@ struct DraftOwnership {
             }
             if column.name == owner { return (column.name, "auth.uid()") }
             if column.name == textOwner { return (column.name, "auth.uid()::text") }
+            if column.copiedToAUserByTrigger { return (column.name, "auth.uid()") }
             return (column.name, Self.signedInUserArray(column) ?? standIn(for: column, in: table)?.sqlValue
                 ?? value(for: column, inSetup: inSetup) ?? "null")
         }
