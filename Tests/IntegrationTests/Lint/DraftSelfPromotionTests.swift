@@ -262,4 +262,49 @@ import TestSupport
         #expect(!fixed.dangerCells.contains { $0.contains("a new user may give themselves") }, "\(fixed.dangerCells)")
         #expect(fixed.verified, "\(DraftRealProjectShapesTests.failures(fixed))")
     }
+
+    /// A quota on the user's own profile that another table's trigger reads to refuse
+    /// inserts (`bills`' trigger raises BILL_QUOTA_REACHED when `bills_created >=
+    /// bill_quota`), while the owner may update the whole profile: any user lifts their
+    /// own limit (a bill-splitting app; nothing was flagged). Checked per column the
+    /// guard reads; a column the role may not update makes no check.
+    @Test func aLimitAnotherTablesTriggerReadsIsChecked() throws {
+        func quota(_ grant: String) -> String {
+            """
+            create table public.profiles (id uuid primary key references auth.users (id) on delete cascade,
+              bills_created int not null default 0, bill_quota int default 3, nickname text);
+            create table public.bills (id uuid primary key default gen_random_uuid(),
+              owner_id uuid not null references auth.users (id));
+            alter table public.profiles enable row level security;
+            alter table public.bills enable row level security;
+            create policy "own profile" on public.profiles for all to authenticated
+              using (id = (select auth.uid())) with check (id = (select auth.uid()));
+            create policy "own bills" on public.bills for all to authenticated
+              using (owner_id = (select auth.uid())) with check (owner_id = (select auth.uid()));
+            create function public.enforce_quota() returns trigger language plpgsql security definer set search_path = '' as $$
+            declare v_created int; v_quota int;
+            begin
+              select bills_created, bill_quota, nickname into v_created, v_quota from public.profiles where id = new.owner_id;
+              if v_quota is not null and v_created >= v_quota then raise exception 'BILL_QUOTA_REACHED'; end if;
+              return new;
+            end $$;
+            create trigger enforce_quota before insert on public.bills for each row execute function public.enforce_quota();
+            \(grant)
+            """
+        }
+        let open = try DraftRealProjectShapesTests.draft("quota", quota(""))
+        #expect(open.plan.checks.map(\.name).filter { $0.contains("changes") }.sorted() == [
+            "ava changes bill_quota in a public.profiles row of ava's", "ava changes bills_created in a public.profiles row of ava's",
+        ], "\(open.yaml)")
+        #expect(open.dangerCells.contains {
+            $0.hasPrefix("public.profiles · ava: a signed-in user may change their own bill_quota, which a trigger on public.bills reads")
+        }, "\(open.dangerCells)")
+        #expect(open.verified, "\(DraftRealProjectShapesTests.failures(open))")
+
+        let granted = try DraftRealProjectShapesTests.draft("quotagrant", quota("""
+            revoke update on public.profiles from authenticated;
+            grant update (nickname) on public.profiles to authenticated;
+            """))
+        #expect(!granted.plan.checks.contains { $0.name.contains("changes") }, "\(granted.plan.checks.map(\.name))")
+    }
 }

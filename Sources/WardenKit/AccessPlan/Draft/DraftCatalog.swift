@@ -162,6 +162,8 @@ struct DraftCatalog {
     /// made with each persona's claims set, as the persona's own request makes them;
     /// made by the admin, with none, the trigger refused every row.
     var tablesWithUserReadingTriggers: Set<String> = []
+    /// Table -> the function bodies of its enabled triggers, lowercased.
+    var triggerBodies: [String: [String]] = [:]
     /// The function bodies of the triggers on `auth.users` (the sign-up's), lowercased:
     /// a table they write to gets a row for every new user.
     var signUpTriggerBodies = ""
@@ -659,6 +661,9 @@ struct DraftCatalog {
         // The project's own user-reading functions, by name (a trigger may call them unqualified).
         let calls = userReadingCalls.map { call in String(call.split(separator: ".").last ?? Substring(call)).lowercased() }
         markColumnsTriggersCopyToAUser(results[7])
+        for row in results[7] {
+            if let table = row[0], let body = row[1] { triggerBodies[table, default: []].append(body.lowercased()) }
+        }
         tablesWithUserReadingTriggers = Set(results[7].compactMap { row -> String? in
             guard let table = row[0], let body = row[1]?.lowercased() else { return nil }
             let direct = body.range(of: #"auth\.(uid|jwt|role|email)\s*\(|request\.jwt\.claim"#, options: .regularExpression) != nil

@@ -137,6 +137,7 @@ public struct PlanDrafter {
             + DraftWriteCheck.selfPromotions(ownership: ownership, exposed: byQuotedName, personas: personas)
             + DraftWriteCheck.valueClaims(ownership: ownership, exposed: byQuotedName, personas: personas)
             + DraftWriteCheck.signUpMetadataGrants(ownership: ownership, exposed: byQuotedName, personas: personas)
+            + DraftWriteCheck.guardedLimits(ownership: ownership, exposed: byQuotedName, personas: personas)
             + DraftWriteCheck.otherBuckets(storage, chosen: ownership.storageBucket, personas: personas, benFile: benFile)
         plan.checks = writeChecks.map(\.check)
         let refusals = DraftSetupRefusals()

@@ -1,0 +1,67 @@
+import Foundation
+
+extension DraftWriteCheck {
+    /// One check per column of a user's own row that a trigger of another table reads
+    /// to refuse that user's writes, and that `authenticated` may update: a quota, a
+    /// count or a plan (`profiles.bill_quota`, `bills_created`, read by `bills`' BEFORE
+    /// INSERT trigger, which raises `BILL_QUOTA_REACHED`). The first signed-in persona
+    /// changes it on its own row (`update profiles set bill_quota = coalesce(bill_quota,
+    /// 0) + 1000 where id = auth.uid()`): where that goes through, any user lifts their own
+    /// limit, which `update: own` cannot say (a bill-splitting app: nothing was flagged).
+    /// Only columns named for a limit (quota, limit, count, credits, balance, plan, tier,
+    /// usage, ...), so that a trigger reading a display name makes no check. Kept as it
+    /// came out, where the persona has an own row.
+    static func guardedLimits(ownership: DraftOwnership, exposed: [String: String], personas: [Persona]) -> [DraftWriteCheck] {
+        guard let (writer, _, _, _) = writerAndOther(personas) else { return [] }
+        let catalog = ownership.catalog
+        return exposed.sorted(by: { $0.value < $1.value }).flatMap { quoted, table -> [DraftWriteCheck] in
+            guard let owner = ownership.ownerColumn(of: table) else { return [] }
+            let bare = String(table.split(separator: ".").last ?? Substring(table)).lowercased()
+            // The guards on other tables that read this table and refuse.
+            let guards = catalog.triggerBodies.filter { $0.key != table }.flatMap { other, bodies in
+                bodies.filter { $0.contains("raise") && $0.range(of: #"\b"# + NSRegularExpression.escapedPattern(for: bare) + #"\b"#,
+                                                                   options: .regularExpression) != nil }
+                    .map { (table: other, body: $0) }
+            }
+            guard !guards.isEmpty else { return [] }
+            return (catalog.columns[table] ?? []).compactMap { column -> DraftWriteCheck? in
+                guard column.name != owner, column.writable, column.signedInMayUpdate, column.reference == nil,
+                      Self.namesALimit(column.name),
+                      let reader = guards.first(where: { $0.body.range(of: #"\b"# + NSRegularExpression.escapedPattern(for: column.name.lowercased()) + #"\b"#,
+                                                                        options: .regularExpression) != nil }),
+                      let value = changedValue(of: column) else { return nil }
+                let check = expectingOneRow(
+                    "\(writer.name) changes \(column.name) in a \(table) row of \(writer.name)'s", writer: writer,
+                    sql: "update \(quoted) set \(DraftOwnership.sqlName(column.name)) = \(value) "
+                        + "where \(DraftOwnership.sqlName(owner)) = auth.uid()")
+                return DraftWriteCheck(
+                    table: table, check: check,
+                    danger: "a signed-in user may change their own \(column.name), which a trigger on \(reader.table) reads to "
+                        + "refuse their writes (an update of the user's own row went through)",
+                    needsOwnRow: table, refusals: ["42501", "P0001"], noRowRefuses: true)
+            }
+        }
+    }
+
+    /// Whether a column's name says it holds a limit, a count toward one, or a plan.
+    static func namesALimit(_ name: String) -> Bool {
+        let lowered = name.lowercased()
+        return ["quota", "limit", "count", "credit", "balance", "plan", "tier", "usage", "used", "remaining", "max",
+                "premium", "subscription", "_created"].contains { lowered.contains($0) }
+    }
+
+    /// SQL for another value of the column than its own: more of a number, the other
+    /// boolean, the last value its checks or type list; nil for any other column.
+    private static func changedValue(of column: DraftCatalog.Column) -> String? {
+        let name = DraftOwnership.sqlName(column.name)
+        switch column.category {
+        case "N": return "coalesce(\(name), 0) + 1000"
+        case "B": return "not coalesce(\(name), false)"
+        case "S", "E":
+            let values = column.labels + (column.allowedValues ?? [])
+            return values.last(where: { column.defaultExpression?.hasPrefix(DraftOwnership.literal($0)) != true })
+                .map(DraftOwnership.literal)
+        default: return nil
+        }
+    }
+}
