@@ -31,67 +31,88 @@ extension DraftWriteCheck {
                       let value = privilegedValue(of: column, catalog: catalog),
                       column.category == "B" || grantsBeyondItsRow(table, value: value, catalog: catalog) else { return [] }
                 let group = groupParent(of: table, besides: [owner, column.name], ownership: ownership)
-                let othersGroup = group.map { group in
-                    "select p.\(DraftOwnership.sqlName(group.key))::text from \(group.table) p join auth.users u "
-                        + "on u.id = p.\(DraftOwnership.sqlName(group.owner)) where u.email = \(DraftOwnership.literal(otherEmail)) "
-                        + "order by p.ctid limit 1"
-                }
-                let inGroup = group.map { " in a \($0.table) row of \(other.name)'s" } ?? ""
-                let sample = ownership.sample(of: table).filter { ![owner, column.name, group?.column ?? ""].contains($0.column) }
-                var checks: [DraftWriteCheck] = []
-                if column.signedInMayUpdate {
-                    let set = "update \(quoted) set \(DraftOwnership.sqlName(column.name)) = \(value) "
-                    var check = expectingOneRow(
-                        "\(writer.name) sets \(column.name) to \(value) in a \(table) row of \(writer.name)'s\(inGroup)", writer: writer,
-                        sql: set + (group == nil ? "where \(DraftOwnership.sqlName(owner)) = auth.uid()"
-                                                 : "where ctid = current_setting('\(setting)')::tid"))
-                    if let group, let othersGroup {
-                        // The persona's row in the other's group, made by the admin (an
-                        // empty setting, when it could not be, fails the cast: no check).
-                        let values = [(owner, "auth.uid()"), (group.column, "(\(othersGroup))::\(group.type)")] + sample
-                        check.before = "with made as (insert into \(quoted) "
-                            + "(\(values.map { DraftOwnership.sqlName($0.0) }.joined(separator: ", "))) "
-                            + "values (\(values.map(\.1).joined(separator: ", "))) returning ctid) "
-                            + "select set_config('\(setting)', coalesce((select ctid::text from made), ''), true)"
-                    }
-                    checks.append(DraftWriteCheck(
-                        table: table, check: check,
-                        danger: "a signed-in user may set their own \(column.name) to \(value)\(group.map { " in another user's \($0.table) row" } ?? ""), "
-                            + "a privilege the project's rules read (an update of the user's own row went through)",
-                        needsOwnRow: group == nil ? table : nil, refusals: ["42501", "P0001"], noRowRefuses: true))
-                }
-                if catalog.tablesSignedInMayInsert.contains(table) {
-                    let name = "\(writer.name) inserts a \(table) row of \(writer.name)'s\(inGroup) with \(column.name) \(value)"
-                    let danger = "a signed-in user may give themselves \(column.name) \(value)"
-                        + "\(group.map { " in another user's \($0.table) row" } ?? ""), a privilege the project's rules read "
-                        + "(an insert of the user's own row went through)"
-                    if let group, let othersGroup {
-                        var write = insert(
-                            name, writer: writer, into: table, quotedTable: quoted,
-                            sample: [(owner, "auth.uid()"), (column.name, value)] + sample, naming: group.column,
-                            type: group.type, target: othersGroup, danger: danger)
-                        write.refusals = ["42501", "P0001"]
-                        checks.append(write)
-                    } else {
-                        let values = [(owner, "auth.uid()"), (column.name, value)] + sample
-                        let check = expectingOneRow(
-                            name, writer: writer,
-                            sql: "insert into \(quoted) (\(values.map { DraftOwnership.sqlName($0.0) }.joined(separator: ", "))) "
-                                + "values (\(values.map(\.1).joined(separator: ", ")))")
-                        checks.append(DraftWriteCheck(table: table, check: check, danger: danger, refusals: ["42501", "P0001"]))
-                    }
-                }
-                return checks
+                let promotion = SelfPromotion(
+                    writer: writer, other: other, otherEmail: otherEmail, table: table, quoted: quoted, owner: owner,
+                    column: column.name, value: value, group: group,
+                    sample: ownership.sample(of: table).filter { ![owner, column.name, group?.column ?? ""].contains($0.column) })
+                return [column.signedInMayUpdate ? promotion.update() : nil,
+                        catalog.tablesSignedInMayInsert.contains(table) ? promotion.insert() : nil].compactMap { $0 }
             }
+        }
+    }
+
+    /// A group row of another user's (`groupParent`): its column, the group's table as
+    /// the foreign key names it, the referenced key, the group's owner column, the type.
+    typealias GroupParent = (column: String, table: String, key: String, owner: String, type: String)
+
+    /// The writer setting `column` to `value` on a row of its own, in a group of the
+    /// other persona's where the table's rows belong to one.
+    private struct SelfPromotion {
+        let writer: Persona, other: Persona, otherEmail: String
+        let table: String, quoted: String, owner: String, column: String, value: String
+        let group: GroupParent?
+        /// The table's sample, without the owner, the column and the group's column.
+        let sample: [(column: String, expression: String)]
+
+        /// " in a public.outlets row of ben's", or nothing without a group.
+        private var inGroup: String { group.map { " in a \($0.table) row of \(other.name)'s" } ?? "" }
+        private var inOthersRow: String { group.map { " in another user's \($0.table) row" } ?? "" }
+
+        /// Admin SQL selecting the other persona's group row's key, as text.
+        private var othersGroup: String? {
+            group.map { group in
+                "select p.\(DraftOwnership.sqlName(group.key))::text from \(group.table) p join auth.users u "
+                    + "on u.id = p.\(DraftOwnership.sqlName(group.owner)) where u.email = \(DraftOwnership.literal(otherEmail)) "
+                    + "order by p.ctid limit 1"
+            }
+        }
+
+        func update() -> DraftWriteCheck {
+            let set = "update \(quoted) set \(DraftOwnership.sqlName(column)) = \(value) "
+            var check = expectingOneRow(
+                "\(writer.name) sets \(column) to \(value) in a \(table) row of \(writer.name)'s\(inGroup)", writer: writer,
+                sql: set + (group == nil ? "where \(DraftOwnership.sqlName(owner)) = auth.uid()"
+                                         : "where ctid = current_setting('\(setting)')::tid"))
+            if let group, let othersGroup {
+                // The persona's row in the other's group, made by the admin (an empty
+                // setting, when it could not be, fails the cast: no check).
+                let values = [(owner, "auth.uid()"), (group.column, "(\(othersGroup))::\(group.type)")] + sample
+                check.before = "with made as (insert into \(quoted) "
+                    + "(\(values.map { DraftOwnership.sqlName($0.0) }.joined(separator: ", "))) "
+                    + "values (\(values.map(\.1).joined(separator: ", "))) returning ctid) "
+                    + "select set_config('\(setting)', coalesce((select ctid::text from made), ''), true)"
+            }
+            return DraftWriteCheck(
+                table: table, check: check,
+                danger: "a signed-in user may set their own \(column) to \(value)\(inOthersRow), "
+                    + "a privilege the project's rules read (an update of the user's own row went through)",
+                needsOwnRow: group == nil ? table : nil, refusals: ["42501", "P0001"], noRowRefuses: true)
+        }
+
+        func insert() -> DraftWriteCheck {
+            let name = "\(writer.name) inserts a \(table) row of \(writer.name)'s\(inGroup) with \(column) \(value)"
+            let danger = "a signed-in user may give themselves \(column) \(value)\(inOthersRow), a privilege the project's "
+                + "rules read (an insert of the user's own row went through)"
+            let values = [(owner, "auth.uid()"), (column, value)] + sample
+            if let group, let othersGroup {
+                var write = DraftWriteCheck.insert(
+                    name, writer: writer, into: table, quotedTable: quoted, sample: values, naming: group.column,
+                    type: group.type, target: othersGroup, danger: danger)
+                write.refusals = ["42501", "P0001"]
+                return write
+            }
+            let check = expectingOneRow(
+                name, writer: writer,
+                sql: "insert into \(quoted) (\(values.map { DraftOwnership.sqlName($0.0) }.joined(separator: ", "))) "
+                    + "values (\(values.map(\.1).joined(separator: ", ")))")
+            return DraftWriteCheck(table: table, check: check, danger: danger, refusals: ["42501", "P0001"])
         }
     }
 
     /// The writable column of `table` (other than `besides`) naming a row of another
     /// table that has an owner column (a staff row's outlet): that table as its foreign
     /// key names it, the referenced key, its owner column and the key's type.
-    private static func groupParent(of table: String, besides: [String], ownership: DraftOwnership)
-        -> (column: String, table: String, key: String, owner: String, type: String)?
-    {
+    private static func groupParent(of table: String, besides: [String], ownership: DraftOwnership) -> GroupParent? {
         for column in ownership.catalog.columns[table] ?? [] where column.writable && !besides.contains(column.name) {
             guard let reference = column.reference, reference.table != "auth.users", reference.table != table,
                   let owner = ownership.ownerColumn(of: reference.table) else { continue }
@@ -100,8 +121,6 @@ extension DraftWriteCheck {
         return nil
     }
 
-    /// The value of `column` that makes its user privileged, as SQL: a role its rules
-    /// name among those it may hold, or true for a flag named for a privilege.
     /// Whether a role value in `table`'s rows can reach beyond the row itself: other
     /// tables' policies read the table (directly or through a function), or its own
     /// policies name the value (`role = 'admin'` on profiles). A note's `kind = 'poll'`
@@ -112,6 +131,8 @@ extension DraftWriteCheck {
             || (catalog.policyExpressions[table] ?? []).contains { $0.contains(value) }
     }
 
+    /// The value of `column` that makes its user privileged, as SQL: a role its rules
+    /// name among those it may hold, or true for a flag named for a privilege.
     /// Among the values the rules name, one no user holds for the asking comes first:
     /// not the column's default, nor a value the sign-up's triggers give every new user
     /// ('member': checked in its place, a made-up promotion to what everyone is).
