@@ -2,7 +2,8 @@ import Foundation
 import WardenPostgres
 
 /// Calls an exposed security-definer function as a persona, with simple arguments
-/// (1, 'pgwarden' or the first value its body compares the text argument with, true; for a uuid, the persona's user id, or for anon a signed-in
+/// (1; for text the first value its body compares the parameter with, else 'pgwarden';
+/// true; for a uuid, the persona's user id, or for anon a signed-in
 /// persona's, as anyone who has seen an id can pass it; NULL for other types;
 /// defaulted parameters left out, but for an overloaded name), then, if that fails, with NULL for every argument;
 /// counts the rows it inserted, updated and deleted per table (`pg_stat_xact_user_tables`,
@@ -44,10 +45,10 @@ struct FunctionCallProbe {
     func run(as persona: String) throws -> LintConsequence {
         guard let signature = finding.signature else { return LintConsequence(verdict: .notProbed, evidence: []) }
         let parameters = try requiredParameters(signature)
-        let returns = try context.connection.query(
-            "select prorettype::regtype::text from pg_proc where oid = to_regprocedure(\(signature))").scalar
+        let function = try context.connection.query(
+            "select prorettype::regtype::text, prosrc from pg_proc where oid = to_regprocedure(\(signature))").rows.first
+        let (returns, body) = (function?[0] ?? nil, (function?[1] ?? nil) ?? "")
         let user = userID(for: persona)
-        let body = try context.connection.query("select prosrc from pg_proc where oid = to_regprocedure(\(signature))").scalar ?? ""
         let simple = parameters.map { simpleValue($0, user: user, body: body) }
         var attempts = [simple]
         let allNull = parameters.map { _ in Argument.null }
