@@ -182,8 +182,9 @@ struct DraftCatalog {
         }
     }
 
-    /// The claims of a Supabase Auth token without a hook (`supabase/auth`'s
-    /// `AccessTokenClaims`): a policy reading another claim at the token's top level
+    /// The claims of a Supabase Auth access token without a hook (those `AuthClaims`
+    /// issues the personas, from Supabase Auth's `GenerateAccessToken`), and the other
+    /// registered JWT claims: a policy reading another claim at the token's top level
     /// reads what only a custom access token hook adds.
     static let standardClaims: Set<String> = [
         "aud", "exp", "iat", "iss", "sub", "email", "phone", "role", "aal", "amr", "session_id", "is_anonymous",
@@ -624,20 +625,22 @@ struct DraftCatalog {
         return RowVisibility(shown: shown, hidden: DraftOwnership.literal(column.maxLength.map { String(made.prefix($0)) } ?? made))
     }
 
-    /// Sets `Column.copiedToAUserByTrigger` from each table's trigger bodies (`rows`:
-    /// table, body): a uuid column without a foreign key the body names as `new.<column>`,
-    /// in a body that inserts into a table with a column referencing auth.users.
-    private mutating func markColumnsTriggersCopyToAUser(_ rows: [[String?]]) {
+    /// Sets `Column.copiedToAUserByTrigger` from each table's `triggerBodies`: a uuid
+    /// column without a foreign key a body names as `new.<column>`, in a body that
+    /// inserts into a table with a column referencing auth.users.
+    private mutating func markColumnsTriggersCopyToAUser() {
         let userTables = Set(columns.filter { $0.value.contains(where: \.referencesAUser) }.keys.map { table in
             String(table.split(separator: ".").last ?? Substring(table)).lowercased()
         })
-        for row in rows {
-            guard let table = row[0], let body = row[1]?.lowercased(), let columns = self.columns[table] else { continue }
-            let inserted = body.matches(of: /insert\s+into\s+(?:[a-z_][a-z0-9_]*\.)?"?([a-z_][a-z0-9_]*)"?/).map { String($0.1) }
-            guard inserted.contains(where: userTables.contains) else { continue }
-            for index in columns.indices where columns[index].typeName == "uuid" && columns[index].reference == nil
-                && body.contains("new.\(columns[index].name.lowercased())") {
-                self.columns[table]?[index].copiedToAUserByTrigger = true
+        for (table, bodies) in triggerBodies {
+            guard let columns = self.columns[table] else { continue }
+            for body in bodies {
+                let inserted = body.matches(of: /insert\s+into\s+(?:[a-z_][a-z0-9_]*\.)?"?([a-z_][a-z0-9_]*)"?/).map { String($0.1) }
+                guard inserted.contains(where: userTables.contains) else { continue }
+                for index in columns.indices where columns[index].typeName == "uuid" && columns[index].reference == nil
+                    && body.contains("new.\(columns[index].name.lowercased())") {
+                    self.columns[table]?[index].copiedToAUserByTrigger = true
+                }
             }
         }
     }
@@ -660,15 +663,16 @@ struct DraftCatalog {
         tablesSignedInMayInsert = Set(results[6].compactMap { $0[0] })
         // The project's own user-reading functions, by name (a trigger may call them unqualified).
         let calls = userReadingCalls.map { call in String(call.split(separator: ".").last ?? Substring(call)).lowercased() }
-        markColumnsTriggersCopyToAUser(results[7])
         for row in results[7] {
             if let table = row[0], let body = row[1] { triggerBodies[table, default: []].append(body.lowercased()) }
         }
-        tablesWithUserReadingTriggers = Set(results[7].compactMap { row -> String? in
-            guard let table = row[0], let body = row[1]?.lowercased() else { return nil }
-            let direct = body.range(of: #"auth\.(uid|jwt|role|email)\s*\(|request\.jwt\.claim"#, options: .regularExpression) != nil
-            return direct || calls.contains { body.contains($0) } ? table : nil
-        })
+        markColumnsTriggersCopyToAUser()
+        tablesWithUserReadingTriggers = Set(triggerBodies.filter { _, bodies in
+            bodies.contains { body in
+                body.range(of: #"auth\.(uid|jwt|role|email)\s*\(|request\.jwt\.claim"#, options: .regularExpression) != nil
+                    || calls.contains { body.contains($0) }
+            }
+        }.keys)
         signUpTriggerBodies = (results[8].first?.first ?? nil)?.lowercased() ?? ""
     }
 }
