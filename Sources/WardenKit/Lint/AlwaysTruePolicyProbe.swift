@@ -36,8 +36,13 @@ struct AlwaysTruePolicyProbe {
         let benName = context.otherUserName
         let table = finding.subject
         let quoted = ConsequenceProber.quoted(finding)
-        let owner = ownership.ownerColumn(of: table).map(DraftOwnership.sqlName)
-        let others = owner.map { "\($0) is distinct from auth.uid()" } ?? "true"
+        // A text owner column (`user_id = auth.uid()::text`) too: without it every row
+        // was "another user's", ava's own among them, and an update that PostgREST's
+        // filter would have kept to the rows she may read was a made-up DANGER.
+        let uuidOwner = ownership.ownerColumn(of: table)
+        let textOwner = uuidOwner == nil ? ownership.textOwnerColumn(of: table) : nil
+        let owner = (uuidOwner ?? textOwner).map(DraftOwnership.sqlName)
+        let others = owner.map { "\($0) is distinct from auth.uid()\(textOwner == nil ? "" : "::text")" } ?? "true"
         let whose = owner == nil ? "" : " owned by another user"
         var evidence: [String] = []
         var proven = false
@@ -95,8 +100,8 @@ struct AlwaysTruePolicyProbe {
             }
         }
         if ["w", "*"].contains(command), let benName, let ben = context.userIDs[benName], context.userIDs[ava] != nil,
-           let move = ownerColumnToMove() {
-            let sql = "update \(quoted) set \(move) = '\(ben)'::uuid where \(move) = auth.uid()"
+           let (move, cast) = ownerColumnToMove() {
+            let sql = "update \(quoted) set \(move) = '\(ben)'::uuid\(cast) where \(move) = auth.uid()\(cast)"
             switch try context.asPersona(ava, "PATCH", on: finding, sql, countingRows: true) {
             case .rows(let rows):
                 let count = Int(rows.first?.first.flatMap { $0 } ?? "0") ?? 0
@@ -105,7 +110,7 @@ struct AlwaysTruePolicyProbe {
                     evidence.append("\(ava) gave \(count) own row\(count == 1 ? "" : "s") of \(table) to \(benName) (\(move) set to \(benName)'s id)")
                 } else {
                     evidence.append("\(ava) gave no own row of \(table) to \(benName)")
-                    if context.userIDs[ava].map({ hasNoRow(where: "\(move) = '\($0)'::uuid") }) ?? true { emptyLegs += 1 }
+                    if context.userIDs[ava].map({ hasNoRow(where: "\(move) = '\($0)'::uuid\(cast)") }) ?? true { emptyLegs += 1 }
                 }
             case .refused(let error):
                 refused(error)
@@ -132,9 +137,14 @@ struct AlwaysTruePolicyProbe {
     }
 
     /// The owner column, when it holds a user's id and a signed-in user may update it:
-    /// the column a move writes.
-    private func ownerColumnToMove() -> String? {
-        updatableOwnerColumn().flatMap { $0.typeName == "uuid" ? DraftOwnership.sqlName($0.name) : nil }
+    /// the column a move writes, and the cast that makes a user's id its value (`::text`
+    /// for a text owner column, `user_id = auth.uid()::text`).
+    private func ownerColumnToMove() -> (name: String, cast: String)? {
+        if let column = updatableOwnerColumn(), column.typeName == "uuid" { return (DraftOwnership.sqlName(column.name), "") }
+        guard let text = ownership.textOwnerColumn(of: finding.subject),
+              ownership.catalog.columns[finding.subject]?.contains(where: { $0.name == text && $0.writable && $0.signedInMayUpdate }) == true
+        else { return nil }
+        return (DraftOwnership.sqlName(text), "::text")
     }
 
     /// The owner column, when a signed-in user may update it.

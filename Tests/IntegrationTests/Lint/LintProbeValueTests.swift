@@ -554,6 +554,25 @@ import TestSupport
         #expect(!theme.isDanger, "\(theme.consequence?.evidence ?? [])")
     }
 
+    /// An always-true update policy beside an own-only read policy on a table whose
+    /// owner column is text (`user_id = auth.uid()::text`): the probe updated every row,
+    /// ava's own among them, and lint said DANGER "ava updated 1 row"; a filtered update,
+    /// as PostgREST sends, sees only the rows she may read. The probe now tries other
+    /// users' rows only, by the text owner column.
+    @Test func anAlwaysTrueUpdateOnATextOwnerTableTriesOtherUsersRows() throws {
+        let (report, _) = try lint("""
+            create table public.notes (id bigint generated always as identity primary key, user_id text, body text);
+            alter table public.notes enable row level security;
+            create policy own_read on public.notes for select to authenticated using (user_id = auth.uid()::text);
+            create policy own_insert on public.notes for insert to authenticated with check (user_id = auth.uid()::text);
+            create policy any_update on public.notes for update to authenticated using (true) with check (true);
+            """)
+        let update = try #require(report.findings.first { $0.rule.rawValue == "rls_policy_always_true" && $0.subject == "public.notes" })
+        #expect(update.consequence?.evidence.contains("ava updated 0 rows of public.notes owned by another user") == true,
+                "\(update.consequence?.evidence ?? [])")
+        #expect(!update.isDanger, "\(update.consequence?.evidence ?? [])")
+    }
+
     @Test func theLiteralComparedWithAParameterIsFoundInEveryUsualSpelling() {
         #expect(FunctionCallProbe.comparedLiteral(of: "p_kind", in: "if p_kind = 'receipt' then") == "receipt")
         #expect(FunctionCallProbe.comparedLiteral(of: "p_kind", in: "if 'proof'=p_kind or p_kind = 'x' then") == "proof")
