@@ -637,7 +637,10 @@ struct DraftCatalog {
             for body in bodies {
                 let inserted = body.matches(of: /insert\s+into\s+(?:[a-z_][a-z0-9_]*\.)?"?([a-z_][a-z0-9_]*)"?/).map { String($0.1) }
                 guard inserted.contains(where: userTables.contains) else { continue }
+                // Not the row's own key (`new.id` is the team a membership names, and
+                // `id = auth.uid()` in the sample broke the probes that move a row).
                 for index in columns.indices where columns[index].typeName == "uuid" && columns[index].reference == nil
+                    && !columns[index].uniqueAlone && columns[index].defaultExpression == nil
                     && body.contains("new.\(columns[index].name.lowercased())") {
                     self.columns[table]?[index].copiedToAUserByTrigger = true
                 }
