@@ -400,6 +400,8 @@ import TestSupport
             """)
         let organizations = try #require(draft.plan.relations.first { $0.name == "organizations" })
         #expect(organizations.sample.first { $0.column == "owner" }?.expression == "auth.uid()", "\(draft.yaml)")
+        // Not the row's own key (`new.id` is the organisation the membership names).
+        #expect(!organizations.sample.contains { $0.column == "id" }, "\(draft.yaml)")
         #expect(organizations.access["ava"]?.select == .own, "\(draft.yaml)")
         #expect(draft.dangerCells.contains { $0.contains("may join another user's public.organizations rows through public.org_map") },
                 "\(draft.dangerCells)")
