@@ -17,15 +17,17 @@
 ///
 /// pgwarden runs such a file as written, one statement at a time, as `transaction:false`
 /// runs a section (what a COMMIT committed stays when a later statement fails, and the
-/// history marks the file failed). A lone COMMIT that ends a file with no BEGIN is dropped
-/// instead: the file then runs atomically with its history row, as under the CLI. Any
+/// history marks the file failed). A lone COMMIT that ends a file with no BEGIN, or one
+/// after an enum value nothing after it uses, is dropped instead: the file then runs
+/// atomically with its history row, as under the CLI when it succeeds. Any
 /// other COMMIT with no BEGIN open is still refused (`TransactionControlCheck`), as are
 /// ROLLBACK, a nested BEGIN and a BEGIN left open: a COMMIT whose reason pgwarden cannot
 /// see is how a text once smuggled a COMMIT and a DELETE past a check (issue 15).
 enum ImplicitTransactionControl {
     enum Handling: Equatable {
-        /// Drop the statement at this index (a lone COMMIT ending the file).
-        case dropTrailingCommit(index: Int)
+        /// Drop the statements at these indices (a lone COMMIT ending the file, or after an
+        /// enum value nothing after it uses): the file runs atomically.
+        case dropCommits(indices: [Int])
         /// Run the file as written; the file line of the COMMIT honoured, or of the first
         /// statement that runs alone, what it is and how the CLI runs it.
         case runAsWritten(line: Int, what: String, how: String)
@@ -55,10 +57,12 @@ enum ImplicitTransactionControl {
                                  how: "the Supabase CLI (2.109 and later) runs such a statement on its own, outside the file's transaction")
         }
         guard let first = bare.first else { return nil }
-        if bare.count == 1, first == statements.count - 1, !statements.contains(where: { $0.kind == .begin }) {
-            return .dropTrailingCommit(index: first)
+        let last = statements.count - 1
+        if !bare.contains(where: { enumValueCommit(at: $0, in: statements) }), !statements.contains(where: { $0.kind == .begin }),
+           bare.allSatisfy({ $0 == last || !addedValues(before: $0, in: statements).isEmpty }) {
+            return .dropCommits(indices: bare)
         }
-        guard bare.allSatisfy({ enumValueCommit(at: $0, in: statements) }) else { return nil }
+        guard bare.allSatisfy({ enumValueCommit(at: $0, in: statements) || $0 == last }) else { return nil }
         return .runAsWritten(line: line(first), what: "a COMMIT with no BEGIN open after an enum value it adds, which a later statement uses",
                              how: "the Supabase CLI runs a file in one implicit transaction, which such a COMMIT commits (PostgreSQL "
                                  + "lets a transaction use a new enum value only once it is committed)")
@@ -67,11 +71,17 @@ enum ImplicitTransactionControl {
     /// Whether the COMMIT at `index` follows, since the previous COMMIT, an `ALTER TYPE
     /// ... ADD VALUE` whose value a statement after it names.
     private static func enumValueCommit(at index: Int, in statements: [SQLStatement]) -> Bool {
-        let start = statements[..<index].lastIndex { $0.kind == .commit }.map { $0 + 1 } ?? 0
-        let added = statements[start..<index].flatMap(EnumValueCommit.addedValues)
+        let added = addedValues(before: index, in: statements)
         guard !added.isEmpty else { return false }
         let later = statements[(index + 1)...].map { $0.text.lowercased() }
         return added.contains { value in later.contains { $0.contains(value) } }
+    }
+
+    /// The enum values the `ALTER TYPE ... ADD VALUE`s before the COMMIT at `index` add,
+    /// since the previous COMMIT (`EnumValueCommit.addedValues`).
+    private static func addedValues(before index: Int, in statements: [SQLStatement]) -> [String] {
+        let start = statements[..<index].lastIndex { $0.kind == .commit }.map { $0 + 1 } ?? 0
+        return statements[start..<index].flatMap(EnumValueCommit.addedValues)
     }
 
     /// The statement's name when it cannot run inside a transaction block, by its first

@@ -64,8 +64,8 @@ package enum MigrationParser {
             throw MigrationInputError.emptyUpSection(file: file, line: 1)
         }
         switch ImplicitTransactionControl.handling(whole, source: source) {
-        case .dropTrailingCommit(let index)?:
-            whole.droppedStatements = [index]
+        case .dropCommits(let indices)?:
+            whole.droppedStatements = indices
         case .runAsWritten(let line, let what, let how)?:
             whole.options.transaction = false
             whole.implicitTransactionControl = (line, what, how)

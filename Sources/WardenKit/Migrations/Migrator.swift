@@ -399,9 +399,10 @@ package final class Migrator {
         let lines = section.droppedStatements.map { index in
             source.location(ofOffset: section.statements[index].range.lowerBound).line + section.startLine - 1
         }
-        guard lines.count > 1 else {
-            return .note("\(section.path): its COMMIT (line \(lines[0])), with no BEGIN before it, ends the file and is "
-                + "dropped: it runs in pgwarden's own transaction, with its history row")
+        if section.statements.allSatisfy({ $0.kind != .begin }) {
+            return .note("\(section.path): its COMMIT (line\(lines.count == 1 ? "" : "s") \(lines.map(String.init).joined(separator: ", "))), "
+                + "with no BEGIN before it, \(lines.count == 1 ? "is" : "are") dropped: nothing after it needs what it commits, "
+                + "and the file runs in pgwarden's own transaction, with its history row")
         }
         return .note("\(section.path): its BEGIN/COMMIT (lines \(lines.map(String.init).joined(separator: ", "))) "
             + "are dropped: it runs in pgwarden's own transaction, with its history row")
