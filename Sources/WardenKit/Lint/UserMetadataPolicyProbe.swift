@@ -73,15 +73,23 @@ struct UserMetadataPolicyProbe {
         return found
     }
 
-    /// The policies' literals, then up to 5 values of each text column (read as the
-    /// admin, who sees every row).
+    /// The policies' literals, then up to 5 values of each column the policies name
+    /// (`org_id = (... ->> 'org_id')::uuid`: a uuid column with only unrelated text beside
+    /// it was tried with that text, and a real hole was HARMLESS), then of each text
+    /// column (read as the admin, who sees every row).
     private func candidateValues() throws -> [String] {
-        let columns = try context.connection.query(
+        let all = try context.connection.query(
             """
-            select format('%I', a.attname) from pg_attribute a join pg_type t on t.oid = a.atttypid
-            where a.attrelid = to_regclass(\(ConsequenceProber.quoted(finding))) and a.attnum > 0 and not a.attisdropped and t.typcategory = 'S'
+            select format('%I', a.attname), a.attname::text, t.typcategory::text from pg_attribute a join pg_type t on t.oid = a.atttypid
+            where a.attrelid = to_regclass(\(ConsequenceProber.quoted(finding))) and a.attnum > 0 and not a.attisdropped
             order by a.attnum
-            """).rows.compactMap { $0[0] }
+            """).rows
+        let named = all.filter { row in
+            let name = NSRegularExpression.escapedPattern(for: row[1] ?? "")
+            return expressions.contains { $0.range(of: #"(?<![\w'"])"# + name + #"(?![\w'"])"#, options: .regularExpression) != nil }
+        }
+        let columns = (named + all.filter { $0[2] == "S" }).compactMap { $0[0] }
+            .reduce(into: [String]()) { kept, column in if !kept.contains(column) { kept.append(column) } }
         var values = policyLiterals()
         for column in columns {
             values += try context.connection.query(

@@ -6,8 +6,9 @@ import TestSupport
 /// A policy reading `user_metadata`, which any signed-in user may set: ava forges the
 /// value the policy itself compares with (`->> 'role') = 'admin'`), not only values from
 /// the table's text columns. An invoices table has none: no value was tried, and the
-/// finding was called HARMLESS while `role: admin` read every user's invoices. Where
-/// there is no value at all to try, the finding is not probed, never harmless.
+/// finding was called HARMLESS while `role: admin` read every user's invoices. So are
+/// the values of a column the policy compares the key with (`org_id`), beside unrelated
+/// text. Where there is no value at all to try, the finding is not probed, never harmless.
 @Suite struct UserMetadataPolicyProbeTests {
     @Test func theValueThePolicyNamesIsTried() throws {
         let connection = try Connection(try TestCluster.newTwinDatabase("usermeta").project)
@@ -21,15 +22,26 @@ import TestSupport
             insert into public.invoices (owner, amount) values ('00000000-0000-0000-0000-00000000c0de', 10);
             create table public.levels (id int primary key, rank int not null);
             alter table public.levels enable row level security;
-            create policy "ranked" on public.levels for select to authenticated
-              using (rank <= ((auth.jwt() -> 'user_metadata' ->> 'rank'))::int);
+            create policy "beta" on public.levels for select to authenticated
+              using (((auth.jwt() -> 'user_metadata') ->> 'beta') is not null);
             insert into public.levels values (1, 1);
+            create table public.org_docs (id int primary key, org_id uuid not null, body text);
+            alter table public.org_docs enable row level security;
+            create policy "org" on public.org_docs for select to authenticated
+              using (org_id = ((auth.jwt() -> 'user_metadata') ->> 'org_id')::uuid);
+            insert into public.org_docs values (1, '00000000-0000-0000-0000-0000000000aa', 'minutes');
             """)
         let report = try Linter(connection: connection).run()
         let invoices = try #require(report.findings.first { $0.rule == .rlsReferencesUserMetadata && $0.subject == "public.invoices" })
         #expect(invoices.isDanger, "\(invoices.consequence?.evidence ?? [])")
         #expect(invoices.consequence?.evidence.last
             == #"ava, after setting her own user_metadata to {"role":"admin"}, reads 1 row of public.invoices"#)
+
+        // A uuid column the policy compares the key with, beside unrelated text: its values are tried.
+        let docs = try #require(report.findings.first { $0.rule == .rlsReferencesUserMetadata && $0.subject == "public.org_docs" })
+        #expect(docs.consequence?.evidence.last
+            == #"ava, after setting her own user_metadata to {"org_id":"00000000-0000-0000-0000-0000000000aa"}, reads 1 row of public.org_docs"#,
+                "\(docs.consequence?.evidence ?? [])")
 
         let levels = try #require(report.findings.first { $0.rule == .rlsReferencesUserMetadata && $0.subject == "public.levels" })
         #expect(levels.consequence?.verdict == .notProbed, "\(levels.consequence?.evidence ?? [])")
