@@ -48,6 +48,8 @@ import Testing
         #expect(try detail("(tenant = current_setting('app.tenant'::text))")?
             .hasSuffix("calls current_setting(...) for every row; wrap it as (select current_setting(...))") == true)
         #expect(try detail("(owner = ( SELECT auth.uid() AS uid))") == nil)
+        #expect(try detail("((owner = auth.uid()) OR ((auth.jwt() ->> 'role'::text) = 'admin'::text) OR (editor = auth.uid()))")?
+            .hasSuffix("calls auth.uid(), auth.jwt() for every row; wrap each as (select auth.uid()), (select auth.jwt())") == true)
     }
 
     @Test func theSummaryCountsOneFindingAndOneDangerInTheSingular() {

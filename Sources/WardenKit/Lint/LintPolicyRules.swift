@@ -39,8 +39,12 @@ struct LintPolicyRules {
                 found.append(finding(.rlsReferencesUserMetadata,
                     "reads user_metadata from the JWT, which signed-in users may change themselves"))
             }
-            if let call = [policy.using, policy.check].lazy.compactMap({ $0.flatMap(Self.perRowCall) }).first {
-                found.append(finding(.authRLSInitplan, "calls \(call) for every row; wrap it as (select \(call))"))
+            let calls = [policy.using, policy.check].compactMap { $0 }.flatMap(Self.perRowCalls)
+                .reduce(into: [String]()) { kept, call in if !kept.contains(call) { kept.append(call) } }
+            if !calls.isEmpty {
+                let wrapped = calls.map { "(select \($0))" }.joined(separator: ", ")
+                found.append(finding(.authRLSInitplan, "calls \(calls.joined(separator: ", ")) for every row; "
+                    + "wrap \(calls.count == 1 ? "it" : "each") as \(wrapped)"))
             }
             return found
         }
@@ -75,16 +79,18 @@ struct LintPolicyRules {
             != nil
     }
 
-    /// The first call to an auth function or `current_setting` not wrapped in a scalar
-    /// subquery (`( SELECT auth.uid() AS uid)`), which the planner runs once as an
-    /// initplan instead of once per row: as the advice names it (`auth.jwt()`,
+    /// The calls to an auth function or `current_setting` not wrapped in a scalar subquery
+    /// (`( SELECT auth.uid() AS uid)`), which the planner runs once as an initplan instead
+    /// of once per row, in order: as the advice names them (`auth.jwt()`,
     /// `current_setting(...)`; a policy calling only auth.jwt() was told to wrap auth.uid()).
-    static func perRowCall(_ expression: String) -> String? {
+    static func perRowCalls(_ expression: String) -> [String] {
         let wrapped = Set(expression.matches(of: /select\s+[(\s]*(?<call>auth\.(?:uid|jwt|role|email)\(\)|current_setting\()/.ignoresCase())
             .map { $0.output.call.startIndex })
-        guard let call = expression.matches(of: /auth\.(?:uid|jwt|role|email)\(\)|current_setting\(/.ignoresCase())
-            .first(where: { !wrapped.contains($0.range.lowerBound) }) else { return nil }
-        let text = String(expression[call.range]).lowercased()
-        return text.hasSuffix("()") ? text : text + "...)"
+        return expression.matches(of: /auth\.(?:uid|jwt|role|email)\(\)|current_setting\(/.ignoresCase())
+            .filter { !wrapped.contains($0.range.lowerBound) }
+            .map { call in
+                let text = String(expression[call.range]).lowercased()
+                return text.hasSuffix("()") ? text : text + "...)"
+            }
     }
 }
