@@ -62,8 +62,9 @@ enum ImplicitTransactionControl {
            bare.allSatisfy({ $0 == last || !addedValues(before: $0, in: statements).isEmpty }) {
             return .dropCommits(indices: bare)
         }
-        guard bare.allSatisfy({ enumValueCommit(at: $0, in: statements) || $0 == last }) else { return nil }
-        return .runAsWritten(line: line(first), what: "a COMMIT with no BEGIN open after an enum value it adds, which a later statement uses",
+        guard bare.allSatisfy({ $0 == last || !addedValues(before: $0, in: statements).isEmpty }) else { return nil }
+        let honoured = bare.first { enumValueCommit(at: $0, in: statements) } ?? first
+        return .runAsWritten(line: line(honoured), what: "a COMMIT with no BEGIN open after an enum value it adds, which a later statement uses",
                              how: "the Supabase CLI runs a file in one implicit transaction, which such a COMMIT commits (PostgreSQL "
                                  + "lets a transaction use a new enum value only once it is committed)")
     }

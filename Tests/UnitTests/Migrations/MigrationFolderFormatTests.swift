@@ -108,6 +108,12 @@ import TestSupport
         #expect(enumValue.up.implicitTransactionControl?.line == 2)
         #expect(enumValue.up.implicitTransactionControl?.what.hasPrefix("a COMMIT with no BEGIN open after an enum value") == true)
         #expect(!enumValue.up.options.transaction)
+        // Beside it, a COMMIT after a value nothing uses runs as written too; the note names the one honoured.
+        let mixed = try MigrationDirectory.parse(
+            fileName: "1_t.sql",
+            text: "alter type color add value 'red';\ncommit;\nalter type color add value 'blue';\ncommit;\ncreate table p (c color default 'blue');\n",
+            folder: "m")
+        #expect(mixed.up.implicitTransactionControl?.line == 4)
         let trailing = try MigrationDirectory.parse(fileName: "1_t.sql", text: "select 1;\ncommit;\n", folder: "m")
         #expect(trailing.up.implicitTransactionControl == nil)
         #expect(trailing.up.droppedStatements == [1])
