@@ -520,19 +520,24 @@ import TestSupport
                 "\(call.consequence?.evidence ?? [])")
     }
 
+    /// A definer function granted to `authenticated` that returns a Vault secret (an
+    /// edge function's helper reading the service key).
+    static let vaultKeyFunction = """
+        select vault.create_secret('not-a-real-key', 'service_role_key');
+        create function public.get_service_key() returns text
+          language sql security definer set search_path = '' as
+          $$ select decrypted_secret from vault.decrypted_secrets where name = 'service_role_key' $$;
+        revoke execute on function public.get_service_key() from public, anon;
+        grant execute on function public.get_service_key() to authenticated;
+        """
+
     /// A definer function handing every signed-in user a Vault secret (`select
     /// decrypted_secret from vault.decrypted_secrets where name = 'service_role_key'`):
     /// lint called the call HARMLESS ("succeeded, returned 1 row"). Data read from the
     /// vault, which the caller's role may not read, is a consequence; the same function
     /// over a public table is not (the caller may read it).
     @Test func aVaultSecretHandedToASignedInUserIsProven() throws {
-        let (report, _) = try lint("""
-            select vault.create_secret('not-a-real-key', 'service_role_key');
-            create function public.get_service_key() returns text
-              language sql security definer set search_path = '' as
-              $$ select decrypted_secret from vault.decrypted_secrets where name = 'service_role_key' $$;
-            revoke execute on function public.get_service_key() from public, anon;
-            grant execute on function public.get_service_key() to authenticated;
+        let (report, _) = try lint(Self.vaultKeyFunction + """
             create table public.settings (name text primary key, value text not null);
             insert into public.settings values ('theme', 'dark');
             grant select on public.settings to authenticated;

@@ -16,13 +16,7 @@ import TestSupport
             insert into public.posts values (1, 'x');
             create view public.all_posts as select * from public.posts;
             grant select on public.all_posts to anon;
-            select vault.create_secret('not-a-real-key', 'service_role_key');
-            create function public.get_service_key() returns text
-              language sql security definer set search_path = '' as
-              $$ select decrypted_secret from vault.decrypted_secrets where name = 'service_role_key' $$;
-            revoke execute on function public.get_service_key() from public, anon;
-            grant execute on function public.get_service_key() to authenticated;
-            """)
+            """ + LintProbeValueTests.vaultKeyFunction)
         let draft = try PlanDrafter(connection: connection).draft()
         #expect(draft.yaml.contains("# DANGER (authenticated_security_definer_function_executable) public.get_service_key():"),
                 "\(draft.yaml)")
