@@ -110,6 +110,17 @@ struct SignUpTriggers {
         var shown: String { "trigger \(trigger) (\(function))" }
     }
 
+    /// The `raw_user_meta_data` keys a function body reads (`new.raw_user_meta_data ->>
+    /// 'firstName'`, `? 'roles'`), as written, in order of first use.
+    static func metadataKeys(in body: String) -> [String] {
+        var keys: [String] = []
+        for match in body.matches(of: /raw_user_meta_data\s*(?:->>?|\?)\s*'([^']+)'/.ignoresCase()) {
+            let key = String(match.1)
+            if !keys.contains(key) { keys.append(key) }
+        }
+        return keys
+    }
+
     /// The enabled, user-defined triggers on auth.users, by name.
     private static func triggers(on connection: Connection) throws -> [Trigger] {
         // pg_trigger.tgtype bits: 1 row, 2 before, 4 insert.
@@ -117,18 +128,16 @@ struct SignUpTriggers {
             """
             select t.tgname::text,
                    format('%s.%s(%s)', p.pronamespace::regnamespace, p.proname, pg_catalog.pg_get_function_identity_arguments(p.oid)),
-                   p.proname::text, (t.tgtype::int & 7 = 7)::text,
-                   array_to_json(array(select distinct m[1] from regexp_matches(
-                       p.prosrc, 'raw_user_meta_data\\s*(?:->>?|\\?)\\s*''([^'']+)''', 'g') m order by 1))::text,
-                   p.prosrc
+                   p.proname::text, (t.tgtype::int & 7 = 7)::text, p.prosrc
             from pg_catalog.pg_trigger t join pg_catalog.pg_proc p on p.oid = t.tgfoid
             where t.tgrelid = to_regclass('auth.users') and not t.tgisinternal and t.tgenabled <> 'D'
             order by 1
             """).rows
         return rows.compactMap { row in
-            guard row.count == 6, let trigger = row[0], let function = row[1], let name = row[2] else { return nil }
+            guard row.count == 5, let trigger = row[0], let function = row[1], let name = row[2] else { return nil }
+            let body = row[4] ?? ""
             return Trigger(trigger: trigger, function: function, name: name, firesBeforeInsertPerRow: row[3] == "true",
-                           metadataKeys: JSONStringArray.decode(row[4]), body: row[5] ?? "")
+                           metadataKeys: metadataKeys(in: body), body: body)
         }
     }
 }

@@ -261,6 +261,15 @@ import TestSupport
         #expect(kept.verify?.hasPrefix("select not exists (") == true, "\(fixed.yaml)")
         #expect(!fixed.dangerCells.contains { $0.contains("a new user may give themselves") }, "\(fixed.dangerCells)")
         #expect(fixed.verified, "\(DraftRealProjectShapesTests.failures(fixed))")
+
+        // A key as the trigger spells it (`appRole`), not lowercased.
+        let camel = try DraftRealProjectShapesTests.draft("signuprolescamel", roles("""
+            if new.raw_user_meta_data ->> 'appRole' is not null then
+                insert into public.user_roles (user_id, role) values (new.id, (new.raw_user_meta_data ->> 'appRole')::public.app_role);
+              end if;
+            """))
+        #expect(camel.dangerCells.contains { $0.contains(#"by signing up with user_metadata {"appRole": "admin"}"#) },
+                "\(camel.dangerCells)\n\(camel.yaml)")
     }
 
     /// A quota on the user's own profile that another table's trigger reads to refuse

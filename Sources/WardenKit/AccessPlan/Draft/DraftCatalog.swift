@@ -167,6 +167,9 @@ struct DraftCatalog {
     /// The function bodies of the triggers on `auth.users` (the sign-up's), lowercased:
     /// a table they write to gets a row for every new user.
     var signUpTriggerBodies = ""
+    /// The `raw_user_meta_data` keys those bodies read, as written (`SignUpTriggers.metadataKeys`):
+    /// the bodies above are lowercased, and a key read as `isAdmin` is not `isadmin`.
+    var signUpMetadataKeys: [String] = []
 
     /// Table -> a NOTE where its policies read the token's `app_metadata` (`auth.jwt()
     /// -> 'app_metadata' -> 'tenants'`): the drafted personas' tokens carry only what
@@ -676,6 +679,8 @@ struct DraftCatalog {
                     || calls.contains { body.contains($0) }
             }
         }.keys)
-        signUpTriggerBodies = (results[8].first?.first ?? nil)?.lowercased() ?? ""
+        let signUpBodies = (results[8].first?.first ?? nil) ?? ""
+        signUpTriggerBodies = signUpBodies.lowercased()
+        signUpMetadataKeys = SignUpTriggers.metadataKeys(in: signUpBodies)
     }
 }

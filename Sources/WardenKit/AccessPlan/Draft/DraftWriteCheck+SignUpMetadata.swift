@@ -15,8 +15,7 @@ extension DraftWriteCheck {
     {
         guard let (writer, _, _, _) = writerAndOther(personas) else { return [] }
         let catalog = ownership.catalog
-        let bodies = catalog.signUpTriggerBodies
-        let keys = metadataKeys(in: bodies)
+        let (bodies, keys) = (catalog.signUpTriggerBodies, catalog.signUpMetadataKeys)
         guard !keys.isEmpty else { return [] }
         return exposed.sorted(by: { $0.value < $1.value }).flatMap { quoted, table -> [DraftWriteCheck] in
             let bare = String(table.split(separator: ".").last ?? Substring(table)).lowercased()
@@ -26,7 +25,7 @@ extension DraftWriteCheck {
                       let value = privilegedValue(of: column, catalog: catalog) else { return [] }
                 let json = value == "true" ? "true" : JSONText.quote(String(value.dropFirst().dropLast()).replacingOccurrences(of: "''", with: "'"))
                 return keys.map { key in
-                    let element = walksElements(of: key, in: bodies) ? "[\(json)]" : json
+                    let element = walksElements(of: key.lowercased(), in: bodies) ? "[\(json)]" : json
                     let metadata = "{\(JSONText.quote(key)): \(element)}"
                     let holds = "select exists (select 1 from \(quoted) where \(DraftOwnership.sqlName(owner)) = "
                         + "nullif(current_setting('\(setting)'), '')::uuid and \(DraftOwnership.sqlName(column.name)) = \(value))"
@@ -60,20 +59,9 @@ extension DraftWriteCheck {
         """
     }
 
-    /// The `raw_user_meta_data` keys `bodies` (lowercased) read, in order of first use.
-    static func metadataKeys(in bodies: String) -> [String] {
-        guard let regex = try? NSRegularExpression(pattern: #"raw_user_meta_data\s*(?:->>?|\?)\s*'([^']+)'"#) else { return [] }
-        var keys: [String] = []
-        for match in regex.matches(in: bodies, range: NSRange(bodies.startIndex..., in: bodies)) {
-            guard let range = Range(match.range(at: 1), in: bodies) else { continue }
-            let key = String(bodies[range])
-            if !keys.contains(key) { keys.append(key) }
-        }
-        return keys
-    }
-
-    /// Whether `bodies` walk the elements of the metadata key (`jsonb_array_elements_text(
-    /// new.raw_user_meta_data -> 'roles')`, or test that it is an array).
+    /// Whether `bodies` walk the elements of the metadata key (both lowercased):
+    /// `jsonb_array_elements_text(new.raw_user_meta_data -> 'roles')`, or a test that it
+    /// is an array.
     static func walksElements(of key: String, in bodies: String) -> Bool {
         let quoted = NSRegularExpression.escapedPattern(for: "'\(key)'")
         return bodies.range(of: #"jsonb?_array_elements(?:_text)?\s*\(\s*\(?\s*new\.raw_user_meta_data\s*->\s*"# + quoted,
