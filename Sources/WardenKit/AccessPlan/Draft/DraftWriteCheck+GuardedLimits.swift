@@ -19,16 +19,13 @@ extension DraftWriteCheck {
             let bare = String(table.split(separator: ".").last ?? Substring(table)).lowercased()
             // The guards on other tables that read this table and refuse.
             let guards = catalog.triggerBodies.filter { $0.key != table }.flatMap { other, bodies in
-                bodies.filter { $0.contains("raise") && $0.range(of: #"\b"# + NSRegularExpression.escapedPattern(for: bare) + #"\b"#,
-                                                                   options: .regularExpression) != nil }
-                    .map { (table: other, body: $0) }
+                bodies.filter { $0.contains("raise") && Self.names(bare, in: $0) }.map { (table: other, body: $0) }
             }
             guard !guards.isEmpty else { return [] }
             return (catalog.columns[table] ?? []).compactMap { column -> DraftWriteCheck? in
                 guard column.name != owner, column.writable, column.signedInMayUpdate, column.reference == nil,
                       Self.namesALimit(column.name),
-                      let reader = guards.first(where: { $0.body.range(of: #"\b"# + NSRegularExpression.escapedPattern(for: column.name.lowercased()) + #"\b"#,
-                                                                        options: .regularExpression) != nil }),
+                      let reader = guards.first(where: { Self.names(column.name.lowercased(), in: $0.body) }),
                       let value = changedValue(of: column) else { return nil }
                 let check = expectingOneRow(
                     "\(writer.name) changes \(column.name) in a \(table) row of \(writer.name)'s", writer: writer,
@@ -41,6 +38,11 @@ extension DraftWriteCheck {
                     needsOwnRow: table, refusals: ["42501", "P0001"], noRowRefuses: true)
             }
         }
+    }
+
+    /// Whether `text` has `word` as a whole word.
+    private static func names(_ word: String, in text: String) -> Bool {
+        text.range(of: #"\b"# + NSRegularExpression.escapedPattern(for: word) + #"\b"#, options: .regularExpression) != nil
     }
 
     /// Whether a column's name says it holds a limit, a count toward one, or a plan.
