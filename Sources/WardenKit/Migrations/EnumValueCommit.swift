@@ -17,9 +17,7 @@ enum EnumValueCommit {
                 added = []
             case .commit:
                 defer { begin = nil }
-                guard let open = begin, !added.isEmpty else { continue }
-                let later = section.statements[(index + 1)...].map { $0.text.lowercased() }
-                guard added.contains(where: { value in later.contains { $0.contains(value) } }) else { continue }
+                guard let open = begin, used(added, after: index, in: section.statements) else { continue }
                 func line(_ statement: Int) -> Int {
                     source.location(ofOffset: section.startOffset + section.statements[statement].range.lowerBound).line
                 }
@@ -29,6 +27,14 @@ enum EnumValueCommit {
             }
         }
         return nil
+    }
+
+    /// Whether a statement after the one at `index` names one of the values `added`
+    /// (`addedValues`: quoted, lowercased).
+    static func used(_ added: [String], after index: Int, in statements: [SQLStatement]) -> Bool {
+        guard !added.isEmpty else { return false }
+        let later = statements[(index + 1)...].map { $0.text.lowercased() }
+        return added.contains { value in later.contains { $0.contains(value) } }
     }
 
     /// The quoted literals `'x'` (lowercased) of every `ALTER TYPE name ADD VALUE [IF

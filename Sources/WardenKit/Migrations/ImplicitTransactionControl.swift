@@ -72,10 +72,7 @@ enum ImplicitTransactionControl {
     /// Whether the COMMIT at `index` follows, since the previous COMMIT, an `ALTER TYPE
     /// ... ADD VALUE` whose value a statement after it names.
     private static func enumValueCommit(at index: Int, in statements: [SQLStatement]) -> Bool {
-        let added = addedValues(before: index, in: statements)
-        guard !added.isEmpty else { return false }
-        let later = statements[(index + 1)...].map { $0.text.lowercased() }
-        return added.contains { value in later.contains { $0.contains(value) } }
+        EnumValueCommit.used(addedValues(before: index, in: statements), after: index, in: statements)
     }
 
     /// The enum values the `ALTER TYPE ... ADD VALUE`s before the COMMIT at `index` add,
