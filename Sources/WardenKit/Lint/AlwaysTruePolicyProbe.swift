@@ -39,10 +39,9 @@ struct AlwaysTruePolicyProbe {
         // A text owner column (`user_id = auth.uid()::text`) too: without it every row
         // was "another user's", ava's own among them, and an update that PostgREST's
         // filter would have kept to the rows she may read was a made-up DANGER.
-        let uuidOwner = ownership.ownerColumn(of: table)
-        let textOwner = uuidOwner == nil ? ownership.textOwnerColumn(of: table) : nil
-        let owner = (uuidOwner ?? textOwner).map(DraftOwnership.sqlName)
-        let others = owner.map { "\($0) is distinct from auth.uid()\(textOwner == nil ? "" : "::text")" } ?? "true"
+        let owning = ownership.owningColumn(of: table)
+        let owner = owning.map { DraftOwnership.sqlName($0.name) }
+        let others = owning.map { "\(DraftOwnership.sqlName($0.name)) is distinct from auth.uid()\($0.cast)" } ?? "true"
         let whose = owner == nil ? "" : " owned by another user"
         var evidence: [String] = []
         var proven = false
@@ -140,11 +139,12 @@ struct AlwaysTruePolicyProbe {
     /// the column a move writes, and the cast that makes a user's id its value (`::text`
     /// for a text owner column, `user_id = auth.uid()::text`).
     private func ownerColumnToMove() -> (name: String, cast: String)? {
-        if let column = updatableOwnerColumn(), column.typeName == "uuid" { return (DraftOwnership.sqlName(column.name), "") }
-        guard let text = ownership.textOwnerColumn(of: finding.subject),
-              ownership.catalog.columns[finding.subject]?.contains(where: { $0.name == text && $0.writable && $0.signedInMayUpdate }) == true
-        else { return nil }
-        return (DraftOwnership.sqlName(text), "::text")
+        guard let owning = ownership.owningColumn(of: finding.subject),
+              let column = ownership.catalog.columns[finding.subject]?.first(where: {
+                  $0.name == owning.name && $0.writable && $0.signedInMayUpdate
+              }),
+              owning.cast == "::text" || column.typeName == "uuid" else { return nil }
+        return (DraftOwnership.sqlName(owning.name), owning.cast)
     }
 
     /// The owner column, when a signed-in user may update it.

@@ -46,13 +46,19 @@ struct DraftOwnership {
             ?? firstCompared(in: expressions.map(Self.withoutCasts), among: uuids)
     }
 
-    /// A text column the policies compare with the user's id as text (`user_id =
-    /// auth.uid()::text`; Storage's `owner_id = (select auth.uid()::text)`, as Supabase's
-    /// docs write it), where no uuid column is the owner: a row of the persona's holds
-    /// `auth.uid()::text` there. (Its rows held `'Draft user_id'`, no one's, and the
-    /// personas' own access was drafted `none`.) The owner rule stays the policy's whole.
-    func textOwnerColumn(of table: String) -> String? {
-        guard ownerColumn(of: table) == nil else { return nil }
+    /// The column naming a row's owner: `ownerColumn`, else a text column the policies
+    /// compare with the user's id as text (`user_id = auth.uid()::text`; Storage's
+    /// `owner_id = (select auth.uid()::text)`, as Supabase's docs write it), whose rows of
+    /// the persona's hold `auth.uid()::text`; `cast` makes a user's id its value (`""`, or
+    /// `"::text"`). (A text owner's rows held `'Draft user_id'`, no one's, and the personas'
+    /// own access was drafted `none`.) The owner rule stays the policy's whole for a text one.
+    func owningColumn(of table: String) -> (name: String, cast: String)? {
+        if let owner = ownerColumn(of: table) { return (owner, "") }
+        return comparedTextColumn(of: table).map { ($0, "::text") }
+    }
+
+    /// The first text column of `table` its policies compare with auth.uid() (cast).
+    private func comparedTextColumn(of table: String) -> String? {
         let texts = Set((catalog.columns[table] ?? []).filter { $0.category == "S" }.map(\.name))
         return firstCompared(in: (catalog.policyExpressions[table] ?? []).map(Self.withoutCasts), among: texts)
     }
@@ -216,7 +222,7 @@ struct DraftOwnership {
     func sample(of table: String, inSetup: Bool = false) -> [(column: String, expression: String)] {
         let columns = catalog.columns[table] ?? []
         let owner = ownerColumn(of: table)
-        let textOwner = textOwnerColumn(of: table)
+        let textOwner = owner == nil ? comparedTextColumn(of: table) : nil
         if table == "storage.objects" {
             return storageObjectSample(columns: columns, owner: owner, textOwner: textOwner, inSetup: inSetup)
         }
