@@ -85,6 +85,18 @@ struct DraftStandInUser: Hashable, Comparable {
         }
     }
 
+    /// Admin SQL inserting the `auth.users` row Supabase Auth writes for a user who signed
+    /// up with an email and no password (`encrypted_password` ''), confirmed: `id` is SQL,
+    /// `metadataJSON` the user metadata (the sign-up's triggers read it).
+    static func signUp(id: String, email: String, metadataJSON: String) -> String {
+        """
+        insert into auth.users (id, aud, role, email, encrypted_password, email_confirmed_at,
+                                raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
+        values (\(id), 'authenticated', 'authenticated', \(DraftOwnership.literal(email)), '', now(),
+                '{"provider":"email","providers":["email"]}', \(DraftOwnership.literal(metadataJSON)), now(), now())
+        """
+    }
+
     /// The setup entry that signs the stand-ins up, as Supabase Auth would a user who
     /// signed up with an email (`metadataJSON`: the first persona's, for a sign-up
     /// trigger that needs some); `tables` are those whose rows need them (named in the
@@ -92,12 +104,8 @@ struct DraftStandInUser: Hashable, Comparable {
     /// refused by their foreign key, each with its NOTE.
     static func setupEntry(_ users: [DraftStandInUser], metadataJSON: String, tables: [String]) -> String {
         let inserts = users.sorted().map { user in
-            """
-              insert into auth.users (id, aud, role, email, encrypted_password, email_confirmed_at,
-                                      raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
-              values (\(user.sqlValue), 'authenticated', 'authenticated', \(DraftOwnership.literal(user.email)), '', now(),
-                      '{"provider":"email","providers":["email"]}', \(DraftOwnership.literal(metadataJSON)), now(), now());
-            """
+            signUp(id: user.sqlValue, email: user.email, metadataJSON: metadataJSON).split(separator: "\n")
+                .map { "  \($0)" }.joined(separator: "\n") + ";"
         }.joined(separator: "\n")
         return """
             -- Someone who is no persona, for rows that need a user other than the personas (\(tables.joined(separator: ", "))):

@@ -48,15 +48,9 @@ extension DraftWriteCheck {
     /// Admin SQL signing a new user up as Supabase Auth would with `metadata` (its
     /// `auth.users` row; the sign-up's triggers run), the new user's id in `setting`.
     private static func signUp(metadata: String) -> String {
-        """
-        with signed_up as (
-          insert into auth.users (id, aud, role, email, encrypted_password, email_confirmed_at,
-                                  raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
-          values (gen_random_uuid(), 'authenticated', 'authenticated', 'signup.draft@example.com', '', now(),
-                  '{"provider":"email","providers":["email"]}', \(DraftOwnership.literal(metadata))::jsonb, now(), now())
-          returning id)
-        select set_config('\(setting)', coalesce((select id::text from signed_up), ''), true)
-        """
+        let insert = DraftStandInUser.signUp(id: "gen_random_uuid()", email: "signup.draft@example.com", metadataJSON: metadata)
+        return "with signed_up as (\n" + insert.split(separator: "\n").map { "  \($0)" }.joined(separator: "\n")
+            + "\n  returning id)\nselect set_config('\(setting)', coalesce((select id::text from signed_up), ''), true)"
     }
 
     /// Whether `bodies` walk the elements of the metadata key (both lowercased):
