@@ -9,13 +9,20 @@ extension DraftWriteCheck {
     static func valueClaims(ownership: DraftOwnership, exposed: [String: String], personas: [Persona]) -> [DraftWriteCheck] {
         guard let (writer, _, other, otherEmail) = writerAndOther(personas) else { return [] }
         let catalog = ownership.catalog
+        let readerNames = catalog.readExpressions.keys.sorted()
         return exposed.sorted(by: { $0.value < $1.value }).flatMap { quoted, table -> [DraftWriteCheck] in
             guard let owner = ownership.ownerColumn(of: table), catalog.tablesSignedInMayInsert.contains(table),
                   ownership.membershipColumns(of: table) == nil else { return [] }
-            let readers = catalog.readExpressions.filter { $0.key != table }
+            // The other tables whose read policies select from this one, found once per
+            // table, not per column (3,600 columns by 345 tables took 0.6 s).
+            let from = "FROM \(table)"
+            let readers = readerNames.compactMap { name -> (name: String, expressions: [String])? in
+                let expressions = (catalog.readExpressions[name] ?? []).filter { $0.contains(from) }
+                return name == table || expressions.isEmpty ? nil : (name, expressions)
+            }
             return (catalog.columns[table] ?? []).compactMap { column -> DraftWriteCheck? in
                 guard column.name != owner, column.writable, column.reference == nil, column.category == "S",
-                      let reader = readers.keys.sorted().first(where: { matches(readers[$0] ?? [], table: table, column: column.name) })
+                      let reader = readers.first(where: { matches($0.expressions, column: column.name) })?.name
                 else { return nil }
                 let target = """
                     select p.\(DraftOwnership.sqlName(column.name))::text from \(quoted) p
@@ -34,13 +41,12 @@ extension DraftWriteCheck {
         }
     }
 
-    /// Whether one of `expressions` (deparsed with an empty search_path) reads `column`
-    /// of `table` in a subquery on it (`select l.email from public.linked_emails l`).
-    private static func matches(_ expressions: [String], table: String, column: String) -> Bool {
-        let from = "FROM \(table)"
+    /// Whether one of `expressions` (deparsed with an empty search_path, each reading the
+    /// table in a subquery: `select l.email from public.linked_emails l`) names `column`.
+    private static func matches(_ expressions: [String], column: String) -> Bool {
         let name = DraftOwnership.columnPattern(column)
         return expressions.contains { expression in
-            expression.contains(from) && expression.range(of: #"(?<![\w"])"# + name + #"(?![\w"])"#, options: .regularExpression) != nil
+            expression.range(of: #"(?<![\w"])"# + name + #"(?![\w"])"#, options: .regularExpression) != nil
         }
     }
 }
