@@ -129,6 +129,75 @@ import TestSupport
         #expect(draft.verified, "\(Self.failures(draft))")
     }
 
+    /// A deferrable unique constraint cannot be an ON CONFLICT arbiter (55000): the setup
+    /// failed, the table had no rows, and its `using (true)` read was "no dangers found"
+    /// (a planner app's items, round twenty-nine). Its setup insert has no such clause.
+    @Test func aTableWithADeferrableUniqueConstraintGetsItsSetupRows() throws {
+        let draft = try Self.draft("deferrableunique", """
+            create table public.items (
+              id bigint generated always as identity primary key,
+              owner uuid not null default auth.uid() references auth.users (id), day date not null default current_date,
+              constraint items_owner_day unique (owner, day) deferrable initially immediate);
+            alter table public.items enable row level security;
+            grant select, insert, update, delete on public.items to authenticated;
+            create policy items_own on public.items for all to authenticated
+              using (owner = (select auth.uid())) with check (owner = (select auth.uid()));
+            create policy items_read_all on public.items for select to authenticated using (true);
+            """)
+        let setup = draft.plan.setup.joined(separator: "\n")
+        #expect(setup.contains("insert into public.items") && !setup.contains("on conflict"), "\(setup)")
+        let items = try #require(draft.plan.relations.first { $0.name == "items" })
+        #expect(items.access["ava"]?.select == .all, "\(draft.yaml)")
+        #expect(draft.dangerCells.contains { $0.hasPrefix("public.items · ava: a signed-in user sees other users' rows") },
+                "\(draft.dangerCells)")
+        #expect(draft.verified, "\(Self.failures(draft))")
+    }
+
+    /// A persona's own rows of a table came in key order, and keys from
+    /// `gen_random_uuid()`: a personal account (the sign-up trigger's, refused for
+    /// invites) or a team account (the setup's) came first at random, and six runs drew
+    /// three different cells (a Makerkit-style project, round twenty-nine). The sample
+    /// takes them in the order they were made where signed-in users may read the table.
+    @Test func aSampleTakesTheOwnRowsInTheOrderTheyWereMade() throws {
+        let schema = """
+            create table public.accounts (
+              id uuid primary key default gen_random_uuid(),
+              owner_id uuid not null default auth.uid() references auth.users on delete cascade,
+              personal boolean not null default false);
+            alter table public.accounts enable row level security;
+            create policy acc_sel on public.accounts for select to authenticated using (owner_id = (select auth.uid()));
+            grant select on public.accounts to authenticated;
+            create function public.on_new_user() returns trigger language plpgsql security definer set search_path = '' as $$
+              begin insert into public.accounts (id, owner_id, personal) values (new.id, new.id, true); return new; end $$;
+            create trigger on_new_user after insert on auth.users for each row execute function public.on_new_user();
+            create table public.invites (
+              id bigint generated always as identity primary key,
+              account_id uuid not null references public.accounts on delete cascade, email text not null);
+            alter table public.invites enable row level security;
+            create policy inv_all on public.invites for all to authenticated
+              using (account_id in (select id from public.accounts where owner_id = (select auth.uid())))
+              with check (account_id in (select id from public.accounts where owner_id = (select auth.uid())));
+            grant select, insert, update, delete on public.invites to authenticated;
+            create function public.only_team() returns trigger language plpgsql set search_path = '' as $$
+              begin
+                if (select personal from public.accounts where id = new.account_id) then
+                  raise exception 'Account must be a team account';
+                end if;
+                return new;
+              end $$;
+            create trigger only_team before insert on public.invites for each row execute function public.only_team();
+            """
+        let draft = try Self.draft("sampleorder", schema)
+        let invites = try #require(draft.plan.relations.first { $0.name == "invites" })
+        let sample = try #require(invites.sample.first { $0.column == "account_id" }?.expression, "\(draft.yaml)")
+        #expect(sample.contains("order by ctid"), "\(sample)")
+        #expect(!sample.contains("order by id"), "\(sample)")
+        // The invite into the personal account, made first, is refused every time.
+        let insert = draft.report.results.filter { $0.subject == "public.invites" && $0.probe == "insert own row" }
+        #expect(insert.count == 2 && insert.allSatisfy { $0.observed.contains("Account must be a team account") }, "\(insert)")
+        #expect(try Self.draft("sampleorderagain", schema).yaml == draft.yaml)
+    }
+
     /// A column grant (`grant update (caption)`) with an update policy that forgets the
     /// holder: the update probe set the table's first column, which the grant does not
     /// cover, so ava's update showed as refused (42501) while she could rewrite every

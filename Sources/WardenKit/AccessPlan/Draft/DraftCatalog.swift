@@ -148,9 +148,10 @@ struct DraftCatalog {
     /// DANGERs. Found once, after the policies are read (a pattern per call).
     /// `ofSet`: the call returns the user's set of values (`col in (select f())`).
     var userCallOwners: [String: (column: String, call: String, ofSet: Bool)] = [:]
-    /// Tables with rules on insert or update (`create rule ... do instead nothing`),
-    /// which refuse an insert's ON CONFLICT clause.
-    var tablesWithWriteRules: Set<String> = []
+    /// Tables that refuse an insert's ON CONFLICT clause: with rules on insert or update
+    /// (`create rule ... do instead nothing`), or a deferrable unique or exclusion
+    /// constraint, which cannot be an arbiter.
+    var tablesRefusingOnConflict: Set<String> = []
     /// Tables whose rows other tables' policies read, directly or through a function
     /// they call: a membership there grants access (`members` behind `in_group(id)`),
     /// where one of `likes (user_id, post_id)` does not.
@@ -158,6 +159,9 @@ struct DraftCatalog {
     /// Tables a signed-in user may add rows to (the INSERT privilege, and no row-level
     /// security or a permissive insert policy for `authenticated` or PUBLIC).
     var tablesSignedInMayInsert: Set<String> = []
+    /// Tables a signed-in user may select from whole (the table's SELECT privilege, which
+    /// reading a row's `ctid` needs; a grant of some columns does not give it).
+    var tablesSignedInMaySelect: Set<String> = []
     /// Tables with a trigger whose function reads the signed-in user (`auth.uid()`,
     /// `auth.jwt()`, the request's claims, or a function of the project that does):
     /// an activity log's `insert ... values (auth.uid(), ...)`. Their setup rows are
@@ -427,10 +431,15 @@ struct DraftCatalog {
                             and p.prosrc ~* 'auth\\.(uid|jwt)\\s*\\(|request\\.jwt\\.claim' else false end
             order by 1
             """,
+            // Tables that refuse ON CONFLICT: with rules on insert or update, or a deferrable
+            // unique or exclusion constraint (0A000, or 55000 "ON CONFLICT does not support
+            // deferrable unique constraints/exclusion constraints as arbiters").
             """
-            select distinct format('%s.%s', n.nspname, c.relname)
-            from pg_rewrite r join pg_class c on c.oid = r.ev_class join pg_namespace n on n.oid = c.relnamespace
-            where n.nspname = any(\(schemaArray)::text[]) and c.relkind in ('r', 'p') and r.ev_type in ('2', '3')
+            select format('%s.%s', n.nspname, c.relname)
+            from pg_class c join pg_namespace n on n.oid = c.relnamespace
+            where n.nspname = any(\(schemaArray)::text[]) and c.relkind in ('r', 'p')
+              and (exists (select from pg_rewrite r where r.ev_class = c.oid and r.ev_type in ('2', '3'))
+                   or exists (select from pg_index i where i.indrelid = c.oid and not i.indimmediate))
             """,
             // Tables whose rows other tables' policies read: in the expression itself
             // (a policy depends on each table it reads), or in the body of a function
@@ -484,6 +493,13 @@ struct DraftCatalog {
             select string_agg(f.prosrc, ' ')
             from pg_trigger t join pg_proc f on f.oid = t.tgfoid
             where t.tgrelid = to_regclass('auth.users') and not t.tgisinternal and t.tgenabled <> 'D'
+            """,
+            // Tables a signed-in user may select from whole (the table's SELECT privilege).
+            """
+            select format('%s.%s', n.nspname, c.relname)
+            from pg_class c join pg_namespace n on n.oid = c.relnamespace
+            where n.nspname = any(\(schemaArray)::text[]) and c.relkind in ('r', 'p')
+              and coalesce(has_table_privilege(to_regrole('authenticated'), c.oid, 'SELECT'), false)
             """,
         ]
     }
@@ -673,7 +689,7 @@ struct DraftCatalog {
         securityDefiner = Set(results[1].compactMap { $0[0] })
         for row in results[2] { viewSources[row[0] ?? "", default: []].append(row[1] ?? "") }
         userReadingCalls = results[3].compactMap { $0[0] }
-        tablesWithWriteRules = Set(results[4].compactMap { $0[0] })
+        tablesRefusingOnConflict = Set(results[4].compactMap { $0[0] })
         tablesReadByOtherTablesPolicies = Set(results[5].compactMap { $0[0] })
         tablesSignedInMayInsert = Set(results[6].compactMap { $0[0] })
         // The project's own user-reading functions, by name (a trigger may call them unqualified).
@@ -691,5 +707,6 @@ struct DraftCatalog {
         let signUpBodies = (results[8].first?.first ?? nil) ?? ""
         signUpTriggerBodies = signUpBodies.lowercased()
         signUpMetadataKeys = SignUpTriggers.metadataKeys(in: signUpBodies)
+        tablesSignedInMaySelect = Set(results[9].compactMap { $0[0] })
     }
 }

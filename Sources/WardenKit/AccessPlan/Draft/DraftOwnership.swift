@@ -444,14 +444,18 @@ struct DraftOwnership {
     /// persona); failing those, the first row. (Any row first made every persona's child
     /// row point at ava's parent: ben a member of ava's household, a made-up DANGER.)
     ///
-    /// First: in a probe, by key; in the admin's setup (`inSetup`), in the table's
-    /// physical order (`ctid`: the order the rows were made in, the same every run). By
+    /// First: in the table's physical order (`ctid`: the order the rows were made in, the
+    /// same every run), in the admin's setup (`inSetup`) and in a probe where signed-in
+    /// users may select from the whole table; else (a grant of some columns) by key. By
     /// key, keys from `gen_random_uuid()` gave ava's organisation in one run and ben's in
-    /// the next, so a drafted plan passed one run and failed the next. (A lint probe reads
-    /// the sample as the persona, who may lack the table-wide SELECT that `ctid` needs.)
+    /// the next, so a drafted plan passed one run and failed the next; and a persona's
+    /// own two accounts (one from the sign-up trigger, one from the setup) came in either
+    /// order, so an invite into a team account was refused in one run and went through
+    /// in the next. (A lint probe reads the sample as the persona, who may lack the
+    /// table-wide SELECT that `ctid` needs.)
     private func referencedRow(_ reference: (table: String, column: String), inSetup: Bool) -> String {
         let name = Self.sqlName(reference.column)
-        let order = inSetup ? "ctid" : name
+        let order = inSetup || catalog.tablesSignedInMaySelect.contains(reference.table) ? "ctid" : name
         if let owner = ownerColumn(of: reference.table) {
             return "(select \(name) from \(reference.table) where \(Self.sqlName(owner)) = auth.uid() order by \(order) limit 1)"
         }
@@ -717,10 +721,11 @@ struct DraftOwnership {
     }
 
     /// The end of a setup insert: `on conflict do nothing`, a row already there kept;
-    /// nothing where the table has insert or update rules, which refuse an ON CONFLICT
-    /// clause (0A000: the row was lost where a plain insert made it).
+    /// nothing where the table refuses an ON CONFLICT clause (insert or update rules:
+    /// 0A000; a deferrable unique constraint: the setup failed, the table had no rows,
+    /// and its `using (true)` read went unseen).
     private func onConflict(_ table: String) -> String {
-        catalog.tablesWithWriteRules.contains(table) ? ";" : "on conflict do nothing;"
+        catalog.tablesRefusingOnConflict.contains(table) ? ";" : "on conflict do nothing;"
     }
 
     /// Whether a table with rows per persona has a foreign key into `table`.

@@ -40,10 +40,12 @@ extension DraftWriteCheck {
                 // parent beside an update policy of `using (user_id = auth.uid())` alone let
                 // any user move a note into another user's workspace.
                 let name = DraftOwnership.sqlName(key), ownerName = DraftOwnership.sqlName(owner)
+                // The own row in the order rows were made (by key, one of two own rows at random).
+                let order = ownership.catalog.tablesSignedInMaySelect.contains(table) ? "ctid" : name
                 let check = before(expectingOneRow(
                     "\(writer.name) moves a \(table) row of \(writer.name)'s into a \(parent) row of \(other.name)'s\(through)", writer: writer,
                     sql: "update \(quoted) set \(DraftOwnership.sqlName(column.name)) = current_setting('\(setting)')::\(column.typeName) "
-                        + "where \(name) = (select \(name) from \(quoted) where \(ownerName) = auth.uid() order by \(name) limit 1)"),
+                        + "where \(name) = (select \(name) from \(quoted) where \(ownerName) = auth.uid() order by \(order) limit 1)"),
                     target: target)
                 let moved = DraftWriteCheck(
                     table: table, check: check,
