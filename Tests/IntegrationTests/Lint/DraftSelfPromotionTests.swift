@@ -316,4 +316,30 @@ import TestSupport
             """))
         #expect(!granted.plan.checks.contains { $0.name.contains("changes") }, "\(granted.plan.checks.map(\.name))")
     }
+
+    /// A free-text role (no enum, no check) that a definer helper compares (`is_admin()`:
+    /// `role = 'admin'`), and an update policy of `using (id = auth.uid())` alone: any
+    /// user made themselves an administrator, and the draft checked nothing (a staff
+    /// directory app, round twenty-nine).
+    @Test func aFreeTextRoleThatAHelperComparesIsChecked() throws {
+        let draft = try DraftRealProjectShapesTests.draft("selfpromotefreetext", """
+            create table public.profiles (
+              id uuid primary key references auth.users on delete cascade, name text, role text not null default 'employee');
+            alter table public.profiles enable row level security;
+            create function public.handle_new_user() returns trigger language plpgsql security definer set search_path = ''
+              as $$ begin insert into public.profiles (id) values (new.id); return new; end $$;
+            create trigger on_auth_user_created after insert on auth.users for each row execute function public.handle_new_user();
+            create function public.is_admin() returns boolean language sql stable security definer set search_path = '' as $$
+              select coalesce((select role = 'admin' from public.profiles where id = (select auth.uid())), false) $$;
+            create policy own_read on public.profiles for select to authenticated using (id = (select auth.uid()));
+            create policy admin_read on public.profiles for select to authenticated using (public.is_admin());
+            create policy own_update on public.profiles for update to authenticated using (id = (select auth.uid()));
+            """)
+        let check = try #require(draft.plan.checks.first { $0.name == "ava sets role to 'admin' in a public.profiles row of ava's" },
+                                 "\(draft.yaml)")
+        #expect(check.expectation.rowCount == 1, "\(draft.yaml)")
+        #expect(draft.dangerCells.contains { $0.hasPrefix("public.profiles · ava: a signed-in user may set their own role to 'admin'") },
+                "\(draft.dangerCells)")
+        #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
+    }
 }

@@ -28,8 +28,13 @@ struct DraftSingledOutValues {
     /// the caller's `status = 'draft'` bill, and `owns_bill(p_bill_id)`, made bills such a
     /// table: "may set their own status to 'draft'" was a made-up DANGER.)
     var attributeTables: Set<String> = []
+    /// Column name -> the literals the rules compare it with (`role = 'admin'`, `role in
+    /// ('admin', ...)`: the first), in policies and in the bodies of the functions policies
+    /// call that read the signed-in user (`is_admin()`). A free-text role column's
+    /// privileged values: it lists none (no enum, no check).
+    var comparedWith: [String: [String]] = [:]
 
-    /// `literals` and `attributeTables`, two JSON arrays in one row (run with an empty
+    /// `literals`, `attributeTables` and `comparedWith` (`column|literal`), JSON arrays in one row (run with an empty
     /// search_path, so policies name tables qualified). The literals are those of every
     /// policy, and of the bodies of the functions outside Supabase's own schemas that no
     /// extension installed (pgTAP's thousands of messages are not the project's rules).
@@ -51,7 +56,7 @@ struct DraftSingledOutValues {
                  and not exists (select from pg_depend d where d.classid = 'pg_proc'::regclass
                                  and d.objid = p.oid and d.deptype = 'e')),
              user_readers as materialized (
-               select lower(f.body) as body from functions f
+               select lower(f.body) as body, f.body as text from functions f
                where strpos(lower(f.body), 'auth.') > 0 and f.body ~* 'auth\\.(uid|jwt)\\s*\\('
                  and not f.takes_a_key
                  and exists (select from policies q where strpos(q.body, f.name || '(') > 0))
@@ -72,6 +77,12 @@ struct DraftSingledOutValues {
                    or exists (select from policies q
                               where q.polrelid <> c.oid and strpos(q.body, format('%s.%s', n.nspname, c.relname)) > 0
                                 and strpos(q.body, 'auth.uid()') > 0))
+            order by 1)), '[]')::text,
+          coalesce(array_to_json(array(
+            select distinct m[1] || '|' || replace(m[2], '''''', '''')
+            from (select body from policies union all select text from user_readers) s,
+                 regexp_matches(s.body, '([A-Za-z_][A-Za-z0-9_]*)"?\\)?\\s*(?:=|\\mIN\\s*\\()\\s*''((?:[^'']|'''')*)''', 'gi') m
+            where length(m[2]) between 1 and 63
             order by 1)), '[]')::text
         """
     }

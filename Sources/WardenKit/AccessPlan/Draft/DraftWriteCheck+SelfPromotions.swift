@@ -29,7 +29,7 @@ extension DraftWriteCheck {
             return (catalog.columns[table] ?? []).flatMap { column -> [DraftWriteCheck] in
                 guard column.name != owner, column.writable,
                       let value = privilegedValue(of: column, catalog: catalog),
-                      column.category == "B" || grantsBeyondItsRow(table, value: value, catalog: catalog) else { return [] }
+                      column.category == "B" || grantsBeyondItsRow(table, column: column.name, value: value, catalog: catalog) else { return [] }
                 let group = groupParent(of: table, besides: [owner, column.name], ownership: ownership)
                 let promotion = SelfPromotion(
                     writer: writer, other: other, otherEmail: otherEmail, table: table, quoted: quoted, owner: owner,
@@ -123,12 +123,15 @@ extension DraftWriteCheck {
 
     /// Whether a role value in `table`'s rows can reach beyond the row itself: other
     /// tables' policies read the table (directly or through a function), or its own
-    /// policies name the value (`role = 'admin'` on profiles). A note's `kind = 'poll'`
+    /// policies name the value (`role = 'admin'` on profiles), or a policy or a function a
+    /// policy calls compares the column with it (`is_admin()`: `select role = 'admin' from
+    /// profiles where id = auth.uid()`, behind `using (public.is_admin())`). A note's `kind = 'poll'`
     /// that only an RPC filtering the caller's own notes names is a category, not a
     /// privilege (a made-up DANGER, "may set their own kind to 'poll'").
-    private static func grantsBeyondItsRow(_ table: String, value: String, catalog: DraftCatalog) -> Bool {
+    private static func grantsBeyondItsRow(_ table: String, column: String, value: String, catalog: DraftCatalog) -> Bool {
         catalog.tablesReadByOtherTablesPolicies.contains(table)
             || (catalog.policyExpressions[table] ?? []).contains { $0.contains(value) }
+            || (catalog.singledOut.comparedWith[column] ?? []).map(DraftOwnership.literal).contains(value)
     }
 
     /// The value of `column` that makes its user privileged, as SQL: a role its rules
@@ -143,7 +146,13 @@ extension DraftWriteCheck {
             return named && !column.defaultsToTrue ? "true" : nil
         }
         guard column.holdsRole, column.reference == nil, ["S", "E"].contains(column.category) else { return nil }
-        let named = (column.labels + (column.allowedValues ?? [])).filter(catalog.singledOut.literals.contains)
+        let listed = column.labels + (column.allowedValues ?? [])
+        // A free-text role (`role text default 'employee'`): the values the rules compare
+        // it with (`is_admin()`: `role = 'admin'`; no check was made, and any user could
+        // make themselves an administrator unseen).
+        let named = listed.isEmpty && column.category == "S"
+            ? catalog.singledOut.comparedWith[column.name] ?? []
+            : listed.filter(catalog.singledOut.literals.contains)
         let everyones = { (value: String) in
             let quoted = DraftOwnership.literal(value)
             return catalog.signUpTriggerBodies.contains(quoted.lowercased()) || column.defaultExpression?.hasPrefix(quoted) == true
