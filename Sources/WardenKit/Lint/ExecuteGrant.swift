@@ -6,8 +6,11 @@ import WardenPostgres
 enum ExecuteGrant {
     /// `, through ...: revoke execute on function f from ...`, from the grantees the
     /// catalog names (`LintCatalog.executeGrantees`: `PUBLIC`, the role, roles it is a
-    /// member of); empty when there are none.
-    static func explanation(role: String, grantees: String, signature: String) -> String {
+    /// member of); empty when there are none. A function the policies of some tables
+    /// call (`calledByPoliciesOf`: `public.members, public.notes`) is moved out of the
+    /// exposed schemas instead: policies run as the caller, and with its EXECUTE revoked
+    /// every read of those tables failed with 42501.
+    static func explanation(role: String, grantees: String, signature: String, calledByPoliciesOf tables: String? = nil) -> String {
         let names = grantees.split(separator: ",").map(String.init)
         guard !names.isEmpty else { return "" }
         var ways: [String] = []
@@ -18,6 +21,11 @@ enum ExecuteGrant {
         let others = names.filter { $0 != role && $0 != "PUBLIC" }
         if !others.isEmpty {
             ways.append("through \(role)'s membership in \(others.joined(separator: ", "))")
+        }
+        if let tables, !tables.isEmpty {
+            return ", " + ways.joined(separator: " and ") + "; the policies of \(tables) call it as the user, so revoking "
+                + "execute would make them fail (42501): move it to a schema the Data API does not expose (policies keep "
+                + "calling it): create schema if not exists private; alter function \(signature) set schema private"
         }
         let from = names.map { $0 == "PUBLIC" ? "public" : identifier($0) }
         // `public` last reads as the usual fix; the role itself first.

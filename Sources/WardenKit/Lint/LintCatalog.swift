@@ -188,7 +188,12 @@ struct LintCatalog {
                (p.prokind = 'f' and n.nspname = any(\(exposed)::text[])
                 and exists (select 1 from pg_roles r where r.rolname = 'authenticated' and has_function_privilege(r.oid, p.oid, 'execute')))::text,
                exists (select 1 from unnest(coalesce(p.proconfig, '{}')) s where s like 'search\\_path=%')::text,
-               \(raw: Self.executeGrantees(role: "anon")), \(raw: Self.executeGrantees(role: "authenticated"))
+               \(raw: Self.executeGrantees(role: "anon")), \(raw: Self.executeGrantees(role: "authenticated")),
+               -- the tables whose policies call it
+               (select string_agg(distinct format('%s.%s', tn.nspname, t.relname), ', ')
+                from pg_depend d join pg_policy q on q.oid = d.objid join pg_class t on t.oid = q.polrelid
+                join pg_namespace tn on tn.oid = t.relnamespace
+                where d.classid = 'pg_policy'::regclass and d.refclassid = 'pg_proc'::regclass and d.refobjid = p.oid)
         from pg_proc p join pg_namespace n on n.oid = p.pronamespace
         where n.nspname <> all(\(system)::text[]) and n.nspname not like 'pg\\_%' and p.prokind in ('f', 'p', 'w')
           and not exists (select 1 from pg_depend d where d.classid = 'pg_proc'::regclass and d.objid = p.oid and d.deptype = 'e')
@@ -218,15 +223,18 @@ struct LintCatalog {
             func finding(_ rule: LintRule, _ detail: String) -> LintFinding {
                 LintFinding(rule: rule, kind: .function, schema: schema, name: name, signature: signature, detail: detail)
             }
+            let callingPolicies = row.count > 9 ? row[9] : nil
             if row[3] == "true" && row[4] == "true" {
                 findings.append(finding(.anonSecurityDefinerFunctionExecutable,
                     "anon may execute security definer function \(signature), which runs with its owner's rights"
-                        + ExecuteGrant.explanation(role: "anon", grantees: row[7] ?? "", signature: signature)))
+                        + ExecuteGrant.explanation(role: "anon", grantees: row[7] ?? "", signature: signature,
+                                                   calledByPoliciesOf: callingPolicies)))
             }
             if row[3] == "true" && row[5] == "true" {
                 findings.append(finding(.authenticatedSecurityDefinerFunctionExecutable,
                     "signed-in users may execute security definer function \(signature), which runs with its owner's rights"
-                        + ExecuteGrant.explanation(role: "authenticated", grantees: row[8] ?? "", signature: signature)))
+                        + ExecuteGrant.explanation(role: "authenticated", grantees: row[8] ?? "", signature: signature,
+                                                   calledByPoliciesOf: callingPolicies)))
             }
             if row[6] != "true" {
                 findings.append(finding(.functionSearchPathMutable,

@@ -81,4 +81,43 @@ import TestSupport
                 + folder.path + "/20240102000000_rename.sql:2)"), "\(result.standardOutput)")
         #expect(result.standardOutput.contains("revoke execute on function public.cron_award_points() from public"))
     }
+
+    /// A definer helper that policies call runs as the user: revoking its EXECUTE, as the
+    /// advice said, made every read of the tables behind those policies fail (42501). The
+    /// advice moves it out of the exposed schemas instead, and that advice, followed,
+    /// keeps the reads working and the finding gone.
+    @Test func aHelperThatPoliciesCallIsMovedNotRevoked() throws {
+        let (_, projectSettings) = try TestCluster.newTwinDatabase("secdefpolicy")
+        let connection = try Connection(projectSettings)
+        try connection.execute(unsafeScript: """
+            create table public.members (group_id bigint not null, user_id uuid not null references auth.users);
+            create table public.notes (id bigint generated always as identity primary key, group_id bigint not null);
+            create function public.is_member(g bigint) returns boolean language sql stable security definer
+              set search_path = '' as $$ select exists (select 1 from public.members where group_id = g and user_id = auth.uid()) $$;
+            alter table public.members enable row level security;
+            alter table public.notes enable row level security;
+            create policy m on public.members for select to authenticated using (public.is_member(group_id));
+            create policy n on public.notes for select to authenticated using (public.is_member(group_id));
+            grant select on public.members, public.notes to authenticated;
+            """)
+        let report = try Linter(connection: connection, schemas: ["public"]).run(migrations: nil)
+        let finding = try #require(report.findings.first {
+            $0.rule == .authenticatedSecurityDefinerFunctionExecutable && $0.subject == "public.is_member(bigint)"
+        })
+        #expect(finding.detail.hasSuffix("; the policies of public.members, public.notes call it as the user, so revoking "
+            + "execute would make them fail (42501): move it to a schema the Data API does not expose (policies keep "
+            + "calling it): create schema if not exists private; alter function public.is_member(bigint) set schema private"),
+                "\(finding.detail)")
+        #expect(!finding.detail.contains("revoke execute on function"), "\(finding.detail)")
+        try connection.execute(unsafeScript: "create schema if not exists private; alter function public.is_member(bigint) set schema private;")
+        let after = try Linter(connection: connection, schemas: ["public"]).run(migrations: nil)
+        #expect(!after.findings.contains { $0.rule == .authenticatedSecurityDefinerFunctionExecutable }, "\(after.findings)")
+        try connection.execute(unsafeScript: """
+            begin;
+            set local role authenticated;
+            select set_config('request.jwt.claims', '{"sub":"00000000-0000-0000-0000-000000000001","role":"authenticated"}', true);
+            select count(*) from public.notes;
+            rollback;
+            """)
+    }
 }
