@@ -61,10 +61,11 @@ package struct PgTAPRunner {
     /// run's transaction (so the caller's session is as it was once the run is rolled
     /// back): the role a file switched to, every setting (`reset all` returns them to
     /// the role's and the connection's defaults), temporary tables (pgTAP's own
-    /// bookkeeping among them), cached plans and sequence values. Each is allowed in a
-    /// transaction block (`discard all` is not).
+    /// bookkeeping among them), cached plans, sequence values and prepared statements
+    /// (two files that each `prepare count_t` failed with 42P05 in one session). Each is
+    /// allowed in a transaction block (`discard all` is not).
     static let sessionReset: [SQL] = [
-        "reset role", "reset all", "discard temp", "discard plans", "discard sequences",
+        "reset role", "reset all", "discard temp", "discard plans", "discard sequences", "deallocate all",
     ]
 
     /// Stops the rest of its pipelined unit unless it runs in the run's transaction.

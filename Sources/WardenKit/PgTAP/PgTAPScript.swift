@@ -4,8 +4,9 @@
 /// releases), as psql would end it; the `BEGIN`, `COMMIT` and `ROLLBACK` themselves
 /// are never sent. Whatever the file does, pgwarden rolls the whole file back.
 ///
-/// Refused, with the file and line: a `COMMIT`/`ROLLBACK` with no `BEGIN` before it, a
-/// `BEGIN` inside a `BEGIN` block, two-phase commit, `COPY ... FROM STDIN` (no data can
+/// A `COMMIT`/`ROLLBACK` with no `BEGIN` before it is skipped, as psql's autocommit
+/// makes it a no-op. Refused, with the file and line: a `BEGIN` inside a `BEGIN` block,
+/// two-phase commit, `COPY ... FROM STDIN` (no data can
 /// follow a statement that pgwarden sends on its own), and psql meta-commands other
 /// than those that only change psql's output or psql variables (`PsqlMetaCommands`,
 /// `PsqlVariables`: interpolated when the runner sends a statement). psql's includes
@@ -74,9 +75,11 @@ package struct PgTAPScript: Sendable {
                 loose = Block(ending: .none)
                 open = Block(ending: .rollback)
             case .commit, .rollback:
-                guard var block = open else {
-                    throw refuse("ends a transaction the file never began (no BEGIN before it)")
-                }
+                // With no BEGIN before it, psql's autocommit has already kept what came
+                // before, and the server only warns ("there is no transaction in
+                // progress"): a setup file ending in ROLLBACK leaves its helpers for the
+                // files after it. So does pgwarden (the file's savepoint is kept).
+                guard var block = open else { continue }
                 block.ending = statement.kind == .commit ? .commit : .rollback
                 blocks.append(block)
                 open = nil

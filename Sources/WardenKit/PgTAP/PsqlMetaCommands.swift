@@ -58,6 +58,13 @@ enum PsqlMetaCommands {
             let command = String(String.UnicodeScalarView(scalars[start..<end]))
             let line = scalars[..<start].reduce(1) { $0 + ($1 == "\n" ? 1 : 0) }
             func refuse(_ why: String) -> PgTAPError { .refused(file: file, line: line, reason: "'\(command)' \(why)") }
+            if quits(command) {
+                // psql stops reading the file at `\q` (`\quit`), alone on its line or
+                // after another command (an extension script's `\echo Use "CREATE
+                // EXTENSION ..." to load this file. \quit`): nothing after it runs.
+                for index in start..<scalars.count where scalars[index] != "\n" { scalars[index] = " " }
+                return (String(String.UnicodeScalarView(scalars)), found, variables)
+            }
             var ends: Unicode.Scalar = " "
             if let include = try include(command, file: file, line: line, offset: start) {
                 found.append(include)
@@ -95,6 +102,24 @@ enum PsqlMetaCommands {
             throw PgTAPError.refused(file: file, line: line, reason: "'\(command)' names no file to include")
         }
         return Include(command: command, path: path, relative: relative, line: line, offset: offset)
+    }
+
+    /// Whether the meta-command line `command` holds psql's `\q` or `\quit`: first, or
+    /// after another command on the line (at a backslash outside quotes).
+    static func quits(_ command: String) -> Bool {
+        let scalars = Array(command.unicodeScalars)
+        var quote: Unicode.Scalar?
+        for (index, scalar) in scalars.enumerated() {
+            if let open = quote {
+                if scalar == open { quote = nil }
+                continue
+            }
+            if scalar == "'" || scalar == "\"" { quote = scalar; continue }
+            guard scalar == "\\" else { continue }
+            let name = String(String.UnicodeScalarView(scalars[(index + 1)...].prefix { $0.properties.isAlphabetic }))
+            if name == "q" || name == "quit" { return true }
+        }
+        return false
     }
 
     /// Why `command` (the whole meta-command line) cannot be skipped, or nil.

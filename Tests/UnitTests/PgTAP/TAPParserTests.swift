@@ -82,8 +82,27 @@ import Testing
         #expect(script.statementCount == 4)
     }
 
+    /// psql's autocommit makes a COMMIT or ROLLBACK with no BEGIN a no-op (the server
+    /// warns): a setup file in the pgtap-extended style ends in ROLLBACK with no BEGIN.
+    @Test func aCommitOrRollbackWithNoBeginIsSkippedAsUnderPsql() throws {
+        let script = try PgTAPScript(file: "t.sql", text: "select 1;\ncommit;\nselect 2;\nrollback;\n")
+        #expect(script.blocks.map(\.ending) == [.none])
+        #expect(script.blocks[0].statements.map(\.text) == ["select 1;", "select 2;"])
+    }
+
+    /// psql stops reading a file at `\q`, alone or after another command on its line
+    /// (an extension script's first line), and not at one inside quotes.
+    @Test func aQuitEndsTheFile() throws {
+        let quit = try PgTAPScript(file: "t.sql", text: "select 1;\n\\q\nselect 2;\n")
+        #expect(quit.blocks.flatMap(\.statements).map(\.text) == ["select 1;"])
+        let echoed = try PgTAPScript(
+            file: "t.sql", text: "\\echo Use \"CREATE EXTENSION x\" to load this file. \\quit\nselect 2;\n")
+        #expect(echoed.statementCount == 0)
+        let quoted = try PgTAPScript(file: "t.sql", text: "\\echo 'not \\q here'\nselect 2;\n")
+        #expect(quoted.blocks.flatMap(\.statements).map(\.text) == ["select 2;"])
+    }
+
     @Test(arguments: [
-        ("select 1;\ncommit;\n", 2, "ends a transaction the file never began"),
         ("begin;\nselect 1;\n\nbegin;\n", 4, "BEGIN inside BEGIN"),
         ("select 1;\nprepare transaction 'x';\n", 2, "two-phase commit"),
         ("copy t from stdin;\n1\n\\.\n", 1, "COPY FROM STDIN"),
