@@ -239,8 +239,11 @@ public final class LocalCluster: @unchecked Sendable {
     static let superuserName = "supabase_admin"
 
     /// `initdb`'s options besides the data directory (part of the template's key).
+    /// The locale is Supabase's, `C.UTF-8` (supabase/postgres#696, supabase/cli#1308):
+    /// with `C`, `upper('é')` was `é`, `ilike` and `[[:alpha:]]` knew only ASCII, and a
+    /// project's `lower(name)` lookups and tests of non-English text failed in the twin alone.
     static let initdbOptions = [
-        "-U", superuserName, "--auth=trust", "--no-sync", "--encoding=UTF8", "--locale=C", "--no-instructions",
+        "-U", superuserName, "--auth=trust", "--no-sync", "--encoding=UTF8", "--locale=C.UTF-8", "--no-instructions",
         // 1 MB WAL segments, not 16: the template a run copies holds one of them
         // (`removeSpareWALSegments`), so it is 15 MB smaller.
         "--wal-segsize=1",

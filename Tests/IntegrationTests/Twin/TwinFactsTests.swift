@@ -374,6 +374,13 @@ extension TwinFacts {
                     + "claims jsonb not null, claims_role regrole not null, created_at timestamp without time zone not null, action_filter text, "
                     + "selected_columns text[]",
                  source: "RT 20211116024918, 20211210212804, 20251120212548_add_action_to_subscriptions.ex, 20260527120000_add_select_columns_to_subscriptions.ex"),
+        TwinFact(fact: "the database's collation and character classes are C.UTF-8", sql: """
+                 select datcollate || ' ' || datctype from pg_database where datname = current_database()
+                 """, supabase: "C.UTF-8 C.UTF-8",
+                 source: "supabase/postgres#696 (hosted `show lc_collate` is C.UTF-8); supabase/cli#1308"),
+        TwinFact(fact: "upper(), lower() and ilike know letters beyond ASCII", sql: """
+                 select upper('é') || lower('СМАРТФОН') || ('Ärger' ilike 'ärger')::text || ('古' ~ '[[:alpha:]]')::text
+                 """, supabase: "Éсмартфонtruetrue", source: "C.UTF-8's character classes (glibc), as on Supabase (supabase/postgres#696)"),
     ]
 }
 
