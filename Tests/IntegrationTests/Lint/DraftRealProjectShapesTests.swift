@@ -153,6 +153,34 @@ import TestSupport
         #expect(draft.verified, "\(Self.failures(draft))")
     }
 
+    /// A list of privileged users (`admin_users`: one row per user, no grant to signed-in
+    /// users) that a helper reads by existence alone (`is_platform_admin()`): the setup
+    /// put both personas in it, and "sees other users' notes" was a made-up DANGER (a
+    /// goals app, round twenty-nine). The personas get no row; the stand-in holds it.
+    @Test func aListOfPrivilegedUsersGivesThePersonasNoRow() throws {
+        let draft = try Self.draft("privilegedlist", """
+            create table public.admin_users (
+              user_id uuid primary key references auth.users (id) on delete cascade,
+              role text not null default 'moderator' check (role in ('moderator', 'admin')), revoked_at timestamptz);
+            alter table public.admin_users enable row level security;
+            revoke all on public.admin_users from anon, authenticated;
+            create function public.is_platform_admin() returns boolean language sql stable security definer set search_path = '' as $$
+              select exists (select 1 from public.admin_users a where a.user_id = auth.uid() and a.revoked_at is null) $$;
+            create table public.notes (
+              id bigint generated always as identity primary key,
+              owner uuid not null default auth.uid() references auth.users (id), body text not null default '');
+            alter table public.notes enable row level security;
+            create policy notes_read on public.notes for select to authenticated
+              using (owner = (select auth.uid()) or (select public.is_platform_admin()));
+            create policy notes_write on public.notes for insert to authenticated with check (owner = (select auth.uid()));
+            grant select, insert on public.notes to authenticated;
+            """)
+        let notes = try #require(draft.plan.relations.first { $0.name == "notes" })
+        #expect(notes.access["ava"]?.select == .own, "\(draft.yaml)")
+        #expect(draft.dangerCells.isEmpty, "\(draft.dangerCells)")
+        #expect(draft.yaml.contains("the draft gives the personas no row here"), "\(draft.yaml)")
+    }
+
     /// A persona's own rows of a table came in key order, and keys from
     /// `gen_random_uuid()`: a personal account (the sign-up trigger's, refused for
     /// invites) or a team account (the setup's) came first at random, and six runs drew

@@ -789,7 +789,26 @@ struct DraftOwnership {
         let columns = catalog.columns[table] ?? []
         guard columns.contains(where: \.referencesAUser), catalog.tablesReadByOtherTablesPolicies.contains(table),
               !catalog.tablesSignedInMayInsert.contains(table) else { return false }
-        return namesOnlyUsers(table) || askedForByExistence(table)
+        return namesOnlyUsers(table) || askedForByExistence(table) || listsPrivilegedUsers(table)
+    }
+
+    /// Whether `table` is a list of privileged users: one row per user (its user column
+    /// unique alone), read by a policy helper that reads the signed-in user
+    /// (`is_platform_admin()`: `exists (select 1 from admin_users where user_id =
+    /// auth.uid() and revoked_at is null)`), no value of it compared by the rules (its
+    /// `role` default 'moderator' is read by no one), no key to another table (a
+    /// profile's `school_id` says which school, not whether), and no sign-up trigger
+    /// filling it: the row itself is the privilege. (The setup put both personas in
+    /// `admin_users`, and "sees other users' rows" was a made-up DANGER.) A role whose
+    /// every value the rules name is `singledOutRoleColumn`'s.
+    private func listsPrivilegedUsers(_ table: String) -> Bool {
+        let columns = catalog.columns[table] ?? []
+        let bare = String(table.split(separator: ".").last ?? Substring(table)).lowercased()
+        return catalog.singledOut.attributeTables.contains(table)
+            && columns.contains { $0.referencesAUser && $0.uniqueAlone }
+            && !columns.contains { ($0.reference != nil && !$0.referencesAUser) || $0.everyValueSingledOut }
+            && !columns.contains { catalog.singledOut.comparedWith[$0.name] != nil }
+            && !catalog.signUpTriggerBodies.contains(bare)
     }
 
     /// Whether a row of `table` names a user and nothing else (its other columns are
