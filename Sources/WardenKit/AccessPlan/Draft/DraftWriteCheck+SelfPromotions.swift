@@ -131,7 +131,8 @@ extension DraftWriteCheck {
     private static func grantsBeyondItsRow(_ table: String, column: String, value: String, catalog: DraftCatalog) -> Bool {
         catalog.tablesReadByOtherTablesPolicies.contains(table)
             || (catalog.policyExpressions[table] ?? []).contains { $0.contains(value) }
-            || (catalog.singledOut.comparedWith[column] ?? []).map(DraftOwnership.literal).contains(value)
+            || (DraftSingledOutValues.namesARole(column: column, type: "text")
+                && (catalog.singledOut.comparedWith[column] ?? []).map(DraftOwnership.literal).contains(value))
     }
 
     /// The value of `column` that makes its user privileged, as SQL: a role its rules
@@ -147,10 +148,14 @@ extension DraftWriteCheck {
         }
         guard column.holdsRole, column.reference == nil, ["S", "E"].contains(column.category) else { return nil }
         let listed = column.labels + (column.allowedValues ?? [])
-        // A free-text role (`role text default 'employee'`): the values the rules compare
-        // it with (`is_admin()`: `role = 'admin'`; no check was made, and any user could
-        // make themselves an administrator unseen).
-        let named = listed.isEmpty && column.category == "S"
+        // A free-text column named for a role (`role text default 'employee'`): the
+        // values the rules compare it with (`is_admin()`: `role = 'admin'`; no check was
+        // made, and any user could make themselves an administrator unseen). Not any
+        // free-text column of such a table: `type`, `status` and `visibility` compared
+        // somewhere were made-up promotions.
+        let freeTextRole = listed.isEmpty && column.category == "S"
+            && DraftSingledOutValues.namesARole(column: column.name, type: column.typeName)
+        let named = freeTextRole
             ? catalog.singledOut.comparedWith[column.name] ?? []
             : listed.filter(catalog.singledOut.literals.contains)
         let everyones = { (value: String) in
