@@ -46,4 +46,18 @@ import Testing
                            diagnostics: ["Extra privileges:", "    SELECT"])], duration: .zero)
         #expect(DataAPIExposureNote.after([privileges], in: Self.layout(.supabase, exposes: nil)) != nil)
     }
+
+    /// A test that wants 42501 from a call (`throws_ok(..., '42501')`), or says a role
+    /// cannot execute a function, fails on the grants too (a team board, an
+    /// organisations app: "caught: P0001 ... wanted: 42501", and no note).
+    @Test func aFailureWantingPermissionDeniedIsNoted() {
+        let thrown = TestSuiteResult(kind: "pgTAP", file: "t.sql", cases: [
+            TestCaseResult(number: 1, description: "anonymous users cannot run create_thing", line: 4, status: .failed,
+                           diagnostics: ["caught: P0001: not signed in", "  wanted: 42501"])], duration: .zero)
+        #expect(DataAPIExposureNote.after([thrown], in: Self.layout(.supabase, exposes: nil)) != nil)
+        let execute = TestSuiteResult(kind: "pgTAP", file: "t.sql", cases: [
+            TestCaseResult(number: 2, description: "Authenticated clients cannot execute purge()", line: 7, status: .failed)],
+            duration: .zero)
+        #expect(DataAPIExposureNote.after([execute], in: Self.layout(.supabase, exposes: nil)) != nil)
+    }
 }

@@ -23,10 +23,13 @@ public enum DataAPIExposureNote {
     }
 
     /// An assertion (not a file's own failure) whose description or diagnostics name a
-    /// privilege or a grant.
+    /// privilege or a grant, or that wanted 42501 (`throws_ok(..., '42501')`: an execute
+    /// the grants now allow raised the function's own error instead) or says a role
+    /// "cannot execute" (`ok(not has_function_privilege(...))`, described so).
     static func speaksOfPrivileges(_ failure: TestCaseResult) -> Bool {
         guard failure.number != nil else { return false }
         let text = ([failure.description] + failure.diagnostics).joined(separator: "\n").lowercased()
-        return ["privilege", "privs", "grant"].contains { text.contains($0) }
+        return ["privilege", "privs", "grant", "cannot execute", "permission denied"].contains { text.contains($0) }
+            || failure.diagnostics.contains { $0.lowercased().contains("wanted: 42501") }
     }
 }
