@@ -21,4 +21,17 @@ import Testing
         #expect(MatrixReport.observedCheck("SQLSTATE 42501") == "refused (42501)")
         #expect(MatrixReport.observedCheck("as expected (UPDATE 0)") == "refused (no row written)")
     }
+
+    /// The relations' column is as wide as the relations' names, not the longest function
+    /// signature (260 characters on a Makerkit project).
+    @Test func eachTableIsAsWideAsItsOwnNames() {
+        let long = "public.create_team_account(account_name text, account_slug text, owner_user_id uuid)"
+        let report = AccessPlanReport(
+            planSource: "access-plan.yml", personas: [Persona(name: "anon", role: "anon", user: nil, line: 1)],
+            relations: ["public.notes"], functions: [long], access: [:], execute: [:], results: [], duration: .milliseconds(3))
+        let lines = MatrixReport(report).render().split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasPrefix("relation      anon") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("public.notes  ") && $0.count < 40 }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix(long + "  ") }, "\(lines)")
+    }
 }

@@ -28,24 +28,27 @@ package struct MatrixReport {
     package func render() -> String {
         var lines: [String] = []
         let personas = report.personas.map(\.name)
-        let firstWidth = max(8, (report.relations + report.functions).map(\.count).max() ?? 8) + 2
+        // Each table as wide as its own names: a 260-character function signature
+        // pushed every relation's cells off the screen.
+        let relationWidth = max(8, report.relations.map(\.count).max() ?? 8) + 2
+        let functionWidth = max(8, report.functions.map(\.count).max() ?? 8) + 2
         let cellWidth = max(9, (personas.map(\.count).max() ?? 0) + 2)
         if report.relations.isEmpty && report.functions.isEmpty {
             lines.append("nothing to probe: no table, view or function in the plan's schemas")
         }
         if !report.relations.isEmpty {
-            lines.append(pad("relation", firstWidth) + personas.map { pad($0, cellWidth) }.joined())
+            lines.append(pad("relation", relationWidth) + personas.map { pad($0, cellWidth) }.joined())
         }
         for relation in report.relations {
             let cells = personas.map { persona in pad(relationCell(relation, persona), cellWidth) }
-            lines.append(pad(relation, firstWidth) + cells.joined())
+            lines.append(pad(relation, relationWidth) + cells.joined())
         }
         if !report.functions.isEmpty {
             if !report.relations.isEmpty { lines.append("") }
-            lines.append(pad("function", firstWidth) + personas.map { pad($0, cellWidth) }.joined())
+            lines.append(pad("function", functionWidth) + personas.map { pad($0, cellWidth) }.joined())
             for function in report.functions {
                 let cells = personas.map { persona in pad(functionCell(function, persona), cellWidth) }
-                lines.append(pad(function, firstWidth) + cells.joined())
+                lines.append(pad(function, functionWidth) + cells.joined())
             }
         }
         let checks = report.results.filter { $0.subjectKind == .check }
