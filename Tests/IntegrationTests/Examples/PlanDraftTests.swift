@@ -95,6 +95,40 @@ import TestSupport
                 + "as anon changed nothing and read nothing (revoke execute from anon unless anon must call it)",
         ])
         #expect(!draft.yaml.contains("handle_new_user"))
+        #expect(draft.warningCells.count == 1 && draft.warningCells[0].hasPrefix("public.delete_current_user() · anon: "),
+                "\(draft.warningCells)")
+    }
+
+    /// A definer function anon may call that refuses anon with its own error (28000): lint
+    /// could not show what it does and says WARN; dev said DANGER, and the draft's summary
+    /// "1 cell marked DANGER, 0 lint dangers" (an organisations app, round twenty-nine).
+    /// Both say WARN now, and dev prints it.
+    @Test func aDefinerFunctionLintCouldNotShowHarmInIsAWarningInDevToo() throws {
+        let connection = try Connection(try TestCluster.newTwinDatabase("anonwarn").project)
+        try connection.execute(unsafeScript: """
+            create table public.items (id bigint generated always as identity primary key,
+              owner uuid not null default auth.uid() references auth.users (id));
+            alter table public.items enable row level security;
+            create policy items_own on public.items for all to authenticated
+              using (owner = (select auth.uid())) with check (owner = (select auth.uid()));
+            create function public.clear_my_items() returns integer language plpgsql security definer set search_path = '' as $$
+            declare n integer;
+            begin
+              if auth.uid() is null then raise exception using errcode = '28000', message = 'authentication_required'; end if;
+              delete from public.items where owner = auth.uid();
+              get diagnostics n = row_count;
+              return n;
+            end $$;
+            """)
+        let draft = try PlanDrafter(connection: connection).draft()
+        #expect(draft.dangerCells.isEmpty, "\(draft.dangerCells)")
+        #expect(draft.findings.dangers.isEmpty)
+        #expect(draft.warningCells == ["public.clear_my_items() · anon: anon (no sign-in) may execute this security definer "
+            + "function; pgwarden lint's call as anon could not show what it does (anon called public.clear_my_items(): "
+            + "failed, 28000 authentication_required): review it (pgwarden lint says how to take it from anon)"],
+                "\(draft.warningCells)")
+        let observed = ObservedAccessReport(draft, planFile: "supabase/access-plan.yml").linesAfterMatrix(sayingNoDangers: true)
+        #expect(observed.contains { $0.hasPrefix("WARN public.clear_my_items() · anon: ") }, "\(observed)")
     }
 
     @Test func commandWritesAFileThatTestAccepts() throws {

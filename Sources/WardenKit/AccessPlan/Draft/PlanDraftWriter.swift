@@ -17,9 +17,13 @@ struct PlanDraftWriter {
     /// Check name -> the table and the DANGER of what it observed
     /// (`DraftWriteCheck`: a user joining another user's rows, or writing into them).
     var checkDangers: [String: (table: String, danger: String)] = [:]
-    /// Security definer functions anon may execute that `pgwarden lint` called as anon
-    /// and found harmless (it changed nothing and read nothing): no DANGER, as lint says.
-    var harmlessForAnon: Set<String> = []
+    /// Security definer functions anon may execute -> what `pgwarden lint`'s call as anon
+    /// showed. A DANGER only where it proved harm (or lint had no call): where the call
+    /// changed and read nothing, or could not show what the function does (it refused
+    /// anon with its own error, or its arguments were made up), a WARN, as lint says
+    /// (dev said DANGER where lint said WARN, and the draft's summary "1 cell marked
+    /// DANGER, 0 lint dangers").
+    var anonCalls: [String: LintConsequence] = [:]
 
     func render() -> String {
         var lines = [
@@ -105,6 +109,15 @@ struct PlanDraftWriter {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// Every cell marked WARN, as `subject · persona: why`.
+    func warnings() -> [String] {
+        plan.functions.flatMap { function in
+            plan.personas.compactMap { persona in
+                functionWarning(function, persona, function.execute[persona.name] ?? false).map { "\(function.signature) · \(persona.name): \($0)" }
+            }
+        }
+    }
+
     /// Every dangerous cell, as `subject · persona: why`.
     func dangers() -> [String] {
         plan.relations.flatMap { relation in
@@ -151,16 +164,23 @@ struct PlanDraftWriter {
 
     private func functionDanger(_ function: FunctionPlan, _ persona: Persona, _ executes: Bool) -> String? {
         guard executes, persona.role == "anon", securityDefiner.contains(function.signature),
-              !harmlessForAnon.contains(function.signature) else { return nil }
+              [nil, .proven].contains(anonCalls[function.signature]?.verdict) else { return nil }
         return "anon (no sign-in) may execute this security definer function"
     }
 
-    /// The same, where lint's call as anon changed and read nothing: a warning, as
-    /// Supabase's advisor gives it, not a DANGER (lint said HARMLESS, dev said DANGER).
+    /// The same, where lint's call as anon proved no harm: a warning, as Supabase's
+    /// advisor gives it, not a DANGER.
     private func functionWarning(_ function: FunctionPlan, _ persona: Persona, _ executes: Bool) -> String? {
-        guard executes, persona.role == "anon", harmlessForAnon.contains(function.signature) else { return nil }
-        return "anon (no sign-in) may execute this security definer function; pgwarden lint's call as anon "
-            + "changed nothing and read nothing (revoke execute from anon unless anon must call it)"
+        guard executes, persona.role == "anon", let call = anonCalls[function.signature] else { return nil }
+        let executable = "anon (no sign-in) may execute this security definer function; pgwarden lint's call as anon "
+        switch call.verdict {
+        case .proven: return nil
+        case .harmless:
+            return executable + "changed nothing and read nothing (revoke execute from anon unless anon must call it)"
+        case .notProbed:
+            let why = call.evidence.first.map { " (\($0))" } ?? ""
+            return executable + "could not show what it does\(why): review it (pgwarden lint says how to take it from anon)"
+        }
     }
 
     /// The access in the plan's words: a shorthand where one fits, else a map.

@@ -211,16 +211,17 @@ public struct PlanDrafter {
         findings.leftOut = leftOut
         var writer = PlanDraftWriter(plan: plan, notes: notes, securityDefiner: catalog.securityDefiner, findings: findings.dangers)
         writer.userColumns = catalog.userColumns
-        writer.harmlessForAnon = Set(findings.findings.filter {
-            $0.rule == .anonSecurityDefinerFunctionExecutable && $0.consequence?.verdict == .harmless
-        }.compactMap(\.signature))
+        for finding in findings.findings where finding.rule == .anonSecurityDefinerFunctionExecutable {
+            if let signature = finding.signature, let consequence = finding.consequence { writer.anonCalls[signature] = consequence }
+        }
         writer.checkDangers = Self.checkDangers(joined.filter(\.1.dangerous).map(\.0))
         writer.relationNotes = refusals.skipped.merging(unusableRules) { skipped, _ in skipped }
             .merging(catalog.appMetadataNotes) { earlier, _ in earlier }
             .merging(accessTokenHook == nil ? catalog.customClaimNotes : [:]) { earlier, _ in earlier }
         return PlanDraft(
             yaml: writer.render(), plan: plan, dangers: writer.dangers().count, verified: check.passed,
-            report: check, dangerCells: writer.dangers(), findings: findings, storagePolicies: storage)
+            report: check, dangerCells: writer.dangers(), warningCells: writer.warnings(), findings: findings,
+            storagePolicies: storage)
     }
 
     /// The signed-in personas among `personas` whose sign-up the database refuses.
@@ -304,6 +305,9 @@ public struct PlanDraft: Sendable {
     public internal(set) var report: AccessPlanReport
     /// Every cell marked DANGER, as `subject · persona: why`.
     public internal(set) var dangerCells: [String]
+    /// Every cell marked WARN (a security definer function anon may execute whose call
+    /// as anon proved no harm), as `subject · persona: why`.
+    public internal(set) var warningCells: [String] = []
     /// What `pgwarden lint` finds, each finding's consequence proven.
     public internal(set) var findings: LintReport
     /// The signed-in personas left out because the database refused their sign-up

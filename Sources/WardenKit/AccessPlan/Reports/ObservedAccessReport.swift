@@ -154,7 +154,7 @@ public struct ObservedAccessReport {
 
     /// What follows the matrix, in order: errors, dangers (with `sayingNoDangers`, "no
     /// dangers found" when there are none, limited to what was observed when there are
-    /// errors), the personas left out, the notes and the next step.
+    /// errors), warnings, the personas left out, the notes and the next step.
     public func linesAfterMatrix(sayingNoDangers: Bool) -> [String] {
         let (dangers, errors) = (dangerLines, errorLines)
         let none = errors.isEmpty
@@ -162,7 +162,7 @@ public struct ObservedAccessReport {
             : "no dangers found in what could be observed: what the ERROR lines name could not be, "
                 + "and the API answers those requests with that error"
         return errors + indirectRefusalLines + (dangers.isEmpty && sayingNoDangers ? [none] : dangers)
-            + leftOutLines + noteLines + [nextStep]
+            + draft.warningCells.map { "WARN " + $0 } + leftOutLines + noteLines + [nextStep]
     }
 
     /// Heading, matrix, dangers, notes and the next step.
