@@ -274,8 +274,28 @@ struct FunctionCallProbe {
             return Argument(sql: value, shown: value)
         case ("B", _): return Argument(sql: "true", shown: "true")
         case (_, "uuid"): return user.map { Argument(sql: "'\($0.id)'", shown: "\($0.owner)'s id") } ?? .null
+        case ("A", let type) where type.hasSuffix("[]"):
+            // An array of what one value of its element would be (`uuid[]`: the user's id
+            // alone): null, the call read nothing and proved nothing.
+            let element = Parameter(name: parameter.name, type: String(type.dropLast(2)),
+                                    category: Self.elementCategory(type), isVariadic: false)
+            let one = simpleValue(element, user: user, body: body)
+            guard let sql = one.sql else { return .null }
+            return Argument(sql: "array[\(sql)]", shown: "[\(one.shown)]")
         default: return .null
         }
+    }
+
+    /// The type category of an array type's element, as `pg_type.typcategory` gives it,
+    /// for the element types a probe has a value for.
+    static func elementCategory(_ arrayType: String) -> String {
+        let element = arrayType.dropLast(2).lowercased()
+        if ["smallint", "integer", "bigint", "numeric", "real", "double precision"].contains(where: { element.hasPrefix($0) }) {
+            return "N"
+        }
+        if element == "text" || element.hasPrefix("character") { return "S" }
+        if element == "boolean" { return "B" }
+        return "U"
     }
 
     /// The first string literal `body` compares the parameter `name` with (`p_kind =

@@ -520,6 +520,30 @@ import TestSupport
                 "\(call.consequence?.evidence ?? [])")
     }
 
+    /// An array parameter (`user_ids uuid[]`) was passed null, and the call read nothing
+    /// (an enterprise starter's `get_members_for_roles(uuid[])`): it gets an array of
+    /// the value one element would get, here the other user's id.
+    @Test func anArrayParameterGetsAnArrayOfOneValue() throws {
+        let (report, _) = try lint("""
+            create table public.profiles (id uuid primary key references auth.users (id) on delete cascade,
+              email text not null default 'someone@example.com');
+            alter table public.profiles enable row level security;
+            create policy "own profile" on public.profiles for select to authenticated using (id = auth.uid());
+            create function public.make_profile() returns trigger language plpgsql security definer set search_path = ''
+              as $$ begin insert into public.profiles (id) values (new.id); return new; end $$;
+            create trigger make_profile after insert on auth.users for each row execute function public.make_profile();
+            create function public.profiles_of(user_ids uuid[]) returns setof public.profiles
+              language sql stable security definer set search_path = '' as
+              $$ select * from public.profiles where id = any(user_ids) $$;
+            """)
+        let call = try #require(report.findings.first {
+            $0.rule.rawValue == "anon_security_definer_function_executable" && $0.subject == "public.profiles_of(uuid[])"
+        })
+        #expect(call.isDanger, "\(call.consequence?.evidence ?? [])")
+        #expect(call.consequence?.evidence.contains { $0.hasPrefix("anon called public.profiles_of([") && $0.contains("returned 1 row") } == true,
+                "\(call.consequence?.evidence ?? [])")
+    }
+
     /// A definer function granted to `authenticated` that returns a Vault secret (an
     /// edge function's helper reading the service key).
     static let vaultKeyFunction = """
