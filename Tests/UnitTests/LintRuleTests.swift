@@ -153,4 +153,31 @@ import Testing
         #expect(line("public.wipe()") == 4)
         #expect(MigrationObjectLocator.argumentCount("public.f(character varying, numeric(10,2))") == 2)
     }
+
+    /// Policies made in a DO block (guarded by `if not exists`, or in an `execute`) are
+    /// located at their own line, not their table's `create table` (a goals app's
+    /// `planner_tasks`, round twenty-nine: line 1 for policies at lines 30 and 44).
+    @Test func locatesAPolicyMadeInADoBlock() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("locate-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try """
+            create table public.tasks (id int, owner uuid);
+            do $$
+            begin
+              if not exists (select 1 from pg_policies where policyname = 'tasks read') then
+                create policy "tasks read" on public.tasks
+                  for select using (true);
+              end if;
+              execute 'create policy tasks_write on public.tasks for insert with check (true)';
+            end $$;
+            """.write(to: folder.appendingPathComponent("1_a.sql"), atomically: true, encoding: .utf8)
+        let locator = try MigrationObjectLocator(folder: folder)
+        func line(_ policy: String) -> Int? {
+            locator.location(of: LintFinding(rule: .rlsPolicyAlwaysTrue, kind: .table, schema: "public", name: "tasks",
+                                             detail: "", policies: [policy]))?.line
+        }
+        #expect(line("tasks read") == 5)
+        #expect(line("tasks_write") == 8)
+    }
 }

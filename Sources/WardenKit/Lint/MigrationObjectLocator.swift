@@ -31,11 +31,15 @@ struct MigrationObjectLocator {
             let url = folder.appendingPathComponent(name)
             guard let text = try? String(contentsOf: url, encoding: .utf8) else { return [] }
             let source = SourceText(text)
-            return StatementSplitter.split(text).compactMap { statement -> Located? in
-                guard let keyword = statement.keywords.first, ["create", "alter", "drop"].contains(keyword),
-                      let named = ObjectStatement(statement.text) else { return nil }
-                let line = source.location(ofOffset: statement.range.lowerBound).line
-                return Located(statement: named, location: LintLocation(file: url.relativePath, line: line))
+            return StatementSplitter.split(text).flatMap { statement -> [Located] in
+                func located(_ named: ObjectStatement, at offset: Int) -> Located {
+                    let line = source.location(ofOffset: statement.range.lowerBound + offset).line
+                    return Located(statement: named, location: LintLocation(file: url.relativePath, line: line))
+                }
+                guard let keyword = statement.keywords.first else { return [] }
+                if keyword == "do" { return Self.policiesCreated(inBlock: statement.text).map { located($0.statement, at: $0.offset) } }
+                guard ["create", "alter", "drop"].contains(keyword), let named = ObjectStatement(statement.text) else { return [] }
+                return [located(named, at: 0)]
             }
         }
     }
@@ -48,6 +52,20 @@ struct MigrationObjectLocator {
         return objectLocation(
             kind: finding.kind.rawValue, schema: finding.schema, name: finding.name,
             arguments: finding.signature.map(Self.argumentCount))
+    }
+
+    /// The `create policy` statements in a DO block (`if not exists (select 1 from
+    /// pg_policies ...) then create policy ...; end if;`, or in an `execute '...'`), each
+    /// with its scalar offset in the block: a policy made there was located at its
+    /// table's `create table`, lines above.
+    static func policiesCreated(inBlock text: String) -> [(offset: Int, statement: ObjectStatement)] {
+        guard let pattern = try? NSRegularExpression(pattern: #"\bcreate\s+policy\b"#, options: [.caseInsensitive]) else { return [] }
+        return pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap { match in
+            guard let start = Range(match.range, in: text)?.lowerBound else { return nil }
+            let rest = text[start...]
+            guard let named = ObjectStatement(String(rest[..<(rest.firstIndex(of: ";") ?? rest.endIndex)])) else { return nil }
+            return (text.unicodeScalars.distance(from: text.unicodeScalars.startIndex, to: start), named)
+        }
     }
 
     /// The number of arguments a signature lists: `public.f(integer, text)` has 2.
