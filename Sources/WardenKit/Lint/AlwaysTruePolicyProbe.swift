@@ -92,7 +92,13 @@ struct AlwaysTruePolicyProbe {
             case .rows(let rows):
                 let count = Int(rows.first?.first.flatMap { $0 } ?? "0") ?? 0
                 if count > 0 { proven = true } else if othersHaveNoRow() { emptyLegs += 1 }
-                evidence.append("\(ava) \(verb) \(count) row\(count == 1 ? "" : "s") of \(table)\(whose)")
+                // Rows there were, hidden by the select policies: say why the policy did
+                // not matter (a reader took "0 rows" for a blind update's answer).
+                let hidden = count == 0 && !othersHaveNoRow() && owner != nil
+                    ? " (an update or delete that filters on a column, as every Data API request does, reaches "
+                        + "only the rows the select policies show; Supabase's API refuses an unfiltered one)"
+                    : ""
+                evidence.append("\(ava) \(verb) \(count) row\(count == 1 ? "" : "s") of \(table)\(whose)\(hidden)")
             case .refused(let error):
                 refused(error)
                 evidence.append("\(ava)'s \(verb == "updated" ? "update" : "delete") of \(table): refused (\(PersonaOutcome.describe(error)))")
