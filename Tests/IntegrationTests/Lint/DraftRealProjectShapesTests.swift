@@ -153,6 +153,52 @@ import TestSupport
         #expect(draft.verified, "\(Self.failures(draft))")
     }
 
+    /// A membership whose every role the rules name (`members.role in ('owner', 'member')`,
+    /// `is_owner()`, `role = 'member'` in its insert check) gave the personas no row, so
+    /// every table behind `is_member()` had none to probe, and `tasks`' `using (true)`
+    /// read went unseen (a team board, round twenty-nine). In a workspace the persona
+    /// made (`owner_id`), the persona is a member, as the app's own RPC makes it.
+    @Test func aMembershipInAGroupThePersonaMadeIsGivenThoughEveryRoleIsNamed() throws {
+        let draft = try Self.draft("owngroupmember", """
+            create table public.workspaces (id uuid primary key default gen_random_uuid(),
+              owner_id uuid not null references auth.users (id), name text not null default 'w');
+            create table public.members (
+              workspace_id uuid not null references public.workspaces (id) on delete cascade,
+              user_id uuid not null references auth.users (id),
+              role text not null check (role in ('owner', 'member')), primary key (workspace_id, user_id));
+            create function public.is_member(w uuid) returns boolean language sql stable security definer set search_path = '' as $$
+              select exists (select 1 from public.members where workspace_id = w and user_id = auth.uid()) $$;
+            create function public.is_owner(w uuid) returns boolean language sql stable security definer set search_path = '' as $$
+              select exists (select 1 from public.members where workspace_id = w and user_id = auth.uid() and role = 'owner') $$;
+            alter table public.workspaces enable row level security;
+            alter table public.members enable row level security;
+            create policy ws_read on public.workspaces for select to authenticated using (public.is_member(id));
+            create policy m_read on public.members for select to authenticated using (public.is_member(workspace_id));
+            create policy m_add on public.members for insert to authenticated
+              with check (role = 'member' and public.is_owner(workspace_id));
+            create table public.tasks (id bigint generated always as identity primary key,
+              workspace_id uuid not null references public.workspaces (id) on delete cascade,
+              created_by uuid not null default auth.uid() references auth.users (id), title text not null);
+            create function public.task_guard() returns trigger language plpgsql security definer set search_path = '' as $$
+            begin
+              if not exists (select 1 from public.members where workspace_id = new.workspace_id and user_id = new.created_by) then
+                raise exception 'workspace access denied' using errcode = '42501';
+              end if;
+              return new;
+            end $$;
+            create trigger task_guard before insert on public.tasks for each row execute function public.task_guard();
+            alter table public.tasks enable row level security;
+            create policy t_ins on public.tasks for insert to authenticated
+              with check (public.is_member(workspace_id) and created_by = auth.uid());
+            create policy t_read on public.tasks for select to authenticated using (true);
+            """)
+        #expect(draft.plan.setup.contains { $0.contains("insert into public.members") }, "\(draft.yaml)")
+        let workspaces = try #require(draft.plan.relations.first { $0.name == "workspaces" })
+        #expect(workspaces.access["ava"]?.select == .own, "\(draft.yaml)")
+        #expect(draft.dangerCells.contains { $0.hasPrefix("public.tasks · ava: a signed-in user sees other users' rows") },
+                "\(draft.dangerCells)")
+    }
+
     /// A list of privileged users (`admin_users`: one row per user, no grant to signed-in
     /// users) that a helper reads by existence alone (`is_platform_admin()`): the setup
     /// put both personas in it, and "sees other users' notes" was a made-up DANGER (a

@@ -744,6 +744,11 @@ struct DraftOwnership {
     /// The role column of `table`'s setup row every value of which the project's access
     /// rules name (`DraftSingledOutValues`), with those values: a persona given any of
     /// them would be what the rules single out, where a fresh sign-up has no such row.
+    /// Not a membership's role in a group the persona owns (`members (workspace_id ->
+    /// workspaces (owner_id), user_id, role in ('owner', 'member'))`): the setup puts
+    /// the persona in its own workspace, as the app's `create_workspace` does, which
+    /// singles it out nowhere else. (With no row, every table behind `is_member()` had
+    /// no row to probe, and a `using (true)` read of them went unseen.)
     func singledOutRoleColumn(of table: String) -> (column: String, values: [String])? {
         singledOutRoleColumn(of: table, setupSample: sample(of: table, inSetup: true))
     }
@@ -755,6 +760,8 @@ struct DraftOwnership {
         let row = Set(setupSample.map(\.column))
         guard let column = catalog.columns[table]?.first(where: { $0.everyValueSingledOut && row.contains($0.name) })
         else { return nil }
+        if let membership = membershipColumns(of: table),
+           ownerColumn(of: membership.parent) ?? creatorColumn(of: membership.parent) != nil { return nil }
         let keys = column.reference.flatMap { catalog.singledOut.keys["\($0.table)|\($0.column)"] }
         return (column.name, keys ?? (column.labels.isEmpty ? column.allowedValues ?? [] : column.labels))
     }
