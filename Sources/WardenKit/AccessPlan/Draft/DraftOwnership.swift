@@ -456,8 +456,11 @@ struct DraftOwnership {
     private func referencedRow(_ reference: (table: String, column: String), inSetup: Bool) -> String {
         let name = Self.sqlName(reference.column)
         let order = inSetup || catalog.tablesSignedInMaySelect.contains(reference.table) ? "ctid" : name
+        // Of the persona's own rows, the last made: the setup's, made for probing, where
+        // a sign-up trigger's came first (a personal account, which refused invites).
+        let ownOrder = order == "ctid" ? "ctid desc" : order
         if let owner = ownerColumn(of: reference.table) {
-            return "(select \(name) from \(reference.table) where \(Self.sqlName(owner)) = auth.uid() order by \(order) limit 1)"
+            return "(select \(name) from \(reference.table) where \(Self.sqlName(owner)) = auth.uid() order by \(ownOrder) limit 1)"
         }
         let first = "(select \(name) from \(reference.table) order by \(order) limit 1)"
         // In the setup, each persona's own row where there are enough (`personaIndex`:
@@ -472,7 +475,7 @@ struct DraftOwnership {
                 + named.map(Self.literal).joined(separator: ", ") + "]) order by \(order) limit 1), \(plain))"
         } ?? plain
         let created = creatorColumn(of: reference.table).map {
-            "(select \(name) from \(reference.table) where \(Self.sqlName($0)) = auth.uid() order by \(order) limit 1)"
+            "(select \(name) from \(reference.table) where \(Self.sqlName($0)) = auth.uid() order by \(ownOrder) limit 1)"
         }
         // A row whose parent is the persona's (`assignments` of an owned `courses` row).
         let throughParent = ownedThroughKeys(reference.table, alias: "r", depth: 1).map {

@@ -109,11 +109,15 @@ struct PlanDraftWriter {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Every cell marked WARN, as `subject · persona: why`.
+    /// The cells marked WARN where lint's call could not show what the function does, as
+    /// `subject · persona: why` (one lint rates HARMLESS stays a comment in the plan: dev
+    /// printed a WARN that lint contradicted).
     func warnings() -> [String] {
         plan.functions.flatMap { function in
             plan.personas.compactMap { persona in
-                functionWarning(function, persona, function.execute[persona.name] ?? false).map { "\(function.signature) · \(persona.name): \($0)" }
+                guard anonCalls[function.signature]?.verdict == .notProbed else { return nil }
+                return functionWarning(function, persona, function.execute[persona.name] ?? false)
+                    .map { "\(function.signature) · \(persona.name): \($0)" }
             }
         }
     }
@@ -176,7 +180,7 @@ struct PlanDraftWriter {
         switch call.verdict {
         case .proven: return nil
         case .harmless:
-            return executable + "changed nothing and read nothing (revoke execute from anon unless anon must call it)"
+            return executable + "changed nothing and read nothing (unless anon must call it, pgwarden lint says how to take it from anon)"
         case .notProbed:
             let why = call.evidence.first.map { " (\($0))" } ?? ""
             return executable + "could not show what it does\(why): review it (pgwarden lint says how to take it from anon)"

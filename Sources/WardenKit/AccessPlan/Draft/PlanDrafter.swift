@@ -305,8 +305,10 @@ public struct PlanDraft: Sendable {
     public internal(set) var report: AccessPlanReport
     /// Every cell marked DANGER, as `subject · persona: why`.
     public internal(set) var dangerCells: [String]
-    /// Every cell marked WARN (a security definer function anon may execute whose call
-    /// as anon proved no harm), as `subject · persona: why`.
+    /// The cells marked WARN for a security definer function anon may execute whose call
+    /// as anon, by `pgwarden lint`, could not show what it does (it refused anon with its
+    /// own error, or its arguments were made up), as `subject · persona: why`. One lint
+    /// rates HARMLESS is marked WARN in `yaml` only, as lint reports it.
     public internal(set) var warningCells: [String] = []
     /// What `pgwarden lint` finds, each finding's consequence proven.
     public internal(set) var findings: LintReport
