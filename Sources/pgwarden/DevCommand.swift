@@ -46,9 +46,10 @@ struct DevCommand: ParsableCommand {
                 allGiven: migrations.folder != nil && seeds.folder != nil && plan.file != nil)
             let suite = try tests.suite(in: layout)
             let runsPlan = try TestsOptions.hasPlan(layout, named: plan.file)
-            try ProjectTwin.run(layout, withPlan: runsPlan, noCache: noCache, progress: MigrationProgress.standard(),
+            let progress = MigrationProgress.standard()
+            try ProjectTwin.run(layout, withPlan: runsPlan, noCache: noCache, progress: progress,
                                 say: { print($0) }) { twin in
-                try proveAndReport(on: twin, layout: layout, suite: suite, began: began, clock: clock)
+                try proveAndReport(on: twin, layout: layout, suite: suite, began: began, clock: clock, progress: progress)
             }
         }
     }
@@ -56,7 +57,8 @@ struct DevCommand: ParsableCommand {
     /// The run's work on its twin: provision, then the plan (or the observation) and the
     /// pgTAP tests, reported; with --keep, waits for Ctrl-C.
     private func proveAndReport(
-        on twin: ProjectTwin, layout: ProjectLayout, suite: PgTAPSuite?, began: ContinuousClock.Instant, clock: ContinuousClock
+        on twin: ProjectTwin, layout: ProjectLayout, suite: PgTAPSuite?, began: ContinuousClock.Instant, clock: ContinuousClock,
+        progress: MigrationProgress
     ) throws {
         let inputs = twin.inputs
         let projectSettings = twin.projectSettings
@@ -72,15 +74,19 @@ struct DevCommand: ParsableCommand {
         switch inputs.access {
         case .plan(let accessPlan):
             userMetadata.noteIfPlanned()
-            let report = try accessPlan.prove(on: connection, limits: .init(), catalogSession: catalogSession)
-            suites = try suite?.run(on: Connection(projectSettings)) ?? []
+            let report = try progress.showing("proving the access plan") {
+                try accessPlan.prove(on: connection, limits: .init(), catalogSession: catalogSession)
+            }
+            suites = try progress.showing("running the pgTAP tests") { try suite?.run(on: Connection(projectSettings)) ?? [] }
             let run = TestRunReport(accessPlan: report, plan: accessPlan, suites: suites)
             print("")
             try ReportPrinter(format: format, output: nil, plan: accessPlan).print(run)
             passed = run.passed
         case .observation(let api):
-            let observed = try api.observedAccess(on: connection, userMetadata: userMetadata.entries)
-            suites = try suite?.run(on: connection) ?? []
+            let observed = try progress.showing("observing what anon, two signed-in users and service_role may do") {
+                try api.observedAccess(on: connection, userMetadata: userMetadata.entries)
+            }
+            suites = try progress.showing("running the pgTAP tests") { try suite?.run(on: connection) ?? [] }
             print("")
             _ = try ObservedAccessPrinter(format: format, output: nil, planFile: layout.planFile.relativePath)
                 .print(observed, suites: suites)

@@ -71,6 +71,21 @@ final class MigrationProgress: @unchecked Sendable {
         }
     }
 
+    /// On a terminal, a live line with the time so far for long work that prints
+    /// nothing until it ends (observing a 345-table project took 11 s of silence);
+    /// `stop()` clears it. Nothing when not on a terminal.
+    func working(on label: String) {
+        guard interactive else { return }
+        begin(label)
+    }
+
+    /// Runs `work` with the live line `label` (`working(on:)`), cleared however it ends.
+    func showing<T>(_ label: String, _ work: () throws -> T) rethrows -> T {
+        working(on: label)
+        defer { stop() }
+        return try work()
+    }
+
     /// A note on standard error (`pgwarden: note: ...`).
     func note(_ text: String) {
         message("pgwarden: note: \(text)\n")

@@ -23,6 +23,46 @@ import TestSupport
         return seeds
     }
 
+    /// On a terminal, `dev` shows a live line while it observes the access (a 345-table
+    /// project was silent for 11 s after its migrations), and clears it before the
+    /// matrix; piped, it shows none. The terminal is util-linux's `script`.
+    @Test func devShowsALiveLineWhileItObservesOnATerminal() throws {
+        let project = FileManager.default.temporaryDirectory.appendingPathComponent("devline-\(UUID().uuidString)")
+        let migrations = project.appendingPathComponent("supabase/migrations")
+        try FileManager.default.createDirectory(at: migrations, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: project) }
+        try "project_id = \"devline\"\n".write(to: project.appendingPathComponent("supabase/config.toml"), atomically: true, encoding: .utf8)
+        try "create table public.notes (id bigint generated always as identity primary key, body text);\n"
+            .write(to: migrations.appendingPathComponent("20240101000000_notes.sql"), atomically: true, encoding: .utf8)
+        let program = try PgwardenCLI.executable.get().path
+        let terminal = try PgwardenCLI.runProgram(
+            "/usr/bin/script", ["-q", "-e", "-c", "\(program) dev --project \(project.path)", "/dev/null"])
+        #expect(terminal.status == 0, "\(terminal.all)")
+        let line = "observing what anon, two signed-in users and service_role may do ... "
+        let shown = try #require(terminal.standardOutput.range(of: line), "\(terminal.all)")
+        let matrix = try #require(terminal.standardOutput.range(of: "relation "), "\(terminal.all)")
+        #expect(shown.upperBound < matrix.lowerBound)
+        #expect(terminal.standardOutput[shown.upperBound..<matrix.lowerBound].contains("\u{1B}[2K"), "\(terminal.all)")
+        let piped = try PgwardenCLI.run(["dev", "--project", project.path])
+        #expect(piped.status == 0, "\(piped.all)")
+        #expect(!piped.all.contains("observing what"), "\(piped.all)")
+    }
+
+    /// A table whose only column is an identity ALWAYS has nothing a client could send:
+    /// the draft gave it no sample, and its own check refused the drafted plan ("needs a
+    /// 'sample'"): dev exited 65. Its insert probes send `default values`.
+    @Test func devObservesATableWithNothingToInsert() throws {
+        let project = FileManager.default.temporaryDirectory.appendingPathComponent("identityonly-\(UUID().uuidString)")
+        let migrations = project.appendingPathComponent("supabase/migrations")
+        try FileManager.default.createDirectory(at: migrations, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: project) }
+        try "create table public.tickets (id bigint generated always as identity primary key);\n"
+            .write(to: migrations.appendingPathComponent("20240101000000_tickets.sql"), atomically: true, encoding: .utf8)
+        let dev = try PgwardenCLI.run(["dev", "--project", project.path])
+        #expect(dev.status == 0, "\(dev.all)")
+        #expect(dev.standardOutput.contains("DANGER public.tickets · ava: a signed-in user may insert every row"), "\(dev.all)")
+    }
+
     @Test func bootstrapTwiceSaysNothingChangedTheSecondTime() throws {
         let database = try TestDatabase("boot")
         let first = try PgwardenCLI.run(["bootstrap", "--database-url", database.url], environment: PgwardenCLI.cleanEnvironment())

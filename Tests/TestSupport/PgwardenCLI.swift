@@ -81,15 +81,25 @@ public enum PgwardenCLI {
     public static func start(_ arguments: [String], environment: [String: String] = [:], directory: String? = nil,
                       unprivileged: Bool = false) throws -> Running
     {
-        let process = Process()
         let program = try executable.get()
         if unprivileged && geteuid() == 0 {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", "--", program.path] + arguments
-        } else {
-            process.executableURL = program
-            process.arguments = arguments
+            return try launch(URL(fileURLWithPath: "/usr/bin/setpriv"),
+                              ["--reuid=65534", "--regid=65534", "--clear-groups", "--", program.path] + arguments,
+                              environment: environment, directory: directory)
         }
+        return try launch(program, arguments, environment: environment, directory: directory)
+    }
+
+    /// Runs another program (`/usr/bin/script` giving pgwarden a terminal) to completion,
+    /// in the same clean environment.
+    public static func runProgram(_ path: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Output {
+        try launch(URL(fileURLWithPath: path), arguments, environment: environment, directory: nil).wait()
+    }
+
+    private static func launch(_ program: URL, _ arguments: [String], environment: [String: String], directory: String?) throws -> Running {
+        let process = Process()
+        process.executableURL = program
+        process.arguments = arguments
         process.environment = cleanEnvironment(environment)
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         let temporary = FileManager.default.temporaryDirectory
