@@ -3,7 +3,7 @@
 # Ubuntu; apt-get, with sudo when not root): PostgreSQL's server programs and libpq's
 # headers; pgTAP (`pgwarden test` runs a project's pgTAP suites, and the twin lets
 # postgres create it); pg_cron, hypopg and plpgsql_check, Supabase privileged
-# extensions the twin's tests create; and, from PyPI, pglast, through which the
+# extensions the twin's tests create; util-linux's script; and, from PyPI, pglast, through which the
 # splitter's differential test reads PostgreSQL's own parser. Does nothing when all
 # are there. Used by scripts/test.sh and .ci/run.
 set -euo pipefail
@@ -14,6 +14,8 @@ missing=()
 [ -f /usr/include/postgresql/libpq-fe.h ] || missing+=(libpq-dev)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
 pg_major=$(ls /usr/lib/postgresql 2>/dev/null | sort -n | tail -1 | grep . || echo 15)
+# util-linux's script gives dev a terminal in a test (bsdutils: essential on Debian).
+command -v script >/dev/null || missing+=(bsdutils)
 for ext in pgtap:pgtap cron:pg_cron hypopg:hypopg plpgsql-check:plpgsql_check; do
     ls /usr/share/postgresql/*/extension/"${ext#*:}".control >/dev/null 2>&1 || missing+=("postgresql-$pg_major-${ext%%:*}")
 done
