@@ -436,6 +436,12 @@ struct DraftOwnership {
 
     static func literal(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
 
+    /// A table's name without its schema, lower case (`public.Members` -> `members`), as
+    /// function bodies name it.
+    static func bareName(of table: String) -> String {
+        String(table.split(separator: ".").last ?? Substring(table)).lowercased()
+    }
+
     /// A foreign key's value: the first referenced row the user owns when the referenced
     /// table has an owner column; else, when a membership table links the referenced
     /// rows to users (`members (org_id -> orgs, user_id -> auth.users)`), the first one
@@ -444,9 +450,11 @@ struct DraftOwnership {
     /// persona); failing those, the first row. (Any row first made every persona's child
     /// row point at ava's parent: ben a member of ava's household, a made-up DANGER.)
     ///
-    /// First: in the table's physical order (`ctid`: the order the rows were made in, the
-    /// same every run), in the admin's setup (`inSetup`) and in a probe where signed-in
-    /// users may select from the whole table; else (a grant of some columns) by key. By
+    /// Which one: in the table's physical order (`ctid`: the order the rows were made in,
+    /// the same every run), in the admin's setup (`inSetup`) and in a probe where
+    /// signed-in users may select from the whole table, else (a grant of some columns) by
+    /// key; the persona's own row is the last made (the setup's, made for probing, after
+    /// a sign-up trigger's personal account, which refused invites), any other the first. By
     /// key, keys from `gen_random_uuid()` gave ava's organisation in one run and ben's in
     /// the next, so a drafted plan passed one run and failed the next; and a persona's
     /// own two accounts (one from the sign-up trigger, one from the setup) came in either
@@ -813,7 +821,7 @@ struct DraftOwnership {
     /// every value the rules name is `singledOutRoleColumn`'s.
     private func listsPrivilegedUsers(_ table: String) -> Bool {
         let columns = catalog.columns[table] ?? []
-        let bare = String(table.split(separator: ".").last ?? Substring(table)).lowercased()
+        let bare = DraftOwnership.bareName(of: table)
         return catalog.singledOut.attributeTables.contains(table)
             && columns.contains { $0.referencesAUser && $0.uniqueAlone }
             && !columns.contains { ($0.reference != nil && !$0.referencesAUser) || $0.everyValueSingledOut }
@@ -836,7 +844,7 @@ struct DraftOwnership {
     /// sign-up writing to it.
     private func askedForByExistence(_ table: String) -> Bool {
         let columns = catalog.columns[table] ?? []
-        let bare = String(table.split(separator: ".").last ?? Substring(table)).lowercased()
+        let bare = DraftOwnership.bareName(of: table)
         let flagOrRole = { (column: DraftCatalog.Column) in
             column.category == "B" || DraftSingledOutValues.namesARole(column: column.name, type: column.typeName)
         }

@@ -16,7 +16,7 @@ extension DraftWriteCheck {
         let catalog = ownership.catalog
         return exposed.sorted(by: { $0.value < $1.value }).flatMap { quoted, table -> [DraftWriteCheck] in
             guard let owner = ownership.ownerColumn(of: table) else { return [] }
-            let bare = String(table.split(separator: ".").last ?? Substring(table)).lowercased()
+            let bare = DraftOwnership.bareName(of: table)
             // The guards on other tables that read this table and refuse.
             let guards = catalog.triggerBodies.filter { $0.key != table }.flatMap { other, bodies in
                 bodies.filter { $0.contains("raise") && Self.names(bare, in: $0) }.map { (table: other, body: $0) }

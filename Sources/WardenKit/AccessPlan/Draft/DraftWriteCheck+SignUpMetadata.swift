@@ -18,7 +18,7 @@ extension DraftWriteCheck {
         let (bodies, keys) = (catalog.signUpTriggerBodies, catalog.signUpMetadataKeys)
         guard !keys.isEmpty else { return [] }
         return exposed.sorted(by: { $0.value < $1.value }).flatMap { quoted, table -> [DraftWriteCheck] in
-            let bare = String(table.split(separator: ".").last ?? Substring(table)).lowercased()
+            let bare = DraftOwnership.bareName(of: table)
             guard bodies.contains(bare), let owner = ownership.ownerColumn(of: table) ?? catalog.userColumns[table] else { return [] }
             return (catalog.columns[table] ?? []).flatMap { column -> [DraftWriteCheck] in
                 guard column.name != owner, column.holdsRole || column.category == "B",
