@@ -199,6 +199,48 @@ import TestSupport
                 "\(draft.dangerCells)")
     }
 
+    /// The creator of a workspace is its owner member, as the app's own RPC makes it and a
+    /// deferred constraint trigger demands at commit; one owner per workspace. As a
+    /// 'member' of its own workspace, the persona left ben's without an owner, and "ava
+    /// may give themselves role 'owner' in ben's workspace" was made up (a team board's
+    /// `ensure_workspaces_owner_member`, round twenty-nine).
+    @Test func aPersonaOwnsTheGroupItMade() throws {
+        let draft = try Self.draft("owngroupowner", """
+            create table public.workspaces (id uuid primary key default gen_random_uuid(),
+              owner_id uuid not null references auth.users (id), name text not null default 'w');
+            create table public.members (
+              workspace_id uuid not null references public.workspaces (id) on delete cascade,
+              user_id uuid not null references auth.users (id),
+              role text not null check (role in ('owner', 'member')), primary key (workspace_id, user_id));
+            create unique index members_one_owner on public.members (workspace_id) where role = 'owner';
+            create function public.ensure_owner_member() returns trigger language plpgsql as $$
+            begin
+              if not exists (select 1 from public.members m
+                             where m.workspace_id = new.id and m.user_id = new.owner_id and m.role = 'owner') then
+                raise exception 'workspace must have a matching owner member' using errcode = '23514';
+              end if;
+              return null;
+            end $$;
+            create constraint trigger ensure_owner_member after insert on public.workspaces
+              deferrable initially deferred for each row execute function public.ensure_owner_member();
+            alter table public.workspaces enable row level security;
+            alter table public.members enable row level security;
+            create function public.is_member(w uuid) returns boolean language sql stable security definer set search_path = '' as $$
+              select exists (select 1 from public.members where workspace_id = w and user_id = auth.uid()) $$;
+            create policy ws_read on public.workspaces for select to authenticated using (public.is_member(id));
+            create policy ws_ins on public.workspaces for insert to authenticated with check (owner_id = auth.uid());
+            create policy m_read on public.members for select to authenticated using (public.is_member(workspace_id));
+            create policy m_ins on public.members for insert to authenticated with check (role = 'owner' and user_id = auth.uid());
+            """)
+        let setup = draft.plan.setup.joined(separator: "\n")
+        #expect(setup.contains("insert into public.members") && setup.contains("u.id, 'owner'"), "\(setup)")
+        #expect(draft.dangerCells.isEmpty, "\(draft.dangerCells)")
+        // Each persona's workspace has its owner as a member, and the members rows were made.
+        #expect(!draft.yaml.contains("the draft's setup row was refused"), "\(draft.yaml)")
+        let members = try #require(draft.plan.relations.first { $0.name == "members" })
+        #expect(members.access["ava"]?.select == .own, "\(draft.yaml)")
+    }
+
     /// A list of privileged users (`admin_users`: one row per user, no grant to signed-in
     /// users) that a helper reads by existence alone (`is_platform_admin()`): the setup
     /// put both personas in it, and "sees other users' notes" was a made-up DANGER (a

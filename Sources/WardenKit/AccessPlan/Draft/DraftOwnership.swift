@@ -278,6 +278,7 @@ struct DraftOwnership {
             if column.name == owner { return (column.name, "auth.uid()") }
             if column.name == textOwner { return (column.name, "auth.uid()::text") }
             if column.copiedToAUserByTrigger { return (column.name, "auth.uid()") }
+            if inSetup, let role = ownGroupsOwnerRole(table, column) { return (column.name, Self.literal(role)) }
             return (column.name, Self.signedInUserArray(column) ?? standIn(for: column, in: table)?.sqlValue
                 ?? value(for: column, inSetup: inSetup) ?? "null")
         }
@@ -750,6 +751,19 @@ struct DraftOwnership {
     /// Whether `table` has no owner rule and a foreign key another table's policies read.
     func linksRowsForOtherPolicies(_ table: String) -> Bool {
         ownerRule(of: table) == nil && (catalog.columns[table] ?? []).contains(where: \.linksRowsForOtherPolicies)
+    }
+
+    /// The role a persona holds in a group it made, in the setup: `'owner'` where the
+    /// membership's role may be that (`members.role in ('owner', 'member')`, the group's
+    /// `owner_id` the persona), as the app's own RPC makes the creator. As a 'member' of
+    /// its own workspace, with no owner there, the other persona's 'owner' insert broke
+    /// no `unique (workspace_id) where role = 'owner'`, and a constraint trigger that
+    /// wants each workspace's owner as a member would have refused the setup at commit:
+    /// "may give themselves role 'owner'" was made up.
+    private func ownGroupsOwnerRole(_ table: String, _ column: DraftCatalog.Column) -> String? {
+        guard column.holdsRole, let membership = membershipColumns(of: table),
+              ownerColumn(of: membership.parent) ?? creatorColumn(of: membership.parent) != nil else { return nil }
+        return (column.labels + (column.allowedValues ?? [])).first { $0.lowercased() == "owner" }
     }
 
     /// The role column of `table`'s setup row every value of which the project's access
