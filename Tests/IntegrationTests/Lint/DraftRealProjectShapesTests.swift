@@ -153,21 +153,26 @@ import TestSupport
         #expect(draft.verified, "\(Self.failures(draft))")
     }
 
+    /// Workspaces, their members with a role of 'owner' or 'member', and `is_member()`.
+    static let workspacesAndMembers = """
+        create table public.workspaces (id uuid primary key default gen_random_uuid(),
+          owner_id uuid not null references auth.users (id), name text not null default 'w');
+        create table public.members (
+          workspace_id uuid not null references public.workspaces (id) on delete cascade,
+          user_id uuid not null references auth.users (id),
+          role text not null check (role in ('owner', 'member')), primary key (workspace_id, user_id));
+        create function public.is_member(w uuid) returns boolean language sql stable security definer set search_path = '' as $$
+          select exists (select 1 from public.members where workspace_id = w and user_id = auth.uid()) $$;
+
+        """
+
     /// A membership whose every role the rules name (`members.role in ('owner', 'member')`,
     /// `is_owner()`, `role = 'member'` in its insert check) gave the personas no row, so
     /// every table behind `is_member()` had none to probe, and `tasks`' `using (true)`
     /// read went unseen (a team board, round twenty-nine). In a workspace the persona
     /// made (`owner_id`), the persona is a member, as the app's own RPC makes it.
     @Test func aMembershipInAGroupThePersonaMadeIsGivenThoughEveryRoleIsNamed() throws {
-        let draft = try Self.draft("owngroupmember", """
-            create table public.workspaces (id uuid primary key default gen_random_uuid(),
-              owner_id uuid not null references auth.users (id), name text not null default 'w');
-            create table public.members (
-              workspace_id uuid not null references public.workspaces (id) on delete cascade,
-              user_id uuid not null references auth.users (id),
-              role text not null check (role in ('owner', 'member')), primary key (workspace_id, user_id));
-            create function public.is_member(w uuid) returns boolean language sql stable security definer set search_path = '' as $$
-              select exists (select 1 from public.members where workspace_id = w and user_id = auth.uid()) $$;
+        let draft = try Self.draft("owngroupmember", Self.workspacesAndMembers + """
             create function public.is_owner(w uuid) returns boolean language sql stable security definer set search_path = '' as $$
               select exists (select 1 from public.members where workspace_id = w and user_id = auth.uid() and role = 'owner') $$;
             alter table public.workspaces enable row level security;
@@ -205,13 +210,7 @@ import TestSupport
     /// may give themselves role 'owner' in ben's workspace" was made up (a team board's
     /// `ensure_workspaces_owner_member`, round twenty-nine).
     @Test func aPersonaOwnsTheGroupItMade() throws {
-        let draft = try Self.draft("owngroupowner", """
-            create table public.workspaces (id uuid primary key default gen_random_uuid(),
-              owner_id uuid not null references auth.users (id), name text not null default 'w');
-            create table public.members (
-              workspace_id uuid not null references public.workspaces (id) on delete cascade,
-              user_id uuid not null references auth.users (id),
-              role text not null check (role in ('owner', 'member')), primary key (workspace_id, user_id));
+        let draft = try Self.draft("owngroupowner", Self.workspacesAndMembers + """
             create unique index members_one_owner on public.members (workspace_id) where role = 'owner';
             create function public.ensure_owner_member() returns trigger language plpgsql as $$
             begin
@@ -225,8 +224,6 @@ import TestSupport
               deferrable initially deferred for each row execute function public.ensure_owner_member();
             alter table public.workspaces enable row level security;
             alter table public.members enable row level security;
-            create function public.is_member(w uuid) returns boolean language sql stable security definer set search_path = '' as $$
-              select exists (select 1 from public.members where workspace_id = w and user_id = auth.uid()) $$;
             create policy ws_read on public.workspaces for select to authenticated using (public.is_member(id));
             create policy ws_ins on public.workspaces for insert to authenticated with check (owner_id = auth.uid());
             create policy m_read on public.members for select to authenticated using (public.is_member(workspace_id));
