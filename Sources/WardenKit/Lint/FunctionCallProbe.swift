@@ -32,6 +32,8 @@ struct FunctionCallProbe {
         var type: String
         var category: String
         var isVariadic: Bool
+        /// For an array: its element's type and `pg_type.typcategory`.
+        var element: (type: String, category: String)? = nil
     }
 
     /// One argument of a call: its SQL (nil: NULL) and how the evidence shows it.
@@ -250,18 +252,21 @@ struct FunctionCallProbe {
         let rows = try context.connection.query(
             """
             select format_type(a.type, null), t.typcategory::text,
-                   (p.provariadic <> 0 and a.position = p.pronargs)::text, coalesce(p.proargnames[a.position], '')
+                   (p.provariadic <> 0 and a.position = p.pronargs)::text, coalesce(p.proargnames[a.position], ''),
+                   format_type(e.oid, null), e.typcategory::text
             from pg_proc p
             cross join lateral unnest(p.proargtypes::oid[]) with ordinality as a(type, position)
             join pg_type t on t.oid = a.type
+            left join pg_type e on e.oid = t.typelem and t.typcategory = 'A'
             where p.oid = to_regprocedure(\(signature))
               and (a.position <= p.pronargs - p.pronargdefaults
                    or exists (select from pg_proc o where o.pronamespace = p.pronamespace and o.proname = p.proname
                               and o.oid <> p.oid))
             order by a.position
             """).rows
-        return rows.map {
-            Parameter(name: $0[3] ?? "", type: $0[0] ?? "text", category: $0[1] ?? "", isVariadic: $0[2] == "true")
+        return rows.map { row in
+            Parameter(name: row[3] ?? "", type: row[0] ?? "text", category: row[1] ?? "", isVariadic: row[2] == "true",
+                      element: row[4].map { ($0, row[5] ?? "") })
         }
     }
 
@@ -274,28 +279,16 @@ struct FunctionCallProbe {
             return Argument(sql: value, shown: value)
         case ("B", _): return Argument(sql: "true", shown: "true")
         case (_, "uuid"): return user.map { Argument(sql: "'\($0.id)'", shown: "\($0.owner)'s id") } ?? .null
-        case ("A", let type) where type.hasSuffix("[]"):
+        case ("A", _):
             // An array of what one value of its element would be (`uuid[]`: the user's id
             // alone): null, the call read nothing and proved nothing.
-            let element = Parameter(name: parameter.name, type: String(type.dropLast(2)),
-                                    category: Self.elementCategory(type), isVariadic: false)
-            let one = simpleValue(element, user: user, body: body)
+            guard let element = parameter.element else { return .null }
+            let one = simpleValue(Parameter(name: parameter.name, type: element.type, category: element.category,
+                                            isVariadic: false), user: user, body: body)
             guard let sql = one.sql else { return .null }
             return Argument(sql: "array[\(sql)]", shown: "[\(one.shown)]")
         default: return .null
         }
-    }
-
-    /// The type category of an array type's element, as `pg_type.typcategory` gives it,
-    /// for the element types a probe has a value for.
-    static func elementCategory(_ arrayType: String) -> String {
-        let element = arrayType.dropLast(2).lowercased()
-        if ["smallint", "integer", "bigint", "numeric", "real", "double precision"].contains(where: { element.hasPrefix($0) }) {
-            return "N"
-        }
-        if element == "text" || element.hasPrefix("character") { return "S" }
-        if element == "boolean" { return "B" }
-        return "U"
     }
 
     /// The first string literal `body` compares the parameter `name` with (`p_kind =
