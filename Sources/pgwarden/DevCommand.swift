@@ -77,7 +77,9 @@ struct DevCommand: ParsableCommand {
             let report = try progress.showing("proving the access plan") {
                 try accessPlan.prove(on: connection, limits: .init(), catalogSession: catalogSession)
             }
-            suites = try progress.showing("running the pgTAP tests") { try suite?.run(on: Connection(projectSettings)) ?? [] }
+            suites = try suite.map { suite in
+                try progress.showing("running the pgTAP tests") { try suite.run(on: Connection(projectSettings)) }
+            } ?? []
             let run = TestRunReport(accessPlan: report, plan: accessPlan, suites: suites)
             print("")
             try ReportPrinter(format: format, output: nil, plan: accessPlan).print(run)
@@ -86,7 +88,9 @@ struct DevCommand: ParsableCommand {
             let observed = try progress.showing("observing what anon, two signed-in users and service_role may do") {
                 try api.observedAccess(on: connection, userMetadata: userMetadata.entries)
             }
-            suites = try progress.showing("running the pgTAP tests") { try suite?.run(on: connection) ?? [] }
+            suites = try suite.map { suite in
+                try progress.showing("running the pgTAP tests") { try suite.run(on: connection) }
+            } ?? []
             print("")
             _ = try ObservedAccessPrinter(format: format, output: nil, planFile: layout.planFile.relativePath)
                 .print(observed, suites: suites)
