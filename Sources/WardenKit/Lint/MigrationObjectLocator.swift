@@ -59,14 +59,16 @@ struct MigrationObjectLocator {
     /// with its scalar offset in the block: a policy made there was located at its
     /// table's `create table`, lines above.
     static func policiesCreated(inBlock text: String) -> [(offset: Int, statement: ObjectStatement)] {
-        guard let pattern = try? NSRegularExpression(pattern: #"\bcreate\s+policy\b"#, options: [.caseInsensitive]) else { return [] }
-        return pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap { match in
+        guard let createPolicy else { return [] }
+        return createPolicy.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap { match in
             guard let start = Range(match.range, in: text)?.lowerBound else { return nil }
             let rest = text[start...]
             guard let named = ObjectStatement(String(rest[..<(rest.firstIndex(of: ";") ?? rest.endIndex)])) else { return nil }
             return (text.unicodeScalars.distance(from: text.unicodeScalars.startIndex, to: start), named)
         }
     }
+
+    private static let createPolicy = try? NSRegularExpression(pattern: #"\bcreate\s+policy\b"#, options: [.caseInsensitive])
 
     /// The number of arguments a signature lists: `public.f(integer, text)` has 2.
     static func argumentCount(_ signature: String) -> Int {
