@@ -91,6 +91,7 @@ package struct AccessPlanRunner {
             let signIn: PersonaTokenIssuer.Unsent
             let committedCatalogHolds: Bool
             let userIDs: [String: String]
+            var deferred = DeferredConstraints.none
             do {
                 let opening = try RunOpening.read(on: connection, limits: limits, source: plan.source)
                 opening.backendPID.map(watchBackend)
@@ -106,6 +107,8 @@ package struct AccessPlanRunner {
                 // With a second session, the clock and the catalog-write count that
                 // signing in reads ride on the setup's round trip.
                 let afterSetup = try runSetup(seal: seal, then: readsInBackground ? Self.clockAndCatalogWritesSQL : nil)
+                deferred = opening.deferredConstraints
+                try settle(deferred)
                 (signIn, committedCatalogHolds) = try self.signIn(
                     seal: seal, userIDs: userIDs, background: background, catalogWritesBefore: opening.catalogWrites,
                     clockAndCatalogWrites: afterSetup)
@@ -130,7 +133,8 @@ package struct AccessPlanRunner {
                     return capped
                 }, seal: seal,
                 impersonation: Impersonation(connection: connection, seal: seal), userIDs: userIDs,
-                catalogReadByAdmin: resolved.catalogReader == seal.adminRole)
+                catalogReadByAdmin: resolved.catalogReader == seal.adminRole,
+                firesDeferredConstraints: deferred.exist)
             var results: [ProbeResult] = issued.failures + unprovenResults(resolved, failed: issued.failures.compactMap(\.persona))
             // The truth and the probes run here; their results are read below.
             var readProbes: ProbeResultsReader? = try runTruthAndProbes(
@@ -292,6 +296,23 @@ package struct AccessPlanRunner {
             }, then: last)
     }
 
+    /// Fires the checks of deferred constraints that the plan's accounts and setup left
+    /// pending, once (`DeferredConstraints`). A check that fails means no client's
+    /// transaction could commit those rows: the probes would run on a state that
+    /// cannot exist, so the run stops there.
+    private func settle(_ deferred: DeferredConstraints) throws {
+        guard deferred.exist else { return }
+        do {
+            for outcome in try connection.run(unit: deferred.settleSQL) { _ = try outcome.get() }
+        } catch let error as PGError where error.kind == .server && !AccessPlanLimits.isLimit(error) {
+            throw AccessPlanError(
+                file: plan.source, line: nil,
+                message: "the plan's accounts and setup leave rows that a deferred constraint refuses at commit "
+                    + "(\(error.sqlState?.rawValue ?? "?????"): \(error.message)): no client's transaction could commit "
+                    + "them, so nothing would be proved by probing them; change the setup so that it could commit")
+        }
+    }
+
     /// The cells of personas whose sign-in failed: not probed, so not proven.
     private func unprovenResults(_ resolved: PlanCatalogCheck.Resolved, failed personas: [String]) -> [ProbeResult] {
         let subjects = resolved.relations.map { ($0.plan.qualifiedName, ProbeResult.SubjectKind.relation) }
@@ -334,6 +355,9 @@ struct ProbeContext {
     /// Whether the catalog was read as the admin the truth is computed as (then a
     /// relation's `rowSecurityAppliesToReader` is the admin's).
     var catalogReadByAdmin = false
+    /// Whether the database has initially deferred constraints, which every write
+    /// probe then fires (`DeferredConstraints`).
+    var firesDeferredConstraints = false
 
     /// The persona's request settings (every persona in `plan` has one).
     func request(_ persona: Persona) -> PersonaRequest {

@@ -3,7 +3,8 @@ import WardenPostgres
 extension CheckProber {
     /// Queues the whole check as one probe of `batch`: the persona's claims, the
     /// `before` SQL (sealed, as the admin), the role switch, the check's SQL (sealed,
-    /// as the persona), the return to the admin, `rows_equal` and `verify` (sealed):
+    /// as the persona), its deferred checks fired (`DeferredConstraints`), the return
+    /// to the admin, `rows_equal` and `verify` (sealed):
     /// the same statements, in the same order, as `run`.
     ///
     /// The returned closure reads the result once the batch has run, or returns nil
@@ -25,6 +26,8 @@ extension CheckProber {
         statements += seal.sealedStatements(before)
         statements.append(PersonaRequest.select(request.roleSwitch))
         statements += seal.sealedStatements(sql, as: persona.role)
+        let fires = context.firesDeferredConstraints
+        if fires { statements.append(DeferredConstraints.firingSQL) }
         statements.append("select set_config('role', \(seal.roleSetting), true)")
         statements += seal.sealedStatements(rowsEqual) + seal.sealedStatements(verify)
         let ticket = batch.rolledBack(statements)
@@ -45,13 +48,14 @@ extension CheckProber {
             let outcome: Result<QueryResult, PGError>
             do {
                 let results = try seal.read(outcomes, statements: sql.count, as: persona.role, origin: "the SQL of check '\(name)'")
+                if fires { _ = try outcomes[sql.count * 5].get() }
                 outcome = .success(results.last(where: { !$0.columns.isEmpty }) ?? results.last
                     ?? QueryResult(commandTag: "", columns: [], rows: [], affectedRows: nil))
             } catch let error as PGError {
                 guard check.verify == nil else { return nil }
                 return verdict(check, expected: describe(check), problems: try compare(.failure(error), with: check.expectation, check: check), outcome: .failure(error))
             }
-            outcomes.removeFirst(sql.count * 5)
+            outcomes.removeFirst(sql.count * 5 + (fires ? 1 : 0))
             _ = try outcomes.removeFirst().get()
             var problems: [String] = []
             if case .success = outcome, !rowsEqual.isEmpty {

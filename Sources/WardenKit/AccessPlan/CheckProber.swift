@@ -26,7 +26,14 @@ struct CheckProber {
             try context.impersonation.become(context.request(persona))
             let outcome: Result<QueryResult, PGError>
             do {
-                let results = try seal.run(check.sql, as: persona.role, origin: "the SQL of check '\(check.name)'")
+                // In a savepoint, with its deferred checks fired as the request's commit
+                // would (`DeferredConstraints`): a request that fails leaves nothing of
+                // it for `verify` to see, and the transaction usable.
+                let results = try connection.savepoint {
+                    let results = try seal.run(check.sql, as: persona.role, origin: "the SQL of check '\(check.name)'")
+                    if context.firesDeferredConstraints { try connection.execute(DeferredConstraints.firingSQL) }
+                    return results
+                }
                 outcome = .success(results.last(where: { !$0.columns.isEmpty }) ?? results.last
                     ?? QueryResult(commandTag: "", columns: [], rows: [], affectedRows: nil))
             } catch let error as PGError

@@ -51,7 +51,7 @@ extension RelationProber {
             sql = "update \(table) set \(identifier: column) = \(identifier: column) where ctid = \(row)::tid"
         }
         let request = context.request(persona).routed(operation == .delete ? "DELETE" : "PATCH", "/\(plan.name)", schema: plan.schema)
-        let read = SealedProbe(request: request, seal: context.seal, adminFirst: nil, statement: sql).queue(batch)
+        let read = SealedProbe(context, request, statement: sql).queue(batch)
         return {
             let outcome = try read()
             return refusedByOwnCode(persona, operation, label, expectAllowed: expectAllowed, scope: scope, outcome: outcome)
@@ -132,7 +132,7 @@ extension RelationProber {
             changed.map { "\(identifier: plan.sample[$0].column) = \(theirs[$0])" }, separator: ", ")
         let sql: SQL = "update \(table) set \(assignments) where ctid = \(row)::tid"
         let request = context.request(persona).routed("PATCH", "/\(plan.name)", schema: plan.schema)
-        let read = SealedProbe(request: request, seal: context.seal, adminFirst: nil, statement: sql).queue(batch)
+        let read = SealedProbe(context, request, statement: sql).queue(batch)
         return {
             let outcome = try read()
             // A trigger guarding the owner column (`raise exception`, P0001): the row

@@ -248,7 +248,7 @@ struct RelationProber {
                 ? "insert into \(table) default values" : "insert into \(table) (\(columns)) values (\(bound))"
             let request = context.request(persona).routed("POST", "/\(plan.name)", schema: plan.schema)
             let probe = SealedProbe(
-                request: request, seal: context.seal,
+                context, request,
                 adminFirst: plan.beforeInsert.map { ($0, "the before_insert SQL of \(plan.qualifiedName)") },
                 statement: insert)
             let read = probe.queue(batch)

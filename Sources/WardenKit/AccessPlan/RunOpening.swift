@@ -1,8 +1,8 @@
 import WardenPostgres
 
-/// The run's first round trip after `begin`: five statements of pgwarden's own, sent
-/// as one pipelined unit (issue 18: they were five round trips, 50 ms over a link of
-/// 10 ms). In order:
+/// The run's first round trip after `begin`: six statements of pgwarden's own, sent
+/// as one pipelined unit (issue 18: five of them were five round trips, 50 ms over a
+/// link of 10 ms). In order:
 ///
 /// - the backend's pid, for the blocker watch (read inside the run's transaction, so
 ///   behind a pooler in transaction mode it is the backend that runs the plan);
@@ -15,7 +15,9 @@ import WardenPostgres
 ///   session reads hold of this session's writes not yet counted
 ///   (`CatalogReadsInBackground.catalogWritesSQL`);
 /// - auth.identities' columns, for the plan's accounts (`PlanAccountCreator`), created
-///   next, before any plan SQL runs.
+///   next, before any plan SQL runs;
+/// - the initially deferred constraints (`DeferredConstraints`), which every write
+///   probe fires.
 ///
 /// None of them reads a table the plan's SQL could lock or change. A failed statement
 /// skips the rest of the unit, and its error is thrown, as when each was sent alone.
@@ -26,6 +28,7 @@ struct RunOpening {
     let catalogWrites: String?
     /// auth.identities' columns (empty when there is no such table).
     let identityColumns: Set<String>
+    let deferredConstraints: DeferredConstraints
 
     static func read(on connection: Connection, limits: AccessPlanLimits, source: String) throws -> RunOpening {
         let outcomes = try connection.run(unit: [
@@ -34,6 +37,7 @@ struct RunOpening {
             RunSeal.identitySQL,
             "select set_config('storage.allow_delete_query', 'true', true), (\(CatalogReadsInBackground.catalogWritesSQL))",
             PlanAccountCreator.identityColumnsSQL,
+            DeferredConstraints.namesSQL,
         ])
         // Read in order: the first error is the one the server met; the rest were skipped.
         let results = try outcomes.map { try $0.get() }
@@ -41,6 +45,7 @@ struct RunOpening {
             backendPID: results[0].scalar.flatMap { Int($0) },
             seal: RunSeal.captured(from: results[2], on: connection, source: source),
             catalogWrites: results[3].rows.first?.last ?? nil,
-            identityColumns: PlanAccountCreator.identityColumns(from: results[4]))
+            identityColumns: PlanAccountCreator.identityColumns(from: results[4]),
+            deferredConstraints: DeferredConstraints.read(from: results[5]))
     }
 }

@@ -13,19 +13,22 @@ struct SealedProbe {
     /// Plan SQL run as the admin first, and where it comes from (for messages).
     let adminFirst: (sql: String, origin: String)?
     let statement: SQL
+    /// Whether the statement is followed by `DeferredConstraints.firingSQL`: its
+    /// deferred checks fire as at commit, and a refusal is the statement's outcome.
+    var firesDeferred = false
 
     /// Queues the probe; the returned closure reads what came of it.
     func queue(_ batch: ProbeBatch) -> () throws -> ProbeOutcome {
         guard let adminFirst else {
             let ticket = batch.rolledBack(
-                [PersonaRequest.select(request.roleSwitch + request.requestSettings), statement],
+                [PersonaRequest.select(request.roleSwitch + request.requestSettings)] + probed,
                 parsedAs: request.role)
             return { try Self.outcome(of: try batch.outcomes(ticket), settings: 1) }
         }
         let planStatements = SealedSQL.statements(of: adminFirst.sql)
         let statements: [SQL] = [PersonaRequest.select(request.requestSettings)]
             + seal.sealedStatements(planStatements)
-            + [PersonaRequest.select(request.roleSwitch), statement]
+            + [PersonaRequest.select(request.roleSwitch)] + probed
         let ticket = batch.rolledBack(statements)
         return {
             let outcomes = try batch.outcomes(ticket)
@@ -36,9 +39,27 @@ struct SealedProbe {
         }
     }
 
-    /// The statement's outcome, after `settings` statements that must have succeeded.
+    /// The statement, then what fires its deferred checks.
+    private var probed: [SQL] { firesDeferred ? [statement, DeferredConstraints.firingSQL] : [statement] }
+
+    /// The statement's outcome, after `settings` statements that must have succeeded:
+    /// its rows, or its error, or the error of its deferred checks (the statement after
+    /// it, when there is one).
     private static func outcome(of outcomes: [PipelinedBatch.Outcome], settings: Int) throws -> ProbeOutcome {
         for index in 0..<settings { _ = try outcomes[index].get() }
-        return try ProbeOutcome.of { try outcomes[settings].get() }
+        return try ProbeOutcome.of {
+            let result = try outcomes[settings].get()
+            if outcomes.count > settings + 1 { _ = try outcomes[settings + 1].get() }
+            return result
+        }
+    }
+}
+
+extension SealedProbe {
+    /// A write probe of the run `context` belongs to: its seal, and its deferred
+    /// constraints fired.
+    init(_ context: ProbeContext, _ request: PersonaRequest, adminFirst: (sql: String, origin: String)? = nil, statement: SQL) {
+        self.init(request: request, seal: context.seal, adminFirst: adminFirst, statement: statement,
+                  firesDeferred: context.firesDeferredConstraints)
     }
 }

@@ -238,6 +238,44 @@ import TestSupport
         #expect(members.access["ava"]?.select == .own, "\(draft.yaml)")
     }
 
+    /// As above, with the membership's role defaulting to 'member' (`role text not null
+    /// default 'member'`): the setup left the column to its default, so no team had an
+    /// owner, and the deferred trigger refused the setup at commit. The setup names the
+    /// role; a workspace a client inserts alone is refused at commit, so the draft does
+    /// not give the personas `insert` on it (it did: the run never committed).
+    @Test func aPersonaOwnsTheGroupItMadeWhereTheRoleHasADefault() throws {
+        let draft = try Self.draft("owngroupdefault", """
+            create table public.workspaces (id uuid primary key default gen_random_uuid(),
+              owner_id uuid not null default auth.uid() references auth.users (id), name text not null default 'w');
+            create table public.members (
+              workspace_id uuid not null references public.workspaces (id) on delete cascade,
+              user_id uuid not null references auth.users (id),
+              role text not null default 'member' check (role in ('owner', 'member')), primary key (workspace_id, user_id));
+            create function public.is_member(w uuid) returns boolean language sql stable security definer set search_path = '' as $$
+              select exists (select 1 from public.members where workspace_id = w and user_id = auth.uid()) $$;
+            create function public.ensure_owner_member() returns trigger language plpgsql as $$
+            begin
+              if not exists (select 1 from public.members m where m.workspace_id = new.id and m.role = 'owner') then
+                raise exception 'workspace % has no owner', new.id;
+              end if;
+              return null;
+            end $$;
+            create constraint trigger ensure_owner_member after insert on public.workspaces
+              deferrable initially deferred for each row execute function public.ensure_owner_member();
+            alter table public.workspaces enable row level security;
+            alter table public.members enable row level security;
+            create policy ws_read on public.workspaces for select to authenticated using (public.is_member(id));
+            create policy ws_ins on public.workspaces for insert to authenticated with check (owner_id = auth.uid());
+            create policy m_read on public.members for select to authenticated using (public.is_member(workspace_id));
+            """)
+        #expect(Self.failures(draft).isEmpty, "\(Self.failures(draft))")
+        let setup = draft.plan.setup.joined(separator: "\n")
+        #expect(setup.contains("u.id, 'owner'"), "\(setup)")
+        let workspaces = try #require(draft.plan.relations.first { $0.name == "workspaces" })
+        #expect(workspaces.access["ava"]?.select == .own, "\(draft.yaml)")
+        #expect(workspaces.access["ava"]?.insert == Scope.nothing, "\(draft.yaml)")
+    }
+
     /// A list of privileged users (`admin_users`: one row per user, no grant to signed-in
     /// users) that a helper reads by existence alone (`is_platform_admin()`): the setup
     /// put both personas in it, and "sees other users' notes" was a made-up DANGER (a

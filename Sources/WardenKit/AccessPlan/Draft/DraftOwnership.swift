@@ -259,6 +259,10 @@ struct DraftOwnership {
                 // A value where a read policy shows rows by any (`code is not null`): an
                 // insert without it missed the branch a client writes through.
                 || (column.writable && column.showsRows.map { $0.shown == nil } == true)
+                // The persona's role in the group it made, even one with a default
+                // (`role text default 'member'`): as a 'member' its group had no owner,
+                // which a deferred trigger refused at commit.
+                || (inSetup && column.writable && ownGroupsOwnerRole(table, column) != nil)
         }
         // No column an insert must give: the first it may give (an identity column that is
         // GENERATED ALWAYS refuses a value, so a sample naming it proves nothing).
