@@ -108,7 +108,7 @@ package struct AccessPlanRunner {
                 // signing in reads ride on the setup's round trip.
                 let afterSetup = try runSetup(seal: seal, then: readsInBackground ? Self.clockAndCatalogWritesSQL : nil)
                 deferred = opening.deferredConstraints
-                try settle(deferred)
+                try deferred.settle(on: connection, source: plan.source)
                 (signIn, committedCatalogHolds) = try self.signIn(
                     seal: seal, userIDs: userIDs, background: background, catalogWritesBefore: opening.catalogWrites,
                     clockAndCatalogWrites: afterSetup)
@@ -294,23 +294,6 @@ package struct AccessPlanRunner {
                 return AccessPlanError(
                     file: plan.source, line: nil, message: "the plan's setup entry \(index + 1) failed: \(error)")
             }, then: last)
-    }
-
-    /// Fires the checks of deferred constraints that the plan's accounts and setup left
-    /// pending, once (`DeferredConstraints`). A check that fails means no client's
-    /// transaction could commit those rows: the probes would run on a state that
-    /// cannot exist, so the run stops there.
-    private func settle(_ deferred: DeferredConstraints) throws {
-        guard deferred.exist else { return }
-        do {
-            for outcome in try connection.run(unit: deferred.settleSQL) { _ = try outcome.get() }
-        } catch let error as PGError where error.kind == .server && !AccessPlanLimits.isLimit(error) {
-            throw AccessPlanError(
-                file: plan.source, line: nil,
-                message: "the plan's accounts and setup leave rows that a deferred constraint refuses at commit "
-                    + "(\(error.sqlState?.rawValue ?? "?????"): \(error.message)): no client's transaction could commit "
-                    + "them, so nothing would be proved by probing them; change the setup so that it could commit")
-        }
     }
 
     /// The cells of personas whose sign-in failed: not probed, so not proven.

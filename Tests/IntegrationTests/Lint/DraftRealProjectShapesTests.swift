@@ -276,6 +276,37 @@ import TestSupport
         #expect(workspaces.access["ava"]?.insert == Scope.nothing, "\(draft.yaml)")
     }
 
+    /// A commit gate the draft's setup cannot meet (a deferred trigger that wants every
+    /// report reviewed): the whole draft stopped, as `dev` did, on rows no client could
+    /// commit. That table's setup is left out, its cells' NOTE names the refusal, and a
+    /// persona's insert is refused as at commit; the other tables are drafted as before.
+    @Test func setupRowsADeferredConstraintRefusesAreLeftOutWithTheirReason() throws {
+        let draft = try Self.draft("commitgate", """
+            create table public.reports (id bigint generated always as identity primary key,
+              owner_id uuid not null default auth.uid() references auth.users (id), reviewed boolean not null default false);
+            create function public.reports_reviewed() returns trigger language plpgsql as $$
+            begin
+              if not new.reviewed then raise exception 'report % is not reviewed', new.id; end if;
+              return null;
+            end $$;
+            create constraint trigger reports_reviewed after insert on public.reports
+              deferrable initially deferred for each row execute function public.reports_reviewed();
+            create table public.notes (id bigint generated always as identity primary key,
+              owner_id uuid not null default auth.uid() references auth.users (id), body text not null default '');
+            alter table public.reports enable row level security;
+            alter table public.notes enable row level security;
+            create policy reports_own on public.reports for all to authenticated using (owner_id = auth.uid()) with check (owner_id = auth.uid());
+            create policy notes_own on public.notes for all to authenticated using (owner_id = auth.uid()) with check (owner_id = auth.uid());
+            """)
+        #expect(!draft.plan.setup.contains { $0.contains("insert into public.reports (") }, "\(draft.plan.setup)")
+        #expect(draft.yaml.contains("the draft's setup row was refused: report "), "\(draft.yaml)")
+        #expect(draft.yaml.contains("is not reviewed (P0001), when the transaction commits (a deferred constraint)"), "\(draft.yaml)")
+        let reports = try #require(draft.plan.relations.first { $0.name == "reports" })
+        #expect(reports.access["ava"]?.insert == Scope.nothing, "\(draft.yaml)")
+        let notes = try #require(draft.plan.relations.first { $0.name == "notes" })
+        #expect(notes.access["ava"] == Access(select: .own, insert: .own, update: .own, delete: .own), "\(draft.yaml)")
+    }
+
     /// A list of privileged users (`admin_users`: one row per user, no grant to signed-in
     /// users) that a helper reads by existence alone (`is_platform_admin()`): the setup
     /// put both personas in it, and "sees other users' notes" was a made-up DANGER (a

@@ -111,10 +111,13 @@ import TestSupport
             setup:
               - insert into public.teams (name, created_by) select 'team', id from auth.users where email like '%.deferred@example.com'
             """
-        let error = #expect(throws: AccessPlanError.self) {
+        let error = #expect(throws: DeferredSetupRefusal.self) {
             _ = try Self.run("deferredsetup", [Self.personas, setup, Self.relations])
         }
-        #expect(error?.message.contains("leave rows that a deferred constraint refuses at commit (P0001: team ") == true,
+        let refusals = error?.refusals ?? []
+        #expect(refusals.map(\.table) == ["public.teams"], "\(refusals)")
+        #expect(refusals.first?.message.hasSuffix("has no owner (P0001)") == true, "\(refusals)")
+        #expect(error?.description.contains("leave rows that a deferred constraint refuses at commit (public.teams: team ") == true,
                 "\(String(describing: error))")
     }
 

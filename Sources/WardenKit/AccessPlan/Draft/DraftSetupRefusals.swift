@@ -26,6 +26,12 @@ final class DraftSetupRefusals {
         return try body()
     }
 
+    /// `table`'s setup rows were made, but a deferred constraint refused them at commit
+    /// (`DeferredSetupRefusal`): the draft leaves them out.
+    func refusedAtCommit(_ table: String, _ message: String) {
+        messages.append("\(table): \(message), when the transaction commits (a deferred constraint)")
+    }
+
     /// The server's error for `table`'s setup row, when its setup raised one.
     func reason(for table: String) -> String? {
         messages.first { $0.hasPrefix(table + ": ") }.map { String($0.dropFirst(table.count + 2)) }

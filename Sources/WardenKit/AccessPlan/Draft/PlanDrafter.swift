@@ -161,8 +161,20 @@ public struct PlanDrafter {
                 unusableRules[error.relation] = "the owner rule its policies give, \(rule), fails on its rows "
                     + "(\(error.serverMessage)), so the draft states it without one; write one that holds for every row"
                 plan.relations[index].owner = nil
-                let quoted = "\(DraftOwnership.sqlName(plan.relations[index].schema)).\(DraftOwnership.sqlName(plan.relations[index].name))"
-                plan.setup.removeAll { $0.contains("insert into \(quoted) (") }
+                plan.setup.removeAll(where: Self.makesRows(of: plan.relations[index]))
+            } catch let refusal as DeferredSetupRefusal {
+                // Setup rows that a deferred constraint refuses at commit (a group with no
+                // owner among its members, when a trigger wants one): no client could
+                // commit them. That table's setup is left out, its cells' NOTE says why,
+                // and the observation runs again: the whole draft stopped on it.
+                let before = plan.setup.count
+                for refused in refusal.refusals {
+                    refusals.refusedAtCommit(refused.table, refused.message)
+                    if let relation = plan.relations.first(where: { $0.qualifiedName == refused.table }) {
+                        plan.setup.removeAll(where: Self.makesRows(of: relation))
+                    }
+                }
+                guard plan.setup.count < before else { throw refusal }
             }
         }
         let observation = DraftObservation(results: observedResults ?? [])
@@ -319,4 +331,12 @@ public struct PlanDraft: Sendable {
     /// The project's policies on Supabase Storage's tables (observed only when the
     /// schemas include `storage`: see `StoragePolicies.unobservedLines`).
     public internal(set) var storagePolicies = StoragePolicies(tables: [])
+}
+
+extension PlanDrafter {
+    /// Whether a setup entry inserts rows into `relation`.
+    fileprivate static func makesRows(of relation: RelationPlan) -> (String) -> Bool {
+        let quoted = "\(DraftOwnership.sqlName(relation.schema)).\(DraftOwnership.sqlName(relation.name))"
+        return { $0.contains("insert into \(quoted) (") }
+    }
 }
