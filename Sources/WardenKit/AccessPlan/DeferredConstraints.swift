@@ -56,6 +56,8 @@ struct DeferredConstraints {
                    "release savepoint \(raw: Self.savepoint)"])
         guard let refused = Self.firstRefusal(try connection.run(batch)[0]) else { return }
         try connection.rollBackAndRelease(savepoint: Self.savepoint)
+        // A lock wait or a long check is the run's limit, not the setup's refusal.
+        if AccessPlanLimits.isLimit(refused) { throw refused }
         let refusals = try Self.refusalsByTable(on: connection)
         throw DeferredSetupRefusal(
             file: source, refusals: refusals.isEmpty ? [(table: "?", message: Self.describe(refused))] : refusals)
@@ -104,7 +106,9 @@ struct DeferredConstraints {
         var refusals: [(table: String, message: String)] = []
         for (index, table) in tables.enumerated() {
             for outcome in units[index * 2 + 1] { _ = try outcome.get() }
-            if let error = firstRefusal(units[index * 2]) { refusals.append((table.table, describe(error))) }
+            guard let error = firstRefusal(units[index * 2]) else { continue }
+            if AccessPlanLimits.isLimit(error) { throw error }
+            refusals.append((table.table, describe(error)))
         }
         return refusals
     }
