@@ -35,6 +35,26 @@ import TestSupport
         #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
     }
 
+    /// A single-row settings table keyed by a boolean that a check keeps true (`id boolean
+    /// primary key default true check (id)`): the draft wrote `false`, the check refused
+    /// every row, and an `update ... using (true)` showed as "cannot probe" (round thirty).
+    @Test func aBooleanColumnACheckKeepsTrueGetsTrue() throws {
+        let draft = try DraftRealProjectShapesTests.draft("setbooleankey", """
+            create table public.app_config (
+              id boolean primary key default true, settings jsonb not null default '{}', constraint one_row check (id));
+            create table public.flags (on_duty boolean not null check (on_duty = true), note text not null default '');
+            alter table public.app_config enable row level security;
+            alter table public.flags enable row level security;
+            create policy config_read on public.app_config for select to anon, authenticated using (true);
+            create policy config_write on public.app_config for update to authenticated using (true);
+            create policy flags_read on public.flags for select to authenticated using (true);
+            """)
+        #expect(!draft.yaml.contains("the draft's setup row was refused"), "\(draft.yaml)")
+        #expect(Self.cells(draft, "app_config")["ava"]?.update == .all, "\(draft.yaml)")
+        #expect(Self.cells(draft, "flags")["ava"]?.select == .all, "\(draft.yaml)")
+        #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
+    }
+
     /// `foreign key (game_id, team_id) references games (id, team_id)`: `game_id` had no
     /// key of its own, so it got a random uuid beside the persona's team, the key refused
     /// every play, and a delete policy of `using (true)` showed as nothing.

@@ -327,7 +327,9 @@ struct DraftCatalog {
                 return parts.count == 2 ? (parts[0], parts[1]) : nil
             }
             let (table, checks) = (row[0] ?? "", JSONStringArray.decode(row[9]))
-            let (labels, allowed) = (JSONStringArray.decode(row[5]), DraftCheckList.allowed(by: checks, column: row[1] ?? ""))
+            let labels = JSONStringArray.decode(row[5])
+            let allowed = row[3] == "B" && DraftCheckList.requiresTrue(checks, column: row[1] ?? "")
+                ? ["true"] : DraftCheckList.allowed(by: checks, column: row[1] ?? "")
             // Only a role's values are ordered: a row's state (`status = 'published'`)
             // keeps its first value, so what the rules show of such rows stays shown.
             let named = DraftSingledOutValues.namesARole(column: row[1] ?? "", type: row[2] ?? "")

@@ -27,6 +27,18 @@ enum DraftCheckList {
         return values
     }
 
+    /// Whether a check of a boolean `column` allows true alone: `check (id)`, `check (id =
+    /// true)`, `check (id is true)` (a single-row table keyed by a boolean: the draft's
+    /// `false` broke it, and the table got no rows).
+    static func requiresTrue(_ checks: [String], column: String) -> Bool {
+        let spellings = Set([column, SQL.quoteIdentifier(column)])
+        return checks.contains { check in
+            let bare = check.replacingOccurrences(of: "(", with: "").replacingOccurrences(of: ")", with: "")
+                .trimmingCharacters(in: .whitespaces)
+            return spellings.contains { bare == $0 || bare == "\($0) = true" || bare == "\($0) IS TRUE" }
+        }
+    }
+
     /// The values every list of `checks` on `column` allows, in the first list's order; nil when none lists any.
     static func allowed(by checks: [String], column: String) -> [String]? {
         let lists = checks.compactMap { values($0, column: column) }
