@@ -2,7 +2,8 @@ import Foundation
 import WardenPostgres
 
 /// Calls an exposed security-definer function as a persona, with simple arguments
-/// (1; for text the first value its body compares the parameter with, else 'pgwarden';
+/// (1; for text the first value its body compares the parameter with, a user's e-mail
+/// for a parameter named for one, else 'pgwarden';
 /// true; for a uuid, the persona's user id, or for anon a signed-in
 /// persona's, as anyone who has seen an id can pass it; NULL for other types;
 /// defaulted parameters left out, but for an overloaded name), then, if that fails, with NULL for every argument;
@@ -275,8 +276,17 @@ struct FunctionCallProbe {
         switch (parameter.category, parameter.type) {
         case ("N", _): return Argument(sql: "1", shown: "1")
         case ("S", _):
-            let value = Self.comparedLiteral(of: parameter.name, in: body).map(DraftOwnership.literal) ?? "'pgwarden'"
-            return Argument(sql: value, shown: value)
+            if let value = Self.comparedLiteral(of: parameter.name, in: body).map(DraftOwnership.literal) {
+                return Argument(sql: value, shown: value)
+            }
+            // An e-mail: the user's whose id the call gets (anyone who has seen an e-mail
+            // can pass it); 'pgwarden' matched no account, and an anon lookup of any
+            // user's id by e-mail was only a WARN.
+            if parameter.name.lowercased().contains("email"), let user,
+               let email = context.plan.persona(named: user.owner)?.user?.email {
+                return Argument(sql: DraftOwnership.literal(email), shown: "\(user.owner)'s e-mail")
+            }
+            return Argument(sql: "'pgwarden'", shown: "'pgwarden'")
         case ("B", _): return Argument(sql: "true", shown: "true")
         case (_, "uuid"): return user.map { Argument(sql: "'\($0.id)'", shown: "\($0.owner)'s id") } ?? .null
         case ("A", _):

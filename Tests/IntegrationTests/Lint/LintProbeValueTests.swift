@@ -617,6 +617,32 @@ import TestSupport
         #expect(FunctionCallProbe.comparedLiteral(of: "", in: "x = 'y'") == nil)
     }
 
+    /// An "admins only" lookup of a user's id by e-mail whose guard reads `current_role`,
+    /// which inside a security definer function is its owner, never the caller: anyone
+    /// gets any user's id. Called with 'pgwarden', it found no account and stayed a WARN
+    /// (a real project's `app_admin_get_user_id_by_email`, round thirty); a parameter
+    /// named for an e-mail gets a user's, and anon's call is proven.
+    @Test func aLookupByEMailIsCalledWithAUsersEMail() throws {
+        let (report, _) = try lint("""
+            create function public.admin_user_id_by_email(p_email text) returns uuid
+            language plpgsql security definer set search_path = '' as $$
+            declare v uuid;
+            begin
+              if current_role not in ('service_role', 'postgres') then raise exception 'admins only'; end if;
+              select id into v from auth.users where lower(email) = lower(p_email);
+              return v;
+            end $$;
+            """)
+        let lookup = try #require(report.findings.first {
+            $0.rule.rawValue == "anon_security_definer_function_executable" && $0.subject == "public.admin_user_id_by_email(text)"
+        })
+        #expect(lookup.isDanger, "\(lookup.consequence?.evidence ?? [])")
+        #expect(lookup.consequence?.verdict == .proven)
+        #expect(lookup.consequence?.evidence.first?.hasPrefix("anon called public.admin_user_id_by_email(") == true
+                && lookup.consequence?.evidence.first?.contains("'s e-mail): succeeded, returned 1 row") == true,
+                "\(lookup.consequence?.evidence ?? [])")
+    }
+
     private func lint(_ sql: String, schemas: [String] = ["public"]) throws -> (report: LintReport, connection: Connection) {
         let files = try MigrationFolder(["20240101000000_schema.sql": sql])
         return try withExtendedLifetime(files) {  // the folder goes when `files` does
