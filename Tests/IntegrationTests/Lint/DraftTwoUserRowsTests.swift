@@ -207,6 +207,49 @@ import TestSupport
         #expect(unique.dangerCells.isEmpty, "\(unique.dangerCells)")
     }
 
+    /// Collaborators named by e-mail, matched against the e-mail in the reader's own
+    /// profile, which the user may rewrite (`using (id = auth.uid())`, no check on it): ava
+    /// sets hers to ben's and edits the documents shared with him. The insert was the only
+    /// claim tried, refused (23505: ava already has her profile), and dev said "no
+    /// dangers found" (a study platform, round thirty). A trigger that keeps the e-mail
+    /// (`new.email := old.email`) turns the update back: kept as refused, no DANGER.
+    @Test func rewritingTheOwnRowWithAnotherUsersValueIsADanger() throws {
+        let schema = """
+            create table public.profiles (id uuid primary key references auth.users (id) on delete cascade, email text);
+            create function public.on_signup() returns trigger language plpgsql security definer set search_path = '' as $$
+            begin insert into public.profiles (id, email) values (new.id, new.email); return new; end $$;
+            create trigger on_signup after insert on auth.users for each row execute function public.on_signup();
+            create table public.docs (id uuid primary key default gen_random_uuid(),
+              owner_id uuid not null default auth.uid() references public.profiles (id),
+              collaborator_emails text[] not null default '{}', body text not null default '');
+            alter table public.profiles enable row level security;
+            alter table public.docs enable row level security;
+            create policy own_profile on public.profiles to authenticated using (id = auth.uid());
+            create policy owner on public.docs to authenticated using (owner_id = auth.uid());
+            create policy collaborators on public.docs to authenticated
+              using ((select p.email from public.profiles p where p.id = auth.uid()) = any (collaborator_emails));
+            """
+        let name = "ava sets the email of its own public.profiles row to ben's"
+        let draft = try DraftRealProjectShapesTests.draft("claimrewrite", schema)
+        let rewrite = try #require(draft.plan.checks.first { $0.name == name }, "\(draft.yaml)")
+        #expect(rewrite.expectation.rowCount == 1, "\(draft.yaml)")
+        #expect(draft.dangerCells.contains {
+            $0.hasPrefix("public.profiles · ava: a signed-in user may claim another user's email in public.profiles")
+                && $0.contains("(an update of the user's own row to another user's value went through)")
+        }, "\(draft.dangerCells)")
+        #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
+
+        let kept = try DraftRealProjectShapesTests.draft("claimrewritekept", schema + """
+            create function public.keep_email() returns trigger language plpgsql as $$
+            begin new.email := old.email; return new; end $$;
+            create trigger keep_email before update on public.profiles for each row execute function public.keep_email();
+            """)
+        let refused = try #require(kept.plan.checks.first { $0.name == name }, "\(kept.yaml)")
+        #expect(refused.verify?.hasPrefix("select not exists") == true, "\(kept.yaml)")
+        #expect(kept.dangerCells.isEmpty, "\(kept.dangerCells)")
+        #expect(kept.verified, "\(DraftRealProjectShapesTests.failures(kept))")
+    }
+
     /// A comment on a post everyone reads is the app working: no check.
     @Test func aRowIntoARowTheWriterMayReadGetsNoCheck() throws {
         let draft = try DraftRealProjectShapesTests.draft("twouserpublicpost", """
