@@ -250,6 +250,40 @@ import TestSupport
         #expect(kept.verified, "\(DraftRealProjectShapesTests.failures(kept))")
     }
 
+    /// Participants join projects through a table whose policy asks only that the row be
+    /// the user's own, and participants read the project's secrets. One published project
+    /// of a third user's, which every signed-in user reads, made the writer's read of
+    /// projects `some`, and the join check was dropped as if ben's were readable too (a
+    /// study platform's seed, round thirty): the insert now writes only where the writer
+    /// cannot read the row it names.
+    @Test func aReadableRowOfAThirdUsersKeepsTheJoinCheck() throws {
+        let draft = try DraftRealProjectShapesTests.draft("parentthirduser", """
+            create table public.projects (id uuid primary key default gen_random_uuid(),
+              owner_id uuid not null default auth.uid() references auth.users (id), published boolean not null default false);
+            create table public.secrets (project_id uuid primary key references public.projects (id), secret text not null default '');
+            create table public.participants (id uuid primary key default gen_random_uuid(),
+              project_id uuid not null references public.projects (id), user_id uuid not null default auth.uid() references auth.users (id));
+            create function public.takes_part(_project uuid) returns boolean language sql stable security definer set search_path = '' as $$
+              select exists (select 1 from public.participants p where p.user_id = auth.uid() and p.project_id = _project) $$;
+            alter table public.projects enable row level security;
+            alter table public.secrets enable row level security;
+            alter table public.participants enable row level security;
+            create policy own_projects on public.projects to authenticated using (owner_id = auth.uid());
+            create policy published on public.projects for select to authenticated using (published);
+            create policy part_read on public.projects for select to authenticated using (public.takes_part(id));
+            create policy secrets_read on public.secrets for select to authenticated using (public.takes_part(project_id));
+            create policy own_part on public.participants to authenticated using (user_id = auth.uid());
+            insert into auth.users (id, email) values ('00000000-0000-4000-8000-0000000000c1', 'carol.third@example.com');
+            insert into public.projects (owner_id, published) values ('00000000-0000-4000-8000-0000000000c1', true);
+            """)
+        let name = "ava writes a public.participants row into a public.projects row of ben's"
+        let check = try #require(draft.plan.checks.first { $0.name == name }, "\(draft.yaml)")
+        #expect(check.expectation.rowCount == 1, "\(draft.yaml)")
+        #expect(draft.dangerCells.contains { $0.hasPrefix("public.participants · ava: a signed-in user may write public.participants rows") },
+                "\(draft.dangerCells)")
+        #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
+    }
+
     /// A comment on a post everyone reads is the app working: no check.
     @Test func aRowIntoARowTheWriterMayReadGetsNoCheck() throws {
         let draft = try DraftRealProjectShapesTests.draft("twouserpublicpost", """

@@ -3,9 +3,12 @@ extension DraftWriteCheck {
     /// -> dms`, `sender = auth.uid()`) to another exposed table whose rows have a uuid
     /// owner column too (`dms.a`), membership tables aside (`joins`): the first signed-in
     /// persona inserting its own row naming a parent row of the second's. Kept only where
-    /// the first persona cannot read the second's parent rows (`hiddenParent`; a comment
-    /// on a post everyone reads is the app working): then such a row is a message in
-    /// someone else's conversation, an item on someone else's private list.
+    /// the first persona cannot read that parent row (the insert writes nothing where it
+    /// can; a comment on a post everyone reads is the app working): then such a row is a
+    /// message in someone else's conversation, an item on someone else's private list.
+    /// (Judged by the writer's whole read of the parent table, one published row of a
+    /// third user's, which every user reads, dropped the check: a study platform whose
+    /// subjects join any study, round thirty.)
     static func parentRowWrites(ownership: DraftOwnership, exposed: [String: String], personas: [Persona]) -> [DraftWriteCheck] {
         guard let (writer, _, other, otherEmail) = writerAndOther(personas) else { return [] }
         let columns = ownership.catalog.columns
@@ -34,7 +37,7 @@ extension DraftWriteCheck {
                     into: table, quotedTable: quoted, sample: sample, naming: column.name, type: column.typeName, target: target,
                     danger: "a signed-in user may write \(table) rows into other users' \(parent) rows\(through), which they cannot read "
                         + "(an insert of the user's own row naming another user's row went through)",
-                    hiddenParent: parent)
+                    unlessReadable: (reference.table, reference.column))
                 guard column.signedInMayUpdate, let key else { return [written] }
                 // The same through an update of an own row: an insert policy that checks the
                 // parent beside an update policy of `using (user_id = auth.uid())` alone let

@@ -42,16 +42,21 @@ struct DraftWriteCheck {
     /// The check `name` of an insert as `writer` into `table` (`quotedTable`) of
     /// `sample`, whose column `column` (of type `type`) names the row `target` (admin SQL,
     /// one value or none) selects; `danger`: what an insert that went through means.
+    /// `unlessReadable`: the named row's table and key column; the insert then writes
+    /// nothing where the writer can read that row (the check goes, as a write into a
+    /// row the writer reads is the app working).
     static func insert(
         _ name: String, writer: Persona, into table: String, quotedTable: String,
         sample: [(column: String, expression: String)], naming column: String, type: String, target: String,
-        danger: String, hiddenParent: String? = nil
+        danger: String, hiddenParent: String? = nil, unlessReadable: (table: String, column: String)? = nil
     ) -> DraftWriteCheck {
         let values = [(column, "current_setting('\(setting)')::\(type)")] + sample.filter { $0.column != column }
-        let check = before(expectingOneRow(
-            name, writer: writer,
-            sql: "insert into \(quotedTable) (\(values.map { DraftOwnership.sqlName($0.0) }.joined(separator: ", "))) "
-                + "values (\(values.map(\.1).joined(separator: ", ")))"), target: target)
+        let into = "insert into \(quotedTable) (\(values.map { DraftOwnership.sqlName($0.0) }.joined(separator: ", "))) "
+        let sql = unlessReadable.map { parent in
+            into + "select \(values.map(\.1).joined(separator: ", ")) where not exists (select 1 from \(parent.table) p "
+                + "where p.\(DraftOwnership.sqlName(parent.column))::text = current_setting('\(setting)'))"
+        } ?? into + "values (\(values.map(\.1).joined(separator: ", ")))"
+        let check = before(expectingOneRow(name, writer: writer, sql: sql), target: target)
         return DraftWriteCheck(table: table, check: check, danger: danger, hiddenParent: hiddenParent)
     }
 
