@@ -51,4 +51,35 @@ import TestSupport
         #expect(!run.standardOutput.contains("DANGER public.pins"), "\(run.all)")
         #expect(try DatabaseDigest.ofDatabase(try Connection(admin)) == before)
     }
+
+    /// A helper given the whole row (`using (public.can_edit(auth.uid(), docs.*))`, as a
+    /// study platform writes it), reading `owner_id default auth.uid()` of a table keyed
+    /// by profiles: the policy reads no single column, so it was taken for a check of who
+    /// the user is; the draft had no owner rule, its setup left `owner_id` NULL (refused),
+    /// and dev showed "may insert every row" (round thirty). It is the owner rule now,
+    /// each persona gets a row, and each user's docs are its own.
+    @Test func aHelperGivenTheWholeRowIsTheOwnerRule() throws {
+        let draft = try DraftRealProjectShapesTests.draft("wholerowhelper", """
+            create table public.profiles (id uuid primary key references auth.users (id) on delete cascade, email text);
+            create function public.on_signup() returns trigger language plpgsql security definer set search_path = '' as $$
+            begin insert into public.profiles (id, email) values (new.id, new.email); return new; end $$;
+            create trigger on_signup after insert on auth.users for each row execute function public.on_signup();
+            create table public.docs (id uuid primary key default gen_random_uuid(),
+              owner_id uuid not null default auth.uid() references public.profiles (id),
+              collaborator_emails text[] not null default '{}', body text not null default '');
+            create function public.can_edit(_user uuid, d public.docs) returns boolean language sql stable set search_path = '' as $$
+              select d.owner_id = _user or (select p.email from public.profiles p where p.id = _user) = any (d.collaborator_emails) $$;
+            alter table public.profiles enable row level security;
+            alter table public.docs enable row level security;
+            create policy own_profile on public.profiles to authenticated using (id = auth.uid());
+            create policy editors on public.docs to authenticated using (public.can_edit(auth.uid(), docs.*));
+            """)
+        #expect(draft.yaml.contains(#"owner: "public.can_edit(auth.uid(), docs.*)""#), "\(draft.yaml)")
+        #expect(!draft.yaml.contains("the draft's setup row was refused"), "\(draft.yaml)")
+        let docs = try #require(draft.plan.relations.first { $0.name == "docs" })
+        #expect(docs.access["ava"] == Access(select: .own, insert: .own, update: .own, delete: .own), "\(draft.yaml)")
+        #expect(docs.access["ben"] == Access(select: .own, insert: .own, update: .own, delete: .own), "\(draft.yaml)")
+        #expect(!draft.dangerCells.contains { $0.hasPrefix("public.docs") }, "\(draft.dangerCells)")
+        #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
+    }
 }

@@ -38,6 +38,8 @@ struct DraftCatalog {
         /// Its default calls auth.uid() (`created_by uuid default auth.uid()`): a
         /// signed-in user's insert fills it with that user.
         var defaultsToSignedInUser = false
+        /// NOT NULL, default or not (`required` is NOT NULL without a default).
+        var notNull = false
         /// A uuid column with no foreign key that a trigger of its table writes into
         /// another table along with a user column there (`insert into org_map (user_id,
         /// org_id) values (new.owner, new.id)`): it holds a user. (Left NULL, the row was
@@ -296,7 +298,8 @@ struct DraftCatalog {
                     -- (the column itself is a later one: the joins above ran for every column)
                     where k.conrelid = c.oid and k.contype = 'f' and a.attnum = any(k.conkey[2:])
                     order by k.conname
-                    limit 1)
+                    limit 1),
+                   a.attnotnull::text
             from pg_attribute a
             join pg_class c on c.oid = a.attrelid
             join pg_namespace n on n.oid = c.relnamespace
@@ -345,6 +348,7 @@ struct DraftCatalog {
                 readByOtherTablesPolicies: row[12] == "true", signedInMayUpdate: row[13] != "false")
             column.uniqueAlone = row[14] == "true"
             column.defaultExpression = row[15]
+            column.notNull = row[18] == "true"
             column.pairChecks = JSONStringArray.decode(row[16])
             let part = JSONStringArray.decode(row[17])
             if part.count == 4 {
@@ -397,9 +401,12 @@ struct DraftCatalog {
         [
             """
             select format('%s.%s', n.nspname, c.relname), pg_get_expr(p.polqual, p.polrelid), pg_get_expr(p.polwithcheck, p.polrelid),
-                   -- whether it reads a column of its table (a policy depends on each it reads)
-                   exists (select from pg_depend d where d.classid = 'pg_policy'::regclass and d.objid = p.oid
-                           and d.refobjid = p.polrelid and d.refobjsubid > 0)::text,
+                   -- whether it reads a column of its table (a policy depends on each it reads),
+                   -- or the whole row (`can_edit(auth.uid(), docs.*)`: no column's dependency)
+                   (exists (select from pg_depend d where d.classid = 'pg_policy'::regclass and d.objid = p.oid
+                            and d.refobjid = p.polrelid and d.refobjsubid > 0)
+                    or strpos(coalesce(pg_get_expr(p.polqual, p.polrelid), '') || ' ' || coalesce(pg_get_expr(p.polwithcheck, p.polrelid), ''),
+                              quote_ident(c.relname) || '.*') > 0)::text,
                    (p.polcmd in ('r', '*'))::text
             from pg_policy p join pg_class c on c.oid = p.polrelid join pg_namespace n on n.oid = c.relnamespace
             where n.nspname = any(\(schemaArray)::text[])

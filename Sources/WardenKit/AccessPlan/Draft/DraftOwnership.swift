@@ -248,7 +248,7 @@ struct DraftOwnership {
             column.required || column.name == owner || column.name == textOwner || ruled.contains(column.name)
                 || (hasRule && column.writable && column.referencesAUser)
                 || (inSetup && column.linksRowsForOtherPolicies)
-                || (hasRule && column.writable && column.defaultsToSignedInUser && column.category == "A")
+                || (hasRule && column.writable && column.defaultsToSignedInUser && (column.category == "A" || column.notNull))
                 || (column.writable && column.requiredByCheck != nil)
                 || (column.writable && column.copiedToAUserByTrigger)
                 // The other user of a two-user row (`check (user1_id <> user2_id)`), even
@@ -282,6 +282,9 @@ struct DraftOwnership {
             if column.name == owner { return (column.name, "auth.uid()") }
             if column.name == textOwner { return (column.name, "auth.uid()::text") }
             if column.copiedToAUserByTrigger { return (column.name, "auth.uid()") }
+            // The user a rule in a helper finds by it (`can_edit(auth.uid(), docs.*)`
+            // reading `owner_id default auth.uid()`): another user's row names that user.
+            if hasRule, column.defaultsToSignedInUser, column.notNull, column.category != "A" { return (column.name, "auth.uid()") }
             if inSetup, let role = ownGroupsOwnerRole(table, column) { return (column.name, Self.literal(role)) }
             return (column.name, Self.signedInUserArray(column) ?? standIn(for: column, in: table)?.sqlValue
                 ?? value(for: column, inSetup: inSetup) ?? "null")
@@ -615,11 +618,14 @@ struct DraftOwnership {
         // So does a table whose required key points at rows the personas own (settings
         // per project, read through the project's own policy): with one row, ava's, her
         // read of it was "every row" (a made-up DANGER) and ben had none.
-        let namesItsUser = sample.contains { entry in
-            (catalog.columns[table] ?? []).contains { column in
-                column.name == entry.column && column.required
-                    && (column.referencesAUser || column.reference.map { $0.table != table && ownerRule(of: $0.table) != nil } == true)
-            }
+        let namesItsUser = (catalog.columns[table] ?? []).contains { column in
+            let named = column.required && sample.contains { $0.column == column.name }
+            // A NOT NULL user column left to its `default auth.uid()` names its user too
+            // (`owner_id -> profiles`, the rule in a helper taking the whole row): one
+            // row, ava's, was "every row" (a made-up DANGER), and ben had none.
+            let defaulted = column.defaultsToSignedInUser && column.notNull
+            return (named || defaulted)
+                && (column.referencesAUser || column.reference.map { $0.table != table && ownerRule(of: $0.table) != nil } == true)
         }
         let perPersona = ownerRule(of: table) != nil || linksRowsForOtherPolicies(table) || namesItsUser
         // An empty table the personas' rows point into (`seats.team -> teams`) gets a row
@@ -902,7 +908,7 @@ struct DraftOwnership {
         let user = "(select u.id from auth.users u where u.email = \(Self.literal(userEmail)))"
         // User columns whose default is auth.uid() would be NULL for the admin.
         let userColumns = (catalog.columns[table] ?? []).filter { column in
-            column.reference?.table == "auth.users" && !sample.contains { $0.column == column.name }
+            (column.reference?.table == "auth.users" || column.defaultsToSignedInUser) && !sample.contains { $0.column == column.name }
         }
         let flags = rowShowingFlags(of: table)
         let unhidden = sample + userColumns.map { ($0.name, "auth.uid()") }
