@@ -92,7 +92,10 @@ struct FunctionCallProbe {
             // Rows with a value: a void result or NULL is no data; a boolean is counted
             // only to say which way it answered (true: 1).
             let counted = returns == "void" ? "0" : returns == "boolean" ? "count(result) filter (where result)" : "count(result)"
-            let outcome = try context.asPersona(persona, "POST", on: finding, "select \(counted)::text from (select \(call) as result) as called") {
+            // And what it returned, digested, to tell values made per call from data.
+            let digest = returns == "void" || returns == "boolean" ? "null" : "md5(string_agg(result::text, ','))"
+            let sql = "select \(counted)::text, \(digest) from (select \(call) as result) as called"
+            let outcome = try context.asPersona(persona, "POST", on: finding, sql) {
                 let after = try tableChanges()
                 let written = Self.writes(before: before, after: after)
                 changes = written.map { "\($0.verb) \($0.count) row\($0.count == 1 ? "" : "s") of \($0.table)" }
@@ -117,7 +120,17 @@ struct FunctionCallProbe {
                 // may not read are often read through functions on purpose (a private
                 // schema behind RPCs that return the caller's own rows): not counted.
                 let role = context.plan.persona(named: persona)?.role
-                let handedOver = returned > 0 && returns != "boolean"
+                var handedOver = returned > 0 && returns != "boolean"
+                // A value made per call (a random reference that reads its table only to
+                // avoid a collision) is no one's data: the same call again returns another
+                // (a listing-id generator was a made-up DANGER, round thirty).
+                if role == "anon", handedOver, readTables, changes.isEmpty,
+                   case .rows(let again) = try context.asPersona(persona, "POST", on: finding, sql),
+                   let first = rows.first?.last ?? nil, let second = again.first?.last ?? nil, first != second {
+                    handedOver = false
+                    evidence[evidence.count - 1] += "; called again, it returned other values: they are made per call, "
+                        + "not read from a table"
+                }
                 let unreadable = handedOver && role != "anon" && role != "service_role"
                     ? try tables(scanned.filter { $0.hasPrefix("vault.") }, unreadableBy: role ?? "") : []
                 if !unreadable.isEmpty {

@@ -643,6 +643,40 @@ import TestSupport
                 "\(lookup.consequence?.evidence ?? [])")
     }
 
+    /// A reference generator that reads its table only to avoid a collision: what it
+    /// returns is made per call, no row's data, though the call read a table (a property
+    /// site's `generate_listing_id()`, a made-up DANGER, round thirty). A second call
+    /// returns another value; a lookup returning a row's value returns the same one.
+    @Test func aValueMadePerCallIsNoData() throws {
+        let (report, _) = try lint("""
+            create table public.listings (id uuid primary key default gen_random_uuid(), ref text unique, title text not null);
+            alter table public.listings enable row level security;
+            insert into public.listings (ref, title) values ('L-000001', 'first');
+            create function public.new_listing_ref() returns text language plpgsql security definer set search_path = '' as $$
+            declare r text;
+            begin
+              loop
+                r := 'L-' || lpad(floor(random() * 1000000)::text, 6, '0');
+                exit when not exists (select 1 from public.listings where ref = r);
+              end loop;
+              return r;
+            end $$;
+            create function public.first_listing_title() returns text language sql security definer set search_path = '' as $$
+              select title from public.listings order by ref limit 1 $$;
+            """)
+        let generator = try #require(report.findings.first {
+            $0.rule.rawValue == "anon_security_definer_function_executable" && $0.subject == "public.new_listing_ref()"
+        })
+        #expect(!generator.isDanger, "\(generator.consequence?.evidence ?? [])")
+        #expect(generator.consequence?.evidence.first?.hasSuffix(
+            "called again, it returned other values: they are made per call, not read from a table") == true,
+                "\(generator.consequence?.evidence ?? [])")
+        let lookup = try #require(report.findings.first {
+            $0.rule.rawValue == "anon_security_definer_function_executable" && $0.subject == "public.first_listing_title()"
+        })
+        #expect(lookup.isDanger, "\(lookup.consequence?.evidence ?? [])")
+    }
+
     private func lint(_ sql: String, schemas: [String] = ["public"]) throws -> (report: LintReport, connection: Connection) {
         let files = try MigrationFolder(["20240101000000_schema.sql": sql])
         return try withExtendedLifetime(files) {  // the folder goes when `files` does
