@@ -395,6 +395,24 @@ import TestSupport
                 "\(draft.yaml)")
     }
 
+    /// The same read through the claim's text cast back to jsonb (`(auth.jwt() ->>
+    /// 'app_metadata')::jsonb ->> 'role'`, a property site's admin writes): its NOTE named
+    /// no key. And `dev`, which prints no plan, said nothing of it: ✓ everywhere and "no
+    /// dangers found" (round thirty); its report now carries the NOTE after the matrix.
+    @Test func appMetadataReadThroughACastIsNamedAndDevSaysSo() throws {
+        let draft = try Self.draft("appmetadatacast", """
+            create table public.amenities (id uuid primary key default gen_random_uuid(), label text not null);
+            alter table public.amenities enable row level security;
+            create policy amenities_read on public.amenities for select using (true);
+            create policy amenities_insert on public.amenities for insert to authenticated
+              with check ((auth.jwt() ->> 'app_metadata')::jsonb ->> 'role' in ('admin', 'team'));
+            """)
+        let note = "its policies read the token's app_metadata (role), which the drafted personas' tokens do not carry"
+        #expect(draft.yaml.contains("# NOTE: " + note), "\(draft.yaml)")
+        let lines = ObservedAccessReport(draft, planFile: "plan.yml").linesAfterMatrix(sayingNoDangers: true)
+        #expect(lines.contains { $0.hasPrefix("NOTE public.amenities: " + note) }, "\(lines)")
+    }
+
     /// A claim at the token's top level that Supabase Auth issues only through a custom
     /// access token hook (`auth.jwt() ->> 'tenant_id'`), with no hook configured: every
     /// cell was `none`, looking proven. The table's NOTE now names the claim and the

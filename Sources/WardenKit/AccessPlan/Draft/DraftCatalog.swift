@@ -228,10 +228,11 @@ struct DraftCatalog {
         }
     }
 
-    /// The keys read under `app_metadata` in a deparsed expression (`-> 'app_metadata'::text) -> 'tenants'`).
+    /// The keys read under `app_metadata` in a deparsed expression (`-> 'app_metadata'::text) -> 'tenants'`,
+    /// or through its text cast back: `((auth.jwt() ->> 'app_metadata'::text))::jsonb ->> 'role'`).
     private static func appMetadataKeys(_ expression: String) -> [String] {
         guard let pattern = try? NSRegularExpression(
-            pattern: #"'app_metadata'(?:::text)?\)?\s*->>?\s*'([^']+)'"#) else { return [] }
+            pattern: #"'app_metadata'(?:::text)?(?:\)|::jsonb?)*\s*->>?\s*'([^']+)'"#) else { return [] }
         return pattern.matches(in: expression, range: NSRange(expression.startIndex..., in: expression)).compactMap { match in
             Range(match.range(at: 1), in: expression).map { String(expression[$0]) }
         }

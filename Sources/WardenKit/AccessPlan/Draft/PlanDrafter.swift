@@ -227,13 +227,14 @@ public struct PlanDrafter {
             if let signature = finding.signature, let consequence = finding.consequence { writer.anonCalls[signature] = consequence }
         }
         writer.checkDangers = Self.checkDangers(joined.filter(\.1.dangerous).map(\.0))
-        writer.relationNotes = refusals.skipped.merging(unusableRules) { skipped, _ in skipped }
-            .merging(catalog.appMetadataNotes) { earlier, _ in earlier }
+        let claimNotes = catalog.appMetadataNotes
             .merging(accessTokenHook == nil ? catalog.customClaimNotes : [:]) { earlier, _ in earlier }
+        writer.relationNotes = refusals.skipped.merging(unusableRules) { skipped, _ in skipped }
+            .merging(claimNotes) { earlier, _ in earlier }
         return PlanDraft(
             yaml: writer.render(), plan: plan, dangers: writer.dangers().count, verified: check.passed,
             report: check, dangerCells: writer.dangers(), warningCells: writer.warnings(), findings: findings,
-            storagePolicies: storage)
+            storagePolicies: storage, claimNotes: claimNotes)
     }
 
     /// The signed-in personas among `personas` whose sign-up the database refuses.
@@ -331,6 +332,9 @@ public struct PlanDraft: Sendable {
     /// The project's policies on Supabase Storage's tables (observed only when the
     /// schemas include `storage`: see `StoragePolicies.unobservedLines`).
     public internal(set) var storagePolicies = StoragePolicies(tables: [])
+    /// Relation -> why its cells may say less than its policies allow: they read claims
+    /// (`app_metadata`, a hook's) the drafted personas' tokens do not carry.
+    public internal(set) var claimNotes: [String: String] = [:]
 }
 
 extension PlanDrafter {

@@ -144,7 +144,10 @@ public struct ObservedAccessReport {
     /// What the run did not observe: the project's policies on Supabase Storage's
     /// tables when the schemas leave out `storage` (one NOTE line per table).
     public var noteLines: [String] {
-        draft.storagePolicies.unobservedLines(schemas: draft.plan.schemas, planFile: planFile)
+        // Policies reading claims the personas lack: their cells are what a user
+        // without them gets (dev showed ✓ and "no dangers found", and said nothing).
+        draft.claimNotes.sorted { $0.key < $1.key }.map { "NOTE \($0.key): \($0.value)" }
+            + draft.storagePolicies.unobservedLines(schemas: draft.plan.schemas, planFile: planFile)
     }
 
     /// The line after it.
