@@ -59,14 +59,7 @@ import TestSupport
     /// and dev showed "may insert every row" (round thirty). It is the owner rule now,
     /// each persona gets a row, and each user's docs are its own.
     @Test func aHelperGivenTheWholeRowIsTheOwnerRule() throws {
-        let draft = try DraftRealProjectShapesTests.draft("wholerowhelper", """
-            create table public.profiles (id uuid primary key references auth.users (id) on delete cascade, email text);
-            create function public.on_signup() returns trigger language plpgsql security definer set search_path = '' as $$
-            begin insert into public.profiles (id, email) values (new.id, new.email); return new; end $$;
-            create trigger on_signup after insert on auth.users for each row execute function public.on_signup();
-            create table public.docs (id uuid primary key default gen_random_uuid(),
-              owner_id uuid not null default auth.uid() references public.profiles (id),
-              collaborator_emails text[] not null default '{}', body text not null default '');
+        let draft = try DraftRealProjectShapesTests.draft("wholerowhelper", DraftTwoUserRowsTests.profilesAndSharedDocs + """
             create function public.can_edit(_user uuid, d public.docs) returns boolean language sql stable set search_path = '' as $$
               select d.owner_id = _user or (select p.email from public.profiles p where p.id = _user) = any (d.collaborator_emails) $$;
             alter table public.profiles enable row level security;

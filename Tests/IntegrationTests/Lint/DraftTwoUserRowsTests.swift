@@ -207,6 +207,20 @@ import TestSupport
         #expect(unique.dangerCells.isEmpty, "\(unique.dangerCells)")
     }
 
+    /// Profiles a sign-up trigger fills with the user's e-mail, and documents shared with
+    /// e-mail addresses (`collaborator_emails`), each owned through `owner_id default
+    /// auth.uid()` by a profile; no row-level security yet.
+    static let profilesAndSharedDocs = """
+        create table public.profiles (id uuid primary key references auth.users (id) on delete cascade, email text);
+        create function public.on_signup() returns trigger language plpgsql security definer set search_path = '' as $$
+        begin insert into public.profiles (id, email) values (new.id, new.email); return new; end $$;
+        create trigger on_signup after insert on auth.users for each row execute function public.on_signup();
+        create table public.docs (id uuid primary key default gen_random_uuid(),
+          owner_id uuid not null default auth.uid() references public.profiles (id),
+          collaborator_emails text[] not null default '{}', body text not null default '');
+
+        """
+
     /// Collaborators named by e-mail, matched against the e-mail in the reader's own
     /// profile, which the user may rewrite (`using (id = auth.uid())`, no check on it): ava
     /// sets hers to ben's and edits the documents shared with him. The insert was the only
@@ -214,14 +228,7 @@ import TestSupport
     /// dangers found" (a study platform, round thirty). A trigger that keeps the e-mail
     /// (`new.email := old.email`) turns the update back: kept as refused, no DANGER.
     @Test func rewritingTheOwnRowWithAnotherUsersValueIsADanger() throws {
-        let schema = """
-            create table public.profiles (id uuid primary key references auth.users (id) on delete cascade, email text);
-            create function public.on_signup() returns trigger language plpgsql security definer set search_path = '' as $$
-            begin insert into public.profiles (id, email) values (new.id, new.email); return new; end $$;
-            create trigger on_signup after insert on auth.users for each row execute function public.on_signup();
-            create table public.docs (id uuid primary key default gen_random_uuid(),
-              owner_id uuid not null default auth.uid() references public.profiles (id),
-              collaborator_emails text[] not null default '{}', body text not null default '');
+        let schema = Self.profilesAndSharedDocs + """
             alter table public.profiles enable row level security;
             alter table public.docs enable row level security;
             create policy own_profile on public.profiles to authenticated using (id = auth.uid());
