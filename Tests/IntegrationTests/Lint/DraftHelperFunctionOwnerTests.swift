@@ -57,7 +57,8 @@ import TestSupport
     /// by profiles: the policy reads no single column, so it was taken for a check of who
     /// the user is; the draft had no owner rule, its setup left `owner_id` NULL (refused),
     /// and dev showed "may insert every row" (round thirty). It is the owner rule now,
-    /// each persona gets a row, and each user's docs are its own.
+    /// each persona gets a row, and each user's docs are its own. What the helper's body
+    /// matches rows on (the caller's profile e-mail) is a value a user may claim.
     @Test func aHelperGivenTheWholeRowIsTheOwnerRule() throws {
         let draft = try DraftRealProjectShapesTests.draft("wholerowhelper", DraftTwoUserRowsTests.profilesAndSharedDocs + """
             create function public.can_edit(_user uuid, d public.docs) returns boolean language sql stable set search_path = '' as $$
@@ -73,6 +74,15 @@ import TestSupport
         #expect(docs.access["ava"] == Access(select: .own, insert: .own, update: .own, delete: .own), "\(draft.yaml)")
         #expect(docs.access["ben"] == Access(select: .own, insert: .own, update: .own, delete: .own), "\(draft.yaml)")
         #expect(!draft.dangerCells.contains { $0.hasPrefix("public.docs") }, "\(draft.dangerCells)")
+        // The helper compares the caller's profile e-mail with the document's: a profile
+        // whose e-mail its user may rewrite is a claim of another user's documents, found
+        // in the helper's body (the policy's text names no profile: no check was made).
+        #expect(draft.plan.checks.contains { $0.name == "ava sets the email of its own public.profiles row to ben's" },
+                "\(draft.yaml)")
+        #expect(draft.dangerCells.contains {
+            $0.hasPrefix("public.profiles · ava: a signed-in user may claim another user's email in public.profiles, "
+                + "which public.docs's policies match rows on")
+        }, "\(draft.dangerCells)")
         #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
     }
 }

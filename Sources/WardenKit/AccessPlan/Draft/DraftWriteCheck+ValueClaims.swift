@@ -1,3 +1,5 @@
+import Foundation
+
 extension DraftWriteCheck {
     /// One check per text column of a table with an owner column that another table's
     /// policies match rows on through it (`inbound` readable where `to_email in (select
@@ -10,19 +12,29 @@ extension DraftWriteCheck {
     static func valueClaims(ownership: DraftOwnership, exposed: [String: String], personas: [Persona]) -> [DraftWriteCheck] {
         guard let (writer, writerEmail, other, otherEmail) = writerAndOther(personas) else { return [] }
         let catalog = ownership.catalog
-        let readerNames = catalog.readExpressions.keys.sorted()
+        let readerNames = Set(catalog.readExpressions.keys).union(catalog.readHelperBodies.keys).sorted()
         return exposed.sorted(by: { $0.value < $1.value }).flatMap { quoted, table -> [DraftWriteCheck] in
             guard let owner = ownership.ownerColumn(of: table), ownership.membershipColumns(of: table) == nil else { return [] }
             let mayInsert = catalog.tablesSignedInMayInsert.contains(table)
             // The other tables whose read policies select from this one, found once per
             // table, not per column (3,600 columns by 345 tables took 0.6 s).
             let from = "FROM \(table)"
+            let fromInBody = Self.fromClause(of: table)
+            let bare = String(table.lowercased().split(separator: ".").last ?? "")
             let readers = readerNames.compactMap { name -> (name: String, expressions: [String])? in
+                // Its policies' expressions, and the bodies of the helpers they call
+                // (studyu's `can_edit` compares the caller's profile e-mail: no check was made).
                 let expressions = (catalog.readExpressions[name] ?? []).filter { $0.contains(from) }
+                    + (catalog.readHelperBodies[name] ?? []).filter {
+                        $0.contains(bare) && $0.range(of: fromInBody, options: .regularExpression) != nil
+                    }
                 return name == table || expressions.isEmpty ? nil : (name, expressions)
             }
             return (catalog.columns[table] ?? []).flatMap { column -> [DraftWriteCheck] in
+                // A role's value (`role = 'admin'` in a helper) is a privilege, which the
+                // self-promotion checks claim by its values (`DraftWriteCheck.selfPromotions`).
                 guard column.name != owner, column.writable, column.reference == nil, column.category == "S",
+                      !DraftSingledOutValues.namesARole(column: column.name, type: column.typeName),
                       let reader = readers.first(where: { matches($0.expressions, column: column.name) })?.name
                 else { return [] }
                 let target = """
@@ -81,6 +93,15 @@ extension DraftWriteCheck {
         rewrite.needsOwnRow = table
         rewrite.sameHoleAs = sameHoleAs
         return rewrite
+    }
+
+    /// `from <table>` as a function body (lowercased) may spell it: qualified or not,
+    /// quoted or not (`from public.profiles p`, `from profiles`).
+    private static func fromClause(of table: String) -> String {
+        let parts = table.lowercased().split(separator: ".", maxSplits: 1).map(String.init)
+        let name = NSRegularExpression.escapedPattern(for: parts.last ?? table)
+        let schema = parts.count == 2 ? NSRegularExpression.escapedPattern(for: parts[0]) : ""
+        return #"\bfrom\s+(?:"?"# + schema + #""?\.)?"?"# + name + #""?(?![\w"])"#
     }
 
     /// Whether one of `expressions` (deparsed with an empty search_path, each reading the
