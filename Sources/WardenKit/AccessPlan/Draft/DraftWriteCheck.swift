@@ -48,7 +48,7 @@ struct DraftWriteCheck {
     static func insert(
         _ name: String, writer: Persona, into table: String, quotedTable: String,
         sample: [(column: String, expression: String)], naming column: String, type: String, target: String,
-        danger: String, hiddenParent: String? = nil, unlessReadable: (table: String, column: String)? = nil
+        danger: String, unlessReadable: (table: String, column: String)? = nil
     ) -> DraftWriteCheck {
         let values = [(column, "current_setting('\(setting)')::\(type)")] + sample.filter { $0.column != column }
         let into = "insert into \(quotedTable) (\(values.map { DraftOwnership.sqlName($0.0) }.joined(separator: ", "))) "
@@ -57,7 +57,7 @@ struct DraftWriteCheck {
                 + "where p.\(DraftOwnership.sqlName(parent.column))::text = current_setting('\(setting)'))"
         } ?? into + "values (\(values.map(\.1).joined(separator: ", ")))"
         let check = before(expectingOneRow(name, writer: writer, sql: sql), target: target)
-        return DraftWriteCheck(table: table, check: check, danger: danger, hiddenParent: hiddenParent)
+        return DraftWriteCheck(table: table, check: check, danger: danger)
     }
 
     /// `check` with the admin's `before` SQL handing it the key `target` selects (in `setting`).
