@@ -86,7 +86,8 @@ package struct AccessPlanParser {
     /// as `plan draft` writes it).
     static func dangerMarkedFindings(_ text: String) -> Set<String> {
         var found: Set<String> = []
-        for line in text.split(separator: "\n") where line.hasPrefix("# DANGER (") {
+        for bytes in PlanTextLines(text) where bytes.starts(with: "# DANGER (".utf8) {
+            let line = Substring(bytes)
             let rest = line.dropFirst("# DANGER (".count)
             guard let close = rest.firstIndex(of: ")"), let colon = rest[close...].range(of: ": ") else { continue }
             let rule = rest[..<close], subject = rest[rest.index(after: close)..<colon.lowerBound].trimmingCharacters(in: .whitespaces)
@@ -179,9 +180,9 @@ package struct AccessPlanParser {
     /// marks a cell it drafted from what the database allowed).
     static func dangerCommentLines(_ text: String) -> Set<Int> {
         var lines: Set<Int> = []
-        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            guard let mark = line.range(of: "# DANGER") else { continue }
-            if !line[..<mark.lowerBound].allSatisfy(\.isWhitespace) { lines.insert(index + 1) }
+        for (index, line) in PlanTextLines(text).enumerated() {
+            guard let mark = PlanTextLines.start(of: "# DANGER", in: line) else { continue }
+            if !PlanTextLines.isBlank(line[..<mark]) { lines.insert(index + 1) }
         }
         return lines
     }
