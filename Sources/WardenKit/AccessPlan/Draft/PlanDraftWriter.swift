@@ -68,9 +68,11 @@ struct PlanDraftWriter {
                 lines += relation.sample.map { "      \(Self.key($0.column)): \(Self.quote($0.expression))" }
             }
             lines.append("    access:")
+            let cellNotes = CellNotes(notes[relation.qualifiedName] ?? [:], personas: plan.personas.map(\.name))
+            lines += cellNotes.sharedLines(indent: "      ")
             for persona in plan.personas {
                 let access = relation.access[persona.name] ?? .nothing
-                for note in notes[relation.qualifiedName]?[persona.name] ?? [] { lines.append("      # NOTE: \(note)") }
+                for note in cellNotes.own[persona.name] ?? [] { lines.append("      # NOTE: \(note)") }
                 let danger = relationDanger(relation, persona, access).map { "  # DANGER: \($0)" } ?? ""
                 lines.append("      \(persona.name): \(Self.text(access))\(danger)")
             }
@@ -78,9 +80,11 @@ struct PlanDraftWriter {
         if !plan.functions.isEmpty { lines += ["", "functions:"] }
         for function in plan.functions {
             lines.append("  \(Self.quote(function.signature)):")
+            let cellNotes = CellNotes(notes[function.signature] ?? [:], personas: plan.personas.map(\.name))
+            lines += cellNotes.sharedLines(indent: "    ")
             for persona in plan.personas {
                 let executes = function.execute[persona.name] ?? false
-                for note in notes[function.signature]?[persona.name] ?? [] { lines.append("    # NOTE: \(note)") }
+                for note in cellNotes.own[persona.name] ?? [] { lines.append("    # NOTE: \(note)") }
                 let danger = functionDanger(function, persona, executes).map { "  # DANGER: \($0)" }
                     ?? functionWarning(function, persona, executes).map { "  # WARN: \($0)" } ?? ""
                 lines.append("    \(persona.name): \(executes ? "execute" : "deny")\(danger)")
