@@ -134,7 +134,7 @@ package struct AccessPlanRunner {
                 }, seal: seal,
                 impersonation: Impersonation(connection: connection, seal: seal), userIDs: userIDs,
                 catalogReadByAdmin: resolved.catalogReader == seal.adminRole,
-                firesDeferredConstraints: deferred.exist)
+                deferredConstraints: deferred)
             var results: [ProbeResult] = issued.failures + unprovenResults(resolved, failed: issued.failures.compactMap(\.persona))
             // The truth and the probes run here; their results are read below.
             var readProbes: ProbeResultsReader? = try runTruthAndProbes(
@@ -338,9 +338,12 @@ struct ProbeContext {
     /// Whether the catalog was read as the admin the truth is computed as (then a
     /// relation's `rowSecurityAppliesToReader` is the admin's).
     var catalogReadByAdmin = false
-    /// Whether the database has initially deferred constraints, which every write
-    /// probe then fires (`DeferredConstraints`).
-    var firesDeferredConstraints = false
+    /// The database's initially deferred constraints, which every write probe then
+    /// fires (`DeferredConstraints`).
+    var deferredConstraints = DeferredConstraints.none
+
+    /// Whether there are any (`deferredConstraints`).
+    var firesDeferredConstraints: Bool { deferredConstraints.exist }
 
     /// The persona's request settings (every persona in `plan` has one).
     func request(_ persona: Persona) -> PersonaRequest {

@@ -115,4 +115,14 @@ struct DeferredConstraints {
 
     /// Fires every pending check, as a commit would.
     static let firingSQL: SQL = "set constraints all immediate"
+
+    /// Fires the checks pending now and defers these constraints again, inside the
+    /// caller's savepoint; a check that refuses is thrown (rolling the savepoint back
+    /// undoes the rows that left it pending).
+    func fireAndDeferAgain(on connection: Connection) throws {
+        guard let names else { return }
+        for outcome in try connection.run(unit: [Self.firingSQL, "set constraints \(raw: names) deferred"]) {
+            _ = try outcome.get()
+        }
+    }
 }

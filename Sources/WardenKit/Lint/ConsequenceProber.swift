@@ -36,10 +36,16 @@ struct ConsequenceProber {
             let userIDs = try PlanAccountCreator(connection: connection, plan: plan).createAccounts()
             let issued = try PersonaTokenIssuer(
                 connection: connection, plan: plan, userIDs: userIDs, adminRoleSetting: seal.roleSetting).issue().issued
+            // A call a deferred constraint refuses at commit fails for a client: the
+            // probes fire them, as `pgwarden test`'s do, once the accounts' own pending
+            // checks went through (when they do not, nothing is fired, as before).
+            var deferred = DeferredConstraints.read(from: try connection.query(DeferredConstraints.namesSQL))
+            do { try deferred.settle(on: connection, source: plan.source) } catch is DeferredSetupRefusal { deferred = .none }
             let context = ProbeContext(
                 connection: connection, plan: plan, requests: issued.requests, seal: seal,
-                impersonation: Impersonation(connection: connection, seal: seal), userIDs: userIDs)
-            try addOwnedRows(for: findings)
+                impersonation: Impersonation(connection: connection, seal: seal), userIDs: userIDs,
+                deferredConstraints: deferred)
+            try addOwnedRows(for: findings, context)
             var proven: [LintFinding] = []
             for var finding in findings {
                 finding.consequence = try consequence(of: finding, context)
@@ -51,13 +57,13 @@ struct ConsequenceProber {
     }
 
     /// Rows of the signed-in users in the tables whose policies are probed (as `plan draft` does).
-    private func addOwnedRows(for findings: [LintFinding]) throws {
+    private func addOwnedRows(for findings: [LintFinding], _ context: ProbeContext) throws {
         let tables = Set(findings.filter { $0.rule == .rlsPolicyAlwaysTrue }.map(\.subject))
         for table in tables.sorted() {
             guard let finding = findings.first(where: { $0.subject == table }),
                   let sql = ownership.setupRows(table: table, quotedTable: Self.quoted(finding), emails: personas.compactMap { $0.user?.email })
             else { continue }
-            try connection.savepoint { try connection.execute(unsafeScript: sql) }
+            try context.makeSetupRows(sql)
         }
     }
 
@@ -142,8 +148,7 @@ extension ProbeContext {
             PersonaRequest.select(request.roleSwitch + request.requestSettings),
             "select set_config('statement_timeout', '5s', true)",
             SQL(raw: sql),
-            impersonation.becomeAdminSQL,
-        ])
+        ] + (firesDeferredConstraints ? [DeferredConstraints.firingSQL] : []) + [impersonation.becomeAdminSQL])
         if after == nil { _ = batch.add(rollback) }
         let outcomes = try connection.run(batch)
         _ = try outcomes[0][0].get()  // the savepoint: its failure is the run's, not the probe's
@@ -166,5 +171,27 @@ extension ProbeContext {
             for result in outcomes[1] { _ = try result.get() }
         }
         return outcome
+    }
+
+    /// Runs `sql`, rows `plan draft`'s setup would make, in a savepoint. With initially
+    /// deferred constraints, their checks fire as a commit would: rows they refuse are
+    /// not made (false), and the probes after it do not meet their pending checks.
+    @discardableResult
+    func makeSetupRows(_ sql: String) throws -> Bool {
+        var refusedAtCommit = false
+        do {
+            try connection.savepoint {
+                try connection.execute(unsafeScript: sql)
+                do {
+                    try deferredConstraints.fireAndDeferAgain(on: connection)
+                } catch let error as PGError where !AccessPlanLimits.isLimit(error) {
+                    refusedAtCommit = true
+                    throw error
+                }
+            }
+            return true
+        } catch where refusedAtCommit {
+            return false
+        }
     }
 }

@@ -103,7 +103,7 @@ extension FunctionCallProbe {
     private func makeRows(_ named: NamedTable, ownership: DraftOwnership) throws {
         let emails = context.plan.personas.compactMap { $0.user?.email }
         guard let sql = ownership.setupRows(table: named.catalogName, quotedTable: named.table, emails: emails) else { return }
-        try context.connection.savepoint { try context.connection.execute(unsafeScript: sql) }
+        try context.makeSetupRows(sql)
     }
 
     /// A table a parameter names: quoted, as the catalog names it, its key column and

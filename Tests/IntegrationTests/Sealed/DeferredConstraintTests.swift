@@ -148,4 +148,45 @@ import TestSupport
         #expect(report.failures.map(\.name) == [], "\(report.failures.map { "\($0.name): \($0.observed)" })")
         #expect(report.results.filter { $0.subjectKind == .check }.count == 3)
     }
+
+    /// Lint's calls fire them too: a security definer function anon may call that
+    /// makes a team with no owner member fails for a client at commit, so it proves
+    /// nothing (it was "inserted 1 row of public.teams", a proven DANGER); one that
+    /// makes the owner member too still proves its writes. The teams lint makes for its
+    /// always-true update policy have no owner member either: they are not made, and
+    /// leave no pending check for the calls after them.
+    @Test func lintsCallsFireThemAsACommitWould() throws {
+        let connection = try Connection(try TestCluster.newTwinDatabase("deferredlint").project)
+        try connection.execute(unsafeScript: Self.schema + """
+
+            create policy teams_rename on public.teams for update to authenticated using (true);
+            grant update on public.teams to authenticated;
+
+            create function public.start_orphan_team() returns uuid language sql security definer set search_path = '' as $$
+              insert into public.teams (name, created_by) select 'orphan', id from auth.users order by created_at limit 1 returning id
+            $$;
+            create function public.start_owned_team() returns uuid language plpgsql security definer set search_path = '' as $$
+            declare team uuid; owner uuid;
+            begin
+              select id into owner from auth.users order by created_at limit 1;
+              insert into public.teams (name, created_by) values ('owned', owner) returning id into team;
+              insert into public.members (team_id, user_id, role) values (team, owner, 'owner');
+              return team;
+            end $$;
+            """)
+        let report = try Linter(connection: connection, schemas: ["public"]).run()
+        func anonCall(_ function: String) throws -> LintFinding {
+            try #require(report.findings.first {
+                $0.rule.rawValue == "anon_security_definer_function_executable" && $0.subject == "public.\(function)()"
+            })
+        }
+        let orphan = try anonCall("start_orphan_team")
+        #expect(orphan.consequence?.verdict == .notProbed, "\(orphan.consequence?.evidence ?? [])")
+        #expect(orphan.consequence?.evidence.first?.contains("failed, P0001 team ") == true, "\(orphan.consequence?.evidence ?? [])")
+        #expect(orphan.consequence?.evidence.first?.contains("has no owner") == true, "\(orphan.consequence?.evidence ?? [])")
+        let owned = try anonCall("start_owned_team")
+        #expect(owned.consequence?.verdict == .proven, "\(owned.consequence?.evidence ?? [])")
+        #expect(owned.consequence?.evidence.first?.contains("inserted 1 row of public.members") == true,
+                "\(owned.consequence?.evidence ?? [])")
+    }
 }
