@@ -10,10 +10,11 @@ enum AccessCheck {
     case plan(AccessPlan)
     case observation(ProjectAPISettings)
 
-    /// The plan at `planFile` when `hasPlan`, else the API settings near that path.
-    static func read(planFile: URL, hasPlan: Bool) throws -> AccessCheck {
-        guard hasPlan else { return .observation(try ProjectAPISettings(nearPlan: planFile.path)) }
-        let plan = try AccessPlan(contentsOf: planFile)
+    /// The plan at `planFile` when `hasPlan`, else the API settings near that path (each
+    /// with the config.toml beside the plan, else the project's at `projectRoot`).
+    static func read(planFile: URL, hasPlan: Bool, projectRoot: URL?) throws -> AccessCheck {
+        guard hasPlan else { return .observation(try ProjectAPISettings(nearPlan: planFile.path, projectRoot: projectRoot)) }
+        let plan = try AccessPlan(contentsOf: planFile, projectRoot: projectRoot)
         plan.noteConfiguredSchemasLeftOut()
         return .plan(plan)
     }

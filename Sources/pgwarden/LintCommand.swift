@@ -66,11 +66,12 @@ struct LintCommand: ParsableCommand {
             let layout = try migrations.project.layout(
                 migrations: migrations.folder, plan: plan, allGiven: migrations.folder != nil && plan != nil)
             let planFile = layout.planFile.relativePath
-            let accessPlan = FileManager.default.fileExists(atPath: planFile) ? try AccessPlan(contentsOf: layout.planFile) : nil
+            let accessPlan = FileManager.default.fileExists(atPath: planFile)
+                ? try AccessPlan(contentsOf: layout.planFile, projectRoot: layout.root) : nil
             accessPlan?.noteConfiguredSchemasLeftOut()
             // Without a plan, the project's config.toml says where its API looks and how it
             // signs in (read before anything connects: a wrong value reaches no server).
-            let api = accessPlan == nil ? try ProjectAPISettings(nearPlan: layout.planFile.path) : nil
+            let api = accessPlan == nil ? try ProjectAPISettings(nearPlan: layout.planFile.path, projectRoot: layout.root) : nil
             let passed: Bool
             if try ProjectTwin.standIn(databaseURL: database.databaseURL, layout: { layout }) != nil {
                 passed = try ProjectTwin.run(layout, withPlan: false, noCache: false, progress: .onStandardError(),

@@ -53,7 +53,9 @@ struct PlanDraftCommand: ParsableCommand {
             if let output, FileManager.default.fileExists(atPath: output) {
                 throw ProjectInitError(path: output, reason: .exists)
             }
-            let api = try ProjectAPISettings(nearPlan: output ?? "access-plan.yml")
+            // The project's hook and [api] settings when none are beside --output: the
+            // project is the current folder (as the twin below is).
+            let api = try ProjectAPISettings(nearPlan: output ?? "access-plan.yml", projectRoot: URL(fileURLWithPath: "."))
             guard let layout = try ProjectTwin.standIn(
                 databaseURL: database.databaseURL, layout: { try ProjectOptions.parse([]).layout() }) else {
                 return try draft(on: database.connect(), api: api)

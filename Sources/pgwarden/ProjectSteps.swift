@@ -25,7 +25,7 @@ struct ProjectSteps {
     /// else the project's API settings; the migrations; the seed files) without touching
     /// any database: a run that would refuse its input fails here, before a server is started.
     static func checkInputs(of project: Project, withPlan: Bool) throws -> Inputs {
-        let access = try AccessCheck.read(planFile: project.planFile, hasPlan: withPlan)
+        let access = try AccessCheck.read(planFile: project.planFile, hasPlan: withPlan, projectRoot: project.root)
         let migrations = try project.migrations()
         return Inputs(access: access, migrations: migrations, seeds: try project.checkedSeeds())
     }

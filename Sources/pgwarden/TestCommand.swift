@@ -70,7 +70,8 @@ struct TestCommand: ParsableCommand {
             let suite = try tests.suite(in: layout)
             // Without a plan, the project's config.toml says where its API looks.
             let access = try AccessCheck.read(
-                planFile: layout.planFile, hasPlan: try TestsOptions.hasPlan(layout, named: self.plan.file))
+                planFile: layout.planFile, hasPlan: try TestsOptions.hasPlan(layout, named: self.plan.file),
+                projectRoot: layout.root)
             // Given no database at all, a throwaway twin of the project (as `dev`).
             if let project = try ProjectTwin.standIn(databaseURL: database.databaseURL, layout: { layout }) {
                 return try ProjectTwin.run(project, withPlan: access.plan != nil, noCache: false,

@@ -1,9 +1,12 @@
 import Foundation
 
 extension AccessPlan {
-    /// Reads and checks a plan file (mistakes throw `AccessPlanError` with the line).
-    public init(contentsOf file: URL) throws {
-        self = try AccessPlanParser.load(path: file.relativePath)  // as given: messages name it so
+    /// Reads and checks a plan file (mistakes throw `AccessPlanError` with the line),
+    /// with the settings (access token hook, `[api]`) of the `supabase/config.toml`
+    /// beside it, else of the Supabase project at `projectRoot`.
+    public init(contentsOf file: URL, projectRoot: URL? = nil) throws {
+        // As given: messages name it so.
+        self = try AccessPlanParser.load(path: file.relativePath, projectRoot: projectRoot?.relativePath)
     }
 
     /// Proves the plan on a database: acts as every persona, compares what each sees

@@ -29,6 +29,9 @@ public struct Project: Sendable {
     /// The storage buckets config.toml declares (`[storage.buckets.<name>]`), made after
     /// the seeds as `supabase start` and `supabase db reset` make them (`ConfigStorageBuckets`).
     public var storageBuckets: [SupabaseConfig.StorageBucket] = []
+    /// The project's root folder, whose `supabase/config.toml` a plan kept elsewhere
+    /// reads (its access token hook, `[api]`); nil: only the one beside the plan.
+    public var root: URL?
 
     /// A project with pgwarden's own layout under `directory` (`migrations/`, `seeds/`,
     /// `access-plan.yml`); `ProjectLayout.discover(in:)` also finds Supabase projects.
@@ -58,7 +61,7 @@ public struct Project: Sendable {
     }
 
     /// The access plan, read and checked.
-    public func accessPlan() throws -> AccessPlan { try AccessPlan(contentsOf: planFile) }
+    public func accessPlan() throws -> AccessPlan { try AccessPlan(contentsOf: planFile, projectRoot: root) }
 
     /// The seed files, read and checked: a file that would end the seed transaction,
     /// touch savepoints or change the role is an error naming its line. `apply(on:)`

@@ -9,8 +9,9 @@ package struct AccessPlanParser {
 
     package init(file: String) { reader = YAMLNodeReader(file: file) }
 
-    /// Reads a plan file from disk.
-    package static func load(path: String) throws -> AccessPlan {
+    /// Reads a plan file from disk, with the settings of the `supabase/config.toml`
+    /// beside it, else of the project at `projectRoot` (`PlanSupabaseConfig`).
+    package static func load(path: String, projectRoot: String? = nil) throws -> AccessPlan {
         // stat(2), not FileManager's attributes: those look up the file owner's user and
         // group names too (the system's user database), on every run's path (issue 18).
         var status = stat()
@@ -26,7 +27,7 @@ package struct AccessPlanParser {
             throw AccessPlanError(file: path, line: nil, message: "cannot read the plan file (missing or unreadable)")
         case .failure(.notUTF8): throw AccessPlanError(file: path, line: nil, message: "the plan file is not valid UTF-8")
         }
-        let config = try PlanSupabaseConfig.read(near: path)
+        let config = try PlanSupabaseConfig.read(near: path, projectRoot: projectRoot)
         // A plan that names no schemas checks those the project's Data API exposes, as
         // the Supabase CLI's PostgREST does: the project's own among `[api] schemas`.
         let configured = config.schemas.map { ProjectAPISettings.projectSchemas($0) }

@@ -11,12 +11,16 @@ import TOMLKit
 enum PlanSupabaseConfig {
     /// The config file for a plan at `planPath`: `<plan's folder>/supabase/config.toml`,
     /// or `<plan's folder>/config.toml` when the plan lies in the `supabase` folder; named
-    /// as the plan is (`supabase/config.toml` beside `access-plan.yml`).
-    static func file(near planPath: String) -> String? {
+    /// as the plan is (`supabase/config.toml` beside `access-plan.yml`). Without one there,
+    /// the project's own, `<projectRoot>/supabase/config.toml`: a plan kept or drafted
+    /// outside `supabase/` (`plan draft --output /tmp/plan.yml` from the project's root)
+    /// signed its personas in without the project's access token hook, and said nothing.
+    static func file(near planPath: String, projectRoot: String? = nil) -> String? {
         let folder = (planPath as NSString).deletingLastPathComponent
         let inSupabase = URL(fileURLWithPath: planPath).deletingLastPathComponent().lastPathComponent == "supabase"
         let candidates = ["supabase/config.toml"] + (inSupabase ? ["config.toml"] : [])
-        return candidates.map { (folder as NSString).appendingPathComponent($0) }
+        let project = projectRoot.map { [($0 as NSString).appendingPathComponent("supabase/config.toml")] } ?? []
+        return (candidates.map { (folder as NSString).appendingPathComponent($0) } + project)
             .first { FileManager.default.fileExists(atPath: $0) }
     }
 
@@ -32,9 +36,9 @@ enum PlanSupabaseConfig {
         var schemas: [String]?
     }
 
-    /// The config file beside `planPath`, read once.
-    static func read(near planPath: String) throws -> Values {
-        guard let file = file(near: planPath) else { return Values() }
+    /// The config file beside `planPath` (else the project's at `projectRoot`), read once.
+    static func read(near planPath: String, projectRoot: String? = nil) throws -> Values {
+        guard let file = file(near: planPath, projectRoot: projectRoot) else { return Values() }
         guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
             throw AccessPlanError(file: file, line: nil, message: "cannot read the file (missing, unreadable or not UTF-8)")
         }

@@ -34,12 +34,13 @@ public struct ProjectAPISettings: Sendable, Equatable {
         self.accessTokenHook = accessTokenHook
     }
 
-    /// The settings of the `supabase/config.toml` next to a plan at `path` (as
-    /// `AccessPlan(contentsOf:)` finds it; the plan need not exist yet), read once.
+    /// The settings of the `supabase/config.toml` next to a plan at `path`, else of the
+    /// project at `projectRoot` (as `AccessPlan(contentsOf:projectRoot:)` finds it; the
+    /// plan need not exist yet), read once.
     /// - Throws: `AccessPlanError` naming the file for a malformed file or value, or an
     ///   HTTP hook.
-    public init(nearPlan path: String) throws {
-        let values = try PlanSupabaseConfig.read(near: path)
+    public init(nearPlan path: String, projectRoot: URL? = nil) throws {
+        let values = try PlanSupabaseConfig.read(near: path, projectRoot: projectRoot?.relativePath)
         self.init(
             exposedSchemas: Self.projectSchemas(values.schemas ?? []),
             extraSearchPath: values.extraSearchPath ?? AccessPlan.supabaseExtraSearchPath,

@@ -97,6 +97,7 @@ public struct ProjectLayout: Sendable {
         project.exposesNewEntities = supabaseConfig?.autoExposeNewTables ?? true
         project.storageBuckets = supabaseConfig?.storageBuckets ?? []
         project.missingMigrationsFolderIsEmpty = kind == .supabase && migrationsFromLayout
+        project.root = root
         return project
     }
 

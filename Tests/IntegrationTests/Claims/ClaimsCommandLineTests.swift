@@ -178,6 +178,29 @@ import TestSupport
     /// --output), so it observes what `pgwarden test` will: here a table only a token
     /// the hook stamped may read.
     @Test func planDraftCallsTheConfiguredHook() throws {
+        let (url, folder) = try Self.hookedProject()
+        let file = folder.appendingPathComponent("drafted.yml").path
+        let drafted = try PgwardenCLI.run(["plan", "draft", "--database-url", url, "--output", file])
+        #expect(drafted.status == 0, "\(drafted.all)")
+        try Self.expectHookedCellsRead(draft: file, url: url)
+    }
+
+    /// From the project's root, a plan drafted and tested outside `supabase/` (`--output
+    /// /tmp/plan.yml`) uses the project's hook too: it signed the personas in without it,
+    /// said nothing, and drafted (and then passed) `none` for rows every member reads.
+    @Test func aPlanOutsideTheProjectUsesTheProjectsHook() throws {
+        let (url, folder) = try Self.hookedProject()
+        let outside = TestFolder.url("claims-outside")
+        try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+        let file = outside.appendingPathComponent("drafted.yml").path
+        let drafted = try PgwardenCLI.run(["plan", "draft", "--database-url", url, "--output", file], directory: folder.path)
+        #expect(drafted.status == 0, "\(drafted.all)")
+        try Self.expectHookedCellsRead(draft: file, url: url, directory: folder.path)
+    }
+
+    /// The fixture's database with `hookedTable`, its hook moved to a `private` schema, and
+    /// a project folder whose config.toml names it there: the URL and the folder.
+    private static func hookedProject() throws -> (url: String, folder: URL) {
         let (url, admin) = try Self.database()
         try admin.execute(unsafeScript: Self.hookedTable)
         try admin.execute("""
@@ -192,16 +215,19 @@ import TestSupport
         try String(contentsOf: config, encoding: .utf8)
             .replacingOccurrences(of: "postgres/public/custom_access_token_hook", with: "postgres/private/custom_access_token_hook")
             .write(to: config, atomically: true, encoding: .utf8)
-        let file = folder.appendingPathComponent("drafted.yml").path
-        let drafted = try PgwardenCLI.run(["plan", "draft", "--database-url", url, "--output", file])
-        #expect(drafted.status == 0, "\(drafted.all)")
+        return (url, folder)
+    }
+
+    /// The drafted plan `draft` lets ava and ben read `hooked` (only a token the hook
+    /// stamped may), and `pgwarden test` (run in `directory`) proves those cells.
+    private static func expectHookedCellsRead(draft file: String, url: String, directory: String? = nil) throws {
         let text = try String(contentsOfFile: file, encoding: .utf8)
         let block = text.components(separatedBy: "\n  hooked:").dropFirst().first ?? ""
         let cells = block.split(separator: "\n").prefix(8).map { $0.trimmingCharacters(in: .whitespaces) }
         #expect(cells.contains("ava: read") && cells.contains("ben: read"), "\(text)")
         // The drafted cells hold under `pgwarden test`, which calls the hook too (the other
         // tables are empty, so the draft leaves their writes unproven: NOTEs, not this test's).
-        let tested = try PgwardenCLI.run(["test", "--database-url", url, "--plan", file])
+        let tested = try PgwardenCLI.run(["test", "--database-url", url, "--plan", file], directory: directory)
         let row = tested.standardOutput.split(separator: "\n").first { $0.hasPrefix("public.hooked") }
         #expect(row.map { $0.trimmingCharacters(in: .whitespaces).hasSuffix("···· ✓   S··· ✓   S··· ✓   SIUD ✓") } == true, "\(tested.all)")
     }
