@@ -99,11 +99,22 @@ extension FunctionCallProbe {
         return try find()
     }
 
-    /// Gives `named` the rows `plan draft`'s setup would (in this rolled-back run).
+    /// Gives `named` the rows `plan draft`'s setup would (in this rolled-back run), and
+    /// its membership tables theirs (`members (team_id, user_id)` for `teams`): a team no
+    /// one belonged to showed nothing of its members, and anon's call listing any team's
+    /// e-mails, given a team's id, stayed a WARN.
     private func makeRows(_ named: NamedTable, ownership: DraftOwnership) throws {
         let emails = context.plan.personas.compactMap { $0.user?.email }
         guard let sql = ownership.setupRows(table: named.catalogName, quotedTable: named.table, emails: emails) else { return }
-        try context.makeSetupRows(sql)
+        guard try context.makeSetupRows(sql) else { return }
+        for table in ownership.catalog.columns.keys.sorted() where ownership.membershipColumns(of: table)?.parent == named.catalogName {
+            let parts = table.split(separator: ".", maxSplits: 1).map(String.init)
+            guard parts.count == 2,
+                  let members = ownership.setupRows(
+                    table: table, quotedTable: SQL.quoteIdentifier(parts[0]) + "." + SQL.quoteIdentifier(parts[1]), emails: emails)
+            else { continue }
+            try context.makeSetupRows(members)
+        }
     }
 
     /// A table a parameter names: quoted, as the catalog names it, its key column and

@@ -677,6 +677,37 @@ import TestSupport
         #expect(lookup.isDanger, "\(lookup.consequence?.evidence ?? [])")
     }
 
+    /// A definer function listing a team's members' e-mails, called as anon with a team's
+    /// id: the team lint makes gets its members too (as `plan draft`'s setup gives them),
+    /// so the call returns an e-mail, a proven DANGER. (A team no one belonged to
+    /// returned nothing, and it stayed a WARN: a developer-metrics project's
+    /// `get_team_members(team_id)` handed any visitor its users' metadata.)
+    @Test func aTeamNamedByItsParameterGetsItsMembers() throws {
+        let (report, _) = try lint("""
+            create table public.crews (id uuid primary key default gen_random_uuid(), title text not null default 'crew');
+            create table public.crew_members (
+              crew_id uuid not null references public.crews (id),
+              user_id uuid not null references auth.users (id),
+              primary key (crew_id, user_id));
+            alter table public.crews enable row level security;
+            alter table public.crew_members enable row level security;
+            create policy "members read their crews" on public.crews for select to authenticated
+              using (exists (select 1 from public.crew_members m where m.crew_id = crews.id and m.user_id = (select auth.uid())));
+            create policy "own memberships" on public.crew_members for select to authenticated using (user_id = (select auth.uid()));
+            create function public.crew_addresses(crew_id uuid) returns setof text
+            language sql security definer set search_path = '' as $$
+              select u.email::text from public.crew_members m join auth.users u on u.id = m.user_id
+              where m.crew_id = crew_addresses.crew_id
+            $$;
+            """)
+        let call = try #require(report.findings.first {
+            $0.rule.rawValue == "anon_security_definer_function_executable" && $0.subject == "public.crew_addresses(uuid)"
+        })
+        #expect(call.isDanger, "\(call.consequence?.evidence ?? [])")
+        #expect(call.consequence?.evidence.contains("anon called public.crew_addresses(a public.crews row): succeeded, returned 1 row, changed nothing") == true,
+                "\(call.consequence?.evidence ?? [])")
+    }
+
     private func lint(_ sql: String, schemas: [String] = ["public"]) throws -> (report: LintReport, connection: Connection) {
         let files = try MigrationFolder(["20240101000000_schema.sql": sql])
         return try withExtendedLifetime(files) {  // the folder goes when `files` does
