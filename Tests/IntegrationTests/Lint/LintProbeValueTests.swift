@@ -708,6 +708,31 @@ import TestSupport
                 "\(call.consequence?.evidence ?? [])")
     }
 
+    /// A parameter named for a schedule gets one pg_cron takes, `'* * * * *'` (here a
+    /// function that checks it as `cron.schedule` does, 22023, and records the job):
+    /// 'pgwarden' was refused, and anon's call scheduling SQL as the owner (a
+    /// marketing app's queue workers) stayed a WARN.
+    @Test func aScheduleParameterGetsACronExpression() throws {
+        let (report, _) = try lint("""
+            create table public.jobs (id bigint generated always as identity primary key, name text, schedule text);
+            alter table public.jobs enable row level security;
+            create function public.add_job(job_name text, job_schedule text) returns void
+            language plpgsql security definer set search_path = '' as $$
+            begin
+              if job_schedule !~ '^[0-9*/,-]+( [0-9*/,-]+){4}$' then
+                raise exception using errcode = '22023', message = 'invalid schedule: ' || job_schedule;
+              end if;
+              insert into public.jobs (name, schedule) values (job_name, job_schedule);
+            end $$;
+            """)
+        let call = try #require(report.findings.first {
+            $0.rule.rawValue == "anon_security_definer_function_executable" && $0.subject == "public.add_job(text, text)"
+        })
+        #expect(call.isDanger, "\(call.consequence?.evidence ?? [])")
+        #expect(call.consequence?.evidence.first == "anon called public.add_job('pgwarden', '* * * * *'): succeeded, inserted 1 row of public.jobs",
+                "\(call.consequence?.evidence ?? [])")
+    }
+
     private func lint(_ sql: String, schemas: [String] = ["public"]) throws -> (report: LintReport, connection: Connection) {
         let files = try MigrationFolder(["20240101000000_schema.sql": sql])
         return try withExtendedLifetime(files) {  // the folder goes when `files` does
