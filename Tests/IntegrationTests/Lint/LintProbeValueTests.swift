@@ -719,7 +719,7 @@ import TestSupport
             create function public.add_job(job_name text, job_schedule text) returns void
             language plpgsql security definer set search_path = '' as $$
             begin
-              if job_schedule !~ '^[0-9*/,-]+( [0-9*/,-]+){4}$' then
+              if job_schedule is null or job_schedule !~ '^[0-9*/,-]+( [0-9*/,-]+){4}$' then
                 raise exception using errcode = '22023', message = 'invalid schedule: ' || job_schedule;
               end if;
               insert into public.jobs (name, schedule) values (job_name, job_schedule);
