@@ -65,10 +65,17 @@ extension RelationProber {
     /// wish per user`). Only where the plan refuses it, and not where it asks for 42501
     /// (`denied`); a plan that allows it still fails, naming the error. Nil for any
     /// other outcome. `kept` says what the refusal left as it was.
+    ///
+    /// A cascade that a rule turns away is the database's own code too: a delete whose
+    /// foreign key cascades into an append-only table (`create rule ... as on delete to
+    /// audit_log do instead nothing`) fails with XX000, "referential integrity query on
+    /// ... gave unexpected result" (PostgreSQL's `ri_triggers.c`, hinting at the rule),
+    /// for every client: it was an ERROR line, and a drafted plan failed its own run.
     func refusedByOwnCode(_ persona: Persona, _ operation: AccessOperation, _ label: String, expectAllowed: Bool,
                           scope: Scope, outcome: ProbeOutcome, kept: String = "the row is as it was") -> ProbeResult? {
         guard !expectAllowed, scope != .denied, case .error(let state, let message) = outcome,
-              state == SQLState.raiseException.rawValue else {
+              state == SQLState.raiseException.rawValue
+                || (state == "XX000" && message.hasPrefix("referential integrity query on ")) else {
             return nil
         }
         let refused: ProbeOutcome = operation == .insert ? .denied(message: message) : .rows(0)

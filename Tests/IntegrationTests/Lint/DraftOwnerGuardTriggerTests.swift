@@ -78,4 +78,31 @@ import TestSupport
                 "\(failed.failures.map { "\($0.name): \($0.observed)" })")
         #expect(try connection.query("select count(*)::text from public.notes").scalar == "0")
     }
+
+    /// A delete whose foreign key cascades into an append-only history (`create rule ...
+    /// as on delete to ... do instead nothing`) fails with XX000 "referential integrity
+    /// query ... gave unexpected result" for every client: the database's own rules
+    /// refuse it. It was an ERROR line, and the drafted plan failed its own run (a
+    /// restaurant app's audit log).
+    @Test func aDeleteARuleTurnsAwayThroughACascadeIsRefused() throws {
+        let connection = try Connection(try TestCluster.newTwinDatabase("deleterule").project)
+        try connection.execute(unsafeScript: Self.schema + """
+
+            create table public.note_versions (
+              id bigint generated always as identity primary key,
+              note_id bigint not null references public.notes (id) on delete cascade, body text);
+            alter table public.note_versions enable row level security;
+            create rule note_versions_kept as on delete to public.note_versions do instead nothing;
+            create function public.keep_version() returns trigger language plpgsql security definer set search_path = '' as $$
+            begin insert into public.note_versions (note_id, body) values (new.id, new.body); return new; end $$;
+            create trigger keep_version after insert on public.notes for each row execute function public.keep_version();
+            """)
+        let draft = try PlanDrafter(connection: connection).draft()
+        let notes = try #require(draft.plan.relations.first { $0.name == "notes" })
+        #expect(notes.access["ava"]?.delete == .nothing, "\(draft.yaml)")
+        #expect(draft.verified, "\(draft.report.failures.map { "\($0.name): \($0.observed)" })")
+        let delete = draft.report.results.first { $0.persona == "ava" && $0.probe == "delete own row" }
+        #expect(delete?.observed.hasPrefix("refused by the database's own code (XX000: referential integrity query on ") == true,
+                "\(String(describing: delete))")
+    }
 }
