@@ -1224,4 +1224,59 @@ import TestSupport
         #expect(!draft.dangerCells.contains { $0.contains("docs") }, "\(draft.dangerCells)")
         #expect(draft.verified, "\(Self.failures(draft))")
     }
+
+    /// An organisation's rows through a function that reads the user's organisation
+    /// (`my_company()`), and rows of a child table through a subquery of the parent's
+    /// (`shipment_id in (select id from shipments where company_id = my_company())`).
+    static let companyShipments = """
+        create table public.companies (id uuid primary key default gen_random_uuid(), name text not null default 'c');
+        create table public.employees (
+          user_id uuid primary key references auth.users (id),
+          company_id uuid not null references public.companies (id));
+        create function public.my_company() returns uuid language sql stable security definer set search_path = ''
+          as $$ select company_id from public.employees where user_id = (select auth.uid()) $$;
+        create table public.shipments (
+          id uuid primary key default gen_random_uuid(),
+          company_id uuid not null references public.companies (id));
+        create table public.shipment_updates (
+          id uuid primary key default gen_random_uuid(),
+          shipment_id uuid not null references public.shipments (id),
+          note text not null);
+        alter table public.companies enable row level security;
+        alter table public.employees enable row level security;
+        alter table public.shipments enable row level security;
+        alter table public.shipment_updates enable row level security;
+        create policy "own company" on public.companies for select to authenticated using (id = public.my_company());
+        create policy "own employment" on public.employees for select to authenticated using (user_id = (select auth.uid()));
+        create policy "company shipments" on public.shipments for all to authenticated using (company_id = public.my_company());
+        create policy "company shipment updates" on public.shipment_updates for all to authenticated
+          using (shipment_id in (select id from public.shipments where company_id = public.my_company()));
+        """
+
+    /// The child table had no owner rule: one setup row, in ava's company, and "may
+    /// insert, update, delete every row" was made up for ava while ben's own insert was
+    /// refused (a restaurant app's orders, items and history). Its rows are now the
+    /// persona's company's, through the policy's subquery, and each persona's insert names
+    /// a shipment of its own company.
+    @Test func aChildRowThroughItsParentsCompanyIsTheCompanysRow() throws {
+        let draft = try Self.draft("companychild", Self.companyShipments)
+        let updates = try #require(draft.plan.relations.first { $0.name == "shipment_updates" })
+        #expect(updates.owner?.contains("public.my_company()") == true, "\(draft.yaml)")
+        for persona in ["ava", "ben"] {
+            #expect(updates.access[persona] == Access(select: .own, insert: .own, update: .own, delete: .own), "\(persona): \(draft.yaml)")
+        }
+        #expect(!draft.dangerCells.contains { $0.contains("shipment_updates") }, "\(draft.dangerCells)")
+        #expect(draft.verified, "\(Self.failures(draft))")
+    }
+
+    /// The same child table with a read policy that lets every row through: still a
+    /// DANGER (another company's updates are other users' rows).
+    @Test func aChildTableOpenToEveryReadIsStillADanger() throws {
+        let draft = try Self.draft("companychildopen", Self.companyShipments + """
+
+            create policy "anyone reads" on public.shipment_updates for select to authenticated using (true);
+            """)
+        #expect(draft.dangerCells.contains { $0.contains("shipment_updates") && $0.contains("sees other users' rows") },
+                "\(draft.dangerCells)")
+    }
 }

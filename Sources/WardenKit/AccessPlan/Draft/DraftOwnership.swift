@@ -153,7 +153,11 @@ struct DraftOwnership {
         }
         guard let rule = expressions.first(where: { Self.readsWhoTheUserIs($0) })
             ?? expressions.first(where: { passesRowToUserFunction($0, table: table) }) else {
+            // Of those, the one with the fewest such calls: `... and auth_role() in
+            // ('manager')` beside it asks who may write, not whose the row is.
             return ownedThroughParentsPolicy(table, expressions)
+                ?? expressions.filter { selectsRowsThroughUserFunction($0) }
+                    .min { userReadingCallCount($0) < userReadingCallCount($1) }.map(Self.oneLine)
         }
         // pg_get_expr breaks long expressions over indented lines: one line reads better.
         return OwnerRuleBranch.ownership(of: rule.replacingOccurrences(of: "\n *", with: " ", options: .regularExpression))
@@ -187,6 +191,28 @@ struct DraftOwnership {
             of: #"(auth\.uid\(\)|\(\s*SELECT\s+auth\.uid\(\)\s+AS\s+uid\s*\))\s+IS\s+NOT\s+NULL"#,
             with: "", options: [.regularExpression, .caseInsensitive]
         ).contains("auth.uid()")
+    }
+
+    /// Whether the expression picks the row's key out of a subquery that calls a function
+    /// reading the signed-in user (`order_id in (select id from public.orders where
+    /// org_id = public.my_org())`: an order's events are its organisation's). The
+    /// expression reads a column of the row (`rowlessExpressions` are left out before),
+    /// so it says whose the row is: without it the table had no owner rule, the setup
+    /// one row, in ava's organisation, and "may insert, update, delete every row" was
+    /// made up for ava (a restaurant app's orders, their items and their history).
+    private func selectsRowsThroughUserFunction(_ expression: String) -> Bool {
+        expression.range(of: "SELECT ", options: .caseInsensitive) != nil
+            && catalog.userReadingCalls.contains { expression.contains($0) }
+    }
+
+    /// How many calls of user-reading functions `expression` makes.
+    private func userReadingCallCount(_ expression: String) -> Int {
+        catalog.userReadingCalls.reduce(0) { $0 + expression.components(separatedBy: $1).count - 1 }
+    }
+
+    /// `expression` on one line (pg_get_expr breaks long ones over indented lines).
+    private static func oneLine(_ expression: String) -> String {
+        expression.replacingOccurrences(of: "\n *", with: " ", options: .regularExpression)
     }
 
     /// Whether the expression calls a function that reads the signed-in user with a
@@ -497,7 +523,20 @@ struct DraftOwnership {
         let throughParent = ownedThroughKeys(reference.table, alias: "r", depth: 1).map {
             "(select r.\(name) from \(reference.table) r where \($0) order by r.\(order) limit 1)"
         }
-        var choices = [throughParent, created, any].compactMap { $0 }
+        // A row the rules give the user through a function (`orders.org_id =
+        // public.my_org()`): the persona's organisation's order, where the first order
+        // was ava's for both personas, and ben's own insert was refused.
+        let throughFunction = ownerThroughUserFunction(of: reference.table).map { owner in
+            "(select r.\(name) from \(reference.table) r where r.\(Self.sqlName(owner.column)) "
+                + (owner.ofSet ? "in (select \(owner.call))" : "= \(owner.call)") + " order by r.\(order) limit 1)"
+        }
+        // A row the table's owner rule gives the persona, where that rule is a policy's
+        // expression (`branch_id in (select ... where organization_id =
+        // public.auth_org_id())`): an order of the persona's own organisation.
+        let throughRule = throughFunction == nil && throughParent == nil
+            ? ownerRule(of: reference.table).map { "(select \(name) from \(reference.table) where \($0) order by \(order) limit 1)" }
+            : nil
+        var choices = [throughParent, throughFunction, throughRule, created, any].compactMap { $0 }
         if let link = membership(of: reference) {
             choices.insert("(select r.\(name) from \(reference.table) r where exists (select 1 from \(link.table) m "
                 + "where m.\(link.rowColumn) = r.\(name) and m.\(link.userColumn) = auth.uid()) order by r.\(order) limit 1)", at: 0)
