@@ -1279,4 +1279,51 @@ import TestSupport
         #expect(draft.dangerCells.contains { $0.contains("shipment_updates") && $0.contains("sees other users' rows") },
                 "\(draft.dangerCells)")
     }
+
+    /// A row of `board_moderators` makes its user a moderator: its insert trigger sets
+    /// the user's `accounts.kind` (filled at sign-up, read by `is_moderator()`). The
+    /// setup gave each persona such a row, so every cell described a moderator (a
+    /// donations app: 16 made-up DANGERs). Only the user who is no persona gets one now,
+    /// and the personas, fresh sign-ups, read and write nothing of the moderators' tables.
+    @Test func aRowWhoseTriggerPromotesItsUserIsGivenToNoPersona() throws {
+        let draft = try Self.draft("promotingrow", """
+            create table public.accounts (
+              user_id uuid primary key references auth.users (id) on delete cascade,
+              kind text not null default 'reader' check (kind in ('reader', 'moderator')));
+            create function public.on_sign_up() returns trigger language plpgsql security definer set search_path = '' as $$
+            begin insert into public.accounts (user_id) values (new.id); return new; end $$;
+            create trigger on_sign_up after insert on auth.users for each row execute function public.on_sign_up();
+            create table public.boards (id uuid primary key default gen_random_uuid(), title text not null default 'b');
+            create table public.board_moderators (
+              user_id uuid not null references auth.users (id) on delete cascade,
+              board_id uuid not null references public.boards (id) on delete cascade,
+              primary key (user_id, board_id));
+            create function public.make_moderator() returns trigger language plpgsql security definer set search_path = '' as $$
+            begin update public.accounts set kind = 'moderator' where user_id = new.user_id; return new; end $$;
+            create trigger make_moderator after insert on public.board_moderators for each row execute function public.make_moderator();
+            create function public.is_moderator() returns boolean language sql stable security definer set search_path = '' as $$
+              select exists (select 1 from public.accounts where user_id = (select auth.uid()) and kind = 'moderator') $$;
+            create table public.flags (id bigint generated always as identity primary key, reason text not null default 'spam');
+            alter table public.accounts enable row level security;
+            alter table public.boards enable row level security;
+            alter table public.board_moderators enable row level security;
+            alter table public.flags enable row level security;
+            create policy "own account" on public.accounts for select to authenticated using (user_id = (select auth.uid()));
+            create policy "boards" on public.boards for select to authenticated using (true);
+            create policy "moderators see moderators" on public.board_moderators for select to authenticated using (public.is_moderator());
+            create policy "moderators add moderators" on public.board_moderators for insert to authenticated with check (public.is_moderator());
+            create policy "moderators read flags" on public.flags for select to authenticated using (public.is_moderator());
+            create policy "moderators add flags" on public.flags for insert to authenticated with check (public.is_moderator());
+            insert into public.boards default values;
+            insert into public.flags default values;
+            """)
+        #expect(!draft.plan.setup.contains { $0.contains("public.board_moderators") && $0.contains("ava.draft") }, "\(draft.plan.setup)")
+        for table in ["flags", "board_moderators"] {
+            let relation = try #require(draft.plan.relations.first { $0.name == table })
+            #expect(relation.access["ava"] == Access(select: .nothing, insert: .nothing, update: .nothing, delete: .nothing), "\(table): \(draft.yaml)")
+        }
+        #expect(draft.dangerCells.isEmpty, "\(draft.dangerCells)")
+        #expect(draft.yaml.contains("a trigger on public.board_moderators updates public.accounts"), "\(draft.yaml)")
+        #expect(draft.verified, "\(Self.failures(draft))")
+    }
 }

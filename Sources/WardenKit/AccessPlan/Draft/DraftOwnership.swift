@@ -346,7 +346,7 @@ struct DraftOwnership {
         var users: Set<DraftStandInUser> = []
         var naming: [String] = []
         var emailsByTable: [String: Set<String>] = [:]
-        for table in tables where grantsByItsRows(table) {
+        for table in tables where heldByThePrivilegeHolder(table) {
             users.insert(.privilegeHolder)
             naming.append(table)
         }
@@ -637,7 +637,7 @@ struct DraftOwnership {
     /// points at the persona's rows (`memberships (user_id, organization_id)` for
     /// `organizations`' rule). With one shared row, no organisation was anyone's.
     func setupRows(table: String, quotedTable: String, emails: [String]) -> String? {
-        if grantsByItsRows(table) { return nil }
+        if heldByThePrivilegeHolder(table) { return nil }
         return rows(table: table, quotedTable: quotedTable, emails: emails)
     }
 
@@ -645,7 +645,8 @@ struct DraftOwnership {
     /// user who is no persona (`DraftStandInUser.privilegeHolder`): the table has a row to
     /// read and another user's row to write, and no persona holds the privilege.
     func privilegeHolderRow(table: String, quotedTable: String) -> String? {
-        grantsByItsRows(table) ? rows(table: table, quotedTable: quotedTable, emails: [DraftStandInUser.privilegeHolder.email]) : nil
+        heldByThePrivilegeHolder(table)
+            ? rows(table: table, quotedTable: quotedTable, emails: [DraftStandInUser.privilegeHolder.email]) : nil
     }
 
     private func rows(table: String, quotedTable: String, emails: [String]) -> String? {
@@ -840,8 +841,54 @@ struct DraftOwnership {
         return (column.name, keys ?? (column.labels.isEmpty ? column.allowedValues ?? [] : column.labels))
     }
 
+    /// Whether only the user who is no persona gets rows of `table` in the setup: a row
+    /// is a privilege (`grantsByItsRows`), or makes its user privileged (`promotedByItsTrigger`).
+    func heldByThePrivilegeHolder(_ table: String) -> Bool {
+        grantsByItsRows(table) || promotedByItsTrigger(table) != nil
+    }
+
+    /// The table whose role column (`Column.holdsRole`: `user_roles.role_id`, or any
+    /// column of a table that says who a user is) a trigger of `table` updates, if any: a
+    /// row of `table` changes what its user is (`store_admins`, whose insert trigger sets
+    /// the user's role to 'admin'). The setup gave each persona such a row, so every
+    /// cell described an administrator ("may insert every row" on a donations app's
+    /// tables, 16 made-up DANGERs), while a fresh sign-up is an ordinary user.
+    func promotedByItsTrigger(_ table: String) -> String? {
+        let bodies = catalog.triggerBodies[table] ?? []
+        guard !bodies.isEmpty else { return nil }
+        return catalog.columns.keys.sorted().first { other in
+            guard other != table, let columns = catalog.columns[other], columns.contains(where: \.holdsRole) else { return false }
+            let bare = NSRegularExpression.escapedPattern(for: Self.bareName(of: other).lowercased())
+            let schema = NSRegularExpression.escapedPattern(for: String(other.split(separator: ".").first ?? "").lowercased())
+            let pattern = #"\bupdate\s+(?:only\s+)?(?:"?"# + schema + #""?\s*\.\s*)?"?"# + bare + #""?\s+(?:\w+\s+)?set\s+(.*?)(?:\bwhere\b|;|$)"#
+            guard let regex = try? NSRegularExpression(pattern: pattern, options: [.dotMatchesLineSeparators]) else { return false }
+            return bodies.contains { body in
+                regex.matches(in: body, range: NSRange(body.startIndex..., in: body)).contains { match in
+                    guard let range = Range(match.range(at: 1), in: body) else { return false }
+                    let assigned = Self.assignedColumns(body[range])
+                    return columns.contains { $0.holdsRole && assigned.contains($0.name.lowercased()) }
+                }
+            }
+        }
+    }
+
+    /// The columns an UPDATE's SET list assigns (`role = 'admin', updated_at = now()`).
+    static func assignedColumns(_ list: Substring) -> Set<String> {
+        let regex = try? NSRegularExpression(pattern: #"(?:^|,)\s*"?([a-z_][a-z0-9_$]*)"?\s*="#)
+        let text = String(list)
+        return Set((regex?.matches(in: text, range: NSRange(text.startIndex..., in: text)) ?? []).compactMap { match in
+            Range(match.range(at: 1), in: text).map { String(text[$0]) }
+        })
+    }
+
     /// Why the setup gives the personas no row of `table` when it gives none on purpose.
     func setupSkipReason(of table: String) -> String? {
+        if let attribute = promotedByItsTrigger(table) {
+            return "the draft gives the personas no row here: a trigger on \(table) updates \(attribute), which the "
+                + "project's rules read to say who a user is, so a row would make the persona what they single out, which "
+                + "a fresh sign-up is not; the setup gives one to someone who is no persona "
+                + "(\(DraftStandInUser.privilegeHolder.email)); add one in setup to plan for a persona with it"
+        }
         if grantsByItsRows(table) {
             let shape = namesOnlyUsers(table) ? "names a user and nothing else" : "is what another table's policy asks a user to have"
             return "the draft gives the personas no row here: a row of \(table) \(shape), other tables' "
