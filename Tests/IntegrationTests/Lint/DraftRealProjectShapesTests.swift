@@ -1326,4 +1326,76 @@ import TestSupport
         #expect(draft.yaml.contains("a trigger on public.board_moderators updates public.accounts"), "\(draft.yaml)")
         #expect(draft.verified, "\(Self.failures(draft))")
     }
+
+    /// Crews, their members, and each crew's logs, read by the members of the log's crew;
+    /// `condition` is the read policy's crew condition.
+    static func crewLogs(_ condition: String) -> String {
+        """
+        create table public.crews (id uuid primary key default gen_random_uuid(), name text not null default 'c');
+        create table public.crew_members (
+          crew_id uuid not null references public.crews (id),
+          user_id uuid not null references auth.users (id),
+          role text not null default 'member' check (role in ('owner', 'member')),
+          primary key (crew_id, user_id));
+        create table public.crew_logs (
+          id uuid primary key default gen_random_uuid(),
+          crew_id uuid not null references public.crews (id),
+          line text not null);
+        alter table public.crews enable row level security;
+        alter table public.crew_members enable row level security;
+        alter table public.crew_logs enable row level security;
+        create policy "members read their crews" on public.crews for select to authenticated
+          using (exists (select 1 from public.crew_members m where m.crew_id = crews.id and m.user_id = (select auth.uid())));
+        create policy "own memberships" on public.crew_members for select to authenticated using (user_id = (select auth.uid()));
+        create policy "members read their crew's logs" on public.crew_logs for select to authenticated
+          using (exists (select 1 from public.crew_members m where m.user_id = (select auth.uid()) and \(condition)));
+        """
+    }
+
+    /// The read policy's crew condition compares a column with itself (`m.crew_id =
+    /// m.crew_id`), so it reads no column of the log: any member of any crew reads every
+    /// crew's logs. The table had no owner rule, and no DANGER said so; its rows are its
+    /// crew's now (through `crew_id` and the crews' rule), and the read of ben's crew's
+    /// log is a DANGER. Written right (`m.crew_id = crew_logs.crew_id`), none.
+    @Test func aPolicyThatComparesAColumnWithItselfShowsEveryCrewsRows() throws {
+        let broken = try Self.draft("crewself", Self.crewLogs("m.crew_id = m.crew_id"))
+        #expect(broken.dangerCells.contains { $0.hasPrefix("public.crew_logs · ava") && $0.contains("sees other users' rows") },
+                "\(broken.dangerCells)")
+        #expect(broken.verified, "\(Self.failures(broken))")
+        let right = try Self.draft("crewright", Self.crewLogs("m.crew_id = crew_logs.crew_id"))
+        let logs = try #require(right.plan.relations.first { $0.name == "crew_logs" })
+        #expect(logs.access["ava"]?.select == .own, "\(right.yaml)")
+        #expect(!right.dangerCells.contains { $0.contains("crew_logs") }, "\(right.dangerCells)")
+        // A membership that names only its crew and user is itself the privilege the gate
+        // asks for: no persona has one, and reads no log (as before).
+        let privileged = try Self.draft("crewprivilege", Self.crewLogs("m.crew_id = m.crew_id").replacingOccurrences(
+            of: "  role text not null default 'member' check (role in ('owner', 'member')),\n", with: ""))
+        #expect(privileged.plan.relations.first { $0.name == "crew_logs" }?.access["ava"]?.select == .nothing, "\(privileged.yaml)")
+        #expect(!Self.failures(privileged).contains { $0.contains("crew_logs") }, "\(Self.failures(privileged))")
+    }
+
+    /// An admin check that reads no column of the row (`exists (select 1 from profiles
+    /// where id = auth.uid() and role = 'admin')`) beside a public read of the active
+    /// boards says nothing of whose a board is: the boards stay unowned, and reading the
+    /// active ones is no DANGER (an AI workspace's public feedback boards).
+    @Test func anAdminCheckBesideAPublicReadMakesNoOwnerRule() throws {
+        let draft = try Self.draft("adminboards", """
+            create table public.profiles (
+              id uuid primary key references auth.users (id),
+              role text not null default 'member' check (role in ('member', 'admin')));
+            create table public.boards (
+              id uuid primary key default gen_random_uuid(),
+              created_by uuid references public.profiles (id),
+              is_active boolean not null default true);
+            alter table public.profiles enable row level security;
+            alter table public.boards enable row level security;
+            create policy "own profile" on public.profiles for select to authenticated using (id = (select auth.uid()));
+            create policy "active boards are public" on public.boards for select using (is_active);
+            create policy "admins add boards" on public.boards for insert to authenticated
+              with check (exists (select 1 from public.profiles p where p.id = (select auth.uid()) and p.role = 'admin'));
+            """)
+        let boards = try #require(draft.plan.relations.first { $0.name == "boards" })
+        #expect(boards.owner == nil, "\(draft.yaml)")
+        #expect(!draft.dangerCells.contains { $0.contains("public.boards") }, "\(draft.dangerCells)")
+    }
 }

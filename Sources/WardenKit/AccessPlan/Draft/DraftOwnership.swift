@@ -134,6 +134,43 @@ struct DraftOwnership {
     /// (`public.is_board_owner(board_id)`: the helper Supabase's RLS guide recommends),
     /// which is then true of the persona's own rows.
     func ownerRule(of table: String) -> String? {
+        primaryOwnerRule(of: table) ?? ownedThroughParentBesideAUserGate(table)
+    }
+
+    /// The owner rule of a table whose policy asks who the user is but reads no column of
+    /// the row (`exists (select 1 from members m where m.user_id = auth.uid() and
+    /// m.team_id = m.team_id)`: the team condition compares a column with itself, so any
+    /// member of any team reads every team's rows), through its key to a parent that has
+    /// an owner rule of its own (`team_id -> teams`): the row is the persona's where its
+    /// parent is. Without one, the table had no owner, each persona read the other's
+    /// team's rows, and no DANGER said so (a developer-metrics app's repositories).
+    /// Not where the gate asks for a row that is itself a privilege
+    /// (`heldByThePrivilegeHolder`): no persona has one, and reads nothing there.
+    private func ownedThroughParentBesideAUserGate(_ table: String) -> String? {
+        let gates = (catalog.policyExpressions[table] ?? []).filter {
+            catalog.rowlessExpressions.contains($0) && Self.readsWhoTheUserIs($0)
+        }
+        guard !gates.isEmpty, !catalog.columns.keys.contains(where: { other in
+            heldByThePrivilegeHolder(other) && gates.contains { (Self.oneLine($0) + " ").contains("FROM \(other) ") }
+        }) else { return nil }
+        // The gate asks about the table the parent's rule reads (`members`, for `teams`'
+        // `exists (select 1 from members ...)`): an admin check beside a public read
+        // (`Only admins can insert boards`, `is_active`) says nothing of whose the row is.
+        let named = { (expression: String) in
+            let line = Self.oneLine(expression) + " "
+            return Set(catalog.columns.keys.filter { line.contains("FROM \($0) ") || line.contains("FROM \($0))") })
+        }
+        let asked = gates.reduce(into: Set<String>()) { $0.formUnion(named($1)) }
+        for column in catalog.columns[table] ?? [] {
+            guard let reference = column.reference, reference.table != "auth.users", reference.table != table,
+                  let rule = primaryOwnerRule(of: reference.table), !named(rule).isDisjoint(with: asked) else { continue }
+            return "\(Self.sqlName(column.name)) in (select \(Self.sqlName(reference.column)) from \(reference.table) where \(rule))"
+        }
+        return nil
+    }
+
+    /// The owner rule its own policies (or columns) give `table`; see `ownerRule(of:)`.
+    private func primaryOwnerRule(of table: String) -> String? {
         if let column = ownerColumn(of: table) { return "\(Self.sqlName(column)) = auth.uid()" }
         if let owner = ownerThroughUserFunction(of: table) {
             return owner.ofSet ? "\(Self.sqlName(owner.column)) in (select \(owner.call))" : "\(Self.sqlName(owner.column)) = \(owner.call)"
