@@ -146,7 +146,10 @@ extension FunctionCallProbe {
     static func table(namedBy name: String, in ownership: DraftOwnership, needsUser: Bool = true) -> NamedTable? {
         let bare = bareName(name)
         guard !bare.isEmpty else { return nil }
-        for candidate in [bare, bare + "s", bare + "es"] {
+        // Then by its first word (`store_to_manage_id`: `stores`).
+        let first = bare.split(separator: "_").first.map(String.init) ?? bare
+        let words = first == bare ? [bare] : [bare, first]
+        for candidate in words.flatMap({ [$0, $0 + "s", $0 + "es"] }) {
             for (table, columns) in ownership.catalog.columns.sorted(by: { $0.key < $1.key })
             where table.split(separator: ".").last.map(String.init) == candidate {
                 let user = ownership.ownerColumn(of: table) ?? ownership.catalog.userColumns[table]

@@ -699,6 +699,11 @@ import TestSupport
               select u.email::text from public.crew_members m join auth.users u on u.id = m.user_id
               where m.crew_id = crew_addresses.crew_id
             $$;
+            create function public.crew_roster(crew_to_list_id uuid) returns setof text
+            language sql security definer set search_path = '' as $$
+              select u.email::text from public.crew_members m join auth.users u on u.id = m.user_id
+              where m.crew_id = crew_to_list_id
+            $$;
             """)
         let call = try #require(report.findings.first {
             $0.rule.rawValue == "anon_security_definer_function_executable" && $0.subject == "public.crew_addresses(uuid)"
@@ -706,6 +711,11 @@ import TestSupport
         #expect(call.isDanger, "\(call.consequence?.evidence ?? [])")
         #expect(call.consequence?.evidence.contains("anon called public.crew_addresses(a public.crews row): succeeded, returned 1 row, changed nothing") == true,
                 "\(call.consequence?.evidence ?? [])")
+        // A parameter named by its first word (`crew_to_list_id`: `crews`) names the table too.
+        let roster = try #require(report.findings.first {
+            $0.rule.rawValue == "anon_security_definer_function_executable" && $0.subject == "public.crew_roster(uuid)"
+        })
+        #expect(roster.isDanger, "\(roster.consequence?.evidence ?? [])")
     }
 
     /// A parameter named for a schedule gets one pg_cron takes, `'* * * * *'` (here a
