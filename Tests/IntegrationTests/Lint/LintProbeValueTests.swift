@@ -14,9 +14,7 @@ import TestSupport
     @Test func aHelperThatAnswersFalseIsNotProvedHarmlessAndAnAlwaysTrueUpdateIsProven() throws {
         let connection = try ElectricRide.database(migrations: Self.migrations, seeded: false)
         let report = try Linter(connection: connection).run(migrations: Self.migrations)
-        let helper = try #require(report.findings.first {
-            $0.rule.rawValue == "anon_security_definer_function_executable" && $0.subject == "public.is_course_owner(uuid)"
-        })
+        let helper = try report.anonCall("public.is_course_owner(uuid)")
         #expect(!helper.isDanger, "\(helper.consequence?.evidence ?? [])")
         // Its argument was made up: that it answered false proves nothing either way.
         #expect(helper.consequence?.verdict == .notProbed)
@@ -160,9 +158,7 @@ import TestSupport
               language sql security definer set search_path = '' as $$ delete from public.notes $$;
 
             """)
-        let wipe = try #require(report.findings.first {
-            $0.rule.rawValue == "anon_security_definer_function_executable" && $0.subject == "public.wipe(integer, text)"
-        })
+        let wipe = try report.anonCall("public.wipe(integer, text)")
         #expect(wipe.isDanger, "\(wipe.consequence?.evidence ?? [])")
         #expect(wipe.consequence?.evidence == ["anon called public.wipe(1, 'pgwarden'): succeeded, deleted 2 rows of public.notes"])
         #expect(try connection.query("select count(*)::text from public.notes").scalar == "2")
@@ -257,7 +253,7 @@ import TestSupport
 
             """)
         func finding(_ subject: String) throws -> LintFinding {
-            try #require(report.findings.first { $0.rule.rawValue == "anon_security_definer_function_executable" && $0.subject == subject })
+            try report.anonCall(subject)
         }
         let use = try finding("public.use_coupon(text)")
         #expect(use.consequence?.verdict == .notProbed, "\(use.consequence?.evidence ?? [])")
@@ -326,7 +322,7 @@ import TestSupport
 
             """)
         func finding(_ subject: String) throws -> LintFinding {
-            try #require(report.findings.first { $0.rule.rawValue == "anon_security_definer_function_executable" && $0.subject == subject })
+            try report.anonCall(subject)
         }
         let free = try finding("public.handle_is_free(text)")
         #expect(!free.isDanger, "\(free.consequence?.evidence ?? [])")
@@ -483,9 +479,7 @@ import TestSupport
               on conflict (org_id, product) do update set quantity = billing.usage.quantity + _qty;
             end $$;
             """, schemas: ["public", "billing"])
-        let anon = try #require(report.findings.first {
-            $0.rule.rawValue == "anon_security_definer_function_executable" && $0.subject == "billing.add_usage(uuid, text, numeric)"
-        })
+        let anon = try report.anonCall("billing.add_usage(uuid, text, numeric)")
         #expect(anon.isDanger, "\(anon.consequence?.evidence ?? [])")
         #expect(anon.consequence?.evidence.contains("anon called billing.add_usage(a public.orgs row, 'pgwarden'): succeeded, inserted 1 row of billing.usage") == true,
                 "\(anon.consequence?.evidence ?? [])")
@@ -540,9 +534,7 @@ import TestSupport
               language sql stable security definer set search_path = '' as
               $$ select * from public.profiles where id = any(user_ids) $$;
             """)
-        let call = try #require(report.findings.first {
-            $0.rule.rawValue == "anon_security_definer_function_executable" && $0.subject == "public.profiles_of(uuid[])"
-        })
+        let call = try report.anonCall("public.profiles_of(uuid[])")
         #expect(call.isDanger, "\(call.consequence?.evidence ?? [])")
         #expect(call.consequence?.evidence.contains { $0.hasPrefix("anon called public.profiles_of([") && $0.contains("returned 1 row") } == true,
                 "\(call.consequence?.evidence ?? [])")
@@ -633,9 +625,7 @@ import TestSupport
               return v;
             end $$;
             """)
-        let lookup = try #require(report.findings.first {
-            $0.rule.rawValue == "anon_security_definer_function_executable" && $0.subject == "public.admin_user_id_by_email(text)"
-        })
+        let lookup = try report.anonCall("public.admin_user_id_by_email(text)")
         #expect(lookup.isDanger, "\(lookup.consequence?.evidence ?? [])")
         #expect(lookup.consequence?.verdict == .proven)
         #expect(lookup.consequence?.evidence.first?.hasPrefix("anon called public.admin_user_id_by_email(") == true
@@ -664,16 +654,12 @@ import TestSupport
             create function public.first_listing_title() returns text language sql security definer set search_path = '' as $$
               select title from public.listings order by ref limit 1 $$;
             """)
-        let generator = try #require(report.findings.first {
-            $0.rule.rawValue == "anon_security_definer_function_executable" && $0.subject == "public.new_listing_ref()"
-        })
+        let generator = try report.anonCall("public.new_listing_ref()")
         #expect(!generator.isDanger, "\(generator.consequence?.evidence ?? [])")
         #expect(generator.consequence?.evidence.first?.hasSuffix(
             "called again, it returned other values: they are made per call, not read from a table") == true,
                 "\(generator.consequence?.evidence ?? [])")
-        let lookup = try #require(report.findings.first {
-            $0.rule.rawValue == "anon_security_definer_function_executable" && $0.subject == "public.first_listing_title()"
-        })
+        let lookup = try report.anonCall("public.first_listing_title()")
         #expect(lookup.isDanger, "\(lookup.consequence?.evidence ?? [])")
     }
 
@@ -705,16 +691,12 @@ import TestSupport
               where m.crew_id = crew_to_list_id
             $$;
             """)
-        let call = try #require(report.findings.first {
-            $0.rule.rawValue == "anon_security_definer_function_executable" && $0.subject == "public.crew_addresses(uuid)"
-        })
+        let call = try report.anonCall("public.crew_addresses(uuid)")
         #expect(call.isDanger, "\(call.consequence?.evidence ?? [])")
         #expect(call.consequence?.evidence.contains("anon called public.crew_addresses(a public.crews row): succeeded, returned 1 row, changed nothing") == true,
                 "\(call.consequence?.evidence ?? [])")
         // A parameter named by its first word (`crew_to_list_id`: `crews`) names the table too.
-        let roster = try #require(report.findings.first {
-            $0.rule.rawValue == "anon_security_definer_function_executable" && $0.subject == "public.crew_roster(uuid)"
-        })
+        let roster = try report.anonCall("public.crew_roster(uuid)")
         #expect(roster.isDanger, "\(roster.consequence?.evidence ?? [])")
     }
 
@@ -735,9 +717,7 @@ import TestSupport
               insert into public.jobs (name, schedule) values (job_name, job_schedule);
             end $$;
             """)
-        let call = try #require(report.findings.first {
-            $0.rule.rawValue == "anon_security_definer_function_executable" && $0.subject == "public.add_job(text, text)"
-        })
+        let call = try report.anonCall("public.add_job(text, text)")
         #expect(call.isDanger, "\(call.consequence?.evidence ?? [])")
         #expect(call.consequence?.evidence.first == "anon called public.add_job('pgwarden', '* * * * *'): succeeded, inserted 1 row of public.jobs",
                 "\(call.consequence?.evidence ?? [])")
@@ -750,5 +730,13 @@ import TestSupport
             let connection = try ElectricRide.database(migrations: folder, seeded: false)
             return (try Linter(connection: connection, schemas: schemas).run(migrations: folder), connection)
         }
+    }
+}
+
+extension LintReport {
+    /// The `anon_security_definer_function_executable` finding on the function `subject`.
+    func anonCall(_ subject: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> LintFinding {
+        try #require(findings.first { $0.rule == .anonSecurityDefinerFunctionExecutable && $0.subject == subject },
+                     sourceLocation: sourceLocation)
     }
 }
