@@ -151,7 +151,7 @@ struct DraftOwnership {
             catalog.rowlessExpressions.contains($0) && Self.readsWhoTheUserIs($0)
         }
         guard !gates.isEmpty, !catalog.columns.keys.contains(where: { other in
-            heldByThePrivilegeHolder(other) && gates.contains { (Self.oneLine($0) + " ").contains("FROM \(other) ") }
+            gates.contains { (Self.oneLine($0) + " ").contains("FROM \(other) ") } && heldByThePrivilegeHolder(other)
         }) else { return nil }
         // The gate asks about the table the parent's rule reads (`members`, for `teams`'
         // `exists (select 1 from members ...)`): an admin check beside a public read
@@ -894,7 +894,9 @@ struct DraftOwnership {
         let bodies = catalog.triggerBodies[table] ?? []
         guard !bodies.isEmpty else { return nil }
         return catalog.columns.keys.sorted().first { other in
-            guard other != table, let columns = catalog.columns[other], columns.contains(where: \.holdsRole) else { return false }
+            // Only a table a body names (most have no trigger, or name none): no pattern made for the others.
+            guard other != table, let columns = catalog.columns[other], columns.contains(where: \.holdsRole),
+                  bodies.contains(where: { $0.contains(Self.bareName(of: other).lowercased()) }) else { return false }
             let bare = NSRegularExpression.escapedPattern(for: Self.bareName(of: other).lowercased())
             let schema = NSRegularExpression.escapedPattern(for: String(other.split(separator: ".").first ?? "").lowercased())
             let pattern = #"\bupdate\s+(?:only\s+)?(?:"?"# + schema + #""?\s*\.\s*)?"?"# + bare + #""?\s+(?:\w+\s+)?set\s+(.*?)(?:\bwhere\b|;|$)"#
