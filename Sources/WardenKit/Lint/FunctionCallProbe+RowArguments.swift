@@ -108,11 +108,7 @@ extension FunctionCallProbe {
         guard let sql = ownership.setupRows(table: named.catalogName, quotedTable: named.table, emails: emails) else { return }
         guard try context.makeSetupRows(sql) else { return }
         for table in ownership.catalog.columns.keys.sorted() where ownership.membershipColumns(of: table)?.parent == named.catalogName {
-            let parts = table.split(separator: ".", maxSplits: 1).map(String.init)
-            guard parts.count == 2,
-                  let members = ownership.setupRows(
-                    table: table, quotedTable: SQL.quoteIdentifier(parts[0]) + "." + SQL.quoteIdentifier(parts[1]), emails: emails)
-            else { continue }
+            guard let members = ownership.setupRows(table: table, quotedTable: Self.quoted(table), emails: emails) else { continue }
             try context.makeSetupRows(members)
         }
     }
@@ -156,12 +152,16 @@ extension FunctionCallProbe {
                 guard let key = columns.first(where: { $0.name == "id" && $0.typeName == "uuid" })?.name
                         ?? columns.first(where: { $0.uniqueAlone && $0.typeName == "uuid" })?.name,
                       user != nil || !needsUser else { continue }
-                let parts = table.split(separator: ".", maxSplits: 1).map(String.init)
-                return NamedTable(table: parts.map(SQL.quoteIdentifier).joined(separator: "."), catalogName: table,
+                return NamedTable(table: quoted(table), catalogName: table,
                                   key: SQL.quoteIdentifier(key), user: user.map(SQL.quoteIdentifier))
             }
         }
         return nil
+    }
+
+    /// A catalog name (`schema.table`) as SQL names it, each part quoted.
+    private static func quoted(_ table: String) -> String {
+        table.split(separator: ".", maxSplits: 1).map { SQL.quoteIdentifier(String($0)) }.joined(separator: ".")
     }
 
     /// A parameter's name without its conventional prefix and `id` suffix, lowercased.

@@ -150,17 +150,15 @@ struct DraftOwnership {
         let gates = (catalog.policyExpressions[table] ?? []).filter {
             catalog.rowlessExpressions.contains($0) && Self.readsWhoTheUserIs($0)
         }
-        guard !gates.isEmpty, !catalog.columns.keys.contains(where: { other in
-            gates.contains { (Self.oneLine($0) + " ").contains("FROM \(other) ") } && heldByThePrivilegeHolder(other)
-        }) else { return nil }
-        // The gate asks about the table the parent's rule reads (`members`, for `teams`'
-        // `exists (select 1 from members ...)`): an admin check beside a public read
-        // (`Only admins can insert boards`, `is_active`) says nothing of whose the row is.
         let named = { (expression: String) in
             let line = Self.oneLine(expression) + " "
             return Set(catalog.columns.keys.filter { line.contains("FROM \($0) ") || line.contains("FROM \($0))") })
         }
         let asked = gates.reduce(into: Set<String>()) { $0.formUnion(named($1)) }
+        guard !gates.isEmpty, !asked.contains(where: heldByThePrivilegeHolder) else { return nil }
+        // The gate asks about the table the parent's rule reads (`members`, for `teams`'
+        // `exists (select 1 from members ...)`): an admin check beside a public read
+        // (`Only admins can insert boards`, `is_active`) says nothing of whose the row is.
         for column in catalog.columns[table] ?? [] {
             guard let reference = column.reference, reference.table != "auth.users", reference.table != table,
                   let rule = primaryOwnerRule(of: reference.table), !named(rule).isDisjoint(with: asked) else { continue }
@@ -196,8 +194,7 @@ struct DraftOwnership {
                 ?? expressions.filter { selectsRowsThroughUserFunction($0) }
                     .min { userReadingCallCount($0) < userReadingCallCount($1) }.map(Self.oneLine)
         }
-        // pg_get_expr breaks long expressions over indented lines: one line reads better.
-        return OwnerRuleBranch.ownership(of: rule.replacingOccurrences(of: "\n *", with: " ", options: .regularExpression))
+        return OwnerRuleBranch.ownership(of: Self.oneLine(rule))
     }
 
     /// The owner rule of a table whose policy checks only that the row's parent is one
@@ -560,20 +557,15 @@ struct DraftOwnership {
         let throughParent = ownedThroughKeys(reference.table, alias: "r", depth: 1).map {
             "(select r.\(name) from \(reference.table) r where \($0) order by r.\(order) limit 1)"
         }
-        // A row the rules give the user through a function (`orders.org_id =
-        // public.my_org()`): the persona's organisation's order, where the first order
-        // was ava's for both personas, and ben's own insert was refused.
-        let throughFunction = ownerThroughUserFunction(of: reference.table).map { owner in
-            "(select r.\(name) from \(reference.table) r where r.\(Self.sqlName(owner.column)) "
-                + (owner.ofSet ? "in (select \(owner.call))" : "= \(owner.call)") + " order by r.\(order) limit 1)"
-        }
-        // A row the table's owner rule gives the persona, where that rule is a policy's
-        // expression (`branch_id in (select ... where organization_id =
-        // public.auth_org_id())`): an order of the persona's own organisation.
-        let throughRule = throughFunction == nil && throughParent == nil
+        // A row the table's owner rule gives the persona where no key leads to its owner:
+        // through a function (`org_id = public.my_org()`) or a policy's expression
+        // (`branch_id in (select ... where organization_id = public.auth_org_id())`): an
+        // order of the persona's own organisation, where the first order was ava's for
+        // both personas, and ben's own insert was refused.
+        let throughRule = throughParent == nil
             ? ownerRule(of: reference.table).map { "(select \(name) from \(reference.table) where \($0) order by \(order) limit 1)" }
             : nil
-        var choices = [throughParent, throughFunction, throughRule, created, any].compactMap { $0 }
+        var choices = [throughParent, throughRule, created, any].compactMap { $0 }
         if let link = membership(of: reference) {
             choices.insert("(select r.\(name) from \(reference.table) r where exists (select 1 from \(link.table) m "
                 + "where m.\(link.rowColumn) = r.\(name) and m.\(link.userColumn) = auth.uid()) order by r.\(order) limit 1)", at: 0)
