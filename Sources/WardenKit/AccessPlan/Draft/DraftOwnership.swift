@@ -510,6 +510,15 @@ struct DraftOwnership {
         String(table.split(separator: ".").last ?? Substring(table)).lowercased()
     }
 
+    /// A regular expression for the ways a lowercased function body may name `table`:
+    /// qualified or not, each part quoted or not (`public.profiles`, `"profiles"`).
+    static func namePattern(of table: String) -> String {
+        let parts = table.lowercased().split(separator: ".", maxSplits: 1).map(String.init)
+        let name = NSRegularExpression.escapedPattern(for: parts.last ?? table)
+        let schema = parts.count == 2 ? NSRegularExpression.escapedPattern(for: parts[0]) : ""
+        return #"(?:"?"# + schema + #""?\s*\.\s*)?"?"# + name + #""?"#
+    }
+
     /// A foreign key's value: the first referenced row the user owns when the referenced
     /// table has an owner column; else, when a membership table links the referenced
     /// rows to users (`members (org_id -> orgs, user_id -> auth.users)`), the first one
@@ -889,9 +898,7 @@ struct DraftOwnership {
             // Only a table a body names (most have no trigger, or name none): no pattern made for the others.
             guard other != table, let columns = catalog.columns[other], columns.contains(where: \.holdsRole),
                   bodies.contains(where: { $0.contains(Self.bareName(of: other).lowercased()) }) else { return false }
-            let bare = NSRegularExpression.escapedPattern(for: Self.bareName(of: other).lowercased())
-            let schema = NSRegularExpression.escapedPattern(for: String(other.split(separator: ".").first ?? "").lowercased())
-            let pattern = #"\bupdate\s+(?:only\s+)?(?:"?"# + schema + #""?\s*\.\s*)?"?"# + bare + #""?\s+(?:\w+\s+)?set\s+(.*?)(?:\bwhere\b|;|$)"#
+            let pattern = #"\bupdate\s+(?:only\s+)?"# + Self.namePattern(of: other) + #"\s+(?:\w+\s+)?set\s+(.*?)(?:\bwhere\b|;|$)"#
             guard let regex = try? NSRegularExpression(pattern: pattern, options: [.dotMatchesLineSeparators]) else { return false }
             return bodies.contains { body in
                 regex.matches(in: body, range: NSRange(body.startIndex..., in: body)).contains { match in

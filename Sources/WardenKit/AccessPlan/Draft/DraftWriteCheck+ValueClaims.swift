@@ -19,7 +19,7 @@ extension DraftWriteCheck {
             // The other tables whose read policies select from this one, found once per
             // table, not per column (3,600 columns by 345 tables took 0.6 s).
             let from = "FROM \(table)"
-            let fromInBody = Self.fromClause(of: table)
+            let fromInBody = #"\bfrom\s+"# + DraftOwnership.namePattern(of: table) + #"(?![\w"])"#
             let bare = String(table.lowercased().split(separator: ".").last ?? "")
             let readers = readerNames.compactMap { name -> (name: String, expressions: [String])? in
                 // Its policies' expressions, and the bodies of the helpers they call
@@ -93,15 +93,6 @@ extension DraftWriteCheck {
         rewrite.needsOwnRow = table
         rewrite.sameHoleAs = sameHoleAs
         return rewrite
-    }
-
-    /// `from <table>` as a function body (lowercased) may spell it: qualified or not,
-    /// quoted or not (`from public.profiles p`, `from profiles`).
-    private static func fromClause(of table: String) -> String {
-        let parts = table.lowercased().split(separator: ".", maxSplits: 1).map(String.init)
-        let name = NSRegularExpression.escapedPattern(for: parts.last ?? table)
-        let schema = parts.count == 2 ? NSRegularExpression.escapedPattern(for: parts[0]) : ""
-        return #"\bfrom\s+(?:"?"# + schema + #""?\.)?"?"# + name + #""?(?![\w"])"#
     }
 
     /// Whether one of `expressions` (deparsed with an empty search_path, each reading the
