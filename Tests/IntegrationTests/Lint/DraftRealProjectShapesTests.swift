@@ -39,6 +39,18 @@ import TestSupport
     /// The draft's own run's failures, for a message.
     static func failures(_ draft: PlanDraft) -> [String] { draft.report.failures.map { "\($0.name): \($0.observed)" } }
 
+    /// Requires the draft's check `name`, kept as it went through (one row), with a DANGER
+    /// cell starting with `danger`; returns the check.
+    @discardableResult
+    static func expectWentThrough(
+        _ draft: PlanDraft, check name: String, danger: String, sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) throws -> CustomCheck {
+        let check = try #require(draft.plan.checks.first { $0.name == name }, "\(draft.yaml)", sourceLocation: sourceLocation)
+        #expect(check.expectation.rowCount == 1, "\(draft.yaml)", sourceLocation: sourceLocation)
+        #expect(draft.dangerCells.contains { $0.hasPrefix(danger) }, "\(draft.dangerCells)", sourceLocation: sourceLocation)
+        return check
+    }
+
     /// `auth.uid() is not null and listed`: every signed-in user sees the listed rows. It
     /// was taken as an owner rule, so no row was anyone's, the cell was drafted as a
     /// DANGER ("sees other users' rows") on a catalogue no user owns, and the draft failed

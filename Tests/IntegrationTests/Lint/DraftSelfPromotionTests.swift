@@ -69,10 +69,8 @@ import TestSupport
         }
         let open = try DraftRealProjectShapesTests.draft("selfpromoteinsert", roles("user_id = (select auth.uid())"))
         let name = "ava inserts a public.user_roles row of ava's with role 'admin'"
-        let check = try #require(open.plan.checks.first { $0.name == name }, "\(open.yaml)")
-        #expect(check.expectation.rowCount == 1, "\(open.yaml)")
-        #expect(open.dangerCells.contains { $0.hasPrefix("public.user_roles · ava: a signed-in user may give themselves role 'admin'") },
-                "\(open.dangerCells)")
+        try DraftRealProjectShapesTests.expectWentThrough(
+            open, check: name, danger: "public.user_roles · ava: a signed-in user may give themselves role 'admin'")
         #expect(open.verified, "\(DraftRealProjectShapesTests.failures(open))")
 
         let closed = try DraftRealProjectShapesTests.draft("selfpromoteinsertclosed",
@@ -338,11 +336,9 @@ import TestSupport
             """)
         // A free-text column not named for a role (`status`) is a state, not a privilege.
         #expect(draft.plan.checks.map(\.name) == ["ava sets role to 'admin' in a public.profiles row of ava's"], "\(draft.yaml)")
-        let check = try #require(draft.plan.checks.first { $0.name == "ava sets role to 'admin' in a public.profiles row of ava's" },
-                                 "\(draft.yaml)")
-        #expect(check.expectation.rowCount == 1, "\(draft.yaml)")
-        #expect(draft.dangerCells.contains { $0.hasPrefix("public.profiles · ava: a signed-in user may set their own role to 'admin'") },
-                "\(draft.dangerCells)")
+        try DraftRealProjectShapesTests.expectWentThrough(
+            draft, check: "ava sets role to 'admin' in a public.profiles row of ava's",
+            danger: "public.profiles · ava: a signed-in user may set their own role to 'admin'")
         #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
     }
 }

@@ -114,9 +114,8 @@ import TestSupport
         #expect(leaky != Self.threads)
         let draft = try DraftRealProjectShapesTests.draft("twouserpost", leaky)
         let name = "ava writes a public.thread_lines row into a public.threads row of ben's"
-        let check = try #require(draft.plan.checks.first { $0.name == name }, "\(draft.yaml)")
-        #expect(check.expectation.rowCount == 1)
-        #expect(draft.dangerCells.contains { $0.hasPrefix("public.thread_lines · ava: a signed-in user may write") }, "\(draft.dangerCells)")
+        try DraftRealProjectShapesTests.expectWentThrough(
+            draft, check: name, danger: "public.thread_lines · ava: a signed-in user may write")
         #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
 
         // The thread's own check refuses it: kept, expecting 42501, and no DANGER.
@@ -147,10 +146,8 @@ import TestSupport
             """
         let draft = try DraftRealProjectShapesTests.draft("movenote", schema)
         let name = "ava moves a public.notes row of ava's into a public.spaces row of ben's"
-        let moved = try #require(draft.plan.checks.first { $0.name == name }, "\(draft.plan.checks.map(\.name))")
-        #expect(moved.expectation.rowCount == 1, "\(draft.yaml)")
-        #expect(draft.dangerCells.contains { $0.hasPrefix("public.notes · ava: a signed-in user may move their public.notes rows") },
-                "\(draft.dangerCells)")
+        try DraftRealProjectShapesTests.expectWentThrough(
+            draft, check: name, danger: "public.notes · ava: a signed-in user may move their public.notes rows")
         let written = try #require(draft.plan.checks.first { $0.name.hasPrefix("ava writes a public.notes row") })
         #expect(written.expectation.sqlState == "42501", "\(draft.yaml)")
         #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
@@ -192,10 +189,8 @@ import TestSupport
             """
         let name = "ava adds a public.linked_emails row with the email of ben's"
         let draft = try DraftRealProjectShapesTests.draft("claimemail", schema)
-        let claim = try #require(draft.plan.checks.first { $0.name == name }, "\(draft.yaml)")
-        #expect(claim.expectation.rowCount == 1, "\(draft.yaml)")
-        #expect(draft.dangerCells.contains { $0.hasPrefix("public.linked_emails · ava: a signed-in user may claim another user's email") },
-                "\(draft.dangerCells)")
+        try DraftRealProjectShapesTests.expectWentThrough(
+            draft, check: name, danger: "public.linked_emails · ava: a signed-in user may claim another user's email")
         // (inbound's own cells stay "cannot probe": its setup row is sent to an address
         // no persona linked.)
         #expect(!DraftRealProjectShapesTests.failures(draft).contains { $0.contains("· public.linked_emails ·") }, "\(draft.yaml)")
@@ -284,10 +279,8 @@ import TestSupport
             insert into public.projects (owner_id, published) values ('00000000-0000-4000-8000-0000000000c1', true);
             """)
         let name = "ava writes a public.participants row into a public.projects row of ben's"
-        let check = try #require(draft.plan.checks.first { $0.name == name }, "\(draft.yaml)")
-        #expect(check.expectation.rowCount == 1, "\(draft.yaml)")
-        #expect(draft.dangerCells.contains { $0.hasPrefix("public.participants · ava: a signed-in user may write public.participants rows") },
-                "\(draft.dangerCells)")
+        try DraftRealProjectShapesTests.expectWentThrough(
+            draft, check: name, danger: "public.participants · ava: a signed-in user may write public.participants rows")
         #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
     }
 
