@@ -115,6 +115,12 @@ import Testing
             try PlanSupabaseConfig.read(toml: toml.replacingOccurrences(of: "pg-functions://postgres", with: "https://example.com"), file: "c")
         }
         #expect(throws: AccessPlanError.self) { try PlanSupabaseConfig.read(toml: "[auth\nx=", file: "c") }
+        // Its user, password, path and query are not printed: any may hold a secret.
+        let secret = toml.replacingOccurrences(
+            of: "pg-functions://postgres/public/custom_access_token_hook", with: "https://hook:s3cret@hooks.example.com/t?key=k3y")
+        let error = try #require(throws: AccessPlanError.self) { try PlanSupabaseConfig.read(toml: secret, file: "c") }
+        #expect(error.message.contains("the custom access token hook https://hooks.example.com is an HTTP hook"), "\(error.message)")
+        #expect(!error.message.contains("s3cret") && !error.message.contains("k3y"), "\(error.message)")
     }
 
     /// `[api] extra_search_path` of config.toml: as written, nil when absent, and a

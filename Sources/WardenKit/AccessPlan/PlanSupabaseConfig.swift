@@ -84,6 +84,14 @@ enum PlanSupabaseConfig {
         return try parse(uri: uri, file: file)
     }
 
+    /// An HTTP hook's URI as it may be shown: its scheme and host alone. Its user,
+    /// password, path and query may hold a secret (the whole URI was printed).
+    static func shown(httpURI uri: String) -> String {
+        guard let components = URLComponents(string: uri), let scheme = components.scheme, let host = components.host
+        else { return "(an HTTP URI)" }
+        return "\(scheme)://\(host)"
+    }
+
     /// `pg-functions://postgres/<schema>/<function>`, as Supabase Auth splits it
     /// (`internal/conf/configuration.go`, PopulateExtensibilityPoint).
     static func parse(uri: String, file: String) throws -> AccessTokenHook {
@@ -91,7 +99,7 @@ enum PlanSupabaseConfig {
         if uri.hasPrefix("http://") || uri.hasPrefix("https://") {
             throw AccessPlanError(
                 file: file, line: nil,
-                message: "the custom access token hook \(uri) is an HTTP hook, out of reach locally: pgwarden can call only pg-functions:// hooks")
+                message: "the custom access token hook \(shown(httpURI: uri)) is an HTTP hook, out of reach locally: pgwarden can call only pg-functions:// hooks")
         }
         let parts = uri.hasPrefix(prefix) ? uri.dropFirst(prefix.count).split(separator: "/").map(String.init) : []
         guard parts.count == 3 else {
