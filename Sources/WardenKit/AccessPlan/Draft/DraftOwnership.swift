@@ -303,11 +303,16 @@ struct DraftOwnership {
         // membership row without its user (`members.user_id`) makes no one a member.
         let hasRule = owner == nil && ownerRule(of: table) != nil
         // In the setup, a key another table's rules read through (`memberships.user_id`,
-        // `organizations_subscriptions.subscription_id`), even one that may be null.
+        // `organizations_subscriptions.subscription_id`), even one that may be null; and
+        // the group a user's own row names where a helper reads it (`profiles.company_id`
+        // behind `is_company_member(id)`, which no policy names: left NULL, no persona
+        // belonged to a company, and every company's cell was "cannot probe").
+        let groupColumn = inSetup ? userRowsGroupColumn(of: table) : nil
         var chosen = columns.filter { column in
             column.required || column.name == owner || column.name == textOwner || ruled.contains(column.name)
                 || (hasRule && column.writable && column.referencesAUser)
                 || (inSetup && column.linksRowsForOtherPolicies)
+                || column.name == groupColumn
                 || (hasRule && column.writable && column.defaultsToSignedInUser && (column.category == "A" || column.notNull))
                 || (column.writable && column.requiredByCheck != nil)
                 || (column.writable && column.copiedToAUserByTrigger)
@@ -823,9 +828,29 @@ struct DraftOwnership {
     /// The end of a setup insert: `on conflict do nothing`, a row already there kept;
     /// nothing where the table refuses an ON CONFLICT clause (insert or update rules:
     /// 0A000; a deferrable unique constraint: the setup failed, the table had no rows,
-    /// and its `using (true)` read went unseen).
+    /// and its `using (true)` read went unseen). A user's own row that names the user's
+    /// group (`userRowsGroupColumn`) is usually there already, made by the sign-up
+    /// trigger with no group: it gets the persona's group where it has none.
     private func onConflict(_ table: String) -> String {
-        catalog.tablesRefusingOnConflict.contains(table) ? ";" : "on conflict do nothing;"
+        if catalog.tablesRefusingOnConflict.contains(table) { return ";" }
+        guard let group = userRowsGroupColumn(of: table), let user = membershipColumns(of: table)?.userColumn else {
+            return "on conflict do nothing;"
+        }
+        let column = Self.sqlName(group)
+        return "on conflict (\(Self.sqlName(user))) do update set \(column) = excluded.\(column) "
+            + "where \(Self.sqlName(String(table.split(separator: ".", maxSplits: 1).last ?? ""))).\(column) is null;"
+    }
+
+    /// The column of `table`, one row per user (its user column unique by itself:
+    /// `profiles.id`), that names the user's group for other tables' rules
+    /// (`membershipColumns`: `profiles.company_id -> companies`, read by
+    /// `is_company_member(id)`); nil for a membership table with a row per user and
+    /// group, whose rows the setup inserts as they are.
+    func userRowsGroupColumn(of table: String) -> String? {
+        guard let membership = membershipColumns(of: table),
+              let user = catalog.columns[table]?.first(where: { $0.name == membership.userColumn }), user.uniqueAlone
+        else { return nil }
+        return membership.rowColumn
     }
 
     /// Whether a table with rows per persona has a foreign key into `table`.

@@ -5,10 +5,15 @@ extension DraftWriteCheck {
     /// member of and it is not. None without two signed-in personas. `exposed`: each
     /// exposed table's name quoted as SQL (as a foreign key names it, `public."Trip
     /// Log"`) -> its qualified name.
+    ///
+    /// Where the membership is a column of the user's one row (`profiles.company_id`,
+    /// read by `is_company_member(id)`: `DraftOwnership.userRowsGroupColumn`), a second
+    /// check moves the persona's own row into the other's group: `update: own` held
+    /// while any user could set their own company and read its projects.
     static func joins(ownership: DraftOwnership, exposed: [String: String], personas: [Persona]) -> [DraftWriteCheck] {
         guard let (writer, writerEmail, other, otherEmail) = writerAndOther(personas) else { return [] }
-        return exposed.sorted(by: { $0.value < $1.value }).compactMap { quoted, table in
-            guard let membership = ownership.membershipColumns(of: table), let parent = exposed[membership.parent] else { return nil }
+        return exposed.sorted(by: { $0.value < $1.value }).flatMap { quoted, table -> [DraftWriteCheck] in
+            guard let membership = ownership.membershipColumns(of: table), let parent = exposed[membership.parent] else { return [] }
             let (row, user) = (DraftOwnership.sqlName(membership.rowColumn), DraftOwnership.sqlName(membership.userColumn))
             let target = """
                 select m.\(row)::text from \(quoted) m join auth.users u on u.id = m.\(user)
@@ -18,12 +23,22 @@ extension DraftWriteCheck {
                   order by m.ctid limit 1
                 """
             let sample = [(membership.userColumn, "auth.uid()")] + ownership.sample(of: table).filter { $0.column != membership.userColumn }
-            return insert(
+            let join = insert(
                 "\(writer.name) joins a \(parent) row of \(other.name)'s through \(table)", writer: writer,
                 into: table, quotedTable: quoted, sample: sample, naming: membership.rowColumn, type: membership.rowType,
                 target: target,
                 danger: "a signed-in user may join another user's \(parent) rows through \(table) "
                     + "(an insert of the user's own membership naming another user's row went through)")
+            guard ownership.userRowsGroupColumn(of: table) == membership.rowColumn else { return [join] }
+            let move = before(expectingOneRow(
+                "\(writer.name) moves a \(table) row of \(writer.name)'s into a \(parent) row of \(other.name)'s", writer: writer,
+                sql: "update \(quoted) set \(row) = current_setting('\(setting)')::\(membership.rowType) where \(user) = auth.uid()"),
+                target: target)
+            return [join, DraftWriteCheck(
+                table: table, check: move,
+                danger: "a signed-in user may move themselves into another user's \(parent) rows through \(table) "
+                    + "(an update of the user's own row naming another user's row went through)",
+                needsOwnRow: table, refusals: ["42501", "P0001"], noRowRefuses: true)]
         }
     }
 }

@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+import WardenKit
+import TestSupport
+
+/// A user's company held in a column of the user's one profile (`profiles.company_id`),
+/// which the sign-up trigger makes with no company, read by a security definer helper
+/// (`is_company_member(id)`) that no policy's SQL names a column of. The setup left the
+/// column NULL, so no persona belonged to any company: every company's and project's
+/// cell was "cannot probe" (an influencer-marketing app, round thirty-one), and the hole
+/// that mattered went unseen: a user may set their own profile's company to anyone's.
+@Suite struct DraftGroupInProfileTests {
+    /// Companies, profiles made by the sign-up trigger, and projects read and written by
+    /// the members of their company; `profileUpdate` says who may update which profile columns.
+    static func schema(profileUpdate: String) -> String {
+        """
+        create table public.companies (id uuid primary key default gen_random_uuid(), name text not null);
+        create table public.profiles (
+          id uuid primary key references auth.users on delete cascade,
+          company_id uuid references public.companies, full_name text);
+        create function public.is_company_member(c uuid) returns boolean language sql stable security definer
+          set search_path = '' as $$
+            select exists (select 1 from public.profiles p where p.id = auth.uid() and p.company_id = c) $$;
+        create table public.projects (
+          id uuid primary key default gen_random_uuid(),
+          company_id uuid not null references public.companies, title text not null);
+        alter table public.companies enable row level security;
+        alter table public.profiles enable row level security;
+        alter table public.projects enable row level security;
+        create policy "members read their company" on public.companies for select to authenticated
+          using (public.is_company_member(id));
+        create policy "own profile" on public.profiles for select to authenticated using (id = auth.uid());
+        create policy "own profile edits" on public.profiles for update to authenticated
+          using (id = auth.uid()) with check (id = auth.uid());
+        create policy "members work on projects" on public.projects for all to authenticated
+          using (public.is_company_member(company_id)) with check (public.is_company_member(company_id));
+        create function public.handle_new_user() returns trigger language plpgsql security definer
+          set search_path = '' as $$ begin insert into public.profiles (id) values (new.id); return new; end $$;
+        create trigger on_auth_user_created after insert on auth.users
+          for each row execute function public.handle_new_user();
+        \(profileUpdate)
+        """
+    }
+
+    static let moveCheck = "ava moves a public.profiles row of ava's into a public.companies row of ben's"
+
+    @Test func eachPersonaBelongsToItsOwnCompanyAndMovingIntoAnotherIsADanger() throws {
+        let draft = try DraftRealProjectShapesTests.draft("groupinprofile", Self.schema(profileUpdate: ""))
+        let companies = try #require(draft.plan.relations.first { $0.name == "companies" })
+        let projects = try #require(draft.plan.relations.first { $0.name == "projects" })
+        #expect(companies.access["ava"]?.select == .own, "\(draft.yaml)")
+        #expect(projects.access["ben"]?.delete == .own, "\(draft.yaml)")
+        #expect(!draft.yaml.contains("cannot probe"), "\(draft.yaml)")
+        try DraftRealProjectShapesTests.expectWentThrough(
+            draft, check: Self.moveCheck,
+            danger: "public.profiles · ava: a signed-in user may move themselves into another user's public.companies rows")
+        #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
+    }
+
+    /// The same, with the profile's company kept from clients (only `full_name` may be
+    /// updated): each persona still has its company, and the move is refused, no DANGER.
+    @Test func aCompanyClientsMayNotSetIsNoDanger() throws {
+        let draft = try DraftRealProjectShapesTests.draft("groupinprofilegrant", Self.schema(profileUpdate: """
+            revoke update on public.profiles from authenticated;
+            grant update (full_name) on public.profiles to authenticated;
+            """))
+        let projects = try #require(draft.plan.relations.first { $0.name == "projects" })
+        #expect(projects.access["ava"]?.select == .own, "\(draft.yaml)")
+        let move = try #require(draft.plan.checks.first { $0.name == Self.moveCheck }, "\(draft.yaml)")
+        #expect(move.expectation.sqlState == "42501", "\(draft.yaml)")
+        #expect(draft.dangerCells.isEmpty, "\(draft.dangerCells)")
+        #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
+    }
+}
