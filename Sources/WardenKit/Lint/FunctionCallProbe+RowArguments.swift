@@ -156,6 +156,28 @@ extension FunctionCallProbe {
                                   key: SQL.quoteIdentifier(key), user: user.map(SQL.quoteIdentifier))
             }
         }
+        return table(referencedByColumnsNamedLike: name, in: ownership, needsUser: needsUser)
+    }
+
+    /// The table that the project's foreign key columns named as the parameter is
+    /// (`p_org_id`: `org_id`, `counters.org_id -> organizations (id)`) reference, by
+    /// that referenced uuid key; nil when none does. (An abbreviation names no table:
+    /// `allocate_invoice_number(p_org_id)` was called with a user's id, broke the
+    /// foreign key, and anon changing any organisation's counter was a WARN.)
+    private static func table(referencedByColumnsNamedLike name: String, in ownership: DraftOwnership, needsUser: Bool)
+        -> NamedTable?
+    {
+        let column = unprefixed(name)
+        for (_, columns) in ownership.catalog.columns.sorted(by: { $0.key < $1.key }) {
+            guard let reference = columns.first(where: { $0.name == column && $0.typeName == "uuid" })?.reference,
+                  reference.table != "auth.users",
+                  let key = ownership.catalog.columns[reference.table]?.first(where: { $0.name == reference.column }),
+                  key.typeName == "uuid", key.uniqueAlone else { continue }
+            let user = ownership.ownerColumn(of: reference.table) ?? ownership.catalog.userColumns[reference.table]
+            guard user != nil || !needsUser else { continue }
+            return NamedTable(table: quoted(reference.table), catalogName: reference.table,
+                              key: SQL.quoteIdentifier(key.name), user: user.map(SQL.quoteIdentifier))
+        }
         return nil
     }
 
@@ -164,10 +186,16 @@ extension FunctionCallProbe {
         table.split(separator: ".", maxSplits: 1).map { SQL.quoteIdentifier(String($0)) }.joined(separator: ".")
     }
 
-    /// A parameter's name without its conventional prefix and `id` suffix, lowercased.
-    private static func bareName(_ name: String) -> String {
+    /// A parameter's name without its conventional prefix, lowercased.
+    private static func unprefixed(_ name: String) -> String {
         var bare = name.lowercased()
         for prefix in ["p_", "in_", "arg_", "_"] where bare.hasPrefix(prefix) { bare.removeFirst(prefix.count) }
+        return bare
+    }
+
+    /// A parameter's name without its conventional prefix and `id` suffix, lowercased.
+    private static func bareName(_ name: String) -> String {
+        var bare = unprefixed(name)
         for suffix in ["_id", "id"] where bare.hasSuffix(suffix) && bare.count > suffix.count { bare.removeLast(suffix.count) }
         return bare
     }

@@ -700,6 +700,35 @@ import TestSupport
         #expect(roster.isDanger, "\(roster.consequence?.evidence ?? [])")
     }
 
+    /// A parameter named as the project's foreign key columns are (`p_org_id`, like
+    /// `tallies.org_id -> organizations`) gets a row of the table they reference: an
+    /// abbreviation names no table, so the call got a user's id, broke the foreign key,
+    /// and anon advancing any organisation's invoice counter was a WARN (an invoicing app).
+    @Test func aParameterNamedAsAForeignKeyColumnGetsItsTablesRow() throws {
+        let (report, _) = try lint("""
+            create table public.organizations (
+              id uuid primary key default gen_random_uuid(), name text not null default 'org',
+              created_by uuid references auth.users (id));
+            create table public.tallies (
+              org_id uuid primary key references public.organizations (id), next_number int not null default 1);
+            alter table public.organizations enable row level security;
+            alter table public.tallies enable row level security;
+            create policy "makers read" on public.organizations for select to authenticated using (created_by = (select auth.uid()));
+            create function public.next_tally(p_org_id uuid) returns int
+            language plpgsql security definer set search_path = '' as $$
+            declare n int;
+            begin
+              insert into public.tallies (org_id) values (p_org_id) on conflict (org_id) do nothing;
+              update public.tallies set next_number = next_number + 1 where org_id = p_org_id returning next_number into n;
+              return n;
+            end $$;
+            """)
+        let call = try report.anonCall("public.next_tally(uuid)")
+        #expect(call.isDanger, "\(call.consequence?.evidence ?? [])")
+        #expect(call.consequence?.evidence.contains { $0.contains("public.organizations row): succeeded") } == true,
+                "\(call.consequence?.evidence ?? [])")
+    }
+
     /// A parameter named for a schedule gets one pg_cron takes, `'* * * * *'` (here a
     /// function that checks it as `cron.schedule` does, 22023, and records the job):
     /// 'pgwarden' was refused, and anon's call scheduling SQL as the owner (a
