@@ -257,6 +257,9 @@ import TestSupport
         let kept = try #require(fixed.plan.checks.first { $0.name.hasPrefix("a new user signing up with user_metadata") },
                                 "\(fixed.yaml)")
         #expect(kept.verify?.hasPrefix("select not exists (") == true, "\(fixed.yaml)")
+        // Named for what it then proves (the name of the attempt read as its success).
+        #expect(kept.name == #"a new user signing up with user_metadata {"roles": "admin"} does not get role 'admin' in public.user_roles"#,
+                "\(fixed.yaml)")
         #expect(!fixed.dangerCells.contains { $0.contains("a new user may give themselves") }, "\(fixed.dangerCells)")
         #expect(fixed.verified, "\(DraftRealProjectShapesTests.failures(fixed))")
 

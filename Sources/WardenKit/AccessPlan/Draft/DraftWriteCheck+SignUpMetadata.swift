@@ -29,9 +29,9 @@ extension DraftWriteCheck {
                     let metadata = "{\(JSONText.quote(key)): \(element)}"
                     let holds = "select exists (select 1 from \(quoted) where \(DraftOwnership.sqlName(owner)) = "
                         + "nullif(current_setting('\(setting)'), '')::uuid and \(DraftOwnership.sqlName(column.name)) = \(value))"
+                    let signingUp = "a new user signing up with user_metadata \(metadata)"
                     var check = expectingOneRow(
-                        "a new user signing up with user_metadata \(metadata) gets \(column.name) \(value) in \(table)",
-                        writer: writer, sql: "select 1")
+                        "\(signingUp) gets \(column.name) \(value) in \(table)", writer: writer, sql: "select 1")
                     check.before = signUp(metadata: metadata)
                     check.verify = holds
                     var write = DraftWriteCheck(
@@ -39,6 +39,7 @@ extension DraftWriteCheck {
                         danger: "a new user may give themselves \(column.name) \(value) in \(table) by signing up with "
                             + "user_metadata \(metadata), which any client sends (the sign-up's trigger on auth.users copies it)")
                     write.absentVerify = "select not exists (" + holds.dropFirst("select exists (".count)
+                    write.absentName = "\(signingUp) does not get \(column.name) \(value) in \(table)"
                     return write
                 }
             }

@@ -35,6 +35,9 @@ struct DraftWriteCheck {
     /// Admin SQL true where what the check's `verify` looks for is absent: where the
     /// verify came out false, the check is kept with this one instead (refused).
     var absentVerify: String? = nil
+    /// The check's name where it is kept with `absentVerify` (what it then proves: "...
+    /// does not get role 'admin'", where the name of the attempt read as its success).
+    var absentName: String? = nil
 
     /// The setting that carries the named row's key from `before` to the insert.
     static let setting = "pgwarden.join_target"
@@ -96,6 +99,7 @@ struct DraftWriteCheck {
         if let absentVerify, result.observed.contains("verify returned f, expected true") {
             refused.expectation = check.expectation
             refused.verify = absentVerify
+            refused.name = absentName ?? check.name
             return (refused, false)
         }
         if noRowRefuses && result.observed.hasPrefix("0 rows, expected 1") {
