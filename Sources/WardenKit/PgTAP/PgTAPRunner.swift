@@ -7,7 +7,8 @@ import WardenPostgres
 /// pgtap`, when pgTAP was missing, leaves nothing): nothing is ever committed. Each
 /// file runs as pg_prove runs it, in a session of its own, as far as one transaction
 /// can: it starts from a reset session (`sessionReset`: the role, settings, temporary
-/// tables and cached plans a fresh connection has), and what it changes in the
+/// tables and cached plans a fresh connection has; `ConstraintModeReset`: each
+/// constraint's mode as a new transaction has it), and what it changes in the
 /// database outside its own `BEGIN ... ROLLBACK` stays for the files after it, as psql's
 /// autocommit keeps it under pg_prove (a setup file's helper functions, say); a file
 /// that fails is rolled back whole. Each statement is sent on its own, as the extended protocol's one
@@ -48,7 +49,7 @@ package struct PgTAPRunner {
                 case .failure(let error): return PgTAPFileOutcome(file: entry.file, notRun: error).suite
                 case .success(let success): script = success
                 }
-                try connection.execute(Self.sessionReset + [onSearchPath].compactMap { $0 })
+                try connection.execute(Self.sessionReset + [ConstraintModeReset.statement] + [onSearchPath].compactMap { $0 })
                 var outcome = try run(script, transaction: transaction, after: firstStopped)
                 outcome.isIncluded = included.contains(PsqlIncludes.identity(of: script.file))
                 if firstStopped == nil, let stop = outcome.stop { firstStopped = EarlierStop(file: script.file, stop: stop) }
