@@ -227,6 +227,15 @@ import TestSupport
         #expect(StandInExtensions.reportLine(["pgsodium"])?.contains("(pgsodium encryption) is not provable locally") == true)
     }
 
+    /// A project granting postgres every function of schema net (a migration written
+    /// against Supabase, where that gives WARNINGs) applies: the stand-in's own helper
+    /// had no privilege for postgres, and the grant stopped with 42501.
+    @Test func grantingPostgresEveryPgNetFunctionApplies() throws {
+        let project = try project()
+        try project.execute(unsafeScript: "grant execute on all functions in schema net to postgres")
+        #expect(try project.query("select net.http_get('https://example.com/hook') > 0").scalar == "t")
+    }
+
     /// The stand-ins say what they are in pg_extension (their version).
     @Test func standInsAreMarkedInPgExtension() throws {
         let project = try project()

@@ -91,6 +91,13 @@ begin
                    'net.http_post(text, jsonb, jsonb, jsonb, integer), net.http_delete(text, jsonb, jsonb, integer) to %I',
                    grantee);
   end loop;
+  -- The stand-in's own helper is postgres's to call too (it does what http_get does):
+  -- with no privilege on it, a project's `grant execute on all functions in schema net
+  -- to postgres`, which gives WARNINGs on Supabase (postgres holds EXECUTE there, not
+  -- its grant option), stopped with 42501 here.
+  if exists (select 1 from pg_catalog.pg_roles where rolname = 'postgres') then
+    grant execute on function net.pgwarden_queue(text, text, jsonb, jsonb, bytea, integer) to postgres;
+  end if;
   -- The tables and their sequence: every privilege to PUBLIC, as pg_net's own script
   -- grants since 0.12 (supabase/pg_net commit 8e34a8e, sql/pg_net.sql, unchanged to
   -- v0.20.5; Supabase ships 0.12 onwards: PG migrations/db/migrations/
