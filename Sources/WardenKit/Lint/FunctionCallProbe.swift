@@ -388,37 +388,62 @@ struct FunctionCallProbe {
     }
 
     /// For a signed-in persona: the owner column of each changed table (auth.users: id;
-    /// an exposed table: the one its policies compare with auth.uid()), as `table.column`,
-    /// when the same call again left every other user's rows as they were (their count
-    /// and the sum of their rows' hashes, read as the admin before and after the call,
-    /// in its rolled-back savepoint); nil when a changed table has no owner column, the
-    /// persona has no account, or another user's row changed.
+    /// the auth tables a user's deletion cascades into: `authRowsOfUser`; an exposed
+    /// table: the one its policies compare with auth.uid()), as `table.column`, when the
+    /// same call again left every other user's rows as they were (their count and the
+    /// sum of their rows' hashes, read as the admin before and after the call, in its
+    /// rolled-back savepoint); nil when a changed table has no owner column, the persona
+    /// has no account, or another user's row changed.
     private func onlyOwnRowsChanged(by call: String, as persona: String, in tables: [String]) throws -> String? {
         guard let id = context.userIDs[persona], !tables.isEmpty else { return nil }
-        var owners: [(table: String, column: String)] = []
+        var owners: [(table: String, shown: String, isTheUsers: String)] = []
         // Whose a row is: the owner column of the table's rules, else the column naming
         // its user (`teams.created_by` of a team an onboarding function makes for the
         // caller, whose rules go through memberships: the call was a DANGER, with the
         // advice to revoke what onboarding needs).
         for table in tables {
-            let column = table == "auth.users" ? "id"
-                : ownership.flatMap { $0.ownerColumn(of: table) ?? $0.catalog.userColumns[table] }
-            guard let column else { return nil }
-            owners.append((table, column))
+            if let rows = Self.authRowsOfUser[table] {
+                owners.append((table, rows.shown, rows.condition.replacingOccurrences(of: "$user", with: "'\(id)'")))
+                continue
+            }
+            guard let column = ownership.flatMap({ $0.ownerColumn(of: table) ?? $0.catalog.userColumns[table] }) else { return nil }
+            owners.append((table, "\(table).\(column)", "\(SQL.quoteIdentifier(column))::text = '\(id)'"))
         }
         let others = owners.map { owner -> String in
             let parts = owner.table.split(separator: ".", maxSplits: 1).map(String.init)
             let quoted = parts.map(SQL.quoteIdentifier).joined(separator: ".")
             return "(select count(*)::text || ':' || coalesce(sum(hashtext(t::text)), 0)::text from \(quoted) t "
-                + "where \(SQL.quoteIdentifier(owner.column)) is distinct from '\(id)'::uuid)"
+                + "where not coalesce(\(owner.isTheUsers), false))"
         }.joined(separator: " || ' ' || ")
         let readOthers = { try context.connection.query("select \(raw: others)").scalar }
         let before = try readOthers()
         var after: String?
         let outcome = try context.asPersona(persona, "POST", on: finding, "select \(call)") { after = try readOthers() }
         guard case .rows = outcome, after == before else { return nil }
-        return owners.map { "\($0.table).\($0.column)" }.joined(separator: ", ")
+        return owners.map(\.shown).joined(separator: ", ")
     }
+
+    /// Which rows of the auth tables a user's deletion cascades into are the user's
+    /// (`$user`: the user's id as a text literal), and how that is shown. Deleting one's
+    /// own account (`delete from auth.users where id = auth.uid()`, as Supabase's guides
+    /// write it) also deleted the user's sessions and their MFA claims, which name no
+    /// user: the call was a DANGER, with the advice to revoke it. (Columns from
+    /// Supabase Auth's migrations; refresh tokens hold the user's id as text.)
+    static let authRowsOfUser: [String: (condition: String, shown: String)] = [
+        "auth.users": ("t.id::text = $user", "auth.users.id"),
+        "auth.identities": ("t.user_id::text = $user", "auth.identities.user_id"),
+        "auth.sessions": ("t.user_id::text = $user", "auth.sessions.user_id"),
+        "auth.mfa_factors": ("t.user_id::text = $user", "auth.mfa_factors.user_id"),
+        "auth.one_time_tokens": ("t.user_id::text = $user", "auth.one_time_tokens.user_id"),
+        "auth.refresh_tokens": ("t.user_id::text = $user", "auth.refresh_tokens.user_id"),
+        "auth.flow_state": ("t.user_id::text = $user", "auth.flow_state.user_id"),
+        "auth.mfa_amr_claims": (
+            "t.session_id in (select s.id from auth.sessions s where s.user_id::text = $user)",
+            "auth.mfa_amr_claims.session_id -> auth.sessions.user_id"),
+        "auth.mfa_challenges": (
+            "t.factor_id in (select f.id from auth.mfa_factors f where f.user_id::text = $user)",
+            "auth.mfa_challenges.factor_id -> auth.mfa_factors.user_id"),
+    ]
 
     /// The rows inserted, updated and deleted between the two readings of
     /// `tableChanges`, one entry per table (in name order) and kind of change.

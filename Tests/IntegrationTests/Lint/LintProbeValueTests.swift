@@ -371,6 +371,32 @@ import TestSupport
         #expect(anyones.consequence?.evidence == ["ava called public.set_bio(ben's id, 'pgwarden'): succeeded, updated 1 row of public.profiles"])
     }
 
+    /// "Delete my account" (`delete from auth.users where id = auth.uid()`): the delete
+    /// cascades into the user's sessions and their MFA claims, which name no user, so
+    /// the call was a DANGER with the advice to revoke it. Those rows are the user's
+    /// too. Deleting the account of any user given is still proven.
+    @Test func deletingOnesOwnAccountIsNoConsequence() throws {
+        let (report, _) = try lint("""
+            create function public.delete_my_account() returns void language plpgsql security definer
+              set search_path = '' as $$ begin delete from auth.users where id = auth.uid(); end $$;
+            create function public.delete_account(p_user_id uuid) returns void language plpgsql security definer
+              set search_path = '' as $$ begin delete from auth.users where id = p_user_id; end $$;
+            revoke execute on function public.delete_my_account(), public.delete_account(uuid) from public, anon;
+            grant execute on function public.delete_my_account(), public.delete_account(uuid) to authenticated;
+            """)
+        func finding(_ subject: String) throws -> LintFinding {
+            try #require(report.findings.first { $0.rule == .authenticatedSecurityDefinerFunctionExecutable && $0.subject == subject })
+        }
+        let mine = try finding("public.delete_my_account()")
+        #expect(!mine.isDanger, "\(mine.consequence?.evidence ?? [])")
+        #expect(mine.consequence?.evidence.last?.hasPrefix("the call changed only ava's own rows (")  == true,
+                "\(mine.consequence?.evidence ?? [])")
+        #expect(mine.consequence?.evidence.first?.contains("deleted 1 row of auth.sessions") == true,
+                "\(mine.consequence?.evidence ?? [])")
+        let anyones = try finding("public.delete_account(uuid)")
+        #expect(anyones.isDanger, "\(anyones.consequence?.evidence ?? [])")
+    }
+
     /// Onboarding that makes a team for the caller and makes the caller its owner: the
     /// team's rules go through its memberships, so `teams` had no owner column, and the
     /// call was a DANGER whose advice (revoke execute) breaks sign-up. Whose a team is,
