@@ -191,6 +191,9 @@ import TestSupport
               with check (bucket_id = 'git-state' and auth.role() = 'authenticated');
             create policy "own logos" on storage.objects for update to authenticated
               using (bucket_id = 'logos' and (storage.foldername(name))[1] = auth.uid()::text);
+            create policy "logos are public" on storage.objects for select using (bucket_id = 'logos');
+            create policy "owners delete their logos" on storage.objects for delete to authenticated
+              using (bucket_id = 'logos');
             """)
         let draft = try PlanDrafter(connection: connection, schemas: ["public", "storage"]).draft()
         let objects = try #require(draft.plan.relations.first { $0.qualifiedName == "storage.objects" })
@@ -205,6 +208,11 @@ import TestSupport
                                 "\(draft.plan.checks.map(\.name))")
         #expect(logo.expectation.rowCount == 0, "\(draft.yaml)")
         #expect(!draft.plan.checks.contains { $0.name == "ava reads a file of ben's in bucket logos" })
+        // A delete policy naming only the bucket (meant as "owners delete their logos")
+        // lets any user delete any logo, where the update is refused: a check of its own.
+        try DraftRealProjectShapesTests.expectWentThrough(
+            draft, check: "ava deletes a file of ben's in bucket logos",
+            danger: "storage.objects · ava: a signed-in user may delete other users' files in bucket logos")
         #expect(draft.verified, "\(draft.report.failures.map { "\($0.name): \($0.observed)" })")
     }
 

@@ -32,7 +32,19 @@ extension DraftWriteCheck {
                     sql: "update storage.objects set name = name where \(row)"), target: target)),
                 danger: "a signed-in user may change other users' files in bucket \(bucket) (an update of another user's file went through)",
                 refusals: ["42501", "P0001"], noRowRefuses: true)
-            guard !storage.publicBuckets.contains(bucket) else { return [change] }
+            // A delete too: a bucket whose delete policy names only the bucket (`for delete
+            // to authenticated using (bucket_id = 'photos')`, meant as "owners delete their
+            // uploads") let any user remove any file, while the update was refused and
+            // the draft said nothing. (The run sets `storage.allow_delete_query`, as the
+            // Storage API does for its own deletes.)
+            let delete = DraftWriteCheck(
+                table: "storage.objects",
+                check: withFile(before(expectingOneRow(
+                    "\(writer.name) deletes a file of \(other.name)'s in bucket \(bucket)", writer: writer,
+                    sql: "delete from storage.objects where \(row)"), target: target)),
+                danger: "a signed-in user may delete other users' files in bucket \(bucket) (a delete of another user's file went through)",
+                refusals: ["42501", "P0001"], noRowRefuses: true)
+            guard !storage.publicBuckets.contains(bucket) else { return [change, delete] }
             let read = DraftWriteCheck(
                 table: "storage.objects",
                 check: withFile(before(expectingOneRow(
@@ -41,7 +53,7 @@ extension DraftWriteCheck {
                 danger: "a signed-in user may read other users' files in bucket \(bucket), which is not public "
                     + "(a read of another user's file returned it)",
                 noRowRefuses: true)
-            return [read, change]
+            return [read, change, delete]
         }
     }
 }
