@@ -124,6 +124,16 @@ import TestSupport
         #expect(error?.message.contains("no 'owner' rule") == true)
     }
 
+    /// `shared:` names rows no one owns (templates every user sees); without an owner
+    /// rule there is nothing for them to be apart from.
+    @Test func readsSharedRowsAndRefusesThemWithoutAnOwnerRule() throws {
+        let plan = try parse(personas + "\nrelations:\n  note:\n    owner: \"team_id = auth.uid()\"\n    shared: \"team_id is null\"\n    access:\n      ava: { select: some }\n")
+        #expect(plan.relations.first?.shared == "team_id is null")
+        let error = mistake(personas + "\nrelations:\n  note:\n    shared: \"team_id is null\"\n    access:\n      ava: { select: some }\n")
+        #expect(error?.line == 7)
+        #expect(error?.message.contains("'shared' of relation 'note' needs an 'owner'") == true, "\(String(describing: error))")
+    }
+
     @Test func reportsUnknownKeys() {
         #expect(mistake(personas + "\nrelatoins: {}\n")?.message.contains("unknown key 'relatoins'") == true)
         #expect(mistake(personas + "\nrelations:\n  note:\n    acess: {}\n")?.message.contains("unknown key 'acess'") == true)

@@ -20,6 +20,18 @@ import Testing
         #expect(OwnerRuleBranch.ownership(of: quoted) == quoted)
     }
 
+    /// A branch testing a column for NULL is the rows shared with every user, not
+    /// ownership: `(team_id IS NULL) OR public.in_team(team_id)` is owned through
+    /// `in_team`, and `team_id` is the shared rows' column.
+    @Test func aNullTestIsTheSharedRowsNotOwnership() {
+        let rule = "((team_id IS NULL) OR public.in_team(team_id))"
+        #expect(OwnerRuleBranch.ownership(of: rule) == "public.in_team(team_id)")
+        #expect(OwnerRuleBranch.nullTestedColumns(in: rule) == ["team_id"])
+        #expect(OwnerRuleBranch.nullTestedColumns(in: #"(("Team" IS NULL) OR (owner = auth.uid()))"#) == ["Team"])
+        #expect(OwnerRuleBranch.nullTestedColumns(in: "(team_id IS NULL)").isEmpty)
+        #expect(OwnerRuleBranch.nullTestedColumns(in: "((team_id IS NOT NULL) OR (a = auth.uid()))").isEmpty)
+    }
+
     @Test func twoOwningBranchesOrNoneKeepTheWhole() {
         let two = "((a = auth.uid()) OR (b = auth.uid()))"
         #expect(OwnerRuleBranch.ownership(of: two) == two)

@@ -143,6 +143,11 @@ public struct RelationPlan: Sendable {
     /// SQL boolean over the relation's columns, true for rows the current request's
     /// user owns (`auth.uid()` is that user), e.g. `user_id = auth.uid()`.
     public internal(set) var owner: String?
+    /// SQL boolean over the relation's columns, true for rows shared with every user
+    /// (`team_id is null`: templates every team sees), when declared: such a row is no
+    /// one's own and no other user's either, so a write probe of "another user's row"
+    /// never aims at one. Only with `owner`.
+    public internal(set) var shared: String? = nil
     /// The exact column list clients may see, when declared.
     public internal(set) var columns: [String]?
     /// Column -> SQL expression giving a value for an insert probe, evaluated for

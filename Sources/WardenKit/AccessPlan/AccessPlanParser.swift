@@ -157,7 +157,7 @@ package struct AccessPlanParser {
         try reader.mapping(node, "relations").map { entry in
             let what = "relation '\(entry.key)'"
             let fields = try reader.mapping(entry.value, what)
-            try reader.checkKeys(fields, allowed: ["owner", "columns", "sample", "before_insert", "access"], in: what)
+            try reader.checkKeys(fields, allowed: ["owner", "shared", "columns", "sample", "before_insert", "access"], in: what)
             let field = { (key: String) in fields.first { $0.key == key }?.value }
             let (schema, name) = context.qualify(entry.key)
             let owner = try field("owner").map { try reader.expression($0, "owner of \(what)") }
@@ -173,6 +173,10 @@ package struct AccessPlanParser {
                 beforeInsert: try field("before_insert").map { try reader.sql($0, "before_insert of \(what)") },
                 access: access, line: reader.line(entry.keyNode) ?? 0)
             relation.dangerMarked = try dangerMarked(accessNode, context, what: what)
+            if let shared = field("shared") {
+                guard owner != nil else { throw reader.fail(shared, "'shared' of \(what) needs an 'owner' (its rows are neither)") }
+                relation.shared = try reader.expression(shared, "shared of \(what)")
+            }
             return relation
         }
     }

@@ -139,7 +139,13 @@ extension RelationProber {
             var condition: SQL = ""
             switch target {
             case .own: if let owner = plan.owner { condition = " where (\(raw: owner))" }
-            case .notOwn: if let owner = plan.owner { condition = " where not coalesce((\(raw: owner)), false)" }
+            case .notOwn:
+                // Another user's row: not the persona's, nor one shared with every user.
+                if let owner = plan.owner, let shared = plan.shared {
+                    condition = " where not coalesce((\(raw: owner)), false) and not coalesce((\(raw: shared)), false)"
+                } else if let owner = plan.owner {
+                    condition = " where not coalesce((\(raw: owner)), false)"
+                }
             case .any: break
             }
             return "(select ctid::text from \(table)\(condition) limit 1)"

@@ -137,6 +137,30 @@ struct DraftOwnership {
         primaryOwnerRule(of: table) ?? ownedThroughParentBesideAUserGate(table)
     }
 
+    /// The rows of `table` shared with every user, as SQL (`team_id is null`): a policy
+    /// ORs a NULL test of a column its owner rule reads (`(team_id IS NULL) OR
+    /// public.in_team(team_id)`, `owner_id IS NULL OR owner_id = auth.uid()`): templates or
+    /// categories every user sees, which are no one's own and no other user's either
+    /// (`RelationPlan.shared`). nil without such a test, or without an owner rule.
+    func sharedRule(of table: String) -> String? {
+        let columns = sharedColumns(of: table)
+        return columns.isEmpty ? nil : columns.map { "\(Self.sqlName($0)) is null" }.joined(separator: " or ")
+    }
+
+    /// The columns `sharedRule` tests for NULL, in the order the policies name them.
+    func sharedColumns(of table: String) -> [String] {
+        guard let rule = ownerRule(of: table) else { return [] }
+        let names = Set((catalog.columns[table] ?? []).map(\.name))
+        var columns: [String] = []
+        for expression in catalog.policyExpressions[table] ?? [] {
+            for column in OwnerRuleBranch.nullTestedColumns(in: Self.oneLine(expression))
+            where names.contains(column) && !columns.contains(column) && RelationProber.namesBareColumn(column, in: rule) {
+                columns.append(column)
+            }
+        }
+        return columns
+    }
+
     /// The owner rule of a table whose policy asks who the user is but reads no column of
     /// the row (`exists (select 1 from members m where m.user_id = auth.uid() and
     /// m.team_id = m.team_id)`: the team condition compares a column with itself, so any

@@ -8,11 +8,34 @@ import Foundation
 enum OwnerRuleBranch {
     /// The one top-level OR branch of `expression` that calls auth.uid(); the expression
     /// as it is when it has no top-level OR, or when more than one branch calls auth.uid().
+    ///
+    /// A branch that tests a column for NULL (`(team_id IS NULL) OR public.in_team(team_id)`)
+    /// is the rows shared with every user (`nullTestedColumns`), not ownership: it is left
+    /// out first. (Kept, every shared template was every persona's own, and any user
+    /// rewriting the templates every team uses was `update: own`.)
     static func ownership(of expression: String) -> String {
-        let branches = topLevelBranches(of: unwrapped(expression))
+        let all = topLevelBranches(of: unwrapped(expression))
+        let branches = all.filter { nullTestedColumn(in: $0) == nil }
+        if all.count > 1, branches.count == 1 { return branches[0] }
         let owning = branches.filter { $0.contains("auth.uid()") }
         guard branches.count > 1, owning.count == 1 else { return expression }
         return owning[0]
+    }
+
+    /// The columns `expression`'s top-level OR branches test for NULL (`(team_id IS NULL)`,
+    /// as `pg_get_expr` prints it), where it has other branches too.
+    static func nullTestedColumns(in expression: String) -> [String] {
+        let branches = topLevelBranches(of: unwrapped(expression))
+        guard branches.count > 1 else { return [] }
+        return branches.compactMap(nullTestedColumn(in:))
+    }
+
+    /// The column a branch tests for NULL: `(team_id IS NULL)`, `"Owner" IS NULL`.
+    private static func nullTestedColumn(in branch: String) -> String? {
+        let text = unwrapped(branch)
+        guard let match = text.wholeMatch(of: #/("(?:[^"]|"")+"|[a-z_][a-z0-9_]*)\s+IS\s+NULL/#) else { return nil }
+        let name = String(match.output.1)
+        return name.hasPrefix("\"") ? String(name.dropFirst().dropLast()).replacingOccurrences(of: "\"\"", with: "\"") : name
     }
 
     /// The text inside one pair of parentheses that encloses all of it, else the text.

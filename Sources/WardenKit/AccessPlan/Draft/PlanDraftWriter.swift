@@ -63,6 +63,7 @@ struct PlanDraftWriter {
             lines.append("  \(Self.key(key)):")
             if let note = relationNotes[relation.qualifiedName] { lines.append("    # NOTE: \(note)") }
             if let owner = relation.owner { lines.append("    owner: \(Self.quote(owner))") }
+            if let shared = relation.shared { lines.append("    shared: \(Self.quote(shared))") }
             if !relation.sample.isEmpty {
                 lines.append("    sample:")
                 lines += relation.sample.map { "      \(Self.key($0.column)): \(Self.quote($0.expression))" }

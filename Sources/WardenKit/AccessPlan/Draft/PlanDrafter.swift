@@ -95,11 +95,13 @@ public struct PlanDrafter {
             source: source, schemas: schemas, personas: personas, setup: [],
             relations: exposed.relations.map { relation in
                 let name = relation.qualifiedName
-                return RelationPlan(
+                var drafted = RelationPlan(
                     schema: relation.schema, name: relation.name,
                     owner: relation.isTable ? ownership.ownerRule(of: name) : viewOwner(relation, catalog, ownership), columns: nil,
                     sample: relation.isTable ? ownership.sample(of: name) : [], beforeInsert: nil,
                     access: [:], line: 0)
+                if relation.isTable, drafted.owner != nil { drafted.shared = ownership.sharedRule(of: name) }
+                return drafted
             },
             functions: exposed.callableFunctions.map { FunctionPlan(signature: $0.signature, execute: [:], line: 0) },
             checks: [], accessTokenHook: accessTokenHook, extraSearchPath: extraSearchPath)
@@ -130,7 +132,8 @@ public struct PlanDrafter {
             ownership.setupRows(table: "storage.objects", quotedTable: "storage.objects", emails: [$0.otherEmail])
         }
         // Whether the first signed-in persona can join the other's rows through a
-        // membership table, write into the other's rows, or give itself a privilege:
+        // membership table, write into the other's rows, give itself a privilege, or
+        // write the rows shared with every user:
         // observed as checks, kept as they came out (`DraftWriteCheck`).
         let writeChecks = DraftWriteCheck.joins(ownership: ownership, exposed: byQuotedName, personas: personas)
             + DraftWriteCheck.parentRowWrites(ownership: ownership, exposed: byQuotedName, personas: personas)
@@ -139,6 +142,7 @@ public struct PlanDrafter {
             + DraftWriteCheck.signUpMetadataGrants(ownership: ownership, exposed: byQuotedName, personas: personas)
             + DraftWriteCheck.guardedLimits(ownership: ownership, exposed: byQuotedName, personas: personas)
             + DraftWriteCheck.otherBuckets(storage, chosen: ownership.storageBucket, personas: personas, benFile: benFile)
+            + DraftWriteCheck.sharedRows(ownership: ownership, exposed: byQuotedName, personas: personas)
         plan.checks = writeChecks.map(\.check)
         let refusals = DraftSetupRefusals()
         for table in exposedTables.map(\.qualifiedName) {
