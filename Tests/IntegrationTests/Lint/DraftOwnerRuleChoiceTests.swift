@@ -45,4 +45,28 @@ import TestSupport
         #expect(report.passed, "\(report.failures.map { "\($0.name): \($0.observed)" })")
         #expect(try connection.query("select count(*)::text from public.posts").scalar == "0")
     }
+
+    /// `status = 'published' or has_role(auth.uid(), 'admin')`: the branch that asks who
+    /// the user is reads no column of the row (an admin check), so it is no owner rule.
+    /// Taken as one, no article was anyone's own, and a news app's drafted plan failed
+    /// its own run on "cannot probe" cells (24 of 26 failures).
+    @Test func anAdminCheckBesideAPublicBranchIsNoOwnerRule() throws {
+        let draft = try DraftRealProjectShapesTests.draft("adminbranch", """
+            create table public.user_roles (
+              user_id uuid not null references auth.users on delete cascade, role text not null, primary key (user_id, role));
+            alter table public.user_roles enable row level security;
+            create policy "own roles" on public.user_roles for select using (user_id = auth.uid());
+            create function public.has_role(_uid uuid, _role text) returns boolean language sql stable security definer
+              set search_path = '' as $$ select exists (select 1 from public.user_roles where user_id = _uid and role = _role) $$;
+            create table public.articles (
+              id uuid primary key default gen_random_uuid(), title text not null, status text not null default 'draft');
+            alter table public.articles enable row level security;
+            create policy "read published" on public.articles for select
+              using (status = 'published' or public.has_role(auth.uid(), 'admin'));
+            create policy "admins write" on public.articles for update using (public.has_role(auth.uid(), 'admin'));
+            """)
+        let articles = try #require(draft.plan.relations.first { $0.name == "articles" })
+        #expect(articles.owner == nil, "\(draft.yaml)")
+        #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
+    }
 }
