@@ -17,8 +17,12 @@ import Testing
     @Test func alwaysTrueIsAboutWritesForTheAPIRoles() throws {
         #expect(try rules(policy("w", using: "true", check: nil)) == [.rlsPolicyAlwaysTrue])
         #expect(try rules(policy("a", using: nil, check: "(1 = 1)")) == [.rlsPolicyAlwaysTrue])
-        #expect(try rules(policy("a", using: nil, check: nil)) == [.rlsPolicyAlwaysTrue])
-        #expect(try rules(policy("d", using: nil, check: nil)) == [.rlsPolicyAlwaysTrue])
+        #expect(try rules(policy("*", using: "true", check: nil)) == [.rlsPolicyAlwaysTrue])
+        // A missing clause lets nothing through (PostgreSQL hides or refuses every row):
+        // no USING, or an insert's missing WITH CHECK, is not "always true".
+        #expect(try rules(policy("a", using: nil, check: nil)).isEmpty)
+        #expect(try rules(policy("d", using: nil, check: nil)).isEmpty)
+        #expect(try rules(policy("*", using: nil, check: "(owner = ( SELECT auth.uid() AS uid))")).isEmpty)
         // A select policy with true is usually on purpose; a policy for other roles is not the API's.
         #expect(try rules(policy("r", using: "true", check: nil)).isEmpty)
         #expect(try rules(policy("w", using: "true", check: nil, roles: false)).isEmpty)

@@ -61,9 +61,14 @@ struct LintPolicyRules {
     private func alwaysTrue(_ policy: Policy) -> String? {
         guard policy.permissive, policy.forAPIRoles else { return nil }
         let writesRows = ["w", "d", "*"].contains(policy.command)
-        let using = writesRows && (Self.isTrue(policy.using) || policy.using == nil)
+        // A missing clause lets nothing through: a policy with no USING adds no row to the
+        // permissive policies' OR, one for INSERT with no WITH CHECK admits no new row
+        // (PostgreSQL 15, tried: `for delete` and `for insert` with neither clause, `for
+        // all with check (...)`, each hid or refused every row). `for all with check (owner
+        // = auth.uid())` was "USING is always true". An UPDATE or ALL policy's missing
+        // WITH CHECK is its USING, as PostgreSQL's CREATE POLICY documents.
+        let using = writesRows && Self.isTrue(policy.using)
         let check = Self.isTrue(policy.check)
-            || (policy.check == nil && policy.command == "a")
             || (policy.check == nil && ["w", "*"].contains(policy.command) && Self.isTrue(policy.using))
         switch (using, check) {
         case (true, true): return "USING and WITH CHECK are"
