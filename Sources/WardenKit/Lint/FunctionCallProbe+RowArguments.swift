@@ -67,7 +67,7 @@ extension FunctionCallProbe {
             // Rows made here name the users too: the other user's is the one to pass
             // (the first by position was the caller's own, and the call proved nothing).
             if namingRow == nil, try first() == nil {
-                try makeRows(named, ownership: ownership)
+                try makeRows(named, ownership: ownership, body: body)
                 namingRow = try naming()
             }
             guard let (id, shown) = try namingRow ?? first().map({ ($0, "a \(named.catalogName) row") })
@@ -102,14 +102,21 @@ extension FunctionCallProbe {
     /// Gives `named` the rows `plan draft`'s setup would (in this rolled-back run), and
     /// its membership tables theirs (`members (team_id, user_id)` for `teams`): a team no
     /// one belonged to showed nothing of its members, and anon's call listing any team's
-    /// e-mails, given a team's id, stayed a WARN.
-    private func makeRows(_ named: NamedTable, ownership: DraftOwnership) throws {
+    /// e-mails, given a team's id, stayed a WARN. So do the tables `body` names whose
+    /// rows point at `named` (`expenses.group_id -> groups`, summed by a report): an
+    /// empty group's total was NULL, and anon reading any group's spending stayed a WARN.
+    private func makeRows(_ named: NamedTable, ownership: DraftOwnership, body: String = "") throws {
         let emails = context.plan.personas.compactMap { $0.user?.email }
         guard let sql = ownership.setupRows(table: named.catalogName, quotedTable: named.table, emails: emails) else { return }
         guard try context.makeSetupRows(sql) else { return }
-        for table in ownership.catalog.columns.keys.sorted() where ownership.membershipColumns(of: table)?.parent == named.catalogName {
-            guard let members = ownership.setupRows(table: table, quotedTable: Self.quoted(table), emails: emails) else { continue }
-            try context.makeSetupRows(members)
+        let lowered = body.lowercased()
+        for (table, columns) in ownership.catalog.columns.sorted(by: { $0.key < $1.key }) where table != named.catalogName {
+            let member = ownership.membershipColumns(of: table)?.parent == named.catalogName
+            let child = columns.contains { $0.reference?.table == named.catalogName }
+                && lowered.range(of: DraftOwnership.namePattern(of: table), options: .regularExpression) != nil
+            guard member || child,
+                  let rows = ownership.setupRows(table: table, quotedTable: Self.quoted(table), emails: emails) else { continue }
+            try context.makeSetupRows(rows)
         }
     }
 

@@ -304,6 +304,7 @@ struct FunctionCallProbe {
             if Self.namesASchedule(parameter.name) { return Argument(sql: "'* * * * *'", shown: "'* * * * *'") }
             return Argument(sql: "'pgwarden'", shown: "'pgwarden'")
         case ("B", _): return Argument(sql: "true", shown: "true")
+        case ("D", _): return Self.dateValue(parameter) ?? .null
         case (_, "uuid"): return user.map { Argument(sql: "'\($0.id)'", shown: "\($0.owner)'s id") } ?? .null
         case ("A", _):
             // An array of what one value of its element would be (`uuid[]`: the user's id
@@ -315,6 +316,26 @@ struct FunctionCallProbe {
             return Argument(sql: "array[\(sql)]", shown: "[\(one.shown)]")
         default: return .null
         }
+    }
+
+    /// A date or timestamp for a parameter, by its name: the far past for the start of a
+    /// range (`p_start`, `from_date`, `since`), the far future for its end (`p_end`,
+    /// `to_date`, `until`), else now. (NULL matched no row: anon reading any household's
+    /// spending through `spending_by_category(p_household_id, p_start, p_end)` was a
+    /// WARN.) nil for a time of day.
+    static func dateValue(_ parameter: Parameter) -> Argument? {
+        let type = parameter.type.lowercased()
+        guard type == "date" || type.hasPrefix("timestamp") else { return nil }
+        let words = Set(parameter.name.lowercased().split(separator: "_").map(String.init))
+        let value: String
+        if !words.isDisjoint(with: ["end", "to", "until", "till", "before", "max", "last", "upto"]) {
+            value = "'2999-12-31'"
+        } else if !words.isDisjoint(with: ["start", "from", "since", "begin", "after", "min", "first"]) {
+            value = "'1900-01-01'"
+        } else {
+            return Argument(sql: "now()::\(type)", shown: "now()")
+        }
+        return Argument(sql: "\(value)::\(type)", shown: value)
     }
 
     /// Whether a text parameter's name says it holds a cron schedule (`schedule`,

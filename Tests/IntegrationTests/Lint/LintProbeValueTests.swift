@@ -755,6 +755,36 @@ import TestSupport
                 "\(call.consequence?.evidence ?? [])")
     }
 
+    /// A report over a date range (`p_start date, p_end date`) for a group by id: the
+    /// dates were NULL, so it matched no row, and the group lint made had no expenses,
+    /// so its total was NULL: anon reading any household's spending was a WARN. A
+    /// range's start is now the far past and its end the far future, and the tables the
+    /// body reads whose rows point at the group get their setup rows too.
+    @Test func aDateRangeReportOverAGroupsRowsIsCalledWithTheirRows() throws {
+        let (report, _) = try lint("""
+            create table public.households (id uuid primary key default gen_random_uuid(),
+              owner_id uuid not null references auth.users (id));
+            create table public.expenses (id uuid primary key default gen_random_uuid(),
+              household_id uuid not null references public.households (id), amount numeric not null default 12,
+              spent_on date not null default current_date);
+            alter table public.households enable row level security;
+            alter table public.expenses enable row level security;
+            create policy "own households" on public.households for all to authenticated using (owner_id = (select auth.uid()));
+            create policy "own expenses" on public.expenses for all to authenticated
+              using (household_id in (select id from public.households where owner_id = (select auth.uid())));
+            create function public.household_total(p_household_id uuid, p_start date, p_end date)
+            returns numeric language sql stable security definer set search_path = '' as $$
+              select sum(amount) from public.expenses
+              where household_id = p_household_id and spent_on >= p_start and spent_on <= p_end
+            $$;
+            """)
+        let call = try report.anonCall("public.household_total(uuid, date, date)")
+        #expect(call.isDanger, "\(call.consequence?.evidence ?? [])")
+        #expect(call.consequence?.evidence.contains {
+            $0.contains("public.households row, '1900-01-01', '2999-12-31'): succeeded, returned 1 row")
+        } == true, "\(call.consequence?.evidence ?? [])")
+    }
+
     /// A parameter named for a schedule gets one pg_cron takes, `'* * * * *'` (here a
     /// function that checks it as `cron.schedule` does, 22023, and records the job):
     /// 'pgwarden' was refused, and anon's call scheduling SQL as the owner (a
