@@ -225,7 +225,7 @@ struct DraftOwnership {
         let columns = (catalog.columns[table] ?? []).map(\.name)
         let wholeRow = Self.bareName(of: table) + ".*"
         let owning = expressions.lazy.filter { Self.readsWhoTheUserIs($0) }
-            .map { OwnerRuleBranch.ownership(of: Self.oneLine($0)) }
+            .compactMap { OwnerRuleBranch.ownership(of: Self.oneLine($0)) }
             .first { rule in rule.contains(wholeRow) || columns.contains { Self.names(column: $0, in: rule) } }
         if let owning { return owning }
         guard let rule = expressions.first(where: { passesRowToUserFunction($0, table: table) }) else {
@@ -235,7 +235,7 @@ struct DraftOwnership {
                 ?? expressions.filter { selectsRowsThroughUserFunction($0) }
                     .min { userReadingCallCount($0) < userReadingCallCount($1) }.map(Self.oneLine)
         }
-        return OwnerRuleBranch.ownership(of: Self.oneLine(rule))
+        return OwnerRuleBranch.ownership(of: Self.oneLine(rule)) ?? Self.oneLine(rule)
     }
 
     /// The owner rule of a table whose policy checks only that the row's parent is one
@@ -831,11 +831,41 @@ struct DraftOwnership {
     }
 
     /// The columns of `table` its read policies show rows by (`Column.showsRows`),
-    /// with their showing and hiding values.
+    /// with their showing and hiding values; and its foreign keys to a parent whose flag
+    /// shows the parent's rows where `table`'s policies read that flag through the parent
+    /// (`parentShowingKeys`).
     private func rowShowingFlags(of table: String) -> [String: DraftCatalog.RowVisibility] {
-        Dictionary(uniqueKeysWithValues: (catalog.columns[table] ?? []).compactMap { column in
+        Dictionary((catalog.columns[table] ?? []).compactMap { column in
             column.showsRows.map { (column.name, $0) }
-        })
+        } + parentShowingKeys(of: table)) { own, _ in own }
+    }
+
+    /// The foreign keys of `table` to a parent whose rows a flag shows (`articles.status =
+    /// 'published'`), where `table`'s own policies read that flag through the parent
+    /// (`exists (select 1 from articles a where a.id = article_id and a.status =
+    /// 'published')`): which parent a row names shows or hides it. The hiding value names
+    /// the parent row the key would name (the persona's) where the flag hides it, else
+    /// the first it hides; the showing value likewise. (Each child row named the first
+    /// parent, a draft: no one read any section of a published article, and anon's
+    /// `none` hid what every visitor reads.)
+    private func parentShowingKeys(of table: String) -> [(String, DraftCatalog.RowVisibility)] {
+        let expressions = (catalog.policyExpressions[table] ?? []).map(Self.oneLine)
+        return (catalog.columns[table] ?? []).compactMap { column in
+            guard let reference = column.reference, reference.table != "auth.users", reference.table != table,
+                  let flag = (catalog.columns[reference.table] ?? []).first(where: { flag in
+                      flag.showsRows?.shown != nil && expressions.contains { expression in
+                          expression.contains(Self.bareName(of: reference.table)) && Self.names(column: flag.name, in: expression)
+                      }
+                  }), let shows = flag.showsRows, let shown = shows.shown else { return nil }
+            let key = Self.sqlName(reference.column)
+            let base = referencedRow(reference, inSetup: true)
+            func naming(_ value: String) -> String {
+                let flagged = "x.\(Self.sqlName(flag.name)) = \(value)"
+                return "coalesce((select x.\(key) from \(reference.table) x where x.\(key) = \(base) and \(flagged)), "
+                    + "(select x.\(key) from \(reference.table) x where \(flagged) order by x.ctid limit 1), \(base))"
+            }
+            return (column.name, DraftCatalog.RowVisibility(shown: naming(shown), hidden: naming(shows.hidden)))
+        }
     }
 
     /// A setup row with each of `flags` at the value `pick` gives it, the flags it lacks

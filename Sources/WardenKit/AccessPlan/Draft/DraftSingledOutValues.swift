@@ -26,7 +26,11 @@ struct DraftSingledOutValues {
     /// user_roles r where r.user_id = auth.uid() and r.role = 'admin')`). Their listed and
     /// looked-up values are treated as roles whatever the column's name. (An RPC reusing
     /// the caller's `status = 'draft'` bill, and `owns_bill(p_bill_id)`, made bills such a
-    /// table: "may set their own status to 'draft'" was a made-up DANGER.)
+    /// table: "may set their own status to 'draft'" was a made-up DANGER.) Another table's
+    /// policy names its user column too: a child's `exists (select 1 from articles a where
+    /// a.id = article_id and (a.status = 'published' or has_role(auth.uid(), 'admin')))`
+    /// reads the article's status, not who the user is (taken as a role, no article was
+    /// published, and anon's read of every published one went unseen).
     var attributeTables: Set<String> = []
     /// Column name -> the literals the rules compare it with (`role = 'admin'`, `role in
     /// ('admin', ...)`: the first), in policies and in the bodies of the functions policies
@@ -76,7 +80,12 @@ struct DraftSingledOutValues {
               and (exists (select from user_readers f where strpos(f.body, lower(c.relname)) > 0)
                    or exists (select from policies q
                               where q.polrelid <> c.oid and strpos(q.body, format('%s.%s', n.nspname, c.relname)) > 0
-                                and strpos(q.body, 'auth.uid()') > 0))
+                                and strpos(q.body, 'auth.uid()') > 0
+                                and exists (select from pg_constraint u
+                                            join pg_attribute a on a.attrelid = c.oid and a.attnum = any(u.conkey)
+                                            where u.conrelid = c.oid and u.contype = 'f'
+                                              and u.confrelid = 'auth.users'::regclass
+                                              and strpos(q.body, a.attname::text) > 0)))
             order by 1)), '[]')::text,
           coalesce(array_to_json(array(
             select distinct m[1] || '|' || replace(m[2], '''''', '''')
