@@ -144,8 +144,8 @@ struct DraftOwnership {
         return RelationProber.namesBareColumn(column, in: unqualified)
     }
 
-    /// The rows of `table` shared with every user, as SQL (`team_id is null`): a policy
-    /// ORs a NULL test of a column its owner rule reads (`(team_id IS NULL) OR
+    /// The rows of `table` shared with every user, as SQL (`team_id is null`): a read
+    /// policy ORs a NULL test of a column its owner rule reads (`(team_id IS NULL) OR
     /// public.in_team(team_id)`, `owner_id IS NULL OR owner_id = auth.uid()`): templates or
     /// categories every user sees, which are no one's own and no other user's either
     /// (`RelationPlan.shared`). nil without such a test, or without an owner rule.
@@ -159,7 +159,9 @@ struct DraftOwnership {
         guard let rule = ownerRule(of: table) else { return [] }
         let names = Set((catalog.columns[table] ?? []).map(\.name))
         var columns: [String] = []
-        for expression in catalog.policyExpressions[table] ?? [] {
+        // Read policies only: a NULL test in an insert's WITH CHECK (`user_id is null or
+        // auth.uid() = user_id`: a guest's booking) shares the row with no one.
+        for expression in catalog.readExpressions[table] ?? [] {
             for column in OwnerRuleBranch.nullTestedColumns(in: Self.oneLine(expression))
             where names.contains(column) && !columns.contains(column) && Self.names(column: column, in: rule) {
                 columns.append(column)
