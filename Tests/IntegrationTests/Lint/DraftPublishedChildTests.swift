@@ -51,6 +51,26 @@ import TestSupport
         #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
     }
 
+    /// Courses made only as the parents of the personas' enrollments: their rows got no
+    /// published one (the showing flags were left out of a parent's rows), so anon's read
+    /// of every published course went unseen (a church app's courses, `none`).
+    @Test func aParentOfThePersonasRowsGetsAPublishedRowToo() throws {
+        let draft = try DraftRealProjectShapesTests.draft("publishedparent", """
+            create table public.courses (id uuid primary key default gen_random_uuid(), title text not null,
+              status text default 'draft' check (status in ('draft', 'published')));
+            alter table public.courses enable row level security;
+            create policy "read published" on public.courses for select using (status = 'published');
+            create table public.enrollments (id uuid primary key default gen_random_uuid(),
+              course_id uuid not null references public.courses, user_id uuid not null references auth.users);
+            alter table public.enrollments enable row level security;
+            create policy "own enrollments" on public.enrollments for all to authenticated
+              using (user_id = auth.uid()) with check (user_id = auth.uid());
+            """)
+        let courses = try #require(draft.plan.relations.first { $0.name == "courses" })
+        #expect(courses.access["anon"]?.select == .someRows, "\(draft.yaml)")
+        #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
+    }
+
     /// `a.status = 'published' or has_role(auth.uid(), 'admin')` inside the child's
     /// EXISTS, beside the article's `created_by`: that policy made `articles` a table
     /// "saying who a user is", its status a role, and no article was published: anon's

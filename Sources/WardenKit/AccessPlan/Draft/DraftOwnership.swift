@@ -769,7 +769,7 @@ struct DraftOwnership {
         guard !emails.isEmpty, singledOutRoleColumn(of: table, setupSample: sample) == nil else { return nil }
         // A column whose default is auth.uid() is NULL for the admin: the persona's own
         // insert would have filled it with the persona (a NOT NULL one refused every row).
-        let flags = parent ? [:] : rowShowingFlags(of: table)
+        let flags = rowShowingFlags(of: table)
         let unhidden = sample + (catalog.columns[table] ?? []).filter { column in
             column.defaultsToSignedInUser && column.writable && !sample.contains { $0.column == column.name }
         }.map { ($0.name, Self.signedInUserArray($0) ?? "auth.uid()") }
