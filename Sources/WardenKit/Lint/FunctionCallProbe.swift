@@ -87,6 +87,7 @@ struct FunctionCallProbe {
             var changes: [String] = []
             var changedTables: [String] = []
             var readTables = false
+            var readRows = false
             var scanned: [String] = []
             let before = try tableChanges()
             // Rows with a value: a void result or NULL is no data; a boolean is counted
@@ -103,6 +104,7 @@ struct FunctionCallProbe {
                     if tables.last != table { tables.append(table) }
                 }
                 readTables = Self.readATable(before: before, after: after)
+                readRows = Self.readARow(before: before, after: after)
                 scanned = Self.scannedTables(before: before, after: after)
             }
             switch outcome {
@@ -111,7 +113,8 @@ struct FunctionCallProbe {
                 // A value made without reading a table (a random invite code) is no one's data.
                 let answer = returns == "boolean" ? [returned > 0 ? "returned true" : "returned false or null"] : []
                 let parts = (returns == "boolean" ? answer
-                             : returned > 0 ? ["returned \(returned) row\(returned == 1 ? "" : "s")" + (readTables ? "" : " (read no table)")] : [])
+                             : returned > 0 ? ["returned \(returned) row\(returned == 1 ? "" : "s")"
+                                                + (readRows ? "" : readTables ? " (read no row)" : " (read no table)")] : [])
                     + (changes.isEmpty ? ["changed nothing"] : changes)
                 evidence.append("\(persona) called \(shown): succeeded, \(parts.joined(separator: ", "))")
                 // Data handed to anon with the owner's rights is a consequence too, and so
@@ -124,7 +127,7 @@ struct FunctionCallProbe {
                 // A value made per call (a random reference that reads its table only to
                 // avoid a collision) is no one's data: the same call again returns another
                 // (a listing-id generator was a made-up DANGER, round thirty).
-                if role == "anon", handedOver, readTables, changes.isEmpty,
+                if role == "anon", handedOver, readRows, changes.isEmpty,
                    case .rows(let again) = try context.asPersona(persona, "POST", on: finding, sql),
                    let first = rows.first?.last ?? nil, let second = again.first?.last ?? nil, first != second {
                     handedOver = false
@@ -137,7 +140,9 @@ struct FunctionCallProbe {
                     evidence[evidence.count - 1] += "; it read \(unreadable.joined(separator: ", ")), "
                         + "the Vault's secrets, which \(persona)'s role may not read itself"
                 }
-                let proven = !changes.isEmpty || (role == "anon" && handedOver && readTables) || !unreadable.isEmpty
+                // A value made of no row it read (`coalesce(n, 0)` for a quiz there is not,
+                // a fixed "invalid code" answer) is no data either.
+                let proven = !changes.isEmpty || (role == "anon" && handedOver && readRows) || !unreadable.isEmpty
                 if proven, let readers = try sessionUserReaders(signature) {
                     // `if session_user = 'authenticator' then <check> else return true`:
                     // the probe ran as this run's login, a request as authenticator.
@@ -369,16 +374,17 @@ struct FunctionCallProbe {
         return found.min { $0.location < $1.location }?.value
     }
 
-    /// Table -> rows inserted, updated, deleted so far in this transaction.
+    /// Table -> rows inserted, updated, deleted so far in this transaction, its scans,
+    /// and the rows those scans read.
     private func tableChanges() throws -> [String: [Int]] {
         var changes: [String: [Int]] = [:]
         for row in try context.connection.query(
             """
             select format('%s.%s', schemaname, relname), n_tup_ins::text, n_tup_upd::text, n_tup_del::text,
-                   (seq_scan + coalesce(idx_scan, 0))::text
+                   (seq_scan + coalesce(idx_scan, 0))::text, (seq_tup_read + coalesce(idx_tup_fetch, 0))::text
             from pg_stat_xact_user_tables where n_tup_ins + n_tup_upd + n_tup_del + seq_scan + coalesce(idx_scan, 0) > 0
             """).rows {
-            changes[row[0] ?? ""] = [row[1], row[2], row[3], row[4]].map { Int($0 ?? "") ?? 0 }
+            changes[row[0] ?? ""] = [row[1], row[2], row[3], row[4], row[5]].map { Int($0 ?? "") ?? 0 }
         }
         return changes
     }
@@ -406,6 +412,12 @@ struct FunctionCallProbe {
     /// row: inserted, updated, deleted, scans).
     static func readATable(before: [String: [Int]], after: [String: [Int]]) -> Bool {
         after.contains { table, now in now[3] > (before[table]?[3] ?? 0) }
+    }
+
+    /// Whether a scan between the two readings of `tableChanges` read a row (a lookup of
+    /// a key there is not scans and reads none).
+    static func readARow(before: [String: [Int]], after: [String: [Int]]) -> Bool {
+        after.contains { table, now in now.count > 4 && now[4] > (before[table].map { $0.count > 4 ? $0[4] : 0 } ?? 0) }
     }
 
     /// For a signed-in persona: the owner column of each changed table (auth.users: id;

@@ -236,6 +236,27 @@ import TestSupport
         #expect(evidence.first?.hasSuffix("succeeded, returned 1 row (read no table), changed nothing") == true, "\(evidence)")
     }
 
+    /// A sign-up page's code check answers `{"valid": false}` for a code there is not:
+    /// the call looked the code up and read no row, so its answer is no one's data. It
+    /// was a proven DANGER ("returned 1 row"), with the advice to revoke what sign-up
+    /// needs (a learning app's `verify_invitation_code`).
+    @Test func aFixedAnswerForAKeyThereIsNotIsNoData() throws {
+        let (report, _) = try lint("""
+            create table public.invites (code text primary key, course text not null);
+            alter table public.invites enable row level security;
+            insert into public.invites (code, course) values ('WELCOME-1', 'algebra');
+            create function public.check_invite(p_code text) returns jsonb
+            language sql stable security definer set search_path = '' as $$
+              select coalesce((select jsonb_build_object('valid', true, 'course', i.course) from public.invites i where i.code = p_code),
+                              jsonb_build_object('valid', false))
+            $$;
+            """)
+        let call = try report.anonCall("public.check_invite(text)")
+        #expect(!call.isDanger, "\(call.consequence?.evidence ?? [])")
+        #expect(call.consequence?.evidence.first?.hasSuffix("succeeded, returned 1 row (read no row), changed nothing") == true,
+                "\(call.consequence?.evidence ?? [])")
+    }
+
     /// Definer functions anon may call whose made-up arguments matched nothing: a coupon
     /// code 'pgwarden', ava's id where a coupon's is wanted. Both "changed nothing", and
     /// lint called them HARMLESS, though anon raises a real coupon's uses with its code or
@@ -660,8 +681,9 @@ import TestSupport
     }
 
     /// A reference generator that reads its table only to avoid a collision: what it
-    /// returns is made per call, no row's data, though the call read a table (a property
-    /// site's `generate_listing_id()`, a made-up DANGER, round thirty). A second call
+    /// returns is made per call, no row's data, though the call read a table's rows (here
+    /// it counts them; a property site's `generate_listing_id()`, a made-up DANGER, round
+    /// thirty). A second call
     /// returns another value; a lookup returning a row's value returns the same one.
     @Test func aValueMadePerCallIsNoData() throws {
         let (report, _) = try lint("""
@@ -672,7 +694,7 @@ import TestSupport
             declare r text;
             begin
               loop
-                r := 'L-' || lpad(floor(random() * 1000000)::text, 6, '0');
+                r := 'L-' || lpad((floor(random() * 1000000) + (select count(*) from public.listings))::text, 7, '0');
                 exit when not exists (select 1 from public.listings where ref = r);
               end loop;
               return r;
