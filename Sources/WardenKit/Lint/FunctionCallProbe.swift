@@ -439,8 +439,17 @@ struct FunctionCallProbe {
                 owners.append((table, rows.shown, rows.condition.replacingOccurrences(of: "$user", with: "'\(id)'")))
                 continue
             }
-            guard let column = ownership.flatMap({ $0.ownerColumn(of: table) ?? $0.catalog.userColumns[table] }) else { return nil }
-            owners.append((table, "\(table).\(column)", "\(SQL.quoteIdentifier(column))::text = '\(id)'"))
+            if let column = ownership.flatMap({ $0.ownerColumn(of: table) ?? $0.catalog.userColumns[table] }) {
+                owners.append((table, "\(table).\(column)", "\(SQL.quoteIdentifier(column))::text = '\(id)'"))
+                continue
+            }
+            // A group with no user column is its members' (`groups` of `members (group_id,
+            // user_id)`): a function making a group and the caller's membership in it was
+            // a DANGER with the advice to revoke it, though it is how the app makes one.
+            guard let membership = groupMembership(of: table) else { return nil }
+            owners.append((table, "\(table) through \(membership.table).\(membership.user)",
+                           "exists (select 1 from \(membership.quoted) m where m.\(SQL.quoteIdentifier(membership.row)) = "
+                            + "t.\(SQL.quoteIdentifier(membership.key)) and m.\(SQL.quoteIdentifier(membership.user))::text = '\(id)')"))
         }
         let others = owners.map { owner -> String in
             let parts = owner.table.split(separator: ".", maxSplits: 1).map(String.init)
@@ -454,6 +463,20 @@ struct FunctionCallProbe {
         let outcome = try context.asPersona(persona, "POST", on: finding, "select \(call)") { after = try readOthers() }
         guard case .rows = outcome, after == before else { return nil }
         return owners.map(\.shown).joined(separator: ", ")
+    }
+
+    /// The membership table whose rows make `table`'s rows their members' (`members
+    /// (group_id -> groups, user_id)`: `DraftOwnership.membershipColumns`), with its
+    /// name quoted, its row and user columns, and the key of `table` the row column names.
+    private func groupMembership(of table: String) -> (table: String, quoted: String, row: String, user: String, key: String)? {
+        guard let ownership else { return nil }
+        for (candidate, columns) in ownership.catalog.columns.sorted(by: { $0.key < $1.key }) {
+            guard let membership = ownership.membershipColumns(of: candidate), membership.parent == table,
+                  let key = columns.first(where: { $0.name == membership.rowColumn })?.reference?.column else { continue }
+            let quoted = candidate.split(separator: ".", maxSplits: 1).map { SQL.quoteIdentifier(String($0)) }.joined(separator: ".")
+            return (candidate, quoted, membership.rowColumn, membership.userColumn, key)
+        }
+        return nil
     }
 
     /// Which rows of the auth tables a user's deletion cascades into are the user's

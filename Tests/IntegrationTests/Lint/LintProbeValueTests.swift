@@ -392,6 +392,49 @@ import TestSupport
         #expect(anyones.consequence?.evidence == ["ava called public.set_bio(ben's id, 'pgwarden'): succeeded, updated 1 row of public.profiles"])
     }
 
+    /// An RPC making a group and the caller's membership in it (the only way a kitchen
+    /// is made in a shopping-list app): the group's row names no user, so the call was a
+    /// DANGER with the advice to revoke it. A group is its members'. Making one for any
+    /// user given is still proven.
+    @Test func makingAGroupWithTheCallerAsItsMemberIsNoConsequence() throws {
+        let (report, _) = try lint("""
+            create table public.kitchens (id uuid primary key default gen_random_uuid(), name text not null);
+            create table public.kitchen_members (
+              kitchen_id uuid not null references public.kitchens on delete cascade,
+              user_id uuid not null references auth.users on delete cascade, primary key (kitchen_id, user_id));
+            alter table public.kitchens enable row level security;
+            alter table public.kitchen_members enable row level security;
+            create policy "own memberships" on public.kitchen_members for select to authenticated using (user_id = (select auth.uid()));
+            create policy "members read kitchens" on public.kitchens for select to authenticated
+              using (exists (select 1 from public.kitchen_members m where m.kitchen_id = kitchens.id and m.user_id = (select auth.uid())));
+            create function public.create_kitchen(p_name text) returns uuid language plpgsql security definer set search_path = '' as $$
+            declare k uuid;
+            begin
+              insert into public.kitchens (name) values (p_name) returning id into k;
+              insert into public.kitchen_members (kitchen_id, user_id) values (k, auth.uid());
+              return k;
+            end $$;
+            create function public.create_kitchen_for(p_user_id uuid) returns uuid language plpgsql security definer set search_path = '' as $$
+            declare k uuid;
+            begin
+              insert into public.kitchens (name) values ('theirs') returning id into k;
+              insert into public.kitchen_members (kitchen_id, user_id) values (k, p_user_id);
+              return k;
+            end $$;
+            revoke execute on function public.create_kitchen(text), public.create_kitchen_for(uuid) from public, anon;
+            grant execute on function public.create_kitchen(text), public.create_kitchen_for(uuid) to authenticated;
+            """)
+        func finding(_ subject: String) throws -> LintFinding {
+            try #require(report.findings.first { $0.rule == .authenticatedSecurityDefinerFunctionExecutable && $0.subject == subject })
+        }
+        let mine = try finding("public.create_kitchen(text)")
+        #expect(!mine.isDanger, "\(mine.consequence?.evidence ?? [])")
+        #expect(mine.consequence?.evidence.last?.contains("public.kitchens through public.kitchen_members.user_id") == true,
+                "\(mine.consequence?.evidence ?? [])")
+        let theirs = try finding("public.create_kitchen_for(uuid)")
+        #expect(theirs.isDanger, "\(theirs.consequence?.evidence ?? [])")
+    }
+
     /// "Delete my account" (`delete from auth.users where id = auth.uid()`): the delete
     /// cascades into the user's sessions and their MFA claims, which name no user, so
     /// the call was a DANGER with the advice to revoke it. Those rows are the user's
