@@ -439,7 +439,9 @@ struct FunctionCallProbe {
                 owners.append((table, rows.shown, rows.condition.replacingOccurrences(of: "$user", with: "'\(id)'")))
                 continue
             }
-            if let column = ownership.flatMap({ $0.ownerColumn(of: table) ?? $0.catalog.userColumns[table] }) {
+            if let column = ownership.flatMap({
+                $0.ownerColumn(of: table) ?? $0.catalog.userColumns[table] ?? $0.membershipColumns(of: table)?.userColumn
+            }) {
                 owners.append((table, "\(table).\(column)", "\(SQL.quoteIdentifier(column))::text = '\(id)'"))
                 continue
             }

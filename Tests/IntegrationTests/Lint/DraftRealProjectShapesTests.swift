@@ -724,6 +724,33 @@ import TestSupport
         #expect(draft.verified, "\(Self.failures(draft))")
     }
 
+    /// The same with the user compared with auth.uid() only in a helper's body
+    /// (`is_member(gid)`) and no foreign key: no persona was a member of anything, and a
+    /// shopping-list app's 36 cells of groups and items were "cannot probe". A uuid
+    /// named for its user is the membership's user.
+    @Test func aMembershipReadOnlyThroughAHelperWithNoForeignKeyHasMembers() throws {
+        let draft = try Self.draft("nofkhelper", """
+            create table public.groups (id uuid primary key default gen_random_uuid(), name text not null);
+            create table public.members (group_id uuid not null references public.groups on delete cascade,
+              user_id uuid not null, primary key (group_id, user_id));
+            create table public.items (id uuid primary key default gen_random_uuid(),
+              group_id uuid not null references public.groups on delete cascade, label text not null);
+            alter table public.groups enable row level security;
+            alter table public.members enable row level security;
+            alter table public.items enable row level security;
+            create function public.is_member(gid uuid) returns boolean language sql stable security definer set search_path = ''
+              as $$ select exists (select 1 from public.members where group_id = gid and user_id = auth.uid()) $$;
+            create policy "groups" on public.groups for select to authenticated using (public.is_member(id));
+            create policy "members" on public.members for select to authenticated using (public.is_member(group_id));
+            create policy "items" on public.items for all to authenticated
+              using (public.is_member(group_id)) with check (public.is_member(group_id));
+            """)
+        let items = try #require(draft.plan.relations.first { $0.name == "items" })
+        #expect(items.access["ava"] == Access(select: .own, insert: .own, update: .own, delete: .own), "\(draft.yaml)")
+        #expect(!draft.yaml.contains("cannot probe"), "\(draft.yaml)")
+        #expect(draft.verified, "\(Self.failures(draft))")
+    }
+
     /// Messages in a conversation of two users, under a check the draft does not read
     /// (`least(a, b) <> greatest(a, b)`; `a <> b` gets someone who is no persona:
     /// `DraftTwoUserRowsTests`): the setup named the persona in both columns, the check

@@ -351,6 +351,8 @@ struct DraftOwnership {
         // behind `is_company_member(id)`, which no policy names: left NULL, no persona
         // belonged to a company, and every company's cell was "cannot probe").
         let groupColumn = inSetup ? userRowsGroupColumn(of: table) : nil
+        // A membership's user column names the persona, with or without a foreign key.
+        let membershipUser = membershipColumns(of: table)?.userColumn
         var chosen = columns.filter { column in
             column.required || column.name == owner || column.name == textOwner || ruled.contains(column.name)
                 || (hasRule && column.writable && column.referencesAUser)
@@ -387,7 +389,7 @@ struct DraftOwnership {
                 // One of the user's set (a value, as an insert needs).
                 return (column.name, throughFunction.ofSet ? "(select \(throughFunction.call) limit 1)" : throughFunction.call)
             }
-            if column.name == owner { return (column.name, "auth.uid()") }
+            if column.name == owner || column.name == membershipUser { return (column.name, "auth.uid()") }
             if column.name == textOwner { return (column.name, "auth.uid()::text") }
             if column.copiedToAUserByTrigger { return (column.name, "auth.uid()") }
             // The user a rule in a helper finds by it (`can_edit(auth.uid(), docs.*)`
@@ -691,10 +693,20 @@ struct DraftOwnership {
                 ?? columns.first(where: { $0.unique && userKeyedTable(of: $0) != nil })
                 ?? ownerColumn(of: table).flatMap({ owner in
                     columns.first { $0.unique && $0.typeName == "uuid" && $0.name == owner }
-                }),
+                })
+                // No foreign key, and compared with auth.uid() only in a helper's body
+                // (`is_member(gid)`): a uuid named for its user (`user_id`). Without it no
+                // persona was a member of anything: 36 cells of a shopping-list app unprobed.
+                ?? columns.first(where: { $0.unique && $0.typeName == "uuid" && $0.reference == nil && Self.namesItsUser($0.name) }),
               let row = columns.first(where: { $0.name != user.name && isRow($0) && ($0.unique || user.uniqueAlone) })
         else { return nil }
         return (user, row)
+    }
+
+    /// Whether a column's name says it holds a user's id: `user_id`, `owner_user_id`.
+    static func namesItsUser(_ name: String) -> Bool {
+        let lowered = name.lowercased()
+        return lowered == "user_id" || lowered.hasSuffix("_user_id") || lowered == "uid"
     }
 
     /// The columns that make `table` a membership table that grants access: a user
