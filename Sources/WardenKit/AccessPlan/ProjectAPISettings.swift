@@ -47,6 +47,35 @@ public struct ProjectAPISettings: Sendable, Equatable {
             accessTokenHook: values.hook)
     }
 
+    /// These settings with the exposed schemas the database itself sets for PostgREST,
+    /// where it does: the `authenticator` role's `pgrst.db_schemas` (`alter role
+    /// authenticator set pgrst.db_schemas = 'public, app'`, as Supabase's PGRST106
+    /// troubleshooting article has projects do), this database's own setting first.
+    /// PostgREST's in-database configuration overrides its config file and environment
+    /// (postgrest.org, "Configuration"), so it overrides `[api] schemas` too. The second
+    /// value is that setting's text (nil: none, the settings unchanged).
+    public func withInDatabaseSchemas(on connection: Connection) throws -> (settings: ProjectAPISettings, setting: String?) {
+        guard let value = try connection.query(Self.inDatabaseSchemasSQL).scalar else { return (self, nil) }
+        let names = value.split(separator: ",").map {
+            $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+        }.filter { !$0.isEmpty }
+        var settings = self
+        settings.exposedSchemas = Self.projectSchemas(names)
+        return (settings, value)
+    }
+
+    /// `authenticator`'s `pgrst.db_schemas`, for this database or all, or no row.
+    static let inDatabaseSchemasSQL: SQL = """
+        select substr(c, strpos(c, '=') + 1)
+        from pg_catalog.pg_db_role_setting s
+          join pg_catalog.pg_roles r on r.oid = s.setrole
+          cross join lateral unnest(s.setconfig) as c
+        where r.rolname = 'authenticator' and c like 'pgrst.db\\_schemas=%'
+          and s.setdatabase in (0, (select d.oid from pg_catalog.pg_database d where d.datname = current_database()))
+        order by s.setdatabase desc
+        limit 1
+        """
+
     /// These settings without the exposed schemas the database does not have (yet: a
     /// migration not applied may create one; the Supabase CLI does not refuse them
     /// either), `public` when none is left, and the names left out.
