@@ -179,7 +179,8 @@ extension RelationProber {
               let owned = digests.own?.first.flatMap({ $0 }).flatMap({ Int($0) }) else { return nil }
         let rows = "\(all) row\(all == 1 ? "" : "s")"
         if own && owned == 0 {
-            return "the owner rule (\(rule)) holds for none of the \(rows) of \(plan.qualifiedName) as \(persona.name); "
+            let none = all == 1 ? "does not hold for the one row" : "holds for none of the \(rows)"
+            return "the owner rule (\(rule)) \(none) of \(plan.qualifiedName) as \(persona.name); "
                 + "give the persona a row of its own in the plan's setup"
         }
         if !own && owned == all {

@@ -28,4 +28,25 @@ import TestSupport
         #expect(!draft.yaml.contains("public.notes; give"), "\(draft.yaml)")
         #expect(!draft.yaml.contains(#"relation "notes""#), "\(draft.yaml)")
     }
+
+    /// The same on a table with a seeded row of no persona's: the NOTE asked to give the
+    /// persona a row of its own, without saying the draft's row was refused (a travel
+    /// agency's review trigger, a log's check across columns).
+    @Test func aRefusedSetupRowBesideSeededRowsIsNamedInTheNote() throws {
+        let draft = try DraftRealProjectShapesTests.draft("seededrefusal", """
+            create table public.events (id bigint generated always as identity primary key,
+              user_id uuid references auth.users (id), old_state text, new_state text,
+              constraint events_change check (old_state is distinct from new_state));
+            alter table public.events enable row level security;
+            create policy "own" on public.events for all to authenticated using (user_id = auth.uid()) with check (user_id = auth.uid());
+            insert into public.events (old_state, new_state) values ('a', 'b');
+            """)
+        let notes = draft.yaml.split(separator: "\n").filter { $0.contains("NOTE") && $0.contains("public.events") }
+        #expect(!notes.isEmpty, "\(draft.yaml)")
+        for note in notes {
+            #expect(note.contains("does not hold for the one row of public.events"), "\(note)")
+            #expect(note.contains(#"(the draft's setup row was refused: new row for relation "events" violates check constraint "events_change")"#),
+                    "\(note)")
+        }
+    }
 }

@@ -39,7 +39,11 @@ final class DraftSetupRefusals {
 
     /// `note`, with the setup's error for `table` when the note is about a missing row.
     func explain(_ note: String, table: String) -> String {
+        // Also where the table had rows of its own (seeded), none the persona's: "give
+        // the persona a row" without the setup's refusal sent the user to write the row
+        // the draft had tried.
         guard note.contains("cannot probe: there is no such row") || note.contains("has no rows at all (as the admin too)")
+                || (note.contains("cannot probe: the owner rule") && note.contains("give the persona a row of its own"))
         else { return note }
         if skipped[table] != nil { return note + " (the draft gives the personas no row here: see the NOTE above)" }
         guard let reason = reason(for: table) else { return note }
