@@ -218,4 +218,23 @@ import TestSupport
         #expect(draft.dangerCells.isEmpty, "\(draft.dangerCells)")
         #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
     }
+
+    /// `check (ends_at > starts_at)` (and the same spelt with `<`, on dates): both
+    /// columns got now, every setup row was refused, and an appointments table's cells
+    /// were "cannot probe". The later column gets a later value.
+    @Test func aColumnACheckWantsLaterGetsALaterValue() throws {
+        let draft = try DraftRealProjectShapesTests.draft("laterthan", """
+            create table public.slots (id uuid primary key default gen_random_uuid(),
+              user_id uuid not null references auth.users on delete cascade,
+              starts_at timestamptz not null, ends_at timestamptz not null,
+              first_day date not null, last_day date not null,
+              constraint ends_after_start check (ends_at > starts_at), constraint days check (first_day < last_day));
+            alter table public.slots enable row level security;
+            create policy "own slots" on public.slots for all to authenticated using (user_id = auth.uid()) with check (user_id = auth.uid());
+            """)
+        let slots = try #require(draft.plan.relations.first { $0.name == "slots" })
+        #expect(slots.access["ava"] == Access(select: .own, insert: .own, update: .own, delete: .own), "\(draft.yaml)")
+        #expect(!draft.yaml.contains("cannot probe"), "\(draft.yaml)")
+        #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
+    }
 }

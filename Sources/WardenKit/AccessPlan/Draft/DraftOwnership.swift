@@ -504,10 +504,16 @@ struct DraftOwnership {
             return Self.literal(column.maxLength.map { String(text.prefix($0)) } ?? text)
         case ("N", _): return "1"
         case ("B", _): return "false"
-        // A day after or before now where the policies compare the column with the clock.
-        case ("D", "date"): return ["current_date - 1", "current_date", "current_date + 1"][column.comparedWithNow + 1]
+        // A day after or before now where the policies compare the column with the clock;
+        // an hour (a day) later than now where a check wants it after another column
+        // (`check (ends_at > starts_at)`: both now, every setup row was refused).
+        case ("D", "date"):
+            return ["current_date - 1", "current_date", "current_date + 1"][column.comparedWithNow + 1]
+                + (Self.laterThanAnother(column) ? " + 1" : "")
         case ("D", "time"), ("D", "timetz"): return "current_time"
-        case ("D", _): return ["now() - interval '1 day'", "now()", "now() + interval '1 day'"][column.comparedWithNow + 1]
+        case ("D", _):
+            return ["now() - interval '1 day'", "now()", "now() + interval '1 day'"][column.comparedWithNow + 1]
+                + (Self.laterThanAnother(column) ? " + interval '1 hour'" : "")
         case (_, "uuid"): return "gen_random_uuid()"
         case (_, "json"), (_, "jsonb"), ("A", _): return "'{}'"
         case ("I", _): return "'192.0.2.1'"
@@ -701,6 +707,17 @@ struct DraftOwnership {
               let row = columns.first(where: { $0.name != user.name && isRow($0) && ($0.unique || user.uniqueAlone) })
         else { return nil }
         return (user, row)
+    }
+
+    /// Whether one of the column's checks on it and one other column wants it after that
+    /// one (`(ends_at > starts_at)`, `(starts_at < ends_at)`, `>=`, `<=`).
+    static func laterThanAnother(_ column: DraftCatalog.Column) -> Bool {
+        let name = NSRegularExpression.escapedPattern(for: column.name)
+        let other = #"(?:"[^"]+"|[A-Za-z_][\w$]*)"#
+        return column.pairChecks.contains { check in
+            check.range(of: #"(?<![\w"])"?"# + name + #""?\s*>=?\s*"# + other, options: .regularExpression) != nil
+                || check.range(of: other + #"\s*<=?\s*"?"# + name + #""?(?![\w"])"#, options: .regularExpression) != nil
+        }
     }
 
     /// Whether a column's name says it holds a user's id: `user_id`, `owner_user_id`.
