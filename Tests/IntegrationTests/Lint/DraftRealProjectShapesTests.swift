@@ -879,7 +879,8 @@ import TestSupport
     }
 
     /// Bookings every signed-in user may read, whose setup row a two-column check
-    /// refuses (`ends_at > starts_at`, both drafted `now()`), and a view over them: with
+    /// refuses (`ends_at > starts_at`, both drafted `now()`: now a later `ends_at` passes
+    /// that, so the check here asks ten years more), and a view over them: with
     /// no row at all, every read saw 0 rows, and the draft wrote `none` for everyone,
     /// service_role included, with no NOTE (a project tracker's ten empty tables). A read
     /// of a relation with no rows, as the admin too, now proves nothing: "cannot probe",
@@ -888,7 +889,7 @@ import TestSupport
         let draft = try Self.draft("norows", """
             create table public.bookings (
               id bigint generated always as identity primary key,
-              starts_at timestamptz not null, ends_at timestamptz not null, check (ends_at > starts_at));
+              starts_at timestamptz not null, ends_at timestamptz not null, check (ends_at > starts_at + interval '10 years'));
             alter table public.bookings enable row level security;
             create policy "signed-in users read" on public.bookings for select to authenticated using (true);
             grant select on public.bookings to authenticated;

@@ -318,6 +318,34 @@ import TestSupport
         #expect(!granted.plan.checks.contains { $0.name.contains("changes") }, "\(granted.plan.checks.map(\.name))")
     }
 
+    /// A block another table's insert policy reads through a helper (`not
+    /// is_user_blocked(auth.uid())`), on a profile its owner may update whole: a blocked
+    /// user lifted their own block, and nothing said so (a learning app). A restriction
+    /// named so (`is_blocked`) is checked as a limit is; a `banner_url` is not one.
+    @Test func aBlockAnotherTablesPolicyReadsIsChecked() throws {
+        let draft = try DraftRealProjectShapesTests.draft("selfunblock", """
+            create table public.profiles (user_id uuid primary key references auth.users on delete cascade,
+              banner_url text, is_blocked boolean not null default false);
+            alter table public.profiles enable row level security;
+            create policy "read own" on public.profiles for select using (auth.uid() = user_id);
+            create policy "insert own" on public.profiles for insert with check (auth.uid() = user_id);
+            create policy "update own" on public.profiles for update using (auth.uid() = user_id);
+            create function public.is_user_blocked(_user_id uuid) returns boolean language sql stable security definer
+              set search_path = '' as $$ select coalesce((select is_blocked from public.profiles where user_id = _user_id), false) $$;
+            create table public.posts (id uuid primary key default gen_random_uuid(),
+              user_id uuid not null references auth.users, body text not null);
+            alter table public.posts enable row level security;
+            create policy "own posts" on public.posts for select using (user_id = auth.uid());
+            create policy "write unless blocked" on public.posts for insert
+              with check (user_id = auth.uid() and not public.is_user_blocked(auth.uid()));
+            """)
+        try DraftRealProjectShapesTests.expectWentThrough(
+            draft, check: "ava changes is_blocked in a public.profiles row of ava's",
+            danger: "public.profiles · ava: a signed-in user may change their own is_blocked, which a policy on public.posts reads")
+        #expect(!draft.plan.checks.contains { $0.name.contains("banner_url") }, "\(draft.yaml)")
+        #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
+    }
+
     /// A free-text role (no enum, no check) that a definer helper compares (`is_admin()`:
     /// `role = 'admin'`), and an update policy of `using (id = auth.uid())` alone: any
     /// user made themselves an administrator, and the draft checked nothing (a staff

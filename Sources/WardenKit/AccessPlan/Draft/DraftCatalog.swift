@@ -128,6 +128,9 @@ struct DraftCatalog {
     /// Table -> the bodies, lowercased, of the functions its read policies call
     /// (`can_edit(auth.uid(), study.*)` comparing the caller's profile e-mail).
     var readHelperBodies: [String: [String]] = [:]
+    /// Table -> the bodies, lowercased, of the functions any of its policies call
+    /// (`not is_user_blocked(auth.uid())` in an insert's WITH CHECK).
+    var policyHelperBodies: [String: [String]] = [:]
     /// Table -> the WITH CHECK expressions alone.
     var withCheckExpressions: [String: [String]] = [:]
     /// Table -> its policies' USING expressions (which rows a statement may touch).
@@ -518,15 +521,16 @@ struct DraftCatalog {
             where n.nspname = any(\(schemaArray)::text[]) and c.relkind in ('r', 'p')
               and coalesce(has_table_privilege(to_regrole('authenticated'), c.oid, 'SELECT'), false)
             """,
-            // The bodies of the project's functions that read policies call (a policy
-            // depends on each function its expressions call).
+            // The bodies of the project's functions that policies call (a policy depends
+            // on each function its expressions call), and whether a read policy does.
             """
-            select distinct format('%s.%s', n.nspname, c.relname), f.prosrc
+            select format('%s.%s', n.nspname, c.relname), f.prosrc, bool_or(p.polcmd in ('r', '*'))::text
             from pg_policy p join pg_class c on c.oid = p.polrelid join pg_namespace n on n.oid = c.relnamespace
             join pg_depend d on d.classid = 'pg_policy'::regclass and d.objid = p.oid and d.refclassid = 'pg_proc'::regclass
             join pg_proc f on f.oid = d.refobjid
-            where n.nspname = any(\(schemaArray)::text[]) and p.polcmd in ('r', '*')
+            where n.nspname = any(\(schemaArray)::text[])
               and f.pronamespace <> 'pg_catalog'::regnamespace
+            group by 1, 2
             """,
         ]
     }
@@ -736,7 +740,9 @@ struct DraftCatalog {
         signUpMetadataKeys = SignUpTriggers.metadataKeys(in: signUpBodies)
         tablesSignedInMaySelect = Set(results[9].compactMap { $0[0] })
         for row in results[10] {
-            if let table = row[0], let body = row[1] { readHelperBodies[table, default: []].append(body.lowercased()) }
+            guard let table = row[0], let body = row[1]?.lowercased() else { continue }
+            policyHelperBodies[table, default: []].append(body)
+            if row[2] == "true" { readHelperBodies[table, default: []].append(body) }
         }
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 
 extension DraftWriteCheck {
     /// One check per column of a user's own row that a trigger of another table reads
-    /// to refuse that user's writes, and that `authenticated` may update: a quota, a
+    /// to refuse that user's writes (or a function another table's policy calls), and
+    /// that `authenticated` may update: a quota, a
     /// count or a plan (`profiles.bill_quota`, `bills_created`, read by `bills`' BEFORE
     /// INSERT trigger, which raises `BILL_QUOTA_REACHED`). The first signed-in persona
     /// changes it on its own row (`update profiles set bill_quota = coalesce(bill_quota,
@@ -17,9 +18,14 @@ extension DraftWriteCheck {
         return exposed.sorted(by: { $0.value < $1.value }).flatMap { quoted, table -> [DraftWriteCheck] in
             guard let owner = ownership.ownerColumn(of: table) else { return [] }
             let bare = DraftOwnership.bareName(of: table)
-            // The guards on other tables that read this table and refuse.
+            // The guards on other tables that read this table and refuse: a trigger that
+            // raises, or a function a policy calls (`with check (... and not
+            // is_user_blocked(auth.uid()))`: a blocked user lifted their own block, and
+            // nothing said so; a learning app).
             let guards = catalog.triggerBodies.filter { $0.key != table }.flatMap { other, bodies in
-                bodies.filter { $0.contains("raise") && Self.names(bare, in: $0) }.map { (table: other, body: $0) }
+                bodies.filter { $0.contains("raise") && Self.names(bare, in: $0) }.map { (table: other, body: $0, by: "a trigger") }
+            } + catalog.policyHelperBodies.filter { $0.key != table }.sorted(by: { $0.key < $1.key }).flatMap { other, bodies in
+                bodies.filter { Self.names(bare, in: $0) }.map { (table: other, body: $0, by: "a policy") }
             }
             guard !guards.isEmpty else { return [] }
             return (catalog.columns[table] ?? []).compactMap { column -> DraftWriteCheck? in
@@ -33,7 +39,7 @@ extension DraftWriteCheck {
                         + "where \(DraftOwnership.sqlName(owner)) = auth.uid()")
                 return DraftWriteCheck(
                     table: table, check: check,
-                    danger: "a signed-in user may change their own \(column.name), which a trigger on \(reader.table) reads to "
+                    danger: "a signed-in user may change their own \(column.name), which \(reader.by) on \(reader.table) reads to "
                         + "refuse their writes (an update of the user's own row went through)",
                     needsOwnRow: table, refusals: ["42501", "P0001"], noRowRefuses: true)
             }
@@ -45,11 +51,14 @@ extension DraftWriteCheck {
         text.range(of: #"\b"# + NSRegularExpression.escapedPattern(for: word) + #"\b"#, options: .regularExpression) != nil
     }
 
-    /// Whether a column's name says it holds a limit, a count toward one, or a plan.
+    /// Whether a column's name says it holds a limit, a count toward one, a plan, or a
+    /// restriction (`is_blocked`, `banned`, `suspended`: words, so `banner_url` is none).
     static func namesALimit(_ name: String) -> Bool {
         let lowered = name.lowercased()
+        let words = Set(lowered.split(separator: "_").map(String.init))
         return ["quota", "limit", "count", "credit", "balance", "plan", "tier", "usage", "used", "remaining", "max",
                 "premium", "subscription", "_created"].contains { lowered.contains($0) }
+            || !words.isDisjoint(with: ["blocked", "banned", "suspended", "muted", "restricted", "locked", "disabled"])
     }
 
     /// SQL for another value of the column than its own: more of a number, the other
