@@ -46,6 +46,37 @@ import TestSupport
         #expect(try connection.query("select count(*)::text from public.posts").scalar == "0")
     }
 
+    /// A select policy through a helper with an ambiguous column (42702 on every row)
+    /// beside `for all using (team_id = coach_team(auth.uid()))`: the first policy's rule
+    /// failed on the rows, so the table had no owner rule and no rows, and "may insert
+    /// every row" was a made-up DANGER (a sports team app). Another policy's rule is
+    /// taken, with a NOTE naming the one that fails.
+    @Test func anOwnerRuleThatFailsOnTheRowsGivesWayToAnotherPolicys() throws {
+        let draft = try DraftRealProjectShapesTests.draft("failingrule", """
+            create table public.teams (id bigint generated always as identity primary key, coach_id uuid references auth.users);
+            create table public.players (id bigint generated always as identity primary key, user_id uuid references auth.users,
+              team_id bigint references public.teams);
+            create table public.assignments (id bigint generated always as identity primary key,
+              player_id bigint not null references public.players, team_id bigint not null references public.teams);
+            alter table public.teams enable row level security;
+            alter table public.players enable row level security;
+            alter table public.assignments enable row level security;
+            create policy "coach" on public.teams for all to authenticated using (coach_id = auth.uid());
+            create policy "player" on public.players for all to authenticated using (user_id = auth.uid());
+            create function public.coach_team(uid uuid) returns bigint language plpgsql stable as
+              $$ begin return (select id from public.teams where coach_id = uid); end $$;
+            create function public.player_of(user_id uuid) returns bigint language plpgsql stable as
+              $$ begin return (select id from public.players where players.user_id = user_id); end $$;
+            create policy "A read" on public.assignments for select to authenticated using (player_id = public.player_of(auth.uid()));
+            create policy "b coach" on public.assignments for all to authenticated using (team_id = public.coach_team(auth.uid()));
+            """)
+        let assignments = try #require(draft.plan.relations.first { $0.name == "assignments" })
+        #expect(assignments.owner == "(team_id = public.coach_team(auth.uid()))", "\(draft.yaml)")
+        #expect(draft.yaml.contains("the owner rule of one of its policies, (player_id = public.player_of(auth.uid())), fails on its rows"),
+                "\(draft.yaml)")
+        #expect(!draft.dangerCells.contains { $0.hasPrefix("public.assignments") }, "\(draft.dangerCells)")
+    }
+
     /// `status = 'published' or has_role(auth.uid(), 'admin')`: the branch that asks who
     /// the user is reads no column of the row (an admin check), so it is no owner rule.
     /// Taken as one, no article was anyone's own, and a news app's drafted plan failed

@@ -14,6 +14,9 @@ struct DraftOwnership {
     /// The bucket `storage.objects`' rows and insert probes go in: one its policies name
     /// (`StoragePolicies.objectBuckets`), else nil (then the first bucket there is).
     var storageBucket: String?
+    /// Table -> owner rules found to fail on the table's rows (a helper's ambiguous
+    /// column, 42702): `ownerRule(of:)` gives another of its policies' instead.
+    var failingOwnerRules: [String: Set<String>] = [:]
 
     /// An SQL identifier, bare or double-quoted, as a pattern's capture group.
     static let identifier = #"("[^"]+"|[A-Za-z_][A-Za-z0-9_$]*)"#
@@ -202,6 +205,12 @@ struct DraftOwnership {
 
     /// The owner rule its own policies (or columns) give `table`; see `ownerRule(of:)`.
     private func primaryOwnerRule(of table: String) -> String? {
+        let failing = failingOwnerRules[table] ?? []
+        return candidateOwnerRule(of: table, besides: failing).flatMap { failing.contains($0) ? nil : $0 }
+    }
+
+    /// `primaryOwnerRule`, the expressions' rules in `failing` passed over.
+    private func candidateOwnerRule(of table: String, besides failing: Set<String>) -> String? {
         if let column = ownerColumn(of: table) { return "\(Self.sqlName(column)) = auth.uid()" }
         if let owner = ownerThroughUserFunction(of: table) {
             return owner.ofSet ? "\(Self.sqlName(owner.column)) in (select \(owner.call))" : "\(Self.sqlName(owner.column)) = \(owner.call)"
@@ -228,7 +237,9 @@ struct DraftOwnership {
         let wholeRow = Self.bareName(of: table) + ".*"
         let owning = expressions.lazy.filter { Self.readsWhoTheUserIs($0) }
             .compactMap { OwnerRuleBranch.ownership(of: Self.oneLine($0)) }
-            .first { rule in rule.contains(wholeRow) || columns.contains { Self.names(column: $0, in: rule) } }
+            .first { rule in
+                !failing.contains(rule) && (rule.contains(wholeRow) || columns.contains { Self.names(column: $0, in: rule) })
+            }
         if let owning { return owning }
         guard let rule = expressions.first(where: { passesRowToUserFunction($0, table: table) }) else {
             // Of those, the one with the fewest such calls: `... and auth_role() in

@@ -118,15 +118,20 @@ public struct PlanDrafter {
         // first, and given a row of each table keyed by users it is named through.
         let standIns = emails.isEmpty ? (setup: nil, emailsByTable: [:])
             : ownership.standIns(tables: setupOrder, metadataJSON: personas.first { $0.user != nil }?.user?.metadataJSON ?? "{}")
-        plan.setup = standIns.setup.map { [$0] } ?? []
-        if schemas.contains("storage"), let buckets = storage.missingBucketsSetup { plan.setup.insert(buckets, at: 0) }
-        plan.setup += setupOrder.compactMap { tables[$0] }.compactMap { relation in
-            let quoted = "\(DraftOwnership.sqlName(relation.schema)).\(DraftOwnership.sqlName(relation.name))"
-            return ownership.setupRows(
-                table: relation.qualifiedName, quotedTable: quoted,
-                emails: emails + (standIns.emailsByTable[relation.qualifiedName] ?? []))
-                ?? (emails.isEmpty ? nil : ownership.privilegeHolderRow(table: relation.qualifiedName, quotedTable: quoted))
+        // The setup's entries, made again where an owner rule is replaced.
+        func makeSetup() -> [String] {
+            var setup = standIns.setup.map { [$0] } ?? []
+            if schemas.contains("storage"), let buckets = storage.missingBucketsSetup { setup.insert(buckets, at: 0) }
+            setup += setupOrder.compactMap { tables[$0] }.compactMap { relation in
+                let quoted = "\(DraftOwnership.sqlName(relation.schema)).\(DraftOwnership.sqlName(relation.name))"
+                return ownership.setupRows(
+                    table: relation.qualifiedName, quotedTable: quoted,
+                    emails: emails + (standIns.emailsByTable[relation.qualifiedName] ?? []))
+                    ?? (emails.isEmpty ? nil : ownership.privilegeHolderRow(table: relation.qualifiedName, quotedTable: quoted))
+            }
+            return setup
         }
+        plan.setup = makeSetup()
         // The second persona's file, for the checks of the other buckets the storage policies name.
         let benFile = tables["storage.objects"] == nil ? nil : DraftWriteCheck.writerAndOther(personas).flatMap {
             ownership.setupRows(table: "storage.objects", quotedTable: "storage.objects", emails: [$0.otherEmail])
@@ -159,13 +164,29 @@ public struct PlanDrafter {
                     try AccessPlanRunner(connection: connection, plan: plan).run().results
                 }
             } catch let error as RelationTruthError {
-                guard unusableRules[error.relation] == nil,
-                      let index = plan.relations.firstIndex(where: { $0.qualifiedName == error.relation }),
-                      let rule = plan.relations[index].owner else { throw error }
+                guard let index = plan.relations.firstIndex(where: { $0.qualifiedName == error.relation }),
+                      let rule = plan.relations[index].owner,
+                      ownership.failingOwnerRules[error.relation]?.contains(rule) != true else { throw error }
+                ownership.failingOwnerRules[error.relation, default: []].insert(rule)
+                let relation = plan.relations[index]
+                // Another of its policies' rules, where there is one (a select policy through
+                // a helper with an ambiguous column beside `for all using (team_id =
+                // coach_team(auth.uid()))`: the table had no owner and no rows, and "may
+                // insert every row" was a made-up DANGER). The setup is made again, as
+                // other tables' rows may name this one's by its rule.
+                if let next = ownership.ownerRule(of: error.relation) {
+                    unusableRules[error.relation] = "the owner rule of one of its policies, \(rule), fails on its rows "
+                        + "(\(error.serverMessage)), so the draft takes another's, \(next)"
+                    plan.relations[index].owner = next
+                    plan.relations[index].shared = ownership.sharedRule(of: error.relation)
+                    plan.relations[index].sample = ownership.sample(of: error.relation)
+                    plan.setup = makeSetup()
+                    continue
+                }
                 unusableRules[error.relation] = "the owner rule its policies give, \(rule), fails on its rows "
                     + "(\(error.serverMessage)), so the draft states it without one; write one that holds for every row"
                 plan.relations[index].owner = nil
-                plan.setup.removeAll(where: Self.makesRows(of: plan.relations[index]))
+                plan.setup.removeAll(where: Self.makesRows(of: relation))
             } catch let refusal as DeferredSetupRefusal {
                 // Setup rows that a deferred constraint refuses at commit (a group with no
                 // owner among its members, when a trigger wants one): no client could
