@@ -26,4 +26,36 @@ import TestSupport
         let order = DraftSetupOrder.ordered(["a", "b", "c", "d", "e", "f", "g"]) { references[$0] ?? [] }
         #expect(order == ["c", "b", "a", "d", "f", "e", "g"])
     }
+
+    /// A log whose key of two columns points at a link table that sorts after it
+    /// (`price_changes (product_id, shop_id) -> shop_prices`), each column also a key of
+    /// its own: the log was made first, found no price, and every cell of it, service's
+    /// too, was "cannot probe" (a lab pricing app). The key of several columns orders too.
+    @Test func aKeyOfSeveralColumnsOrdersTheSetup() throws {
+        let draft = try DraftRealProjectShapesTests.draft("compositeorder", """
+            create table public.products (id uuid primary key default gen_random_uuid(),
+              user_id uuid not null default auth.uid() references auth.users);
+            create table public.shops (id uuid primary key default gen_random_uuid(),
+              user_id uuid not null default auth.uid() references auth.users);
+            create table public.shop_prices (product_id uuid not null references public.products,
+              shop_id uuid not null references public.shops, user_id uuid not null default auth.uid() references auth.users,
+              price numeric not null, primary key (product_id, shop_id));
+            create table public.price_changes (id uuid primary key default gen_random_uuid(),
+              product_id uuid not null references public.products, shop_id uuid not null references public.shops,
+              changed_by uuid not null default auth.uid() references auth.users,
+              foreign key (product_id, shop_id) references public.shop_prices (product_id, shop_id));
+            alter table public.products enable row level security;
+            alter table public.shops enable row level security;
+            alter table public.shop_prices enable row level security;
+            alter table public.price_changes enable row level security;
+            create policy own on public.products for all using (user_id = auth.uid()) with check (user_id = auth.uid());
+            create policy own on public.shops for all using (user_id = auth.uid()) with check (user_id = auth.uid());
+            create policy own on public.shop_prices for all using (user_id = auth.uid()) with check (user_id = auth.uid());
+            create policy own on public.price_changes for all using (changed_by = auth.uid()) with check (changed_by = auth.uid());
+            """)
+        let changes = try #require(draft.plan.relations.first { $0.name == "price_changes" })
+        #expect(changes.access["service"] == .everything, "\(draft.yaml)")
+        #expect(!draft.yaml.contains("cannot probe"), "\(draft.yaml)")
+        #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
+    }
 }

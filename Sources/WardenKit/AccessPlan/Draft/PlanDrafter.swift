@@ -111,8 +111,12 @@ public struct PlanDrafter {
         let byQuotedName = Dictionary(exposedTables.map {
             ("\(DraftOwnership.sqlName($0.schema)).\(DraftOwnership.sqlName($0.name))", $0.qualifiedName)
         }) { first, _ in first }
+        // A key of several columns counts too (`(product_id, lab_id) -> pricing`: the log
+        // was made before the pricing it names, its lab NULL, and every cell "cannot probe").
         let setupOrder = DraftSetupOrder.ordered(exposedTables.map(\.qualifiedName)) { table in
-            catalog.columns[table, default: []].compactMap { $0.reference.flatMap { byQuotedName[$0.table] } }
+            catalog.columns[table, default: []].flatMap { column in
+                [column.reference?.table, column.keyPart?.referencedTable].compactMap { $0.flatMap { byQuotedName[$0] } }
+            }
         }
         // Someone who is no persona, for rows that need two different users: signed up
         // first, and given a row of each table keyed by users it is named through.
