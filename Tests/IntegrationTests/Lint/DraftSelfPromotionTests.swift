@@ -318,6 +318,32 @@ import TestSupport
         #expect(!granted.plan.checks.contains { $0.name.contains("changes") }, "\(granted.plan.checks.map(\.name))")
     }
 
+    /// A `verified` flag an admin sets after an ID check, which a lounge's policies read
+    /// (`p.verified = true`), on a profile its owner may update whole: any user verified
+    /// themselves and posted in the verified-only lounge, and nothing said so (a social
+    /// app). A flag named so is a privilege where a policy reads it; unread, it is none.
+    @Test func aVerifiedFlagAPolicyReadsIsAPrivilege() throws {
+        let draft = try DraftRealProjectShapesTests.draft("selfverify", """
+            create table public.profiles (id uuid primary key references auth.users on delete cascade,
+              nick text, verified boolean not null default false, email_verified boolean not null default false);
+            create table public.lounge_posts (id bigint generated always as identity primary key,
+              author_id uuid not null default auth.uid() references public.profiles, body text not null);
+            alter table public.profiles enable row level security;
+            alter table public.lounge_posts enable row level security;
+            create policy "read own" on public.profiles for select to authenticated using (id = auth.uid());
+            create policy "edit own" on public.profiles for update to authenticated using (id = auth.uid()) with check (id = auth.uid());
+            create policy "verified read" on public.lounge_posts for select to authenticated
+              using (exists (select 1 from public.profiles p where p.id = auth.uid() and p.verified = true));
+            create function public.handle_new_user() returns trigger language plpgsql security definer set search_path = ''
+              as $$ begin insert into public.profiles (id) values (new.id); return new; end $$;
+            create trigger on_auth_user_created after insert on auth.users for each row execute function public.handle_new_user();
+            """)
+        try DraftRealProjectShapesTests.expectWentThrough(
+            draft, check: "ava sets verified to true in a public.profiles row of ava's",
+            danger: "public.profiles · ava: a signed-in user may set their own verified to true")
+        #expect(!draft.plan.checks.contains { $0.name.contains("email_verified") }, "\(draft.yaml)")
+    }
+
     /// A block another table's insert policy reads through a helper (`not
     /// is_user_blocked(auth.uid())`), on a profile its owner may update whole: a blocked
     /// user lifted their own block, and nothing said so (a learning app). A restriction

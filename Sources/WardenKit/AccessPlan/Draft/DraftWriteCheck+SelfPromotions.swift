@@ -3,7 +3,7 @@ extension DraftWriteCheck {
     /// project's rules read, and that a signed-in user may update: a role its rules name
     /// (`role = 'admin'`: `DraftSingledOutValues`; an enum label or a value its checks
     /// list), or a flag named for one (`is_admin`, `is_staff`, `is_moderator`,
-    /// `is_superuser`) that is not true by default. The first signed-in persona sets it
+    /// `is_superuser`; `verified`, `is_approved` where a policy reads it) that is not true by default. The first signed-in persona sets it
     /// on its own row (`update profiles set role = 'admin' where id = auth.uid()`):
     /// where that goes through, any user makes themselves an administrator, which
     /// `update: own` cannot say (an education app, round twenty-six). Kept only where
@@ -137,6 +137,12 @@ extension DraftWriteCheck {
 
     /// The value of `column` that makes its user privileged, as SQL: a role its rules
     /// name among those it may hold, or true for a flag named for a privilege.
+    /// Whether a policy's expression, or a function a policy calls, names `column` as a word.
+    private static func policiesRead(_ column: String, _ catalog: DraftCatalog) -> Bool {
+        let texts = Array(catalog.policyExpressions.values.joined()) + Array(catalog.policyHelperBodies.values.joined())
+        return texts.contains { DraftOwnership.names(column: column.lowercased(), in: $0.lowercased()) }
+    }
+
     /// Among the values the rules name, one no user holds for the asking comes first:
     /// not the column's default, nor a value the sign-up's triggers give every new user
     /// ('member': checked in its place, a made-up promotion to what everyone is).
@@ -144,6 +150,10 @@ extension DraftWriteCheck {
         if column.category == "B" {
             let name = column.name.lowercased()
             let named = ["admin", "staff", "moderator", "superuser", "super_user"].contains { name.contains($0) }
+                // A standing an admin grants (`verified`, `is_approved`) where a policy reads
+                // it (`p.verified = true` gating a verified-only lounge: any user verified
+                // themselves, and nothing said so; a social app).
+                || (["verified", "approved"].contains { name.contains($0) } && policiesRead(column.name, catalog))
             return named && !column.defaultsToTrue ? "true" : nil
         }
         guard column.holdsRole, column.reference == nil, ["S", "E"].contains(column.category) else { return nil }
