@@ -19,6 +19,15 @@ import WardenPostgres
         #expect(TwinGapHint.hint(for: error("schema \"app\" does not exist", "3F000")) == nil)
     }
 
+    /// A migration dumped by PostgreSQL 17's pg_dump starts with `SET transaction_timeout
+    /// = 0;`, which this server calls unrecognized: a bare 42704 named no cause (an
+    /// affiliate shop's dump migration).
+    @Test func aSettingOfANewerPostgreSQLIsExplained() throws {
+        let hint = try #require(TwinGapHint.hint(for: error("unrecognized configuration parameter \"transaction_timeout\"", "42704")))
+        #expect(hint.hasPrefix("transaction_timeout is a PostgreSQL 17 setting, which pg_dump 17 writes at the top of a dump"))
+        #expect(TwinGapHint.hint(for: error("unrecognized configuration parameter \"no_such_thing\"", "42704")) == nil)
+    }
+
     @Test func anIntervalScheduleOnAnOldPgCronIsExplained() throws {
         let hint = try #require(TwinGapHint.hint(for: error("invalid schedule: 10 seconds", .invalidParameterValue)))
         #expect(hint.hasPrefix("this server's pg_cron is older than 1.5, which added interval schedules such as '10 seconds'"))

@@ -9,7 +9,22 @@ import WardenPostgres
 package enum TwinGapHint {
     package static func hint(for error: PGError) -> String? {
         MissingExtension(error)?.hint ?? RefusedPrivilegedExtension(error)?.hint ?? MissingPlatformObject(error)?.hint
-            ?? oldCronHint(error) ?? extensionSchemaHint(error)
+            ?? oldCronHint(error) ?? extensionSchemaHint(error) ?? newerSettingHint(error)
+    }
+
+    /// Settings added after PostgreSQL 15 that a newer `pg_dump` writes at the top of a
+    /// dump (`SET transaction_timeout = 0;`, PostgreSQL 17's release notes), which an
+    /// older server calls unrecognized (42704): a migration dumped from a project on 17.
+    static let newerSettings: [String: Int] = ["transaction_timeout": 17]
+
+    static func newerSettingHint(_ error: PGError) -> String? {
+        let prefix = "unrecognized configuration parameter \""
+        guard error.sqlState?.rawValue == "42704", error.message.hasPrefix(prefix),
+              let name = error.message.dropFirst(prefix.count).split(separator: "\"").first,
+              let version = newerSettings[String(name)] else { return nil }
+        return "\(name) is a PostgreSQL \(version) setting, which pg_dump \(version) writes at the top of a dump; this server "
+            + "is older and does not know it: delete that SET line from the migration (it only sets the dump's own session), "
+            + "or run against a PostgreSQL \(version) server with --database-url"
     }
 
     /// The schemas an extension makes when it is created, and the statement that creates
