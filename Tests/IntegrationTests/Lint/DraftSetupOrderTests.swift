@@ -27,6 +27,44 @@ import TestSupport
         #expect(order == ["c", "b", "a", "d", "f", "e", "g"])
     }
 
+    /// A reference that may be NULL closes no cycle: `profiles.avatar_photo_id -> photos
+    /// -> albums -> profiles`, walked from profiles, put photos before any album.
+    @Test func aNullableReferenceClosesNoCycle() {
+        let needs: [String: [DraftSetupOrder.Reference]] = [
+            "profiles": [.init(table: "photos", strong: false)],
+            "photos": [.init(table: "albums", strong: true)],
+            "albums": [.init(table: "profiles", strong: true)],
+        ]
+        let order = DraftSetupOrder.ordered(["profiles", "photos", "albums"]) { needs[$0] ?? [] }
+        #expect(order == ["profiles", "albums", "photos"])
+    }
+
+    /// An insert trigger that logs the signed-in user into a table keyed to profiles,
+    /// which sort after the items: the items came first, the log refused each one, and
+    /// every item cell was "cannot probe" (an asset tracker, 40 of 348 probes). A table
+    /// comes after what its insert triggers' rows need.
+    @Test func aTableComesAfterWhatItsInsertTriggersRowsNeed() throws {
+        let draft = try DraftRealProjectShapesTests.draft("triggerorder", """
+            create table public.profiles (id uuid primary key references auth.users on delete cascade, display_name text);
+            create table public.items (id uuid primary key default gen_random_uuid(), title text not null);
+            create table public.item_events (id bigint generated always as identity primary key,
+              item_id uuid not null references public.items on delete cascade, user_id uuid not null references public.profiles (id));
+            create function public.log_item() returns trigger language plpgsql security definer set search_path = '' as $$
+            begin insert into public.item_events (item_id, user_id) values (new.id, auth.uid()); return new; end $$;
+            create trigger log_item after insert on public.items for each row execute function public.log_item();
+            alter table public.profiles enable row level security;
+            alter table public.items enable row level security;
+            alter table public.item_events enable row level security;
+            create policy own on public.profiles for all using (id = auth.uid()) with check (id = auth.uid());
+            create policy "read" on public.items for select to authenticated using (true);
+            create policy own on public.item_events for select using (user_id = auth.uid());
+            """)
+        let items = try #require(draft.plan.relations.first { $0.name == "items" })
+        #expect(items.access["ava"]?.select == .all, "\(draft.yaml)")
+        #expect(!draft.yaml.contains("cannot probe"), "\(draft.yaml)")
+        #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
+    }
+
     /// A log whose key of two columns points at a link table that sorts after it
     /// (`price_changes (product_id, shop_id) -> shop_prices`), each column also a key of
     /// its own: the log was made first, found no price, and every cell of it, service's

@@ -731,6 +731,18 @@ struct DraftOwnership {
         }
     }
 
+    /// The tables of the catalog that `table`'s triggers insert rows into (`insert into
+    /// public.item_events`), as the catalog names them.
+    func tablesWrittenByInsertTriggers(of table: String) -> [String] {
+        let bodies = catalog.triggerBodies[table] ?? []
+        guard !bodies.isEmpty else { return [] }
+        return catalog.columns.keys.sorted().filter { other in
+            other != table && bodies.contains { body in
+                body.range(of: #"insert\s+into\s+"# + Self.namePattern(of: other) + #"[\s(]"#, options: .regularExpression) != nil
+            }
+        }
+    }
+
     /// Whether a column's name says it holds a user's id: `user_id`, `owner_user_id`.
     static func namesItsUser(_ name: String) -> Bool {
         let lowered = name.lowercased()

@@ -113,10 +113,23 @@ public struct PlanDrafter {
         }) { first, _ in first }
         // A key of several columns counts too (`(product_id, lab_id) -> pricing`: the log
         // was made before the pricing it names, its lab NULL, and every cell "cannot probe").
+        // So do the tables an insert trigger writes rows into, by what those rows need
+        // (`items`' trigger logging the user into `item_events (user_id -> profiles)`:
+        // items came before any profile, the log refused each item, and 40 cells of an
+        // asset tracker were "cannot probe").
         let setupOrder = DraftSetupOrder.ordered(exposedTables.map(\.qualifiedName)) { table in
-            catalog.columns[table, default: []].flatMap { column in
+            let keys = catalog.columns[table, default: []].flatMap { column in
                 [column.reference?.table, column.keyPart?.referencedTable].compactMap { $0.flatMap { byQuotedName[$0] } }
+                    .map { DraftSetupOrder.Reference(table: $0, strong: column.notNull) }
             }
+            let written = ownership.tablesWrittenByInsertTriggers(of: table).flatMap { other in
+                catalog.columns[other, default: []].compactMap { column -> DraftSetupOrder.Reference? in
+                    guard column.notNull, let referenced = column.reference?.table, let name = byQuotedName[referenced],
+                          name != table, name != other else { return nil }
+                    return DraftSetupOrder.Reference(table: name, strong: true)
+                }
+            }
+            return keys + written
         }
         // Someone who is no persona, for rows that need two different users: signed up
         // first, and given a row of each table keyed by users it is named through.
