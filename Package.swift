@@ -46,6 +46,7 @@ let package = Package(
                 .embedInCode("Provisioning/StandIns/StandInPgGraphql.sql"), .embedInCode("Provisioning/StandIns/StandInPgmq.sql"),
                 .embedInCode("Provisioning/StandIns/StandInPgsodium.sql"), .embedInCode("Provisioning/StandIns/StandInPgJsonschema.sql"),
                 .embedInCode("Provisioning/StandIns/StandInPgStatMonitor.sql"),
+                .embedInCode("Provisioning/StandIns/StandInIndexAdvisor.sql"),
             ]
         ),
         // `pgwarden init`'s projects, embedded in the binary (not part of the library:

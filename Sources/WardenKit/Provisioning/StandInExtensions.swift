@@ -46,6 +46,8 @@ public enum StandInExtensions {
                     script: PackageResources.StandInPgJsonschema_sql),
             StandIn(name: "pg_stat_monitor", comment: "pgwarden local stand-in for pg_stat_monitor: a registration; no query statistics are collected",
                     unprovable: "query statistics", script: PackageResources.StandInPgStatMonitor_sql),
+            StandIn(name: "index_advisor", comment: "pgwarden local stand-in for index_advisor: its call suggests no index",
+                    unprovable: "index suggestions", script: PackageResources.StandInIndexAdvisor_sql),
         ]
     }
 

@@ -236,6 +236,17 @@ import TestSupport
         #expect(try project.query("select net.http_get('https://example.com/hook') > 0").scalar == "t")
     }
 
+    /// `create extension index_advisor` (a schema dump of a project that enabled it in
+    /// the dashboard) applies, and its call says it suggests nothing here: the dump's
+    /// migration stopped with 0A000 (a credit app).
+    @Test func indexAdvisorIsAStandInThatSuggestsNothing() throws {
+        let project = try project()
+        try project.execute(unsafeScript: "create extension if not exists index_advisor with schema extensions")
+        let errors = try project.query("select array_to_string(errors, ' ') from extensions.index_advisor('select 1')").scalar
+        #expect(errors == "index_advisor is a local stand-in on the pgwarden twin: no indexes are suggested locally")
+        #expect(StandInExtensions.reportLine(["index_advisor"])?.contains("(index suggestions) is not provable locally") == true)
+    }
+
     /// The stand-ins say what they are in pg_extension (their version).
     @Test func standInsAreMarkedInPgExtension() throws {
         let project = try project()
