@@ -344,6 +344,33 @@ import TestSupport
         #expect(!draft.plan.checks.contains { $0.name.contains("email_verified") }, "\(draft.yaml)")
     }
 
+    /// A kind that only restricts its holder (`not exists (... p.kind = 'guest' and a
+    /// daily count >= 1)`: a guest sends one message a day): setting one's own kind to
+    /// 'guest' is no privilege; "may set their own kind to 'guest'" was a made-up DANGER
+    /// (a chat app). A value the policies name only under a NOT is none.
+    @Test func aValueThatOnlyRestrictsIsNoPrivilege() throws {
+        let draft = try DraftRealProjectShapesTests.draft("restrictingkind", """
+            create table public.profiles (id uuid primary key references auth.users on delete cascade,
+              kind text not null default 'member' check (kind in ('member', 'guest')));
+            create table public.messages (id bigint generated always as identity primary key,
+              sender_id uuid not null default auth.uid() references public.profiles, body text not null,
+              created_at timestamptz not null default now());
+            alter table public.profiles enable row level security;
+            alter table public.messages enable row level security;
+            create policy "read own" on public.profiles for select using (id = auth.uid());
+            create policy "edit own" on public.profiles for update to authenticated using (id = auth.uid()) with check (id = auth.uid());
+            create policy "read own messages" on public.messages for select using (sender_id = auth.uid());
+            create policy "send" on public.messages for insert to authenticated with check (sender_id = auth.uid() and not exists (
+              select 1 from public.profiles p where p.id = auth.uid() and p.kind = 'guest'
+                and (select count(*) from public.messages m where m.sender_id = p.id and m.created_at > now() - interval '1 day') >= 1));
+            create function public.handle_new_user() returns trigger language plpgsql security definer set search_path = ''
+              as $$ begin insert into public.profiles (id) values (new.id); return new; end $$;
+            create trigger on_auth_user_created after insert on auth.users for each row execute function public.handle_new_user();
+            """)
+        #expect(!draft.plan.checks.contains { $0.name.contains("sets kind") }, "\(draft.yaml)")
+        #expect(draft.dangerCells.isEmpty, "\(draft.dangerCells)")
+    }
+
     /// A block another table's insert policy reads through a helper (`not
     /// is_user_blocked(auth.uid())`), on a profile its owner may update whole: a blocked
     /// user lifted their own block, and nothing said so (a learning app). A restriction

@@ -137,6 +137,44 @@ extension DraftWriteCheck {
 
     /// The value of `column` that makes its user privileged, as SQL: a role its rules
     /// name among those it may hold, or true for a flag named for a privilege.
+    /// Whether `literal` occurs in `expressions`, and each time inside a parenthesised
+    /// group that a NOT opens (`(NOT (EXISTS ( SELECT ... 'guest'::text ...)))`).
+    static func namedOnlyUnderNot(_ literal: String, in expressions: [String]) -> Bool {
+        var seen = false
+        for expression in expressions {
+            let characters = Array(expression)
+            let target = Array(literal)
+            var opens: [Bool] = []  // per open parenthesis: whether a NOT precedes it
+            var index = 0
+            while index < characters.count {
+                if characters[index] == "'" {
+                    var end = index + 1
+                    while end < characters.count {
+                        if characters[end] == "'" {
+                            if end + 1 < characters.count, characters[end + 1] == "'" { end += 2; continue }
+                            break
+                        }
+                        end += 1
+                    }
+                    if Array(characters[index...min(end, characters.count - 1)]) == target {
+                        seen = true
+                        if !opens.contains(true) { return false }
+                    }
+                    index = end + 1
+                    continue
+                }
+                if characters[index] == "(" {
+                    let before = String(characters[max(0, index - 4)..<index]).uppercased()
+                    opens.append(before.hasSuffix("NOT ") || before.hasSuffix("NOT"))
+                } else if characters[index] == ")" {
+                    _ = opens.popLast()
+                }
+                index += 1
+            }
+        }
+        return seen
+    }
+
     /// Whether a policy's expression, or a function a policy calls, names `column` as a word.
     private static func policiesRead(_ column: String, _ catalog: DraftCatalog) -> Bool {
         let texts = Array(catalog.policyExpressions.values.joined()) + Array(catalog.policyHelperBodies.values.joined())
@@ -165,9 +203,14 @@ extension DraftWriteCheck {
         // somewhere were made-up promotions.
         let freeTextRole = listed.isEmpty && column.category == "S"
             && DraftSingledOutValues.namesARole(column: column.name, type: column.typeName)
-        let named = freeTextRole
+        // Not a value the policies name only under a NOT (`not exists (... p.kind =
+        // 'guest' and <a daily count>)`): it restricts its holder, and "may set their own
+        // kind to 'guest', a privilege" was a made-up DANGER (a chat app).
+        let policies = Array(catalog.policyExpressions.values.joined())
+        let named = (freeTextRole
             ? catalog.singledOut.comparedWith[column.name] ?? []
-            : listed.filter(catalog.singledOut.literals.contains)
+            : listed.filter(catalog.singledOut.literals.contains))
+            .filter { !Self.namedOnlyUnderNot(DraftOwnership.literal($0), in: policies) }
         let everyones = { (value: String) in
             let quoted = DraftOwnership.literal(value)
             return catalog.signUpTriggerBodies.contains(quoted.lowercased()) || column.defaultExpression?.hasPrefix(quoted) == true
