@@ -107,6 +107,10 @@ extension FunctionCallProbe {
     /// empty group's total was NULL, and anon reading any group's spending stayed a WARN.
     private func makeRows(_ named: NamedTable, ownership: DraftOwnership, body: String = "") throws {
         let emails = context.plan.personas.compactMap { $0.user?.email }
+        // First the empty tables its rows must point at (`payouts.member_id not null ->
+        // members`): with no member, no payout could be made, and anon paying out any
+        // commission stayed a WARN (an affiliate shop).
+        try makeParentRows(of: named.catalogName, ownership: ownership, emails: emails, depth: 2)
         guard let sql = ownership.setupRows(table: named.catalogName, quotedTable: named.table, emails: emails) else { return }
         guard try context.makeSetupRows(sql) else { return }
         let lowered = body.lowercased()
@@ -117,6 +121,25 @@ extension FunctionCallProbe {
             guard member || child,
                   let rows = ownership.setupRows(table: table, quotedTable: Self.quoted(table), emails: emails) else { continue }
             try context.makeSetupRows(rows)
+        }
+    }
+
+    /// Rows, as `plan draft`'s setup makes them, for each empty table a NOT NULL foreign
+    /// key of `table` references, theirs first, up to `depth` tables up.
+    private func makeParentRows(of table: String, ownership: DraftOwnership, emails: [String], depth: Int) throws {
+        guard depth > 0 else { return }
+        let parents = (ownership.catalog.columns[table] ?? []).compactMap { column -> String? in
+            guard column.notNull, let parent = column.reference?.table, parent != table, parent != "auth.users",
+                  ownership.catalog.columns[parent] != nil else { return nil }
+            return parent
+        }
+        for parent in Set(parents).sorted() {
+            let quoted = Self.quoted(parent)
+            guard try context.connection.query("select not exists (select 1 from \(raw: quoted))").scalar == "t" else { continue }
+            try makeParentRows(of: parent, ownership: ownership, emails: emails, depth: depth - 1)
+            if let rows = ownership.setupRows(table: parent, quotedTable: quoted, emails: emails) {
+                try context.makeSetupRows(rows)
+            }
         }
     }
 

@@ -850,6 +850,32 @@ import TestSupport
         } == true, "\(call.consequence?.evidence ?? [])")
     }
 
+    /// A payout RPC with no caller check, given a payout's id, where a payout must name a
+    /// member (`member_id not null`) and there is none: lint could make no payout, called
+    /// it with a user's id, saw "changed nothing", and anon paying out any commission was
+    /// a WARN (an affiliate shop). The empty tables a row must point at are made first.
+    @Test func aRowWhoseParentIsMissingGetsItsParentFirst() throws {
+        let (report, _) = try lint("""
+            create table public.members (id uuid primary key default gen_random_uuid(),
+              user_id uuid references auth.users (id) on delete cascade, code text not null unique);
+            create table public.payouts (id uuid primary key default gen_random_uuid(),
+              member_id uuid not null references public.members (id) on delete cascade,
+              amount numeric not null default 5, paid boolean not null default false);
+            alter table public.members enable row level security;
+            alter table public.payouts enable row level security;
+            create policy "own member row" on public.members for select using (user_id = (select auth.uid()));
+            create policy "own payouts" on public.payouts for select
+              using (member_id in (select id from public.members where user_id = (select auth.uid())));
+            create function public.pay_payout(p_payout_id uuid) returns void language plpgsql security definer
+              set search_path = '' as $$
+            begin update public.payouts set paid = true where id = p_payout_id and not paid; end $$;
+            """)
+        let call = try report.anonCall("public.pay_payout(uuid)")
+        #expect(call.isDanger, "\(call.consequence?.evidence ?? [])")
+        #expect(call.consequence?.evidence.contains { $0.contains("public.payouts row): succeeded, updated 1 row of public.payouts") } == true,
+                "\(call.consequence?.evidence ?? [])")
+    }
+
     /// A parameter named for a schedule gets one pg_cron takes, `'* * * * *'` (here a
     /// function that checks it as `cron.schedule` does, 22023, and records the job):
     /// 'pgwarden' was refused, and anon's call scheduling SQL as the owner (a
