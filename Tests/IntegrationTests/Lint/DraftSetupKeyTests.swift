@@ -77,4 +77,19 @@ import TestSupport
         let tested = try PgwardenCLI.run(["test", "--database-url", url, "--plan", file])
         #expect(tested.status == 0, "\(tested.all)")
     }
+
+    /// A unique column whose default is one constant (`code text unique default 'm'`):
+    /// both personas' rows took it, the second collided, the whole setup entry was lost,
+    /// and every cell of the table was "cannot probe". Each row gets its own value.
+    @Test func aUniqueColumnWithAConstantDefaultGetsAValuePerPersona() throws {
+        let draft = try DraftRealProjectShapesTests.draft("uniquedefault", """
+            create table public.members (id uuid primary key default gen_random_uuid(),
+              user_id uuid references auth.users (id) on delete cascade, code text not null default 'm' unique);
+            alter table public.members enable row level security;
+            create policy "own" on public.members for all to authenticated using (user_id = auth.uid()) with check (user_id = auth.uid());
+            """)
+        let members = try #require(draft.plan.relations.first { $0.name == "members" })
+        #expect(members.access["ben"]?.update == .own, "\(draft.yaml)")
+        #expect(!draft.yaml.contains("cannot probe"), "\(draft.yaml)")
+    }
 }

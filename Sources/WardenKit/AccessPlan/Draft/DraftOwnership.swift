@@ -384,6 +384,10 @@ struct DraftOwnership {
                 // (`role text default 'member'`): as a 'member' its group had no owner,
                 // which a deferred trigger refused at commit.
                 || (inSetup && column.writable && ownGroupsOwnerRole(table, column) != nil)
+                // A unique column whose default is one constant (`code text unique default
+                // 'm'`): every persona's row took it, the second collided, and the whole
+                // entry was lost. Each persona's row gets its own value.
+                || (inSetup && column.writable && column.uniqueAlone && Self.isConstant(column.defaultExpression))
         }
         // No column an insert must give: the first it may give (an identity column that is
         // GENERATED ALWAYS refuses a value, so a sample naming it proves nothing).
@@ -741,6 +745,14 @@ struct DraftOwnership {
                 body.range(of: #"insert\s+into\s+"# + Self.namePattern(of: other) + #"[\s(]"#, options: .regularExpression) != nil
             }
         }
+    }
+
+    /// Whether a default, as `pg_get_expr` spells it, is one constant: a quoted literal
+    /// with its cast (`'m'::text`), or a number.
+    static func isConstant(_ expression: String?) -> Bool {
+        guard let expression else { return false }
+        return expression.range(of: #"^'(?:[^']|'')*'(::[\w. "\[\]]+)?$"#, options: .regularExpression) != nil
+            || Double(expression) != nil
     }
 
     /// Whether a column's name says it holds a user's id: `user_id`, `owner_user_id`.
