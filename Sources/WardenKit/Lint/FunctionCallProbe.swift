@@ -310,6 +310,14 @@ struct FunctionCallProbe {
             return Argument(sql: "'pgwarden'", shown: "'pgwarden'")
         case ("B", _): return Argument(sql: "true", shown: "true")
         case ("D", _): return Self.dateValue(parameter) ?? .null
+        // An enum: the label the body compares it with, else its first (NULL matched
+        // nothing: `has_role(null)` showed nothing either way).
+        case ("E", _):
+            if let value = Self.comparedLiteral(of: parameter.name, in: body).map(DraftOwnership.literal) {
+                return Argument(sql: value, shown: value)
+            }
+            let first = try? context.connection.query("select enum_first(null::\(raw: parameter.type))::text").scalar
+            return first.map { label in Argument(sql: DraftOwnership.literal(label), shown: DraftOwnership.literal(label)) } ?? .null
         case (_, "uuid"): return user.map { Argument(sql: "'\($0.id)'", shown: "\($0.owner)'s id") } ?? .null
         case ("A", _):
             // An array of what one value of its element would be (`uuid[]`: the user's id

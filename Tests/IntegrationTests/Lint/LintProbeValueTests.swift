@@ -876,6 +876,26 @@ import TestSupport
                 "\(call.consequence?.evidence ?? [])")
     }
 
+    /// An enum parameter gets a label (the one the body compares it with, else its
+    /// first): NULL matched no row, and anon listing every user with a role stayed a WARN.
+    @Test func anEnumParameterGetsALabel() throws {
+        let (report, _) = try lint("""
+            create type public.app_role as enum ('member', 'admin');
+            create table public.user_roles (user_id uuid not null references auth.users on delete cascade,
+              role public.app_role not null, primary key (user_id, role));
+            alter table public.user_roles enable row level security;
+            create function public.users_with_role(_role public.app_role) returns setof uuid language sql stable
+              security definer set search_path = '' as $$ select user_id from public.user_roles where role = _role $$;
+            create function public.handle_new_user() returns trigger language plpgsql security definer set search_path = ''
+              as $$ begin insert into public.user_roles (user_id, role) values (new.id, 'member'); return new; end $$;
+            create trigger on_auth_user_created after insert on auth.users for each row execute function public.handle_new_user();
+            """)
+        let call = try report.anonCall("public.users_with_role(public.app_role)")
+        #expect(call.isDanger, "\(call.consequence?.evidence ?? [])")
+        #expect(call.consequence?.evidence.first?.hasPrefix("anon called public.users_with_role('member'): succeeded, returned") == true,
+                "\(call.consequence?.evidence ?? [])")
+    }
+
     /// A parameter named for a schedule gets one pg_cron takes, `'* * * * *'` (here a
     /// function that checks it as `cron.schedule` does, 22023, and records the job):
     /// 'pgwarden' was refused, and anon's call scheduling SQL as the owner (a
