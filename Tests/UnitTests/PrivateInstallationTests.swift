@@ -25,7 +25,7 @@ import Testing
             #expect(!standIn.script.isEmpty, "\(standIn.name)")
             #expect(!standIn.comment.contains("\n"), "\(standIn.name)")
         }
-        #expect(StandInExtensions.names == ["pg_net", "http", "pgjwt", "pgmq", "supabase_vault", "pg_graphql", "pgsodium", "pg_jsonschema", "pg_stat_monitor"])
+        #expect(StandInExtensions.names == ["pg_net", "http", "pgjwt", "pgmq", "supabase_vault", "pg_graphql", "pgsodium", "pg_jsonschema", "pg_stat_monitor", "index_advisor"])
     }
 
     /// Off pgwarden's server, a refused privileged extension gets a hint saying why.
