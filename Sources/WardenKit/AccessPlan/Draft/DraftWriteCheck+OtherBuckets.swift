@@ -19,40 +19,33 @@ extension DraftWriteCheck {
                 select o.id::text from storage.objects o join auth.users u on o.name = u.id::text || '/' || u.id::text || '.txt'
                   where o.bucket_id = \(literal) and u.email = \(DraftOwnership.literal(otherEmail)) limit 1
                 """
-            func withFile(_ check: CustomCheck) -> CustomCheck {
-                var check = check
-                check.before = file + ";\n" + (check.before ?? "")
-                return check
-            }
             let row = "id = current_setting('\(setting)')::uuid"
-            let change = DraftWriteCheck(
-                table: "storage.objects",
-                check: withFile(before(expectingOneRow(
-                    "\(writer.name) changes a file of \(other.name)'s in bucket \(bucket)", writer: writer,
-                    sql: "update storage.objects set name = name where \(row)"), target: target)),
+            // The check `verb`s ben's file there as ava (`sql`), the file made first.
+            func onBensFile(_ verb: String, sql: String, danger: String, refusals: Set<String>) -> DraftWriteCheck {
+                var check = before(expectingOneRow(
+                    "\(writer.name) \(verb) a file of \(other.name)'s in bucket \(bucket)", writer: writer, sql: sql), target: target)
+                check.before = file + ";\n" + (check.before ?? "")
+                return DraftWriteCheck(table: "storage.objects", check: check, danger: danger, refusals: refusals, noRowRefuses: true)
+            }
+            let change = onBensFile(
+                "changes", sql: "update storage.objects set name = name where \(row)",
                 danger: "a signed-in user may change other users' files in bucket \(bucket) (an update of another user's file went through)",
-                refusals: ["42501", "P0001"], noRowRefuses: true)
+                refusals: ["42501", "P0001"])
             // A delete too: a bucket whose delete policy names only the bucket (`for delete
             // to authenticated using (bucket_id = 'photos')`, meant as "owners delete their
             // uploads") let any user remove any file, while the update was refused and
             // the draft said nothing. (The run sets `storage.allow_delete_query`, as the
             // Storage API does for its own deletes.)
-            let delete = DraftWriteCheck(
-                table: "storage.objects",
-                check: withFile(before(expectingOneRow(
-                    "\(writer.name) deletes a file of \(other.name)'s in bucket \(bucket)", writer: writer,
-                    sql: "delete from storage.objects where \(row)"), target: target)),
+            let delete = onBensFile(
+                "deletes", sql: "delete from storage.objects where \(row)",
                 danger: "a signed-in user may delete other users' files in bucket \(bucket) (a delete of another user's file went through)",
-                refusals: ["42501", "P0001"], noRowRefuses: true)
+                refusals: ["42501", "P0001"])
             guard !storage.publicBuckets.contains(bucket) else { return [change, delete] }
-            let read = DraftWriteCheck(
-                table: "storage.objects",
-                check: withFile(before(expectingOneRow(
-                    "\(writer.name) reads a file of \(other.name)'s in bucket \(bucket)", writer: writer,
-                    sql: "select 1 from storage.objects where \(row)"), target: target)),
+            let read = onBensFile(
+                "reads", sql: "select 1 from storage.objects where \(row)",
                 danger: "a signed-in user may read other users' files in bucket \(bucket), which is not public "
                     + "(a read of another user's file returned it)",
-                noRowRefuses: true)
+                refusals: ["42501"])
             return [read, change, delete]
         }
     }
