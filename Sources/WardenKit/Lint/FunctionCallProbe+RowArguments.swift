@@ -212,7 +212,7 @@ extension FunctionCallProbe {
     }
 
     /// A catalog name (`schema.table`) as SQL names it, each part quoted.
-    private static func quoted(_ table: String) -> String {
+    static func quoted(_ table: String) -> String {
         table.split(separator: ".", maxSplits: 1).map { SQL.quoteIdentifier(String($0)) }.joined(separator: ".")
     }
 

@@ -425,7 +425,7 @@ struct FunctionCallProbe {
     /// Whether a scan between the two readings of `tableChanges` read a row (a lookup of
     /// a key there is not scans and reads none).
     static func readARow(before: [String: [Int]], after: [String: [Int]]) -> Bool {
-        after.contains { table, now in now.count > 4 && now[4] > (before[table].map { $0.count > 4 ? $0[4] : 0 } ?? 0) }
+        after.contains { table, now in now[4] > (before[table]?[4] ?? 0) }
     }
 
     /// For a signed-in persona: the owner column of each changed table (auth.users: id;
@@ -462,9 +462,7 @@ struct FunctionCallProbe {
                             + "t.\(SQL.quoteIdentifier(membership.key)) and m.\(SQL.quoteIdentifier(membership.user))::text = '\(id)')"))
         }
         let others = owners.map { owner -> String in
-            let parts = owner.table.split(separator: ".", maxSplits: 1).map(String.init)
-            let quoted = parts.map(SQL.quoteIdentifier).joined(separator: ".")
-            return "(select count(*)::text || ':' || coalesce(sum(hashtext(t::text)), 0)::text from \(quoted) t "
+            "(select count(*)::text || ':' || coalesce(sum(hashtext(t::text)), 0)::text from \(Self.quoted(owner.table)) t "
                 + "where not coalesce(\(owner.isTheUsers), false))"
         }.joined(separator: " || ' ' || ")
         let readOthers = { try context.connection.query("select \(raw: others)").scalar }
@@ -483,8 +481,7 @@ struct FunctionCallProbe {
         for (candidate, columns) in ownership.catalog.columns.sorted(by: { $0.key < $1.key }) {
             guard let membership = ownership.membershipColumns(of: candidate), membership.parent == table,
                   let key = columns.first(where: { $0.name == membership.rowColumn })?.reference?.column else { continue }
-            let quoted = candidate.split(separator: ".", maxSplits: 1).map { SQL.quoteIdentifier(String($0)) }.joined(separator: ".")
-            return (candidate, quoted, membership.rowColumn, membership.userColumn, key)
+            return (candidate, Self.quoted(candidate), membership.rowColumn, membership.userColumn, key)
         }
         return nil
     }

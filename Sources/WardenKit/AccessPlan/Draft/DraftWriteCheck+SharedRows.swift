@@ -35,8 +35,9 @@ extension DraftWriteCheck {
                     target: target),
                 danger: "a signed-in user may delete the rows of \(what) (a delete of one went through)",
                 refusals: ["42501", "P0001", "23503"], noRowRefuses: true))
-            let values = ownership.sample(of: table).map { shared.contains($0.column) ? ($0.column, "null") : $0 }
-                + shared.filter { column in !ownership.sample(of: table).contains { $0.column == column } }.map { ($0, "null") }
+            let sample = ownership.sample(of: table)
+            let values = sample.map { shared.contains($0.column) ? ($0.column, "null") : $0 }
+                + shared.filter { column in !sample.contains { $0.column == column } }.map { ($0, "null") }
             checks.append(DraftWriteCheck(
                 table: table,
                 check: expectingOneRow(
