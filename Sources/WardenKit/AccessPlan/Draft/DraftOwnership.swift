@@ -738,16 +738,24 @@ struct DraftOwnership {
     /// The tables of the catalog that `table`'s triggers insert rows into (`insert into
     /// public.item_events`), as the catalog names them.
     func tablesWrittenByInsertTriggers(of table: String) -> [String] {
+        tablesNamedByTriggers(of: table).compactMap { other, bodies in
+            bodies.contains { body in
+                body.range(of: #"insert\s+into\s+"# + Self.namePattern(of: other) + #"[\s(]"#, options: .regularExpression) != nil
+            } ? other : nil
+        }
+    }
+
+    /// The other tables of the catalog, by name, whose bare name the bodies (lowercased)
+    /// of `table`'s triggers contain, with those bodies: a plain search first, so that a
+    /// statement's pattern is made only for them (one per pair of tables was slow on
+    /// large projects).
+    private func tablesNamedByTriggers(of table: String) -> [(table: String, bodies: [String])] {
         let bodies = catalog.triggerBodies[table] ?? []
         guard !bodies.isEmpty else { return [] }
-        return catalog.columns.keys.sorted().filter { other in
-            // The name first, by a plain search: a pattern per pair of tables was slow on
-            // large projects.
+        return catalog.columns.keys.sorted().compactMap { other in
             let bare = Self.bareName(of: other)
-            return other != table && bodies.contains { body in
-                body.contains(bare) && body.contains("insert")
-                    && body.range(of: #"insert\s+into\s+"# + Self.namePattern(of: other) + #"[\s(]"#, options: .regularExpression) != nil
-            }
+            let naming = bodies.filter { $0.contains(bare) }
+            return other == table || naming.isEmpty ? nil : (other, naming)
         }
     }
 
@@ -1058,12 +1066,8 @@ struct DraftOwnership {
     /// cell described an administrator ("may insert every row" on a donations app's
     /// tables, 16 made-up DANGERs), while a fresh sign-up is an ordinary user.
     func promotedByItsTrigger(_ table: String) -> String? {
-        let bodies = catalog.triggerBodies[table] ?? []
-        guard !bodies.isEmpty else { return nil }
-        return catalog.columns.keys.sorted().first { other in
-            // Only a table a body names (most have no trigger, or name none): no pattern made for the others.
-            guard other != table, let columns = catalog.columns[other], columns.contains(where: \.holdsRole),
-                  bodies.contains(where: { $0.contains(Self.bareName(of: other).lowercased()) }) else { return false }
+        tablesNamedByTriggers(of: table).first { other, bodies in
+            guard let columns = catalog.columns[other], columns.contains(where: \.holdsRole) else { return false }
             let pattern = #"\bupdate\s+(?:only\s+)?"# + Self.namePattern(of: other) + #"\s+(?:\w+\s+)?set\s+(.*?)(?:\bwhere\b|;|$)"#
             guard let regex = try? NSRegularExpression(pattern: pattern, options: [.dotMatchesLineSeparators]) else { return false }
             return bodies.contains { body in
@@ -1073,7 +1077,7 @@ struct DraftOwnership {
                     return columns.contains { $0.holdsRole && assigned.contains($0.name.lowercased()) }
                 }
             }
-        }
+        }?.table
     }
 
     /// The columns an UPDATE's SET list assigns (`role = 'admin', updated_at = now()`).
