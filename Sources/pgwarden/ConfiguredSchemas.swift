@@ -13,8 +13,10 @@ extension ProjectAPISettings {
                 + "reads over config.toml: exposed schemas \(inDatabase.exposedSchemas.joined(separator: ", "))")
         }
         let (settings, missing) = try inDatabase.leavingOutMissingSchemas(on: connection)
+        // Named by where the list came from (the authenticator's setting named them too).
+        let source = setting == nil ? "config.toml's [api] schemas" : "authenticator's pgrst.db_schemas"
         for name in missing {
-            Terminal.note("note: config.toml's [api] schemas names '\(name)', which the database does not have: left out")
+            Terminal.note("note: \(source) names '\(name)', which the database does not have: left out")
         }
         return settings
     }
