@@ -20,6 +20,11 @@ package struct ExposedCatalog: Sendable {
         /// insert some columns only (`grant insert (id, name)`, leaving `created_by
         /// default auth.uid()` out): a client's insert leaves them to their defaults.
         package var defaultedColumnsNotInsertable: [String: [String]] = [:]
+        /// Key column -> the other tables whose foreign keys reference it and keep it
+        /// (`on update` no action, restrict or cascade): rows there that point at a row
+        /// keep pointing at it whatever an update writes into its key (refused, 23503 or
+        /// 23505, or followed). A link table owning the row through it keeps owning it.
+        package var keyColumnsHeldBy: [String: [String]] = [:]
         /// Whether row-level security applies to the user who read the catalog
         /// (`row_security_active`); when not, what that user sees of a table is every
         /// row, whatever a request's claims say.
@@ -110,7 +115,15 @@ package struct ExposedCatalog: Sendable {
                              order by a.attnum))
                              filter (where not has_table_privilege(r.oid, c.oid, 'INSERT')
                                        and has_any_column_privilege(r.oid, c.oid, 'INSERT'))
-                    from pg_roles r where r.rolname = any(\(PostgresArray.literal(roles))::text[]))::text
+                    from pg_roles r where r.rolname = any(\(PostgresArray.literal(roles))::text[]))::text,
+                   (select json_object_agg(k.attname, k.tables) from (
+                      select a.attname, array_agg(distinct rc.relname::text) as tables
+                      from pg_constraint f cross join unnest(f.confkey) as key(attnum)
+                      join pg_attribute a on a.attrelid = c.oid and a.attnum = key.attnum
+                      join pg_class rc on rc.oid = f.conrelid
+                      where f.contype = 'f' and f.confrelid = c.oid and f.conrelid <> c.oid
+                        and f.confupdtype in ('a', 'r', 'c')
+                      group by a.attname) k)::text
             from pg_class c join pg_namespace n on n.oid = c.relnamespace
             where n.nspname = any(\(schemaArray)::text[]) and c.relkind in ('r', 'p', 'v', 'm', 'f')
               and not exists (select 1 from pg_depend d
@@ -143,6 +156,9 @@ package struct ExposedCatalog: Sendable {
                     columns: JSONStringArray.decode(row[3]), assignableColumns: JSONStringArray.decode(row[4]),
                     updatableColumn: JSONStringMap.decode(row[7]),
                     defaultedColumnsNotInsertable: row[8].flatMap {
+                        try? JSONDecoder().decode([String: [String]].self, from: Data($0.utf8))
+                    } ?? [:],
+                    keyColumnsHeldBy: row[9].flatMap {
                         try? JSONDecoder().decode([String: [String]].self, from: Data($0.utf8))
                     } ?? [:],
                     rowSecurityAppliesToReader: row[5] != "false")

@@ -116,10 +116,15 @@ extension RelationProber {
                     : own.observed.hasPrefix("denied (42501") ? .denied(message: own.observed) : nil
                 // The own update went through, but the owner rule names no column an
                 // update may write (`id in (select org_id from members where user_id =
-                // auth.uid())`, id an identity): no update of this table moves the row.
-                if refusal == nil, let owner = plan.owner, !Self.names(anyOf: relation.assignableColumns, in: owner) {
+                // auth.uid())`, id an identity), or only a key that the link tables it
+                // names hold (`id in (select kid_id from parent_kids ...)`, the link's
+                // foreign key keeping the row's id or following it): no update of this
+                // table moves the row.
+                if refusal == nil, let owner = plan.owner, !Self.names(anyOf: movingColumns(owner), in: owner) {
                     var result = verdict(persona, .update, label, expectAllowed: expectAllowed, scope: scope, outcome: .rows(0))
-                    result.observed = "refused: the owner rule reads no column an update may write, so updating the row "
+                    let held = Self.names(anyOf: relation.assignableColumns, in: owner)
+                        ? ", but a key that tables it names hold by their foreign keys" : ""
+                    result.observed = "refused: the owner rule reads no column an update may write\(held), so updating the row "
                         + "cannot give it to another user (the own update: \(own.observed))"
                     return result
                 }
@@ -148,6 +153,17 @@ extension RelationProber {
                 persona, .update, label, expectAllowed: expectAllowed, scope: scope, outcome: outcome,
                 kept: "the row stayed its owner's")
                 ?? verdict(persona, .update, label, expectAllowed: expectAllowed, scope: scope, outcome: outcome)
+        }
+    }
+
+    /// The columns an update may write to give a row to another user under `owner`:
+    /// those it may write, but a key that a table the rule names references by a
+    /// foreign key that keeps it (`keyColumnsHeldBy`): the row's own link keeps
+    /// pointing at it, whatever the update writes (a new key is refused or followed;
+    /// another row's collides).
+    private func movingColumns(_ owner: String) -> [String] {
+        relation.assignableColumns.filter { column in
+            !(relation.keyColumnsHeldBy[column] ?? []).contains { Self.names(anyOf: [$0], in: owner) }
         }
     }
 
