@@ -6,7 +6,8 @@ import WardenPostgres
 /// for a parameter named for one, else 'pgwarden';
 /// true; for a uuid, the persona's user id, or for anon a signed-in
 /// persona's, as anyone who has seen an id can pass it; NULL for other types;
-/// defaulted parameters left out, but for an overloaded name), then, if that fails, with NULL for every argument;
+/// defaulted parameters left out, but for an overloaded name), then, if that fails, with NULL for every argument
+/// (and a call that showed nothing again with its defaulted windows and caps widened, `p_hours => 10000`);
 /// counts the rows it inserted, updated and deleted per table (`pg_stat_xact_user_tables`,
 /// read in the same rolled-back savepoint) and the rows with a value it returned (NULL
 /// is no data, and neither is a boolean: a yes or no is what a helper such as
@@ -41,13 +42,16 @@ struct FunctionCallProbe {
     struct Argument: Equatable {
         var sql: String?
         var shown: String
+        /// The parameter it is given to by name (`p_hours => 10000`), for a defaulted
+        /// parameter given after the positional ones; nil: by position.
+        var named: String? = nil
 
         static let null = Argument(sql: nil, shown: "null")
     }
 
     func run(as persona: String) throws -> LintConsequence {
         guard let signature = finding.signature else { return LintConsequence(verdict: .notProbed, evidence: []) }
-        let parameters = try requiredParameters(signature)
+        let (parameters, windows) = try parametersToGive(signature)
         let function = try context.connection.query(
             "select prorettype::regtype::text, prosrc from pg_proc where oid = to_regprocedure(\(signature))").rows.first
         let (returns, body) = (function?[0] ?? nil, (function?[1] ?? nil) ?? "")
@@ -73,17 +77,30 @@ struct FunctionCallProbe {
             guard case .some(.some(let rows)) = tableRows else { return false }
             return attempts.dropFirst(attempt + 1).contains(rows)
         }
+        // The values of a call that succeeded without a consequence again, with each
+        // defaulted window or cap (`p_hours default 24`) widened, tried once next: the
+        // default's window may hold no row (a booking six days ahead), where a client
+        // passes any value.
+        var widened = false
+        func widenedLater(than attempt: Int) -> Bool {
+            guard !widened, !windows.isEmpty else { return false }
+            widened = true
+            attempts.insert(attempts[attempt] + windows.map(Self.widestValue), at: attempt + 1)
+            return true
+        }
         var evidence: [String] = []
         var refusedOnlyForPrivilege = true
         var attempt = -1
         while attempt + 1 < attempts.count {
             attempt += 1
             let values = attempts[attempt]
-            let arguments = zip(parameters, values).map { parameter, value in
-                (parameter.isVariadic ? "variadic " : "") + (value.sql ?? "null") + "::" + parameter.type
+            let arguments = zip(parameters + windows, values).map { parameter, value in
+                (value.named.map { SQL.quoteIdentifier($0) + " => " } ?? "")
+                    + (parameter.isVariadic ? "variadic " : "") + (value.sql ?? "null") + "::" + parameter.type
             }
             let call = "\(finding.signature.map(Self.name) ?? "")(\(arguments.joined(separator: ", ")))"
-            let shown = "\(finding.schema).\(finding.name)(\(values.map(\.shown).joined(separator: ", ")))"
+            let shown = "\(finding.schema).\(finding.name)("
+                + values.map { ($0.named.map { $0 + " => " } ?? "") + $0.shown }.joined(separator: ", ") + ")"
             var changes: [String] = []
             var changedTables: [String] = []
             var readTables = false
@@ -168,6 +185,7 @@ struct FunctionCallProbe {
                     ])
                 }
                 if proven { return LintConsequence(verdict: .proven, evidence: evidence, personas: [persona]) }
+                if widenedLater(than: attempt) { continue }
                 // Arguments we made up ('pgwarden', ava's id where a coupon's is wanted)
                 // that changed nothing may just have matched no row: that proves nothing.
                 if !values.isEmpty {
@@ -266,27 +284,53 @@ struct FunctionCallProbe {
     /// The input parameters a call must give: those with defaults left out, unless the
     /// schema has another function of the name (then a call without them may match
     /// both, 42725 "function is not unique", and prove nothing about either: every
-    /// parameter is given, as a client must give them to reach this one).
-    private func requiredParameters(_ signature: String) throws -> [Parameter] {
+    /// parameter is given, as a client must give them to reach this one). And, of the
+    /// defaulted ones left out, the windows and caps (`widens`), given by name when a
+    /// call is tried again widened.
+    private func parametersToGive(_ signature: String) throws -> (required: [Parameter], windows: [Parameter]) {
         let rows = try context.connection.query(
             """
             select format_type(a.type, null), t.typcategory::text,
                    (p.provariadic <> 0 and a.position = p.pronargs)::text, coalesce(p.proargnames[a.position], ''),
-                   format_type(e.oid, null), e.typcategory::text
+                   format_type(e.oid, null), e.typcategory::text,
+                   (a.position <= p.pronargs - p.pronargdefaults
+                    or exists (select from pg_proc o where o.pronamespace = p.pronamespace and o.proname = p.proname
+                               and o.oid <> p.oid))::text
             from pg_proc p
             cross join lateral unnest(p.proargtypes::oid[]) with ordinality as a(type, position)
             join pg_type t on t.oid = a.type
             left join pg_type e on e.oid = t.typelem and t.typcategory = 'A'
             where p.oid = to_regprocedure(\(signature))
-              and (a.position <= p.pronargs - p.pronargdefaults
-                   or exists (select from pg_proc o where o.pronamespace = p.pronamespace and o.proname = p.proname
-                              and o.oid <> p.oid))
             order by a.position
             """).rows
-        return rows.map { row in
-            Parameter(name: row[3] ?? "", type: row[0] ?? "text", category: row[1] ?? "", isVariadic: row[2] == "true",
-                      element: row[4].map { ($0, row[5] ?? "") })
+        let parameters = rows.map { row in
+            (Parameter(name: row[3] ?? "", type: row[0] ?? "text", category: row[1] ?? "", isVariadic: row[2] == "true",
+                       element: row[4].map { ($0, row[5] ?? "") }), given: row[6] == "true")
         }
+        return (parameters.filter(\.given).map(\.0), parameters.filter { !$0.given && Self.widens($0.0) }.map(\.0))
+    }
+
+    /// Whether a defaulted parameter is a window or a cap a larger value widens: a
+    /// number or interval named for a span or a limit (`p_hours`, `days_ahead`,
+    /// `max_results`, `p_limit`, `radius_km`). An offset or a page is not one.
+    static func widens(_ parameter: Parameter) -> Bool {
+        guard !parameter.name.isEmpty, !parameter.isVariadic, parameter.category == "N" || parameter.category == "T" else {
+            return false
+        }
+        let words = Set(parameter.name.lowercased().split(separator: "_").map(String.init))
+        return !words.isDisjoint(with: [
+            "minute", "minutes", "hour", "hours", "day", "days", "week", "weeks", "month", "months", "year", "years",
+            "limit", "window", "ahead", "lookahead", "within", "max", "size", "count", "horizon", "radius", "distance",
+            "interval", "span", "top",
+        ])
+    }
+
+    /// The value a window or cap is widened to, given by name: 10,000 (hours, days,
+    /// rows; it fits a smallint), or a century.
+    static func widestValue(_ parameter: Parameter) -> Argument {
+        parameter.category == "T"
+            ? Argument(sql: "'100 years'", shown: "'100 years'", named: parameter.name)
+            : Argument(sql: "10000", shown: "10000", named: parameter.name)
     }
 
     func simpleValue(_ parameter: Parameter, user: (id: String, owner: String)?, body: String) -> Argument {

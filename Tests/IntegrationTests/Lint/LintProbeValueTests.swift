@@ -919,6 +919,40 @@ import TestSupport
                 "\(call.consequence?.evidence ?? [])")
     }
 
+    /// A definer function meant for a scheduled job, left executable by anon, with a
+    /// look-ahead window (`p_hours integer default 24`): called with its default, its
+    /// window held no booking (the one there starts in six days), and anon listing any
+    /// user's bookings was HARMLESS (a booking app). A call that showed nothing is tried
+    /// again with its defaulted windows and caps widened, by name; an offset is not one.
+    @Test func aDefaultedWindowIsWidened() throws {
+        let (report, _) = try lint("""
+            create table public.bookings (id uuid primary key default gen_random_uuid(),
+              user_id uuid not null references auth.users (id) on delete cascade, starts_at timestamptz not null);
+            alter table public.bookings enable row level security;
+            create policy own_bookings on public.bookings for select to authenticated using (user_id = auth.uid());
+            create function public.bookings_due(p_hours integer default 24, p_offset integer default 0)
+            returns table (booking_id uuid) language sql stable security definer set search_path = public as $$
+              select b.id from public.bookings b
+              where b.starts_at > now() and b.starts_at <= now() + make_interval(hours => p_hours)
+              order by b.starts_at offset p_offset;
+            $$;
+            insert into auth.users (id, aud, role, email) values
+              ('11111111-1111-1111-1111-111111111111', 'authenticated', 'authenticated', 'someone@example.com');
+            insert into public.bookings (user_id, starts_at)
+              values ('11111111-1111-1111-1111-111111111111', now() + interval '6 days');
+            """)
+        let call = try report.anonCall("public.bookings_due(integer, integer)")
+        #expect(call.isDanger, "\(call.consequence?.evidence ?? [])")
+        #expect(call.consequence?.evidence == [
+            "anon called public.bookings_due(): succeeded, changed nothing",
+            "anon called public.bookings_due(p_hours => 10000): succeeded, returned 1 row, changed nothing",
+        ], "\(call.consequence?.evidence ?? [])")
+        #expect(FunctionCallProbe.widens(.init(name: "max_results", type: "integer", category: "N", isVariadic: false)))
+        #expect(FunctionCallProbe.widens(.init(name: "p_window", type: "interval", category: "T", isVariadic: false)))
+        #expect(!FunctionCallProbe.widens(.init(name: "p_page", type: "integer", category: "N", isVariadic: false)))
+        #expect(!FunctionCallProbe.widens(.init(name: "p_hours", type: "text", category: "S", isVariadic: false)))
+    }
+
     private func lint(_ sql: String, schemas: [String] = ["public"]) throws -> (report: LintReport, connection: Connection) {
         let files = try MigrationFolder(["20240101000000_schema.sql": sql])
         return try withExtendedLifetime(files) {  // the folder goes when `files` does
