@@ -77,6 +77,15 @@ struct ConsequenceProber {
             return try RelationReadProbe(context: context, finding: finding).run()
         case .rlsDisabledInPublic, .policyExistsRLSDisabled:
             return try RelationReadProbe(context: context, finding: finding).run(withWrites: true)
+        case .apiFunctionTruncates:
+            // As anon where it may call it, else as a signed-in user.
+            if finding.detail.hasPrefix("anon "), let anon = context.anonName {
+                return try FunctionCallProbe(context: context, finding: finding, ownership: ownership).run(as: anon)
+            }
+            guard let user = context.userName else {
+                return LintConsequence(verdict: .notProbed, evidence: [ProbeContext.leftOutEvidence])
+            }
+            return try FunctionCallProbe(context: context, finding: finding, ownership: ownership).run(as: user)
         case .anonSecurityDefinerFunctionExecutable:
             guard let anon = context.anonName else { return nil }
             return try FunctionCallProbe(context: context, finding: finding, ownership: ownership).run(as: anon)

@@ -103,6 +103,7 @@ struct FunctionCallProbe {
                 + values.map { ($0.named.map { $0 + " => " } ?? "") + $0.shown }.joined(separator: ", ") + ")"
             var changes: [String] = []
             var changedTables: [String] = []
+            var truncated = false
             var readTables = false
             var readRows = false
             var scanned: [String] = []
@@ -116,7 +117,8 @@ struct FunctionCallProbe {
             let outcome = try context.asPersona(persona, "POST", on: finding, sql) {
                 let after = try tableChanges()
                 let written = Self.writes(before: before, after: after)
-                changes = written.map { "\($0.verb) \($0.count) row\($0.count == 1 ? "" : "s") of \($0.table)" }
+                changes = written.map(Self.described)
+                truncated = written.contains { $0.verb == Self.truncated }
                 changedTables = written.map(\.table).reduce(into: []) { tables, table in
                     if tables.last != table { tables.append(table) }
                 }
@@ -178,7 +180,9 @@ struct FunctionCallProbe {
                 // A signed-in user's call that changed only the user's own rows (a
                 // self-service `update profiles ... where id = auth.uid()`): revoking it
                 // would break the app, and nothing shows it does more than the user may.
-                if proven, !changes.isEmpty, let owners = try onlyOwnRowsChanged(by: call, as: persona, in: changedTables) {
+                // A table emptied is every user's rows, whoever's rows it had.
+                if proven, !changes.isEmpty, !truncated,
+                   let owners = try onlyOwnRowsChanged(by: call, as: persona, in: changedTables) {
                     return LintConsequence(verdict: .notProbed, evidence: evidence + [
                         "the call changed only \(persona)'s own rows (\(owners)): whether it lets \(persona) change what "
                             + "the tables' own policies do not is not probed",
@@ -427,16 +431,19 @@ struct FunctionCallProbe {
     }
 
     /// Table -> rows inserted, updated, deleted so far in this transaction, its scans,
-    /// and the rows those scans read.
+    /// the rows those scans read, and its file (`relfilenode`), for every user table.
+    /// TRUNCATE counts no deleted row (anon emptying every table through a definer
+    /// `truncate_tables()` was "changed nothing"), but gives the table a new file.
     private func tableChanges() throws -> [String: [Int]] {
         var changes: [String: [Int]] = [:]
         for row in try context.connection.query(
             """
-            select format('%s.%s', schemaname, relname), n_tup_ins::text, n_tup_upd::text, n_tup_del::text,
-                   (seq_scan + coalesce(idx_scan, 0))::text, (seq_tup_read + coalesce(idx_tup_fetch, 0))::text
-            from pg_stat_xact_user_tables where n_tup_ins + n_tup_upd + n_tup_del + seq_scan + coalesce(idx_scan, 0) > 0
+            select format('%s.%s', s.schemaname, s.relname), s.n_tup_ins::text, s.n_tup_upd::text, s.n_tup_del::text,
+                   (s.seq_scan + coalesce(s.idx_scan, 0))::text, (s.seq_tup_read + coalesce(s.idx_tup_fetch, 0))::text,
+                   c.relfilenode::text
+            from pg_stat_xact_user_tables s join pg_catalog.pg_class c on c.oid = s.relid
             """).rows {
-            changes[row[0] ?? ""] = [row[1], row[2], row[3], row[4], row[5]].map { Int($0 ?? "") ?? 0 }
+            changes[row[0] ?? ""] = [row[1], row[2], row[3], row[4], row[5], row[6]].map { Int($0 ?? "") ?? 0 }
         }
         return changes
     }
@@ -556,10 +563,22 @@ struct FunctionCallProbe {
     /// `tableChanges`, one entry per table (in name order) and kind of change.
     static func writes(before: [String: [Int]], after: [String: [Int]]) -> [(table: String, verb: String, count: Int)] {
         after.keys.sorted().flatMap { table in
-            let now = after[table] ?? [0, 0, 0], then = before[table] ?? [0, 0, 0]
-            return ["inserted", "updated", "deleted"].enumerated().filter { now[$0.offset] > then[$0.offset] }.map {
-                (table, $0.element, now[$0.offset] - then[$0.offset])
+            let now = after[table] ?? [], then = before[table] ?? []
+            let counted = ["inserted", "updated", "deleted"].enumerated().filter { now[$0.offset] > (then.isEmpty ? 0 : then[$0.offset]) }.map {
+                (table, $0.element, now[$0.offset] - (then.isEmpty ? 0 : then[$0.offset]))
             }
+            let truncated = then.count > 5 && now.count > 5 && then[5] != now[5] ? [(table, Self.truncated, 0)] : []
+            return truncated + counted
         }
+    }
+
+    /// The verb of a table `writes` found truncated (its rows are not counted).
+    static let truncated = "truncated"
+
+    /// How a write of `writes` reads in the evidence.
+    static func described(_ write: (table: String, verb: String, count: Int)) -> String {
+        write.verb == truncated
+            ? "truncated \(write.table)"
+            : "\(write.verb) \(write.count) row\(write.count == 1 ? "" : "s") of \(write.table)"
     }
 }

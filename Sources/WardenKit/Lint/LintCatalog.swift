@@ -193,7 +193,10 @@ struct LintCatalog {
                (select string_agg(distinct format('%s.%s', tn.nspname, t.relname), ', ')
                 from pg_depend d join pg_policy q on q.oid = d.objid join pg_class t on t.oid = q.polrelid
                 join pg_namespace tn on tn.oid = t.relnamespace
-                where d.classid = 'pg_policy'::regclass and d.refclassid = 'pg_proc'::regclass and d.refobjid = p.oid)
+                where d.classid = 'pg_policy'::regclass and d.refclassid = 'pg_proc'::regclass and d.refobjid = p.oid),
+               -- whose body runs TRUNCATE (an SQL or PL body; a C function's is a symbol)
+               (p.prolang in (select l.oid from pg_language l where l.lanname not in ('c', 'internal'))
+                and p.prosrc ~* '\\mtruncate\\M')::text
         from pg_proc p join pg_namespace n on n.oid = p.pronamespace
         where n.nspname <> all(\(system)::text[]) and n.nspname not like 'pg\\_%' and p.prokind in ('f', 'p', 'w')
           and not exists (select 1 from pg_depend d where d.classid = 'pg_proc'::regclass and d.objid = p.oid and d.deptype = 'e')
@@ -235,6 +238,19 @@ struct LintCatalog {
                     "signed-in users may execute security definer function \(signature), which runs with its owner's rights"
                         + ExecuteGrant.explanation(role: "authenticated", grantees: row[8] ?? "", signature: signature,
                                                    calledByPoliciesOf: callingPolicies)))
+            }
+            // TRUNCATE empties a table whatever its policies say (PostgreSQL: operations on
+            // the whole table are not subject to row security), and Supabase's default
+            // privileges grant it to anon and authenticated on public's tables: an invoker
+            // function that truncates empties them for any caller (an RPC resetting the
+            // app's tables was "exec" and no danger).
+            if row.count > 10, row[10] == "true", row[4] == "true" || row[5] == "true" {
+                let callers = row[4] == "true" ? "anon" : "signed-in users"
+                findings.append(finding(.apiFunctionTruncates,
+                    "\(callers) may execute function \(signature), whose body runs TRUNCATE: row-level security does "
+                        + "not limit it, and Supabase's default privileges give anon and authenticated TRUNCATE on public's tables; "
+                        + "revoke execute on function \(signature) from \(row[4] == "true" ? "anon, " : "")authenticated, "
+                        + "or revoke truncate on the tables from them"))
             }
             if row[6] != "true" {
                 findings.append(finding(.functionSearchPathMutable,

@@ -18,6 +18,9 @@ public enum LintRule: String, Sendable, CaseIterable, Codable {
     case rlsPolicyAlwaysTrue = "rls_policy_always_true"
     case anonSecurityDefinerFunctionExecutable = "anon_security_definer_function_executable"
     case authenticatedSecurityDefinerFunctionExecutable = "authenticated_security_definer_function_executable"
+    /// pgwarden's own (not splinter's): a function the API roles may execute whose body
+    /// runs TRUNCATE, which row-level security does not limit.
+    case apiFunctionTruncates = "api_function_truncates"
 
     /// How serious splinter rates it.
     public enum Level: String, Sendable, Codable, Comparable {
@@ -44,7 +47,7 @@ public enum LintRule: String, Sendable, CaseIterable, Codable {
     /// decide who sees what; every other rule is about security.
     public var isSecurity: Bool { self != .authRLSInitplan && self != .multiplePermissivePolicies }
 
-    /// Splinter's lint number, for the remediation link.
+    /// Splinter's lint number, for the remediation link (empty for pgwarden's own).
     public var number: String {
         switch self {
         case .authUsersExposed: return "0002"
@@ -62,11 +65,15 @@ public enum LintRule: String, Sendable, CaseIterable, Codable {
         case .rlsPolicyAlwaysTrue: return "0024"
         case .anonSecurityDefinerFunctionExecutable: return "0028"
         case .authenticatedSecurityDefinerFunctionExecutable: return "0029"
+        case .apiFunctionTruncates: return ""
         }
     }
 
-    /// Supabase's page on the lint and its fix.
+    /// Supabase's page on the lint and its fix; for pgwarden's own rule, PostgreSQL's
+    /// page saying what row-level security leaves out.
     public var remediation: String {
-        "https://supabase.com/docs/guides/database/database-linter?lint=\(number)_\(rawValue)"
+        number.isEmpty
+            ? "https://www.postgresql.org/docs/current/ddl-rowsecurity.html"
+            : "https://supabase.com/docs/guides/database/database-linter?lint=\(number)_\(rawValue)"
     }
 }

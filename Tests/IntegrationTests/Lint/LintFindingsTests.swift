@@ -71,6 +71,9 @@ import TestSupport
         let signedInEmails = try finding(report, .authenticatedSecurityDefinerFunctionExecutable, "public.list_emails()")
         #expect(signedInEmails.consequence?.evidence == ["ava called public.list_emails(): succeeded, returned 2 rows, changed nothing"])
         #expect(!signedInEmails.isDanger)
+        let clear = try finding(report, .apiFunctionTruncates, "public.clear_drafts()")
+        #expect(clear.consequence?.evidence == ["anon called public.clear_drafts(): succeeded, truncated public.drafts"])
+        #expect(clear.isDanger)
         #expect(report.findings.contains { $0.rule == .functionSearchPathMutable && $0.subject == "public.remove_note(integer)" })
         #expect(!report.findings.contains { $0.rule == .functionSearchPathMutable && $0.subject == "public.whoami()" })
 

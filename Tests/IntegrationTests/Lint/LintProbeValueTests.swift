@@ -953,6 +953,41 @@ import TestSupport
         #expect(!FunctionCallProbe.widens(.init(name: "p_hours", type: "text", category: "S", isVariadic: false)))
     }
 
+    /// An invoker RPC that empties a table (an app's `truncate_tables()`): TRUNCATE is
+    /// not subject to row security, and Supabase's default privileges give anon
+    /// TRUNCATE on public's tables, so any visitor could empty them. It was `exec` and
+    /// "no dangers found"; and a truncation counts no deleted row, so even a definer
+    /// call showed "changed nothing". The table's new file shows it now.
+    @Test func aFunctionThatTruncatesIsADanger() throws {
+        let (report, _) = try lint("""
+            create table public.items (id bigint generated always as identity primary key, body text not null);
+            alter table public.items enable row level security;
+            create policy "read items" on public.items for select using (true);
+            create function public.reset_items() returns void language plpgsql set search_path = '' as $$
+            begin
+              truncate table public.items;
+            end $$;
+            create function public.wipe_items() returns void language plpgsql security definer set search_path = '' as $$
+            begin
+              truncate public.items;
+            end $$;
+            create function public.says_truncate() returns text language sql set search_path = '' as $$
+              select 'never truncate anything'
+            $$;
+            """)
+        let invoker = try #require(report.findings.first { $0.rule == .apiFunctionTruncates && $0.subject == "public.reset_items()" })
+        #expect(invoker.isDanger, "\(invoker.consequence?.evidence ?? [])")
+        #expect(invoker.consequence?.evidence == ["anon called public.reset_items(): succeeded, truncated public.items"])
+        #expect(invoker.detail.hasPrefix("anon may execute function public.reset_items(), whose body runs TRUNCATE"))
+        #expect(invoker.rule.remediation == "https://www.postgresql.org/docs/current/ddl-rowsecurity.html")
+        let definer = try report.anonCall("public.wipe_items()")
+        #expect(definer.isDanger)
+        #expect(definer.consequence?.evidence == ["anon called public.wipe_items(): succeeded, truncated public.items"])
+        // A body that only says the word changes nothing when called.
+        let words = try #require(report.findings.first { $0.rule == .apiFunctionTruncates && $0.subject == "public.says_truncate()" })
+        #expect(!words.isDanger, "\(words.consequence?.evidence ?? [])")
+    }
+
     private func lint(_ sql: String, schemas: [String] = ["public"]) throws -> (report: LintReport, connection: Connection) {
         let files = try MigrationFolder(["20240101000000_schema.sql": sql])
         return try withExtendedLifetime(files) {  // the folder goes when `files` does
