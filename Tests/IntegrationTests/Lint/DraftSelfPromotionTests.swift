@@ -425,4 +425,43 @@ import TestSupport
             danger: "public.profiles · ava: a signed-in user may set their own role to 'admin'")
         #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
     }
+
+    /// A custom access token hook copying the profile's `app_role` into the token, and
+    /// a policy reading the claim (`auth.jwt() ->> 'app_role' = 'admin'`): a user who
+    /// may update their own profile gets the claim with their next token. Read from the
+    /// column itself it was a DANGER; through the claim nothing was checked (a notes
+    /// app's entitlements, round thirty-three). A standard claim (`role`) compared with
+    /// a value is the API role, not a column's: `service_role` is no privilege to set.
+    @Test func aClaimAHookIssuesFromAColumnIsChecked() throws {
+        let draft = try DraftRealProjectShapesTests.draft("selfpromoteclaim", """
+            create table public.profiles (
+              id uuid primary key references auth.users on delete cascade, display_name text,
+              app_role text not null default 'member', role text not null default 'reader');
+            alter table public.profiles enable row level security;
+            create function public.handle_new_user() returns trigger language plpgsql security definer set search_path = ''
+              as $$ begin insert into public.profiles (id) values (new.id); return new; end $$;
+            create trigger on_auth_user_created after insert on auth.users for each row execute function public.handle_new_user();
+            create function public.custom_access_token_hook(event jsonb) returns jsonb language plpgsql stable as $$
+            declare r text;
+            begin
+              select app_role into r from public.profiles where id = (event->>'user_id')::uuid;
+              return jsonb_set(event, '{claims,app_role}', to_jsonb(coalesce(r, 'member')));
+            end $$;
+            create policy own_read on public.profiles for select to authenticated using (id = (select auth.uid()));
+            create policy own_update on public.profiles for update to authenticated
+              using (id = (select auth.uid())) with check (id = (select auth.uid()));
+            create table public.payouts (id bigint generated always as identity primary key,
+              owner_id uuid not null default auth.uid() references auth.users (id), amount int not null default 1);
+            alter table public.payouts enable row level security;
+            create policy own_or_admin on public.payouts for select to authenticated
+              using (owner_id = (select auth.uid()) or (auth.jwt() ->> 'app_role') = 'admin');
+            create policy service_reads on public.payouts for select to authenticated
+              using ((auth.jwt() ->> 'role') = 'service_role');
+            """)
+        #expect(draft.plan.checks.map(\.name) == ["ava sets app_role to 'admin' in a public.profiles row of ava's"], "\(draft.yaml)")
+        try DraftRealProjectShapesTests.expectWentThrough(
+            draft, check: "ava sets app_role to 'admin' in a public.profiles row of ava's",
+            danger: "public.profiles · ava: a signed-in user may set their own app_role to 'admin'")
+        #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
+    }
 }

@@ -92,6 +92,16 @@ struct DraftSingledOutValues {
             from (select body from policies union all select text from user_readers) s,
                  regexp_matches(s.body, '([A-Za-z_][A-Za-z0-9_]*)"?\\)?\\s*(?:=|\\mIN\\s*\\()\\s*''((?:[^'']|'''')*)''', 'gi') m
             where length(m[2]) between 1 and 63
+            union
+            -- A claim a custom access token hook issues, compared as a column is
+            -- (`auth.jwt() ->> 'app_role' = 'admin'`): a column of its name is where a
+            -- hook reads it from (`select app_role from profiles`), and a user setting
+            -- it on their own row is given the claim with their next token.
+            select distinct m[1] || '|' || replace(m[2], '''''', '''')
+            from (select body from policies union all select text from user_readers) s,
+                 regexp_matches(s.body, 'auth\\.jwt\\(\\)\\s*->>\\s*''([A-Za-z_][A-Za-z0-9_]*)''(?:::text)?\\)?\\s*(?:=|\\mIN\\s*\\()\\s*''((?:[^'']|'''')*)''', 'gi') m
+            where length(m[2]) between 1 and 63
+              and m[1] <> all(\(PostgresArray.literal(DraftCatalog.standardClaims.sorted()))::text[])
             order by 1)), '[]')::text
         """
     }
