@@ -37,18 +37,20 @@ extension FunctionCallProbe {
         return joined.map { SelfJoin(values: values, table: $0.table) }
     }
 
-    /// Arguments where each uuid parameter named for a table (`_organization_id`:
-    /// `organizations`) gets a row of it that exists: one naming `user` (another
-    /// user's, as anyone who has seen an id can pass it) where there is one, else the
-    /// first; the others as `simpleValue` gives them. nil when no parameter names a table
-    /// with a row. (With a user's id there, anon's call that rewrote any organisation's
-    /// billing broke the foreign key, and lint called it a WARN.)
+    /// Arguments where each uuid or text parameter named for a table (`_organization_id`:
+    /// `organizations`; `_plan_id text`: `plans (id text)`) gets a row of it that exists,
+    /// by a key of its type: one naming `user` (another user's, as anyone who has seen
+    /// an id can pass it) where there is one, else the first; the others as
+    /// `simpleValue` gives them. nil when no parameter names a table with a row. (With a
+    /// user's id there, anon's call that rewrote any organisation's billing broke the
+    /// foreign key, and lint called it a WARN; with 'pgwarden' for a plan's text key,
+    /// anon switching any organisation's plan was "no such plan", a WARN.)
     func tableRowArguments(_ parameters: [Parameter], user: (id: String, owner: String)?, body: String) throws -> [Argument]? {
         guard let ownership else { return nil }
         var found = false
         let values = try parameters.map { parameter -> Argument in
-            guard parameter.type == "uuid", !Self.namesAUser(parameter.name),
-                  let named = Self.table(namedBy: parameter.name, in: ownership, needsUser: false) else {
+            guard let keyType = Self.keyType(of: parameter), !Self.namesAUser(parameter.name),
+                  let named = Self.table(namedBy: parameter.name, in: ownership, needsUser: false, keyType: keyType) else {
                 return simpleValue(parameter, user: user, body: body)
             }
             let naming = {
@@ -73,9 +75,15 @@ extension FunctionCallProbe {
             guard let (id, shown) = try namingRow ?? first().map({ ($0, "a \(named.catalogName) row") })
             else { return simpleValue(parameter, user: user, body: body) }
             found = true
-            return Argument(sql: "'\(id)'", shown: shown)
+            return Argument(sql: DraftOwnership.literal(id), shown: shown)
         }
         return found ? values : nil
+    }
+
+    /// The catalog's name of the key type a parameter may name a row by (`pg_type.typname`:
+    /// uuid, text, varchar); nil for any other type.
+    static func keyType(of parameter: Parameter) -> String? {
+        ["uuid": "uuid", "text": "text", "character varying": "varchar"][parameter.type]
     }
 
     /// Arguments that join the caller to a row of `table` it cannot read.
@@ -169,7 +177,8 @@ extension FunctionCallProbe {
 
     /// The table a parameter's name names (`p_thread_id` -> `threads`), quoted, with its
     /// key column and the column naming its user; nil when none does.
-    static func table(namedBy name: String, in ownership: DraftOwnership, needsUser: Bool = true) -> NamedTable? {
+    static func table(namedBy name: String, in ownership: DraftOwnership, needsUser: Bool = true,
+                      keyType: String = "uuid") -> NamedTable? {
         let bare = bareName(name)
         guard !bare.isEmpty else { return nil }
         // Then by its first word (`store_to_manage_id`: `stores`).
@@ -179,14 +188,14 @@ extension FunctionCallProbe {
             for (table, columns) in ownership.catalog.columns.sorted(by: { $0.key < $1.key })
             where table.split(separator: ".").last.map(String.init) == candidate {
                 let user = ownership.ownerColumn(of: table) ?? ownership.catalog.userColumns[table]
-                guard let key = columns.first(where: { $0.name == "id" && $0.typeName == "uuid" })?.name
-                        ?? columns.first(where: { $0.uniqueAlone && $0.typeName == "uuid" })?.name,
+                guard let key = columns.first(where: { $0.name == "id" && $0.typeName == keyType })?.name
+                        ?? columns.first(where: { $0.uniqueAlone && $0.typeName == keyType })?.name,
                       user != nil || !needsUser else { continue }
                 return NamedTable(table: quoted(table), catalogName: table,
                                   key: SQL.quoteIdentifier(key), user: user.map(SQL.quoteIdentifier))
             }
         }
-        return table(referencedByColumnsNamedLike: name, in: ownership, needsUser: needsUser)
+        return table(referencedByColumnsNamedLike: name, in: ownership, needsUser: needsUser, keyType: keyType)
     }
 
     /// The table that the project's foreign key columns named as the parameter is
@@ -194,15 +203,15 @@ extension FunctionCallProbe {
     /// that referenced uuid key; nil when none does. (An abbreviation names no table:
     /// `allocate_invoice_number(p_org_id)` was called with a user's id, broke the
     /// foreign key, and anon changing any organisation's counter was a WARN.)
-    private static func table(referencedByColumnsNamedLike name: String, in ownership: DraftOwnership, needsUser: Bool)
-        -> NamedTable?
-    {
+    private static func table(
+        referencedByColumnsNamedLike name: String, in ownership: DraftOwnership, needsUser: Bool, keyType: String
+    ) -> NamedTable? {
         let column = unprefixed(name)
         for (_, columns) in ownership.catalog.columns.sorted(by: { $0.key < $1.key }) {
-            guard let reference = columns.first(where: { $0.name == column && $0.typeName == "uuid" })?.reference,
+            guard let reference = columns.first(where: { $0.name == column && $0.typeName == keyType })?.reference,
                   reference.table != "auth.users",
                   let key = ownership.catalog.columns[reference.table]?.first(where: { $0.name == reference.column }),
-                  key.typeName == "uuid", key.uniqueAlone else { continue }
+                  key.typeName == keyType, key.uniqueAlone else { continue }
             let user = ownership.ownerColumn(of: reference.table) ?? ownership.catalog.userColumns[reference.table]
             guard user != nil || !needsUser else { continue }
             return NamedTable(table: quoted(reference.table), catalogName: reference.table,

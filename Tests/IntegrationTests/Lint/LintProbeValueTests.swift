@@ -988,6 +988,37 @@ import TestSupport
         #expect(!words.isDanger, "\(words.consequence?.evidence ?? [])")
     }
 
+    /// A definer RPC switching any organisation's plan, the plan named by a text key
+    /// (`_plan_id text`, `plans (id text)`): called with 'pgwarden', it raised "no such
+    /// plan", and anon switching any organisation's plan stayed a WARN (a messaging
+    /// API's billing schema). A text parameter named for a table gets one of its rows
+    /// by a text key, as a uuid one does.
+    @Test func aTextParameterNamedForATableGetsOneOfItsRows() throws {
+        let (report, _) = try lint("""
+            create table public.plans (id text primary key, active boolean not null default true);
+            insert into public.plans (id) values ('free'), ('pro');
+            create table public.orgs (id uuid primary key default gen_random_uuid(), name text not null default 'org');
+            create table public.subscriptions (org_id uuid primary key references public.orgs on delete cascade,
+              plan_id text not null default 'free' references public.plans);
+            alter table public.plans enable row level security;
+            alter table public.orgs enable row level security;
+            alter table public.subscriptions enable row level security;
+            create policy "plans are public" on public.plans for select using (true);
+            create function public.change_plan(_org_id uuid, _plan_id text) returns void
+            language plpgsql security definer set search_path = '' as $$
+            begin
+              perform 1 from public.plans where id = _plan_id and active;
+              if not found then raise exception 'no such plan %', _plan_id using errcode = 'P0002'; end if;
+              update public.subscriptions set plan_id = _plan_id where org_id = _org_id;
+            end $$;
+            """)
+        let call = try report.anonCall("public.change_plan(uuid, text)")
+        #expect(call.isDanger, "\(call.consequence?.evidence ?? [])")
+        #expect(call.consequence?.evidence.last
+            == "anon called public.change_plan(a public.orgs row, a public.plans row): succeeded, updated 1 row of public.subscriptions",
+            "\(call.consequence?.evidence ?? [])")
+    }
+
     private func lint(_ sql: String, schemas: [String] = ["public"]) throws -> (report: LintReport, connection: Connection) {
         let files = try MigrationFolder(["20240101000000_schema.sql": sql])
         return try withExtendedLifetime(files) {  // the folder goes when `files` does
