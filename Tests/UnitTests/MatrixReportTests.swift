@@ -20,6 +20,8 @@ import Testing
         #expect(MatrixReport.observedCheck("as expected (INSERT 0 1)") == "went through (1 row)")
         #expect(MatrixReport.observedCheck("SQLSTATE 42501") == "refused (42501)")
         #expect(MatrixReport.observedCheck("as expected (UPDATE 0)") == "refused (no row written)")
+        // A check its verify decides ("gets role 'admin'" beside its DANGER read "as expected (1 rows)").
+        #expect(MatrixReport.observedCheck("as expected (verify held)") == "holds (the admin's verify query says so)")
     }
 
     /// The relations' column is as wide as the relations' names, not the longest function

@@ -273,6 +273,54 @@ import TestSupport
                 "\(camel.dangerCells)\n\(camel.yaml)")
     }
 
+    /// A trigger copying `roles` from the user metadata when a user is updated (`after
+    /// update on auth.users`): `supabase.auth.updateUser({ data: { roles: ["admin"] } })`
+    /// makes any signed-in user an administrator, and only the sign-up was checked ("no
+    /// dangers found", a recycling app). The draft rewrites ava's metadata as Supabase
+    /// Auth merges it and marks the admin row she got; the check's line in a plan-less
+    /// run says it holds, where it said "as expected (1 rows)".
+    @Test func userMetadataAnUpdateTriggerCopiesIsChecked() throws {
+        let schema = """
+            create type public.app_role as enum ('member', 'admin');
+            create table public.user_roles (id bigint generated always as identity primary key,
+              user_id uuid not null references auth.users on delete cascade, role public.app_role not null, unique (user_id, role));
+            alter table public.user_roles enable row level security;
+            create policy "read own" on public.user_roles for select to authenticated using (user_id = auth.uid());
+            create function public.handle_updated_user() returns trigger language plpgsql security definer set search_path = '' as $$
+            declare r text;
+            begin
+              if jsonb_typeof(new.raw_user_meta_data -> 'roles') = 'array' then
+                delete from public.user_roles where user_id = new.id;
+                for r in select jsonb_array_elements_text(new.raw_user_meta_data -> 'roles') loop
+                  insert into public.user_roles (user_id, role) values (new.id, r::public.app_role) on conflict do nothing;
+                end loop;
+              end if;
+              return new;
+            end $$;
+            create trigger on_auth_user_updated after update on auth.users for each row execute function public.handle_updated_user();
+            create table public.reports (id bigint generated always as identity primary key, body text not null default '');
+            alter table public.reports enable row level security;
+            create policy "admins read reports" on public.reports for select to authenticated
+              using (exists (select 1 from public.user_roles r where r.user_id = auth.uid() and r.role = 'admin'));
+            """
+        let draft = try DraftRealProjectShapesTests.draft("updateroles", schema)
+        let name = #"ava updating their user_metadata with {"roles": ["admin"]} gets role 'admin' in public.user_roles"#
+        let check = try #require(draft.plan.checks.first { $0.name == name }, "\(draft.yaml)")
+        #expect(check.before?.contains("update auth.users set raw_user_meta_data = coalesce(raw_user_meta_data, '{}'::jsonb) ||") == true)
+        #expect(draft.dangerCells.contains {
+            $0.contains(#"a signed-in user may give themselves role 'admin' in public.user_roles by updating their user_metadata"#)
+        }, "\(draft.dangerCells)")
+        #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
+
+        // In a plan-less run, the check's line says it holds.
+        let folder = try MigrationFolder(["20250101000000_roles.sql": schema])
+        let dev = try withExtendedLifetime(folder) {
+            try PgwardenCLI.run(["dev", "--migrations", folder.path], environment: PgwardenCLI.cleanEnvironment(), directory: folder.path)
+        }
+        #expect(dev.status == 0, "\(dev.all)")
+        #expect(dev.all.contains("check: \(name) (as ava): holds (the admin's verify query says so)"), "\(dev.all)")
+    }
+
     /// A quota on the user's own profile that another table's trigger reads to refuse
     /// inserts (`bills`' trigger raises BILL_QUOTA_REACHED when `bills_created >=
     /// bill_quota`), while the owner may update the whole profile: any user lifts their

@@ -184,6 +184,11 @@ struct DraftCatalog {
     /// The `raw_user_meta_data` keys those bodies read, as written (`SignUpTriggers.metadataKeys`):
     /// the bodies above are lowercased, and a key read as `isAdmin` is not `isadmin`.
     var signUpMetadataKeys: [String] = []
+    /// The same of the triggers on `auth.users` that an update fires: a user's own
+    /// `updateUser({ data })` rewrites `raw_user_meta_data`, and such a trigger copying a
+    /// key of it into a roles table made any user an administrator after sign-up.
+    var userUpdateTriggerBodies = ""
+    var userUpdateMetadataKeys: [String] = []
 
     /// Table -> a NOTE where its policies read the token's `app_metadata` (`auth.jwt()
     /// -> 'app_metadata' -> 'tenants'`): the drafted personas' tokens carry only what
@@ -508,9 +513,10 @@ struct DraftCatalog {
             where n.nspname = any(\(schemaArray)::text[]) and c.relkind in ('r', 'p') and not t.tgisinternal
               and t.tgenabled <> 'D'
             """,
-            // The function bodies of the sign-up's triggers (on auth.users), as one text.
+            // The function bodies of the sign-up's triggers (on auth.users), as one text;
+            // then those of the triggers an update fires (pg_trigger.tgtype bit 16).
             """
-            select string_agg(f.prosrc, ' ')
+            select string_agg(f.prosrc, ' '), string_agg(f.prosrc, ' ') filter (where t.tgtype::int & 16 = 16)
             from pg_trigger t join pg_proc f on f.oid = t.tgfoid
             where t.tgrelid = to_regclass('auth.users') and not t.tgisinternal and t.tgenabled <> 'D'
             """,
@@ -738,6 +744,9 @@ struct DraftCatalog {
         let signUpBodies = (results[8].first?.first ?? nil) ?? ""
         signUpTriggerBodies = signUpBodies.lowercased()
         signUpMetadataKeys = SignUpTriggers.metadataKeys(in: signUpBodies)
+        let updateBodies = ((results[8].first.map { $0.count > 1 ? $0[1] : nil }) ?? nil) ?? ""
+        userUpdateTriggerBodies = updateBodies.lowercased()
+        userUpdateMetadataKeys = SignUpTriggers.metadataKeys(in: updateBodies)
         tablesSignedInMaySelect = Set(results[9].compactMap { $0[0] })
         for row in results[10] {
             guard let table = row[0], let body = row[1]?.lowercased() else { continue }

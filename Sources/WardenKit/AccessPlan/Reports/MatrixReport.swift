@@ -14,9 +14,11 @@ package struct MatrixReport {
     package init(_ report: AccessPlanReport) { self.report = report }
 
     /// What an observed check's write did, in a word or two: `went through (1 row)`
-    /// for `as expected (UPDATE 1)`, `refused (42501)` for `SQLSTATE 42501`.
+    /// for `as expected (UPDATE 1)`, `refused (42501)` for `SQLSTATE 42501`, `holds (the
+    /// admin's verify query says so)` for a check its verify decides.
     static func observedCheck(_ observed: String) -> String {
         if observed.hasPrefix("SQLSTATE ") { return "refused (\(observed.dropFirst("SQLSTATE ".count)))" }
+        if observed == "as expected (verify held)" { return "holds (the admin's verify query says so)" }
         if observed.hasPrefix("0 rows") { return "refused (no row written)" }
         if observed.hasPrefix("as expected ("), let count = observed.split(whereSeparator: { !$0.isNumber }).last.flatMap({ Int($0) }),
            ["INSERT", "UPDATE", "DELETE"].contains(where: observed.contains) {
