@@ -48,7 +48,7 @@ extension RelationProber {
         let personas = sharesOneTruth ? Array(context.plan.personas.prefix(1)) : context.plan.personas
         for persona in personas {
             let request = context.request(persona).routed("GET", "/\(plan.name)", schema: plan.schema)
-            let digest = plan.owner.map { digestSQL(alsoWhere: $0) } ?? digestSQL()
+            let digest = ownerRule(for: persona).map { digestSQL(alsoWhere: $0) } ?? digestSQL()
             let targets = relation.isTable ? targets(of: persona) : []
             digestTickets.append((persona.name, targets, batch.rolledBack(
                 [PersonaRequest.select(request.truthSettings), withTargets(digest, targets)],
@@ -81,6 +81,17 @@ extension RelationProber {
             }
             return truth
         }
+    }
+
+    /// The owner rule a persona's own rows are computed by: nil for a persona with no
+    /// user (anon, the service role), who owns no row, unless the plan gives it `own`
+    /// here. (A membership helper refusing a caller who is not signed in, `raise ...
+    /// 'authentication required'`, failed anon's truth, and with it the whole run.)
+    private func ownerRule(for persona: Persona) -> String? {
+        guard let rule = plan.owner else { return nil }
+        if persona.user != nil { return rule }
+        let access = plan.access[persona.name] ?? .nothing
+        return AccessOperation.allCases.contains { access.scope(of: $0) == .own } ? rule : nil
     }
 
     /// Whether one persona's truth is every persona's: a table with no owner rule that

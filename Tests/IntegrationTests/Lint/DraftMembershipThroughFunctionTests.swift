@@ -40,4 +40,46 @@ import TestSupport
         #expect(!draft.dangerCells.contains { $0.contains("members") || $0.contains("orgs") }, "\(draft.dangerCells)")
         #expect(draft.verified, "\(draft.report.failures.map { "\($0.name): \($0.observed)" })")
     }
+
+    /// Tenancy through a helper that refuses a caller who is not signed in (`my_orgs()`
+    /// raises 42501 'authentication required' without auth.uid()), as a messaging API
+    /// has it. The truth evaluated the owner rule as anon too, where it raised, so the
+    /// draft dropped every owner rule; and the setup picked each member's organisation
+    /// through the rule as the admin, where it raised and lost every membership: no
+    /// persona belonged to any organisation, 26 cells unprobed. A persona with no user
+    /// owns no row (unless the plan says `own` for it), and the setup leaves out a rule
+    /// that reads the claims through a helper.
+    @Test func aHelperRefusingAnonymousCallersLeavesTheMembershipsProbed() throws {
+        let connection = try Connection(try TestCluster.newTwinDatabase("memberraise").project)
+        try connection.execute(unsafeScript: """
+            create table public.orgs (id uuid primary key default gen_random_uuid(), name text not null);
+            create table public.members (org_id uuid not null references public.orgs on delete cascade,
+              user_id uuid not null references auth.users on delete cascade, role text not null default 'member',
+              primary key (org_id, user_id));
+            create table public.notes (id uuid primary key default gen_random_uuid(),
+              org_id uuid not null references public.orgs on delete cascade, body text not null);
+            create function public.my_orgs(min_role text default 'member') returns setof uuid
+            language plpgsql security definer set search_path = '' as $$
+            begin
+              if auth.uid() is null then raise exception 'authentication required' using errcode = '42501'; end if;
+              return query select m.org_id from public.members m
+                where m.user_id = auth.uid() and (min_role = 'member' or m.role = min_role);
+            end $$;
+            alter table public.orgs enable row level security;
+            alter table public.members enable row level security;
+            alter table public.notes enable row level security;
+            create policy "members read their orgs" on public.orgs for select using (id in (select public.my_orgs()));
+            create policy "members read their orgs' members" on public.members for select
+              using (org_id in (select public.my_orgs()));
+            create policy "members manage their orgs' notes" on public.notes for all
+              using (org_id in (select public.my_orgs())) with check (org_id in (select public.my_orgs()));
+            """)
+        let draft = try PlanDrafter(connection: connection).draft()
+        let notes = try #require(draft.plan.relations.first { $0.name == "notes" })
+        #expect(notes.owner == "org_id in (select public.my_orgs())", "\(draft.yaml)")
+        #expect(notes.access["ava"] == Access(select: .own, insert: .own, update: .own, delete: .own), "\(draft.yaml)")
+        #expect(draft.plan.relations.first { $0.name == "orgs" }?.access["ben"]?.select == .own, "\(draft.yaml)")
+        #expect(!draft.yaml.contains("fails on its rows"), "\(draft.yaml)")
+        #expect(draft.verified, "\(draft.report.failures.map { "\($0.name): \($0.observed)" })")
+    }
 }
