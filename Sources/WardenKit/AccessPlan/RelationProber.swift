@@ -256,6 +256,21 @@ struct RelationProber {
                                     observed: "the plan's sample could not be evaluated: \(error.message)", passed: false)
                 return { failed }
             }
+            // Another user's row that the sample cannot tell from the persona's own (no
+            // column names whose it is: an organisation its members own, a trigger making
+            // the inserter its member): the row an insert makes is the inserter's or no
+            // one's, never another user's, so where the plan refuses that, no insert can
+            // do it. (Inserting it, then calling any insert "other users' rows", made up
+            // a DANGER on every app where users create their own organisations.)
+            if !target.ownsIt, !expectAllowed, target.owner != nil,
+               case .success(let own)? = try? truth.sample(as: persona), own == values {
+                // (The own row's probe shows what a refusal of the insert itself is.)
+                var refused = verdict(persona, .insert, target.label, expectAllowed: false, scope: scope,
+                                      outcome: .denied(message: "no other user's row to insert"))
+                refused.observed = "refused: the sample gives both users the same values, so an insert names no other "
+                    + "user (a row it makes is the inserter's or no one's)"
+                return { refused }
+            }
             // The persona's own row as a client writes it: without the columns its role
             // may not insert that have a default (`created_by default auth.uid()` outside
             // `grant insert (id, name)`), which the default fills. Another user's row

@@ -51,7 +51,15 @@ struct AlwaysTruePolicyProbe {
         func refused(_ error: PGError) {
             if error.sqlState != .insufficientPrivilege { untried.append(error.sqlState?.rawValue ?? "error") }
         }
-        if ["a", "*"].contains(command), let benName, let ben = context.userIDs[benName] {
+        // A group its members own (`orgs` of `members (org_id, user_id)`), with no column
+        // naming a user: a row a user inserts has no member but the one a trigger may make
+        // of its inserter, so it is no other user's (any user creating an organisation
+        // was a DANGER). Not tried.
+        let group = owning == nil ? ownership.groupMembership(of: table) : nil
+        if ["a", "*"].contains(command), let group {
+            evidence.append("\(ava)'s insert into \(table) names no user: its rows are their members' (\(group.table)), "
+                + "so a new row is no other user's (not tried)")
+        } else if ["a", "*"].contains(command), let benName, let ben = context.userIDs[benName] {
             let sample = ownership.sample(of: table)
             if !sample.isEmpty {
                 let columns = sample.map { DraftOwnership.sqlName($0.column) }.joined(separator: ", ")

@@ -528,13 +528,7 @@ struct FunctionCallProbe {
     /// (group_id -> groups, user_id)`: `DraftOwnership.membershipColumns`), with its
     /// name quoted, its row and user columns, and the key of `table` the row column names.
     private func groupMembership(of table: String) -> (table: String, quoted: String, row: String, user: String, key: String)? {
-        guard let ownership else { return nil }
-        for (candidate, columns) in ownership.catalog.columns.sorted(by: { $0.key < $1.key }) {
-            guard let membership = ownership.membershipColumns(of: candidate), membership.parent == table,
-                  let key = columns.first(where: { $0.name == membership.rowColumn })?.reference?.column else { continue }
-            return (candidate, Self.quoted(candidate), membership.rowColumn, membership.userColumn, key)
-        }
-        return nil
+        ownership?.groupMembership(of: table).map { ($0.table, Self.quoted($0.table), $0.row, $0.user, $0.key) }
     }
 
     /// Which rows of the auth tables a user's deletion cascades into are the user's

@@ -144,4 +144,50 @@ import TestSupport
             #expect(draft.verified == refused, "\(action): \(draft.report.failures.map { "\($0.name): \($0.observed)" })")
         }
     }
+
+    /// Any signed-in user creating an organisation (`for insert to authenticated with
+    /// check (true)`), a trigger making its creator the member: the row names no user,
+    /// so the probe of "another user's row" inserted the same row as the own one, and
+    /// both it and lint's always-true probe called it "may insert other users' rows" (a
+    /// messaging API). A row the sample cannot tell from the persona's own is never
+    /// another user's: ava's insert is `own`, and lint's insert into a group its members
+    /// own is not tried.
+    @Test func anOrganisationAUserCreatesIsTheirOwn() throws {
+        let connection = try Connection(try TestCluster.newTwinDatabase("orgcreate").project)
+        try connection.execute(unsafeScript: """
+            create table public.orgs (id uuid primary key default gen_random_uuid(), name text not null);
+            create table public.members (org_id uuid not null references public.orgs on delete cascade,
+              user_id uuid not null references auth.users on delete cascade, role text not null default 'member',
+              primary key (org_id, user_id));
+            alter table public.orgs enable row level security;
+            alter table public.members enable row level security;
+            create function public.is_member(o uuid) returns boolean language sql stable security definer set search_path = ''
+              as $$ select exists (select 1 from public.members m where m.org_id = o and m.user_id = auth.uid()) $$;
+            create function public.add_creator() returns trigger language plpgsql security definer set search_path = '' as $$
+            begin
+              if auth.uid() is not null then
+                insert into public.members (org_id, user_id, role) values (new.id, auth.uid(), 'owner');
+              end if;
+              return new;
+            end $$;
+            create trigger add_creator after insert on public.orgs for each row execute function public.add_creator();
+            create policy "users create orgs" on public.orgs for insert to authenticated with check (true);
+            create policy "members read their orgs" on public.orgs for select using (public.is_member(id));
+            create policy "members read their memberships" on public.members for select using (public.is_member(org_id));
+            """)
+        let draft = try PlanDrafter(connection: connection).draft()
+        let orgs = try #require(draft.plan.relations.first { $0.name == "orgs" })
+        #expect(orgs.access["ava"] == Access(select: .own, insert: .own, update: .nothing, delete: .nothing), "\(draft.yaml)")
+        let other = try #require(draft.report.results.first {
+            $0.subject == "public.orgs" && $0.persona == "ava" && $0.probe == "insert another user's row"
+        })
+        #expect(other.passed && other.observed.hasPrefix("refused: the sample gives both users the same values"), "\(other.observed)")
+        #expect(draft.dangerCells.isEmpty, "\(draft.dangerCells)")
+        let always = try #require(draft.findings.findings.first { $0.rule == .rlsPolicyAlwaysTrue && $0.subject == "public.orgs" })
+        #expect(!always.isDanger, "\(always.consequence?.evidence ?? [])")
+        #expect(always.consequence?.evidence == [
+            "ava's insert into public.orgs names no user: its rows are their members' (public.members), so a new row is no other user's (not tried)",
+        ])
+        #expect(draft.verified, "\(draft.report.failures.map { "\($0.name): \($0.observed)" })")
+    }
 }

@@ -781,6 +781,18 @@ struct DraftOwnership {
         return lowered == "user_id" || lowered.hasSuffix("_user_id") || lowered == "uid"
     }
 
+    /// The membership table whose rows make `table`'s rows their members' (`members
+    /// (group_id -> groups, user_id)`: `membershipColumns`), with its row and user
+    /// columns, and the key of `table` the row column names; nil when there is none.
+    func groupMembership(of table: String) -> (table: String, row: String, user: String, key: String)? {
+        for (candidate, columns) in catalog.columns.sorted(by: { $0.key < $1.key }) {
+            guard let membership = membershipColumns(of: candidate), membership.parent == table,
+                  let key = columns.first(where: { $0.name == membership.rowColumn })?.reference?.column else { continue }
+            return (candidate, membership.rowColumn, membership.userColumn, key)
+        }
+        return nil
+    }
+
     /// The columns that make `table` a membership table that grants access: a user
     /// column in a unique key, and a foreign key to another table (`parent`, quoted as
     /// the catalog gives it) in one too, or the user column unique alone; with the
