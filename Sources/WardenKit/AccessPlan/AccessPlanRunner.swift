@@ -168,6 +168,8 @@ package struct AccessPlanRunner {
                 access: Dictionary(uniqueKeysWithValues: resolved.relations.map { ($0.plan.qualifiedName, $0.plan.access) }),
                 execute: Dictionary(uniqueKeysWithValues: resolved.functions.map { ($0.signature, $0.plan.execute) }),
                 results: results, duration: ContinuousClock.now - started)
+            report.issuedClaims = issued.requests.filter { name, _ in plan.persona(named: name)?.user != nil }
+                .mapValues(\.claimsJSON)
             // What the run cannot prove or undo, read in one round trip.
             let notes = try (committedCatalogHolds ? background?.notes() : nil)
                 ?? Self.readNotes(Self.noteQueries(for: plan), on: connection)

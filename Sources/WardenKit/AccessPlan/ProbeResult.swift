@@ -44,6 +44,9 @@ public struct AccessPlanReport: Sendable {
     /// Policies and functions that read `session_user`, which is `authenticator` in a
     /// PostgREST request but the run's own login in its probes; see `SessionUserReaders`.
     public var sessionUserReaders: [String] = []
+    /// Signed-in persona -> the claims of the token it was issued (JSON text), as a
+    /// custom access token hook left them; the tokens themselves are never kept.
+    package var issuedClaims: [String: String] = [:]
 
     public var failures: [ProbeResult] { results.filter { !$0.passed } }
     public var passed: Bool { failures.isEmpty }

@@ -227,6 +227,18 @@ struct DraftCatalog {
         }
     }
 
+    /// Table -> the claims at the token's top level that Supabase Auth does not issue
+    /// (a custom access token hook's) read by its policies or by the functions they call
+    /// (`has_role('dispatcher')`: `auth.jwt() ->> 'user_role'`), sorted.
+    var hookClaimsRead: [String: [String]] {
+        var read: [String: Set<String>] = [:]
+        for (table, texts) in policyExpressions.merging(policyHelperBodies, uniquingKeysWith: +) {
+            let claims = Set(texts.flatMap(Self.topLevelClaims)).subtracting(Self.standardClaims)
+            if !claims.isEmpty { read[table, default: []].formUnion(claims) }
+        }
+        return read.mapValues { $0.sorted() }
+    }
+
     /// The claims read at the top level of the token in a deparsed expression
     /// (`(auth.jwt() ->> 'tenant_id'::text)`, `(current_setting('request.jwt.claims'::text,
     /// true))::jsonb -> 'org'`).

@@ -270,13 +270,45 @@ public struct PlanDrafter {
         }
         writer.checkDangers = Self.checkDangers(joined.filter(\.1.dangerous).map(\.0))
         let claimNotes = catalog.appMetadataNotes
-            .merging(accessTokenHook == nil ? catalog.customClaimNotes : [:]) { earlier, _ in earlier }
+            .merging(accessTokenHook == nil ? catalog.customClaimNotes
+                        : Self.unusedHookClaimNotes(catalog.hookClaimsRead, issued: check.issuedClaims, plan: plan)) { earlier, _ in earlier }
         writer.relationNotes = refusals.skipped.merging(unusableRules) { skipped, _ in skipped }
             .merging(claimNotes) { earlier, _ in earlier }
         return PlanDraft(
             yaml: writer.render(), plan: plan, dangers: writer.dangers().count, verified: check.passed,
             report: check, dangerCells: writer.dangers(), warningCells: writer.warnings(), findings: findings,
             storagePolicies: storage, claimNotes: claimNotes)
+    }
+
+    /// Table -> a NOTE where its rules read a claim the project's custom access token
+    /// hook issues (`user_role`, directly or through `has_role('dispatcher')`) and no
+    /// signed-in persona was let do anything there: the claim the hook issued them (none,
+    /// or a value the rules do not let in) made every cell `none`, and "no dangers found"
+    /// said nothing of the users who hold it.
+    static func unusedHookClaimNotes(_ read: [String: [String]], issued: [String: String], plan: AccessPlan) -> [String: String] {
+        let claims = issued.compactMapValues { json in
+            JSONText.object(json)
+        }
+        return read.reduce(into: [:]) { notes, entry in
+            let (table, names) = entry
+            guard let relation = plan.relations.first(where: { $0.qualifiedName == table }) else { return }
+            let users = plan.personas.filter { $0.user != nil }.map(\.name)
+            guard !users.isEmpty, users.allSatisfy({ user in
+                let access = relation.access[user] ?? .nothing
+                return AccessOperation.allCases.allSatisfy { [.nothing, .denied].contains(access.scope(of: $0)) }
+            }) else { return }
+            let held = names.map { name in
+                name + " (" + users.map { user in
+                    let value = claims[user]?[name]
+                    let shown = value == nil || value is NSNull ? "none" : JSONText.encode(value!)
+                    return "\(user): \(shown)"
+                }.joined(separator: ", ") + ")"
+            }
+            notes[table] = "its policies read the token's " + held.joined(separator: "; ")
+                + ", which the project's custom access token hook issues, and no signed-in persona may do anything here: "
+                + "these cells are those of users the rules do not let in; to probe one they do, give a persona what the "
+                + "hook reads in the plan's setup, or claims: {\(names[0]): ...} (docs/access-plan-claims.md)"
+        }
     }
 
     /// The signed-in personas among `personas` whose sign-up the database refuses.
