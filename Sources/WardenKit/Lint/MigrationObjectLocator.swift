@@ -63,10 +63,20 @@ struct MigrationObjectLocator {
         return createPolicy.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap { match in
             guard let start = Range(match.range, in: text)?.lowerBound else { return nil }
             let rest = text[start...]
-            guard let named = ObjectStatement(String(rest[..<(rest.firstIndex(of: ";") ?? rest.endIndex)])) else { return nil }
+            // A `format()` placeholder (`public.%I`) read as a name of its own.
+            let written = String(rest[..<(rest.firstIndex(of: ";") ?? rest.endIndex)])
+                .replacingOccurrences(of: #"%(?:[0-9]+\$)?-?[0-9]*[IsL]"#, with: formatted, options: .regularExpression)
+            guard let named = ObjectStatement(written) else { return nil }
             return (text.unicodeScalars.distance(from: text.unicodeScalars.startIndex, to: start), named)
         }
     }
+
+    /// The name a `format()` placeholder (`%I`, `%s`, `%1$I`) in a DO block's `create
+    /// policy` is read as.
+    private static let formatted = "pgwarden_formatted_name"
+
+    /// Whether a name was a `format()` placeholder.
+    static func isFormatted(_ name: String) -> Bool { name == formatted }
 
     private static let createPolicy = try? NSRegularExpression(pattern: #"\bcreate\s+policy\b"#, options: [.caseInsensitive])
 
@@ -122,14 +132,22 @@ struct MigrationObjectLocator {
                 continue
             }
             guard statement.kind == "policy", let on = statement.table, on.schema == nil || on.schema == schema else { continue }
-            switch statement.action {
-            case .create, .alter, .setSchema:
-                policies[on.name, default: [:]][statement.name.name] = index
-            case .rename(let new):
-                policies[on.name]?[statement.name.name] = nil
-                policies[on.name, default: [:]][new] = index
-            case .drop:
-                policies[on.name]?[statement.name.name] = nil
+            // A name made by `format()` in a DO block's loop (`execute format('create
+            // policy own_select on public.%I ...', t)`) may be any table's, or any of the
+            // finding's policies: a policy made so was located at its table's `create
+            // table`, in another file.
+            let target = Self.isFormatted(on.name) ? table : on.name
+            let named = Self.isFormatted(statement.name.name) ? names : [statement.name.name]
+            for name in named {
+                switch statement.action {
+                case .create, .alter, .setSchema:
+                    policies[target, default: [:]][name] = index
+                case .rename(let new):
+                    policies[target]?[name] = nil
+                    policies[target, default: [:]][new] = index
+                case .drop:
+                    policies[target]?[name] = nil
+                }
             }
         }
         let found = names.compactMap { policies[table]?[$0] }

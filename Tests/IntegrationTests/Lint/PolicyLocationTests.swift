@@ -35,6 +35,19 @@ import TestSupport
             alter policy "old name" on public.items
               rename to "owner writes";
             """,
+        // Policies made by a loop over table names (`execute format(... public.%I ...)`):
+        // they were located at their table's `create table`, in another file.
+        "20240103000000_loop.sql": """
+            create table public.notes (id bigint primary key, user_id uuid);
+            alter table public.notes enable row level security;
+            do $$
+            declare t text;
+            begin
+              foreach t in array array['notes'] loop
+                execute format('create policy own_select on public.%I for select using (auth.uid() = user_id)', t);
+              end loop;
+            end $$;
+            """,
     ]
 
     @Test func eachPolicyFindingIsAtItsOwnPolicysStatement() throws {
@@ -60,6 +73,7 @@ import TestSupport
         // Dropped and re-created by a later migration; renamed by a later migration.
         #expect(try place(.rlsPolicyAlwaysTrue, "public.items", "anyone edits") == "20240102000000_later.sql:3")
         #expect(try place(.authRLSInitplan, "public.items", "owner writes") == "20240102000000_later.sql:5")
+        #expect(try place(.authRLSInitplan, "public.notes", "own_select") == "20240103000000_loop.sql:7")
         // Several policies: the earliest of them ("read", then "owner writes").
         let several = try #require(report.findings.first {
             $0.rule == .multiplePermissivePolicies && $0.detail.contains("authenticated on select")
