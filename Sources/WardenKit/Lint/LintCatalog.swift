@@ -179,14 +179,17 @@ struct LintCatalog {
         }
     }
 
-    /// Security-definer functions anon or authenticated may execute; functions without a fixed search_path.
+    /// Security-definer functions anon or authenticated may execute (EXECUTE, and USAGE
+    /// on the schema: without it every call fails, 42501); functions without a fixed search_path.
     private var functionsSQL: SQL {
         """
         select n.nspname, p.proname, \(raw: ExposedCatalog.signatureSQL), p.prosecdef::text,
                (p.prokind = 'f' and n.nspname = any(\(exposed)::text[])
-                and exists (select 1 from pg_roles r where r.rolname = 'anon' and has_function_privilege(r.oid, p.oid, 'execute')))::text,
+                and exists (select 1 from pg_roles r where r.rolname = 'anon' and has_function_privilege(r.oid, p.oid, 'execute')
+                            and has_schema_privilege(r.oid, n.oid, 'usage')))::text,
                (p.prokind = 'f' and n.nspname = any(\(exposed)::text[])
-                and exists (select 1 from pg_roles r where r.rolname = 'authenticated' and has_function_privilege(r.oid, p.oid, 'execute')))::text,
+                and exists (select 1 from pg_roles r where r.rolname = 'authenticated' and has_function_privilege(r.oid, p.oid, 'execute')
+                            and has_schema_privilege(r.oid, n.oid, 'usage')))::text,
                exists (select 1 from unnest(coalesce(p.proconfig, '{}')) s where s like 'search\\_path=%')::text,
                \(raw: Self.executeGrantees(role: "anon")), \(raw: Self.executeGrantees(role: "authenticated")),
                -- the tables whose policies call it
