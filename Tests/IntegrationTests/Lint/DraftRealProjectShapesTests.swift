@@ -407,6 +407,29 @@ import TestSupport
                 "\(draft.yaml)")
     }
 
+    /// The same read inside a function the policies call (`id::text = any
+    /// (public.my_org_ids())`, whose body reads `auth.jwt() -> 'app_metadata' -> 'orgs'`),
+    /// as multi-tenant projects write it, and a hook's claim so (`my_tenant()` reading
+    /// `auth.jwt() ->> 'tenant_id'`): no NOTE, every cell `none`, "no dangers found".
+    @Test func claimsReadThroughAHelperGetTheirNote() throws {
+        let draft = try Self.draft("appmetadatahelper", """
+            create table public.orgs (id uuid primary key default gen_random_uuid(), name text not null);
+            alter table public.orgs enable row level security;
+            create function public.my_org_ids() returns text[] language sql stable as $$
+              select array(select jsonb_array_elements_text(auth.jwt() -> 'app_metadata' -> 'orgs'))
+            $$;
+            create policy orgs_read on public.orgs for select to authenticated using (id::text = any (public.my_org_ids()));
+            create table public.docs (id bigint generated always as identity primary key, tenant_id uuid not null);
+            alter table public.docs enable row level security;
+            create function public.my_tenant() returns uuid language sql stable as $$ select (auth.jwt() ->> 'tenant_id')::uuid $$;
+            create policy "tenant" on public.docs for select to authenticated using (tenant_id = public.my_tenant());
+            """)
+        #expect(draft.claimNotes["public.orgs"]?.hasPrefix("its policies read the token's app_metadata (orgs), which the drafted "
+            + "personas' tokens do not carry") == true, "\(draft.claimNotes)")
+        #expect(draft.claimNotes["public.docs"]?.hasPrefix("its policies read the token's tenant_id, which Supabase Auth adds") == true,
+                "\(draft.claimNotes)")
+    }
+
     /// The same read through the claim's text cast back to jsonb (`(auth.jwt() ->>
     /// 'app_metadata')::jsonb ->> 'role'`, a property site's admin writes): its NOTE named
     /// no key. And `dev`, which prints no plan, said nothing of it: ✓ everywhere and "no

@@ -194,8 +194,11 @@ struct DraftCatalog {
     /// -> 'app_metadata' -> 'tenants'`): the drafted personas' tokens carry only what
     /// the auth server puts there (provider, providers), so such a rule saw no tenant
     /// and every cell was silently `none`.
+    /// Read through a function the policies call too (`id::text = any (public.my_org_ids())`,
+    /// whose body reads `auth.jwt() -> 'app_metadata' -> 'orgs'`): every cell was `none`
+    /// with no word of why (the helpers' bodies are lowercased: so are the keys shown).
     var appMetadataNotes: [String: String] {
-        policyExpressions.compactMapValues { expressions in
+        policyExpressions.merging(policyHelperBodies, uniquingKeysWith: +).compactMapValues { expressions in
             let keys = Set(expressions.flatMap(Self.appMetadataKeys)).sorted()
             guard expressions.contains(where: { $0.contains("'app_metadata'") }) else { return nil }
             let read = keys.isEmpty ? "app_metadata" : "app_metadata (" + keys.joined(separator: ", ") + ")"
@@ -218,7 +221,7 @@ struct DraftCatalog {
     /// custom access token hook), when no hook is configured: the drafted personas'
     /// tokens carry no such claim, and every cell was silently `none`.
     var customClaimNotes: [String: String] {
-        policyExpressions.compactMapValues { expressions in
+        policyExpressions.merging(policyHelperBodies, uniquingKeysWith: +).compactMapValues { expressions in
             let claims = Set(expressions.flatMap(Self.topLevelClaims)).subtracting(Self.standardClaims).sorted()
             guard !claims.isEmpty else { return nil }
             return "its policies read the token's \(claims.joined(separator: ", ")), which Supabase Auth adds only through a "
