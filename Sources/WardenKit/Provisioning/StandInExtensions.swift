@@ -19,11 +19,23 @@ public enum StandInExtensions {
         /// What the real extension does that the stand-in cannot, for the run report
         /// ("HTTP calls"); nil when the stand-in does all of it locally.
         var unprovable: String? = nil
+        /// The real extension's versions Supabase ships, which a project's migration
+        /// may name (`create extension pgmq with schema pgmq version '1.4.4'`, what the
+        /// dashboard writes when Queues are enabled on PostgreSQL 15): each gets the same
+        /// script, and each the next by an update that changes nothing. Without them
+        /// the migration stopped with 22023, "no installation script nor update path".
+        var versions: [String] = []
         var script: [UInt8]
     }
 
     /// The version every stand-in claims, so `pg_extension` shows it is not the real one.
     static let version = "pgwarden-stand-in"
+
+    /// SQL true of a `pg_extension` row (`e`) that is a stand-in: its version says so, or,
+    /// installed at a real version a migration named (`version '1.4.4'`), the comment
+    /// its control file gave it.
+    static let isStandInSQL = "(e.extversion = 'pgwarden-stand-in' "
+        + "or coalesce(pg_catalog.obj_description(e.oid, 'pg_extension'), '') like 'pgwarden local stand-in%')"
 
     static var all: [StandIn] {
         [
@@ -34,7 +46,7 @@ public enum StandInExtensions {
             StandIn(name: "pgjwt", comment: "pgwarden local stand-in for pgjwt: HS256/384/512 sign and verify",
                     requires: ["pgcrypto"], script: PackageResources.StandInPgjwt_sql),
             StandIn(name: "pgmq", comment: "pgwarden local stand-in for pgmq 1.5.1: queues as tables, from its documented API",
-                    schema: "pgmq", script: PackageResources.StandInPgmq_sql),
+                    schema: "pgmq", versions: ["1.4.4", "1.5.1"], script: PackageResources.StandInPgmq_sql),
             StandIn(name: "supabase_vault", comment: "pgwarden local stand-in for Supabase Vault: registers the vault bootstrap made (not encrypted)",
                     unprovable: "Vault encryption", script: PackageResources.StandInSupabaseVault_sql),
             StandIn(name: "pg_graphql", comment: "pgwarden local stand-in for pg_graphql: its resolver says it is not available",
@@ -57,7 +69,7 @@ public enum StandInExtensions {
     /// The stand-ins installed in the connection's database, by name.
     public static func installed(_ connection: Connection) throws -> [String] {
         try connection.query(
-            "select extname::text from pg_catalog.pg_extension where extversion = \(version) order by extname"
+            "select e.extname::text from pg_catalog.pg_extension e where \(raw: isStandInSQL) order by 1"
         ).rows.compactMap { $0.first ?? nil }
     }
 
@@ -70,7 +82,7 @@ public enum StandInExtensions {
     /// row; the run reads it with its other notes in one round trip.
     static let inUseSQL: SQL = """
         select e.extname::text from pg_catalog.pg_extension e
-        where e.extversion = 'pgwarden-stand-in'
+        where \(raw: isStandInSQL)
           and (e.extname <> 'pg_net'
                or exists (
                     select 1 from pg_catalog.pg_proc p join pg_catalog.pg_namespace n on n.oid = p.pronamespace
@@ -128,6 +140,13 @@ public enum StandInExtensions {
             if let schema = standIn.schema { control += "schema = '\(schema)'\n" }
             try write(Array(control.utf8), to: folder.appendingPathComponent("\(standIn.name).control"))
             try write(standIn.script, to: folder.appendingPathComponent("\(standIn.name)--\(version).sql"))
+            for (index, real) in standIn.versions.enumerated() {
+                try write(standIn.script, to: folder.appendingPathComponent("\(standIn.name)--\(real).sql"))
+                if index > 0 {
+                    try write(Array("-- pgwarden local stand-in: the same API at every version\n".utf8),
+                              to: folder.appendingPathComponent("\(standIn.name)--\(standIn.versions[index - 1])--\(real).sql"))
+                }
+            }
         }
     }
 

@@ -101,4 +101,21 @@ import TestSupport
         #expect(try project.query("select headers->>'h' from public.bump('Flow_A', array[\(id)::bigint])").scalar == "v")
         #expect(try project.query("select string_agg(id::text, ',') from pgmq.archive('Flow_A', array[\(id)::bigint]) id").scalar == id)
     }
+
+    /// The dashboard's migration for Queues on a PostgreSQL 15 project pins the version
+    /// Supabase shipped there (`version '1.4.4'`): it stopped with 22023, "no
+    /// installation script nor update path". Each version Supabase ships installs the
+    /// stand-in, updates to the next, and is still reported as the stand-in.
+    @Test func aPinnedSupabaseVersionInstallsTheStandIn() throws {
+        let project = try Connection(TestCluster.newTwinDatabase("pgmqpinned").project)
+        _ = try project.query("create schema if not exists pgmq")
+        _ = try project.query("create extension if not exists pgmq with schema pgmq version '1.4.4'")
+        _ = try project.query("select pgmq.create('jobs')")
+        #expect(try project.query("select extversion from pg_extension where extname = 'pgmq'").scalar == "1.4.4")
+        _ = try project.query("alter extension pgmq update to '1.5.1'")
+        #expect(try project.query("select extversion from pg_extension where extname = 'pgmq'").scalar == "1.5.1")
+        #expect(try StandInExtensions.installed(project).contains("pgmq"))
+        // A version Supabase never shipped is still refused, as PostgreSQL refuses it.
+        #expect(throws: PGError.self) { try project.query("alter extension pgmq update to '9.9.9'") }
+    }
 }
