@@ -202,6 +202,27 @@ import TestSupport
         #expect(unique.dangerCells.isEmpty, "\(unique.dangerCells)")
     }
 
+    /// A value from a list the column's check allows (`bucket in ('private', 'press')`)
+    /// that another table's policy matches rows on: a category every user may hold, not
+    /// one user's to claim ("may claim another user's bucket" was a made-up DANGER on a
+    /// media app whose storage policy reads `m.bucket = 'press'`).
+    @Test func aCategoryFromACheckListIsNoValueToClaim() throws {
+        let draft = try DraftRealProjectShapesTests.draft("claimcategory", """
+            create table public.media (id uuid primary key default gen_random_uuid(),
+              user_id uuid not null references auth.users (id), bucket text not null check (bucket in ('private', 'press')),
+              code text not null default 'x');
+            create table public.posts (id uuid primary key default gen_random_uuid(), bucket text not null, code text not null);
+            alter table public.media enable row level security;
+            alter table public.posts enable row level security;
+            create policy own on public.media for all to authenticated using (user_id = auth.uid()) with check (user_id = auth.uid());
+            create policy by_media on public.posts for select to authenticated
+              using (exists (select 1 from public.media m where m.user_id = auth.uid() and m.bucket = posts.bucket and m.code = posts.code));
+            """)
+        let names = draft.plan.checks.map(\.name)
+        #expect(!names.contains { $0.contains("the bucket of ben's") || $0.contains("the bucket of its own") }, "\(names)")
+        #expect(names.contains("ava adds a public.media row with the code of ben's"), "\(names)")
+    }
+
     /// Profiles a sign-up trigger fills with the user's e-mail, and documents shared with
     /// e-mail addresses (`collaborator_emails`), each owned through `owner_id default
     /// auth.uid()` by a profile; no row-level security yet.

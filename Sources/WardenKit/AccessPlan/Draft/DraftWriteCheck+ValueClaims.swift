@@ -33,7 +33,11 @@ extension DraftWriteCheck {
             return (catalog.columns[table] ?? []).flatMap { column -> [DraftWriteCheck] in
                 // A role's value (`role = 'admin'` in a helper) is a privilege, which the
                 // self-promotion checks claim by its values (`DraftWriteCheck.selfPromotions`).
+                // A value from a list its check allows (`bucket in ('private', 'press')`)
+                // is a category every user may hold, not one user's to claim ("may claim
+                // another user's bucket" was a made-up DANGER).
                 guard column.name != owner, column.writable, column.reference == nil, column.category == "S",
+                      column.allowedValues == nil,
                       !DraftSingledOutValues.namesARole(column: column.name, type: column.typeName),
                       let reader = readers.first(where: { matches($0.expressions, column: column.name) })?.name
                 else { return [] }
