@@ -154,11 +154,8 @@ import TestSupport
     /// own is not tried.
     @Test func anOrganisationAUserCreatesIsTheirOwn() throws {
         let connection = try Connection(try TestCluster.newTwinDatabase("orgcreate").project)
-        try connection.execute(unsafeScript: """
-            create table public.orgs (id uuid primary key default gen_random_uuid(), name text not null);
-            create table public.members (org_id uuid not null references public.orgs on delete cascade,
-              user_id uuid not null references auth.users on delete cascade, role text not null default 'member',
-              primary key (org_id, user_id));
+        try connection.execute(unsafeScript: DraftMembershipThroughFunctionTests.uuidOrgsAndMembers + """
+
             alter table public.orgs enable row level security;
             alter table public.members enable row level security;
             create function public.is_member(o uuid) returns boolean language sql stable security definer set search_path = ''

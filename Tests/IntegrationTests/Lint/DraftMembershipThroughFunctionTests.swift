@@ -28,6 +28,14 @@ import TestSupport
         grant select on public.orgs, public.members to authenticated;
         """
 
+    /// Organisations keyed by uuid and their members with a role, no policies yet.
+    static let uuidOrgsAndMembers = """
+        create table public.orgs (id uuid primary key default gen_random_uuid(), name text not null);
+        create table public.members (org_id uuid not null references public.orgs on delete cascade,
+          user_id uuid not null references auth.users on delete cascade, role text not null default 'member',
+          primary key (org_id, user_id));
+        """
+
     @Test func eachPersonaIsAMemberOfItsOwnOrganisation() throws {
         let connection = try Connection(try TestCluster.newTwinDatabase("memberfn").project)
         try connection.execute(unsafeScript: Self.schema)
@@ -51,11 +59,8 @@ import TestSupport
     /// that reads the claims through a helper.
     @Test func aHelperRefusingAnonymousCallersLeavesTheMembershipsProbed() throws {
         let connection = try Connection(try TestCluster.newTwinDatabase("memberraise").project)
-        try connection.execute(unsafeScript: """
-            create table public.orgs (id uuid primary key default gen_random_uuid(), name text not null);
-            create table public.members (org_id uuid not null references public.orgs on delete cascade,
-              user_id uuid not null references auth.users on delete cascade, role text not null default 'member',
-              primary key (org_id, user_id));
+        try connection.execute(unsafeScript: Self.uuidOrgsAndMembers + """
+
             create table public.notes (id uuid primary key default gen_random_uuid(),
               org_id uuid not null references public.orgs on delete cascade, body text not null);
             create function public.my_orgs(min_role text default 'member') returns setof uuid
