@@ -76,9 +76,7 @@ struct PlanDraftCommand: ParsableCommand {
         let draft = try drafter.draft()  // messages about it name "the drafted plan", not a file that does not exist yet
         let summary = "plan draft: \(Self.count(draft.plan.relations.count, "relation")), \(Self.count(draft.plan.functions.count, "function")), "
             + "\(Self.count(draft.dangers, "cell")) marked DANGER, \(Self.count(draft.findings.dangers.count, "lint danger")) (pgwarden lint); "
-            + (draft.verified ? "pgwarden test passes with it"
-                : "pgwarden test fails \(draft.report.failures.count) of \(Self.count(draft.report.results.count, "probe")) with it: "
-                    + "the cells marked NOTE could not be stated")
+            + (draft.verified ? "pgwarden test passes with it" : draft.ownRunFailures)
         // The file just written is never overwritten: the command says to remove it first.
         let notes = draft.storagePolicies.unobservedLines(
             schemas: draft.plan.schemas, planFile: output.map { "\($0) (remove the one just written first)" } ?? "access-plan.yml")

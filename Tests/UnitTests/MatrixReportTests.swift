@@ -36,4 +36,22 @@ import Testing
         #expect(lines.contains { $0.hasPrefix("public.notes  ") && $0.count < 40 }, "\(lines)")
         #expect(lines.contains { $0.hasPrefix(long + "  ") }, "\(lines)")
     }
+
+    /// A draft failing its own run on a check said "the cells marked NOTE could not be
+    /// stated", where the plan had no NOTE: the checks are named.
+    @Test func aDraftsOwnRunFailuresNameTheChecks() {
+        func result(_ kind: ProbeResult.SubjectKind, _ subject: String, passed: Bool) -> ProbeResult {
+            ProbeResult(subjectKind: kind, subject: subject, persona: "ava", operation: nil, probe: "check",
+                        expected: "1 rows", observed: "failed", passed: passed)
+        }
+        func report(_ results: [ProbeResult]) -> AccessPlanReport {
+            AccessPlanReport(planSource: "draft", personas: [], relations: [], functions: [], access: [:], execute: [:],
+                             results: results, duration: .milliseconds(1))
+        }
+        #expect(PlanDraft.ownRunFailures(of: report([result(.check, "ava sets x", passed: false), result(.relation, "t", passed: true)]))
+            == "pgwarden test fails 1 of 2 probes with it: 1 check came out otherwise than when drafted ('ava sets x')")
+        #expect(PlanDraft.ownRunFailures(of: report([result(.relation, "t", passed: false), result(.check, "c", passed: false)]))
+            == "pgwarden test fails 2 of 2 probes with it: the cells marked NOTE could not be stated; "
+                + "1 check came out otherwise than when drafted ('c')")
+    }
 }

@@ -202,6 +202,31 @@ import TestSupport
         #expect(unique.dangerCells.isEmpty, "\(unique.dangerCells)")
     }
 
+    /// A path another table's policy matches files on, unique with its bucket: ava's
+    /// last row shares ben's bucket, so rewriting its path to ben's fails on the key
+    /// (23505). The failure was read as "1 row, and the row does not hold ben's path"
+    /// (its verify), kept so, and the draft failed its own run on every run (a media
+    /// app); a refused statement is kept as refused, with the value's absence verified.
+    @Test func aRewriteAUniqueKeyRefusesIsKeptAsRefused() throws {
+        let draft = try DraftRealProjectShapesTests.draft("rewriteunique", """
+            create table public.media (id uuid primary key default gen_random_uuid(),
+              user_id uuid not null references auth.users (id), bucket text not null check (bucket in ('private', 'press')),
+              path text not null, is_public boolean not null default false, unique (bucket, path));
+            create table public.files (id uuid primary key default gen_random_uuid(), name text not null);
+            alter table public.media enable row level security;
+            alter table public.files enable row level security;
+            create policy own on public.media for all to authenticated using (user_id = auth.uid()) with check (user_id = auth.uid());
+            create policy press_read on public.media for select to anon, authenticated using (bucket = 'press' and is_public);
+            create policy press_files on public.files for select to anon, authenticated
+              using (exists (select 1 from public.media m where m.bucket = 'press' and m.path = files.name and m.is_public));
+            """)
+        let name = "ava sets the path of its own public.media row to ben's"
+        let rewrite = try #require(draft.plan.checks.first { $0.name == name }, "\(draft.yaml)")
+        #expect(rewrite.expectation.sqlState == "23505", "\(draft.yaml)")
+        #expect(rewrite.verify?.hasPrefix("select not exists (") == true, "\(draft.yaml)")
+        #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
+    }
+
     /// A value from a list the column's check allows (`bucket in ('private', 'press')`)
     /// that another table's policy matches rows on: a category every user may hold, not
     /// one user's to claim ("may claim another user's bucket" was a made-up DANGER on a

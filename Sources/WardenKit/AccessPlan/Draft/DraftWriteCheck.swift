@@ -96,7 +96,11 @@ struct DraftWriteCheck {
         if result.passed { return (check, true) }
         var refused = check
         refused.expectation = Expectation()
-        if let absentVerify, result.observed.contains("verify returned f, expected true") {
+        // A statement that failed is refused by its error, whatever the verify then found
+        // (an update a unique key turned back, 23505, was kept as "1 row, and the row
+        // does not hold the value": the draft failed its own run).
+        let failed = refusals.first { result.observed.hasPrefix("failed: \($0)") }
+        if failed == nil, let absentVerify, result.observed.contains("verify returned f, expected true") {
             refused.expectation = check.expectation
             refused.verify = absentVerify
             refused.name = absentName ?? check.name
@@ -106,8 +110,10 @@ struct DraftWriteCheck {
             refused.expectation.rowCount = 0
             return (refused, false)
         }
-        guard let state = refusals.first(where: { result.observed.hasPrefix("failed: \($0)") }) else { return nil }
+        guard let state = failed else { return nil }
         refused.expectation.sqlState = state
+        // What the refused statement left is the row's absence, where the check says it.
+        if let absentVerify { refused.verify = absentVerify }
         return (refused, false)
     }
 }

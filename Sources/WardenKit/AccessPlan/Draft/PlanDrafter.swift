@@ -409,6 +409,25 @@ public struct PlanDraft: Sendable {
     /// Relation -> why its cells may say less than its policies allow: they read claims
     /// (`app_metadata`, a hook's) the drafted personas' tokens do not carry.
     public internal(set) var claimNotes: [String: String] = [:]
+
+    /// How the draft fails its own run (when it does): the cells its NOTEs name, and the
+    /// checks that did not come out again as they did (named: "the cells marked NOTE"
+    /// was blamed for a check a plan had no NOTE on).
+    public var ownRunFailures: String { Self.ownRunFailures(of: report) }
+
+    /// `ownRunFailures` of the draft's own run `report`.
+    static func ownRunFailures(of report: AccessPlanReport) -> String {
+        func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
+        let checks = report.failures.filter { $0.subjectKind == .check }
+        var why: [String] = []
+        if report.failures.count > checks.count { why.append("the cells marked NOTE could not be stated") }
+        if !checks.isEmpty {
+            why.append("\(count(checks.count, "check")) came out otherwise than when drafted ("
+                + checks.map { "'\($0.subject)'" }.joined(separator: ", ") + ")")
+        }
+        return "pgwarden test fails \(report.failures.count) of \(count(report.results.count, "probe")) with it: "
+            + why.joined(separator: "; ")
+    }
 }
 
 extension PlanDrafter {
