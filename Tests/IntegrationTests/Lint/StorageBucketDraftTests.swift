@@ -241,4 +241,29 @@ import TestSupport
         // (Everyone reading the logos is what "logos read" says.)
         #expect(!draft.dangerCells.contains { $0.hasPrefix("storage.objects") && $0.contains("update") }, "\(draft.dangerCells)")
     }
+
+    /// Avatars users may upload and delete but not list (public URLs serve them), beside
+    /// a private bucket whose own-folder policy is `for all`: the avatars rule sorted
+    /// first, so the plan said users may only insert files, and users reading their own
+    /// documents was stated nowhere (a wardrobe app's private buckets). A read policy's
+    /// rule comes first.
+    @Test func theOwnerRuleIsARulePersonasReadTheirFilesBy() throws {
+        let connection = try Connection(try TestCluster.newTwinDatabase("bucketreadrule").project)
+        try connection.execute(unsafeScript: """
+            insert into storage.buckets (id, name, public) values ('avatars', 'avatars', true), ('docs', 'docs', false);
+            create policy "avatars insert" on storage.objects for insert to authenticated
+              with check (bucket_id = 'avatars' and (storage.foldername(name))[1] = auth.uid()::text);
+            create policy "avatars delete" on storage.objects for delete to authenticated
+              using (bucket_id = 'avatars' and (storage.foldername(name))[1] = auth.uid()::text);
+            create policy "docs own" on storage.objects for all to authenticated
+              using (bucket_id = 'docs' and (storage.foldername(name))[1] = auth.uid()::text)
+              with check (bucket_id = 'docs' and (storage.foldername(name))[1] = auth.uid()::text);
+            """)
+        let draft = try PlanDrafter(connection: connection, schemas: ["public", "storage"]).draft()
+        let objects = try #require(draft.plan.relations.first { $0.qualifiedName == "storage.objects" })
+        #expect(objects.owner?.contains("'docs'") == true, "\(draft.yaml)")
+        #expect(objects.access["ava"] == Access(select: .own, insert: .own, update: .own, delete: .own), "\(draft.yaml)")
+        #expect(draft.plan.checks.contains { $0.name == "ava deletes a file of ben's in bucket avatars" }, "\(draft.yaml)")
+        #expect(draft.verified, "\(draft.report.failures.map { "\($0.name): \($0.observed)" })")
+    }
 }

@@ -222,11 +222,17 @@ struct DraftOwnership {
         // pattern of buckets (`bucket_id like 'team-%'`), whatever the policies' names:
         // "a team update" sorted first, its rule held for no file in a bucket, and ava's
         // own logo counted as another user's (a made-up DANGER).
+        // And of those, a read policy's first (`for all using (bucket_id = 'docs' and
+        // <own folder>)`): a bucket whose owners may upload but not list their files
+        // (avatars, served by public URLs) sorted first, and users' reading their own
+        // files in every other bucket was stated nowhere.
         if table == "storage.objects" {
             let namesABucket = { (expression: String) in
                 expression.range(of: #"bucket_id\s*=\s*'"#, options: .regularExpression) != nil
             }
-            expressions = expressions.filter(namesABucket) + expressions.filter { !namesABucket($0) }
+            let reads = Set(catalog.readExpressions[table] ?? [])
+            expressions = expressions.filter { namesABucket($0) && reads.contains($0) }
+                + expressions.filter { namesABucket($0) && !reads.contains($0) } + expressions.filter { !namesABucket($0) }
         }
         // The ownership branch must read a column of the row: in `status = 'published' or
         // has_role(auth.uid(), 'admin')`, the branch asking who the user is is an admin
