@@ -512,4 +512,32 @@ import TestSupport
             danger: "public.profiles · ava: a signed-in user may set their own app_role to 'admin'")
         #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
     }
+
+    /// A trip's `status` that no rule reads, in a table another table's policy reads only
+    /// for its `user_id` (drivers' profiles are public when they offer a trip), and
+    /// 'verified' named by a vehicles policy: "ava sets status to 'verified'" was a
+    /// privilege, six made-up DANGERs on a ride-sharing app. Other tables' rules count
+    /// where they read the column itself.
+    @Test func aValueAnotherTableNamesIsNoPrivilegeOfAColumnNoRuleReads() throws {
+        let draft = try DraftRealProjectShapesTests.draft("selfpromoteothercolumn", """
+            create table public.vehicles (id uuid primary key default gen_random_uuid(),
+              user_id uuid not null references auth.users(id), verification_status text not null default 'pending');
+            alter table public.vehicles enable row level security;
+            create policy v_sel on public.vehicles for select using (user_id = auth.uid() or verification_status = 'verified');
+            create policy v_ins on public.vehicles for insert with check (user_id = auth.uid());
+            create type public.trip_status as enum ('pending', 'verified', 'published');
+            create table public.trips (id uuid primary key default gen_random_uuid(),
+              user_id uuid not null references auth.users(id), vehicle_id uuid references public.vehicles(id),
+              status public.trip_status not null default 'pending');
+            alter table public.trips enable row level security;
+            create policy t_all on public.trips for all using (user_id = auth.uid()) with check (user_id = auth.uid());
+            create table public.profiles (user_id uuid primary key references auth.users(id), name text);
+            alter table public.profiles enable row level security;
+            create policy p_sel on public.profiles for select
+              using (user_id = auth.uid() or exists (select 1 from public.trips t where t.user_id = profiles.user_id));
+            """)
+        let names = draft.plan.checks.map(\.name)
+        #expect(!names.contains { $0.contains("status to 'verified'") || $0.contains("with status 'verified'") }, "\(names)")
+        #expect(!draft.dangerCells.contains { $0.contains("status 'verified'") }, "\(draft.dangerCells)")
+    }
 }

@@ -128,11 +128,28 @@ extension DraftWriteCheck {
     /// profiles where id = auth.uid()`, behind `using (public.is_admin())`). A note's `kind = 'poll'`
     /// that only an RPC filtering the caller's own notes names is a category, not a
     /// privilege (a made-up DANGER, "may set their own kind to 'poll'").
+    ///
+    /// Other tables' policies count where they read the column itself: a trip's `status`
+    /// that no rule reads, in a table another table's policy reads only for its
+    /// `user_id`, became "may give themselves status 'verified'", a privilege, because
+    /// a vehicles policy named 'verified' (six made-up DANGERs on a ride-sharing app).
     private static func grantsBeyondItsRow(_ table: String, column: String, value: String, catalog: DraftCatalog) -> Bool {
-        catalog.tablesReadByOtherTablesPolicies.contains(table)
+        (catalog.tablesReadByOtherTablesPolicies.contains(table) && otherTablesRulesRead(column, of: table, catalog: catalog))
             || (catalog.policyExpressions[table] ?? []).contains { $0.contains(value) }
             || (DraftSingledOutValues.namesARole(column: column, type: "text")
                 && (catalog.singledOut.comparedWith[column] ?? []).map(DraftOwnership.literal).contains(value))
+    }
+
+    /// Whether another table's policies, or the functions they call, name `table` and
+    /// its `column` (`exists (select 1 from profiles p where p.id = auth.uid() and
+    /// p.role = 'admin')`, `is_admin()` reading `profiles.role`).
+    private static func otherTablesRulesRead(_ column: String, of table: String, catalog: DraftCatalog) -> Bool {
+        let bare = DraftOwnership.bareName(of: table)
+        let texts = Array(catalog.policyExpressions.filter { $0.key != table }.values.joined())
+            + Array(catalog.policyHelperBodies.filter { $0.key != table }.values.joined())
+        return texts.contains { text in
+            text.lowercased().contains(bare) && DraftOwnership.names(column: column, in: text)
+        }
     }
 
     /// The value of `column` that makes its user privileged, as SQL: a role its rules
