@@ -232,6 +232,9 @@ extension DraftWriteCheck {
             let quoted = DraftOwnership.literal(value)
             return catalog.signUpTriggerBodies.contains(quoted.lowercased()) || column.defaultExpression?.hasPrefix(quoted) == true
         }
-        return (named.first { !everyones($0) } ?? named.first).map(DraftOwnership.literal)
+        // A value every user holds anyway (the column's default, what the sign-up gives)
+        // is no privilege to gain: "may give themselves status 'setup'", a tournament's
+        // default state that opens its registration, was a made-up DANGER.
+        return named.first { !everyones($0) }.map(DraftOwnership.literal)
     }
 }
