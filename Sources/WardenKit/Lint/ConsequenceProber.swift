@@ -56,12 +56,22 @@ struct ConsequenceProber {
         }
     }
 
-    /// Rows of the signed-in users in the tables whose policies are probed (as `plan draft` does).
+    /// Rows of the signed-in users in the tables whose policies are probed (as `plan draft`
+    /// does), and in the empty tables a definer view reads: with none, its probe said
+    /// "has no rows ... nothing either way" under a matrix showing anon reading every
+    /// row through it.
     private func addOwnedRows(for findings: [LintFinding], _ context: ProbeContext) throws {
-        let tables = Set(findings.filter { $0.rule == .rlsPolicyAlwaysTrue }.map(\.subject))
-        for table in tables.sorted() {
-            guard let finding = findings.first(where: { $0.subject == table }),
-                  let sql = ownership.setupRows(table: table, quotedTable: Self.quoted(finding), emails: personas.compactMap { $0.user?.email })
+        var tables: [String: String] = [:]
+        for finding in findings where finding.rule == .rlsPolicyAlwaysTrue { tables[finding.subject] = Self.quoted(finding) }
+        for finding in findings where finding.rule == .securityDefinerView && finding.kind == .view {
+            for source in try RelationReadProbe.sourceTables(of: finding, on: connection)
+            where tables[source.name] == nil && ownership.catalog.columns[source.name] != nil {
+                let empty = try connection.query("select not exists (select 1 from \(raw: source.quoted))").scalar == "t"
+                if empty { tables[source.name] = source.quoted }
+            }
+        }
+        for (table, quoted) in tables.sorted(by: { $0.key < $1.key }) {
+            guard let sql = ownership.setupRows(table: table, quotedTable: quoted, emails: personas.compactMap { $0.user?.email })
             else { continue }
             try context.makeSetupRows(sql)
         }

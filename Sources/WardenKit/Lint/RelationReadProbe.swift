@@ -9,7 +9,7 @@ struct RelationReadProbe {
 
     func run(withWrites: Bool = false) throws -> LintConsequence {
         let quoted = ConsequenceProber.quoted(finding)
-        let sources = finding.kind == .view ? try sourceTables() : []
+        let sources = finding.kind == .view ? try Self.sourceTables(of: finding, on: context.connection) : []
         var evidence: [String] = [], proven: [String] = []
         for persona in [context.anonName, context.userName].compactMap({ $0 }) {
             let seen = try count(quoted, as: persona)
@@ -69,9 +69,9 @@ struct RelationReadProbe {
         return zip(["insert", "update", "delete"], row).filter { $0.1 == "true" }.map(\.0)
     }
 
-    /// The tables and views the view reads.
-    private func sourceTables() throws -> [(name: String, quoted: String)] {
-        try context.connection.query(
+    /// The tables and views the view of `finding` reads.
+    static func sourceTables(of finding: LintFinding, on connection: Connection) throws -> [(name: String, quoted: String)] {
+        try connection.query(
             """
             select distinct format('%s.%s', tn.nspname, t.relname), format('%I.%I', tn.nspname, t.relname)
             from pg_rewrite r
