@@ -568,4 +568,26 @@ import TestSupport
         #expect(!draft.plan.checks.contains { $0.name.contains("status") }, "\(draft.plan.checks.map(\.name))")
         #expect(!draft.dangerCells.contains { $0.contains("status 'setup'") }, "\(draft.dangerCells)")
     }
+
+    /// A listing everyone sees once an admin has verified it (`verification_status =
+    /// 'verified'` in the select policy), while the owner's own update policy leaves the
+    /// column open: any user approved their own listing, and nothing was flagged (a
+    /// ride-sharing app's vehicles). A review status a policy compares is a privilege,
+    /// and the update aims at one own row not holding it yet (the setup's shown row is
+    /// already verified: two rows updated, and the check was dropped).
+    @Test func aReviewStatusAPolicyComparesIsChecked() throws {
+        let draft = try DraftRealProjectShapesTests.draft("selfpromotereview", """
+            create table public.listings (id uuid primary key default gen_random_uuid(),
+              user_id uuid not null references auth.users(id), title text,
+              verification_status text not null default 'pending' check (verification_status in ('pending', 'verified', 'rejected')));
+            alter table public.listings enable row level security;
+            create policy l_sel on public.listings for select using (user_id = auth.uid() or verification_status = 'verified');
+            create policy l_ins on public.listings for insert with check (user_id = auth.uid());
+            create policy l_upd on public.listings for update using (user_id = auth.uid()) with check (user_id = auth.uid());
+            """)
+        try DraftRealProjectShapesTests.expectWentThrough(
+            draft, check: "ava sets verification_status to 'verified' in a public.listings row of ava's",
+            danger: "public.listings · ava: a signed-in user may set their own verification_status to 'verified'")
+        #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
+    }
 }

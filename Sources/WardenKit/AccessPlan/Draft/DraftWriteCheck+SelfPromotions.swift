@@ -71,8 +71,13 @@ extension DraftWriteCheck {
             let set = "update \(quoted) set \(DraftOwnership.sqlName(column)) = \(value) "
             var check = expectingOneRow(
                 "\(writer.name) sets \(column) to \(value) in a \(table) row of \(writer.name)'s\(inGroup)", writer: writer,
-                sql: set + (group == nil ? "where \(DraftOwnership.sqlName(owner)) = auth.uid()"
-                                         : "where ctid = current_setting('\(setting)')::tid"))
+                // One own row not holding the value yet: a user with several (a listing
+                // the setup shows everyone, already 'verified', beside a pending one)
+                // updated two, and the check, expecting one, was dropped.
+                sql: set + (group == nil
+                    ? "where ctid = (select r.ctid from \(quoted) r where r.\(DraftOwnership.sqlName(owner)) = auth.uid() "
+                        + "and r.\(DraftOwnership.sqlName(column)) is distinct from \(value) order by r.ctid limit 1)"
+                    : "where ctid = current_setting('\(setting)')::tid"))
             if let group, let othersGroup {
                 // The persona's row in the other's group, made by the admin (an empty
                 // setting, when it could not be, fails the cast: no check).
@@ -198,6 +203,20 @@ extension DraftWriteCheck {
         return texts.contains { DraftOwnership.names(column: column.lowercased(), in: $0.lowercased()) }
     }
 
+    /// Whether a name or value speaks of an admin's review (`verification_status`,
+    /// `approval`, 'verified', 'approved').
+    static func namesAReview(_ text: String) -> Bool {
+        let lowered = text.lowercased()
+        return lowered.contains("verif") || lowered.contains("approv")
+    }
+
+    /// Whether a policy compares `column` with `value` (`verification_status = 'verified'`).
+    private static func policiesCompare(_ column: String, with value: String, _ catalog: DraftCatalog) -> Bool {
+        catalog.policyExpressions.values.joined().contains { expression in
+            DraftOwnership.names(column: column, in: expression) && expression.contains(DraftOwnership.literal(value))
+        }
+    }
+
     /// Among the values the rules name, one no user holds for the asking comes first:
     /// not the column's default, nor a value the sign-up's triggers give every new user
     /// ('member': checked in its place, a made-up promotion to what everyone is).
@@ -210,6 +229,15 @@ extension DraftWriteCheck {
                 // themselves, and nothing said so; a social app).
                 || (["verified", "approved"].contains { name.contains($0) } && policiesRead(column.name, catalog))
             return named && !column.defaultsToTrue ? "true" : nil
+        }
+        // A review status an admin sets (`verification_status = 'verified'` showing a
+        // listing to everyone), where a policy compares it with that value: the owner's
+        // own update policy left it open, and any user approved their own listing
+        // unseen (a ride-sharing app's vehicles).
+        if ["S", "E"].contains(column.category), column.reference == nil, Self.namesAReview(column.name),
+           let value = (column.labels + (column.allowedValues ?? [])).first(where: Self.namesAReview),
+           policiesCompare(column.name, with: value, catalog), column.defaultExpression?.hasPrefix(DraftOwnership.literal(value)) != true {
+            return DraftOwnership.literal(value)
         }
         guard column.holdsRole, column.reference == nil, ["S", "E"].contains(column.category) else { return nil }
         let listed = column.labels + (column.allowedValues ?? [])
