@@ -87,4 +87,46 @@ import TestSupport
         #expect(!draft.yaml.contains("fails on its rows"), "\(draft.yaml)")
         #expect(draft.verified, "\(draft.report.failures.map { "\($0.name): \($0.observed)" })")
     }
+
+    /// Direct messages: participants link users to conversations by a key that may be
+    /// null, and `in_conversation(c)` reads them. The setup left the key NULL, so no
+    /// persona was in any conversation: every message cell held vacuously, and a user
+    /// joining anyone's conversation (the participants' insert policy accepts any own
+    /// row) went unseen (a social app's DMs). A membership's group, and a key the
+    /// table's own policies read, are given even when they may be null; and an insert
+    /// sample that differs only in a random key (`id: gen_random_uuid()`) is no other
+    /// user's row.
+    @Test func aNullableConversationKeyStillPutsThePersonasInConversations() throws {
+        let connection = try Connection(try TestCluster.newTwinDatabase("nullablegroup").project)
+        try connection.execute(unsafeScript: """
+            create table public.profiles (id uuid primary key references auth.users (id) on delete cascade, handle text);
+            create table public.conversations (id uuid primary key default gen_random_uuid(), created_at timestamptz default now());
+            create table public.participants (id uuid primary key default gen_random_uuid(),
+              conversation_id uuid references public.conversations (id) on delete cascade,
+              user_id uuid references public.profiles (id) on delete cascade, unique (conversation_id, user_id));
+            create table public.messages (id uuid primary key default gen_random_uuid(),
+              conversation_id uuid references public.conversations (id) on delete cascade,
+              sender_id uuid references public.profiles (id), body text not null);
+            create function public.in_conversation(c uuid) returns boolean language sql stable security definer
+              set search_path = public as $$ select exists (select 1 from participants where conversation_id = c and user_id = auth.uid()) $$;
+            alter table public.profiles enable row level security;
+            alter table public.conversations enable row level security;
+            alter table public.participants enable row level security;
+            alter table public.messages enable row level security;
+            create policy p_read on public.profiles for select using (true);
+            create policy c_read on public.conversations for select using (public.in_conversation(id));
+            create policy c_add on public.conversations for insert to authenticated with check (true);
+            create policy pa_read on public.participants for select using (public.in_conversation(conversation_id));
+            create policy pa_add on public.participants for insert with check (user_id = auth.uid() or public.in_conversation(conversation_id));
+            create policy m_read on public.messages for select using (public.in_conversation(conversation_id));
+            create policy m_send on public.messages for insert with check (sender_id = auth.uid() and public.in_conversation(conversation_id));
+            """)
+        let draft = try PlanDrafter(connection: connection).draft()
+        #expect(draft.plan.relations.first { $0.name == "messages" }?.access["ava"]?.select == .own, "\(draft.yaml)")
+        #expect(draft.plan.relations.first { $0.name == "conversations" }?.access["ava"]?.insert == .own, "\(draft.yaml)")
+        #expect(draft.dangerCells.contains {
+            $0.hasPrefix("public.participants · ava: a signed-in user may join another user's public.conversations rows")
+        }, "\(draft.dangerCells)")
+        #expect(draft.verified, "\(draft.report.failures.map { "\($0.name): \($0.observed)" })")
+    }
 }

@@ -368,10 +368,23 @@ struct DraftOwnership {
         // behind `is_company_member(id)`, which no policy names: left NULL, no persona
         // belonged to a company, and every company's cell was "cannot probe").
         let groupColumn = inSetup ? userRowsGroupColumn(of: table) : nil
-        // A membership's user column names the persona, with or without a foreign key.
-        let membershipUser = membershipColumns(of: table)?.userColumn
+        // A membership's user column names the persona, with or without a foreign key;
+        // in the setup its group too, even one that may be null (`participants
+        // .conversation_id`, read by a helper the policies call): left NULL, no persona
+        // was in any conversation, and every message cell held vacuously.
+        let membership = membershipColumns(of: table)
+        let membershipUser = membership?.userColumn
+        let membershipGroup = inSetup ? membership?.rowColumn : nil
+        // In the setup, a key the table's own policies read, even one that may be null
+        // (`messages.conversation_id` behind `in_conversation(conversation_id)`): left
+        // NULL, the personas' own messages were in no conversation and hidden from them.
+        let policyKeys = Set(columns.filter { column in
+            column.reference != nil && (catalog.policyExpressions[table] ?? []).contains { Self.names(column: column.name, in: $0) }
+        }.map(\.name))
         var chosen = columns.filter { column in
             column.required || column.name == owner || column.name == textOwner || ruled.contains(column.name)
+                || (column.writable && column.name == membershipGroup)
+                || (column.writable && policyKeys.contains(column.name))
                 || (hasRule && column.writable && column.referencesAUser)
                 || (inSetup && column.linksRowsForOtherPolicies)
                 || column.name == groupColumn
