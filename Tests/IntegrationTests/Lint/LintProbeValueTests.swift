@@ -1026,6 +1026,31 @@ import TestSupport
             "\(call.consequence?.evidence ?? [])")
     }
 
+    /// A definer function recomputing any user's score, which wrote ben's profile with the
+    /// value it already had: the other users' rows hashed the same before and after, so
+    /// ava's call "changed only ava's own rows", where it wrote ben's (an experiences
+    /// marketplace's trust score). A row's version counts too.
+    @Test func rewritingAnotherUsersRowWithItsOwnValuesIsNoOwnRowChange() throws {
+        let (report, _) = try lint("""
+            create table public.profiles (id bigint generated always as identity primary key,
+              user_id uuid not null unique references auth.users (id) on delete cascade, score int not null default 0);
+            alter table public.profiles enable row level security;
+            create policy own on public.profiles for select to authenticated using (user_id = auth.uid());
+            create function public.handle_new_user() returns trigger language plpgsql security definer set search_path = ''
+              as $$ begin insert into public.profiles (user_id) values (new.id); return new; end $$;
+            create trigger on_auth_user_created after insert on auth.users for each row execute function public.handle_new_user();
+            create function public.refresh_score(p_user_id uuid) returns void language sql security definer set search_path = ''
+              as $$ update public.profiles set score = 0 where user_id = p_user_id $$;
+            revoke execute on function public.refresh_score(uuid) from public, anon;
+            """)
+        let call = try #require(report.findings.first {
+            $0.rule == .authenticatedSecurityDefinerFunctionExecutable && $0.subject == "public.refresh_score(uuid)"
+        })
+        #expect(call.isDanger, "\(call.consequence?.evidence ?? [])")
+        #expect(call.consequence?.evidence == ["ava called public.refresh_score(ben's id): succeeded, updated 1 row of public.profiles"],
+                "\(call.consequence?.evidence ?? [])")
+    }
+
     private func lint(_ sql: String, schemas: [String] = ["public"]) throws -> (report: LintReport, connection: Connection) {
         let files = try MigrationFolder(["20240101000000_schema.sql": sql])
         return try withExtendedLifetime(files) {  // the folder goes when `files` does

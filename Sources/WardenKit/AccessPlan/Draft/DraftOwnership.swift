@@ -375,12 +375,17 @@ struct DraftOwnership {
         let membership = membershipColumns(of: table)
         let membershipUser = membership?.userColumn
         let membershipGroup = inSetup ? membership?.rowColumn : nil
-        // In the setup, a key the table's own policies read, even one that may be null
-        // (`messages.conversation_id` behind `in_conversation(conversation_id)`): left
+        // In the setup, a key the table's own policies pass to a function, even one that
+        // may be null (`messages.conversation_id` behind `in_conversation(conversation_id)`): left
         // NULL, the personas' own messages were in no conversation and hidden from them.
-        let policyKeys = Set(columns.filter { column in
-            column.reference != nil && (catalog.policyExpressions[table] ?? []).contains { Self.names(column: column.name, in: $0) }
-        }.map(\.name))
+        // (Passed to a function, as a group's key is to a membership helper; a key a
+        // policy compares itself, `b.id = booking_id`, is left as the sample has it.)
+        let policyKeys = inSetup ? Set(columns.filter { column in
+            column.reference != nil && (catalog.policyExpressions[table] ?? []).contains {
+                $0.range(of: #"\w\(\s*(?:\w+\.)?"# + NSRegularExpression.escapedPattern(for: column.name) + #"\s*[,)]"#,
+                         options: .regularExpression) != nil
+            }
+        }.map(\.name)) : []
         var chosen = columns.filter { column in
             column.required || column.name == owner || column.name == textOwner || ruled.contains(column.name)
                 || (column.writable && column.name == membershipGroup)
