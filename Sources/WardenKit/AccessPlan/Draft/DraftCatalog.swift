@@ -198,7 +198,7 @@ struct DraftCatalog {
     /// whose body reads `auth.jwt() -> 'app_metadata' -> 'orgs'`): every cell was `none`
     /// with no word of why (the helpers' bodies are lowercased: so are the keys shown).
     var appMetadataNotes: [String: String] {
-        policyExpressions.merging(policyHelperBodies, uniquingKeysWith: +).compactMapValues { expressions in
+        rulesAndHelpers.compactMapValues { expressions in
             let keys = Set(expressions.flatMap(Self.appMetadataKeys)).sorted()
             guard expressions.contains(where: { $0.contains("'app_metadata'") }) else { return nil }
             let read = keys.isEmpty ? "app_metadata" : "app_metadata (" + keys.joined(separator: ", ") + ")"
@@ -221,10 +221,8 @@ struct DraftCatalog {
     /// custom access token hook), when no hook is configured: the drafted personas'
     /// tokens carry no such claim, and every cell was silently `none`.
     var customClaimNotes: [String: String] {
-        policyExpressions.merging(policyHelperBodies, uniquingKeysWith: +).compactMapValues { expressions in
-            let claims = Set(expressions.flatMap(Self.topLevelClaims)).subtracting(Self.standardClaims).sorted()
-            guard !claims.isEmpty else { return nil }
-            return "its policies read the token's \(claims.joined(separator: ", ")), which Supabase Auth adds only through a "
+        hookClaimsRead.mapValues { claims in
+            "its policies read the token's \(claims.joined(separator: ", ")), which Supabase Auth adds only through a "
                 + "custom access token hook, and the drafted personas' tokens do not carry; give a persona the claims its "
                 + "rules look for (claims: {...}, docs/access-plan-claims.md), or configure the hook ([auth.hook.custom_access_token])"
         }
@@ -232,14 +230,19 @@ struct DraftCatalog {
 
     /// Table -> the claims at the token's top level that Supabase Auth does not issue
     /// (a custom access token hook's) read by its policies or by the functions they call
-    /// (`has_role('dispatcher')`: `auth.jwt() ->> 'user_role'`), sorted.
+    /// (`has_role('dispatcher')`: `auth.jwt() ->> 'user_role'`), sorted; tables reading
+    /// none left out.
     var hookClaimsRead: [String: [String]] {
-        var read: [String: Set<String>] = [:]
-        for (table, texts) in policyExpressions.merging(policyHelperBodies, uniquingKeysWith: +) {
-            let claims = Set(texts.flatMap(Self.topLevelClaims)).subtracting(Self.standardClaims)
-            if !claims.isEmpty { read[table, default: []].formUnion(claims) }
+        rulesAndHelpers.compactMapValues { texts in
+            let claims = Set(texts.flatMap(Self.topLevelClaims)).subtracting(Self.standardClaims).sorted()
+            return claims.isEmpty ? nil : claims
         }
-        return read.mapValues { $0.sorted() }
+    }
+
+    /// Table -> its policies' expressions and the bodies of the functions they call: where
+    /// the claims a table's rules read are looked for.
+    private var rulesAndHelpers: [String: [String]] {
+        policyExpressions.merging(policyHelperBodies, uniquingKeysWith: +)
     }
 
     /// The claims read at the top level of the token in a deparsed expression

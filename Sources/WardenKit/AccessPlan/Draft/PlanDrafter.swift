@@ -286,14 +286,13 @@ public struct PlanDrafter {
     /// or a value the rules do not let in) made every cell `none`, and "no dangers found"
     /// said nothing of the users who hold it.
     static func unusedHookClaimNotes(_ read: [String: [String]], issued: [String: String], plan: AccessPlan) -> [String: String] {
-        let claims = issued.compactMapValues { json in
-            JSONText.object(json)
-        }
+        let claims = issued.compactMapValues(JSONText.object)
+        let users = plan.personas.filter { $0.user != nil }.map(\.name)
+        guard !users.isEmpty else { return [:] }
         return read.reduce(into: [:]) { notes, entry in
             let (table, names) = entry
             guard let relation = plan.relations.first(where: { $0.qualifiedName == table }) else { return }
-            let users = plan.personas.filter { $0.user != nil }.map(\.name)
-            guard !users.isEmpty, users.allSatisfy({ user in
+            guard users.allSatisfy({ user in
                 let access = relation.access[user] ?? .nothing
                 return AccessOperation.allCases.allSatisfy { [.nothing, .denied].contains(access.scope(of: $0)) }
             }) else { return }
