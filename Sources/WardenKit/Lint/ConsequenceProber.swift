@@ -77,6 +77,16 @@ struct ConsequenceProber {
         }
     }
 
+    /// Whether anon may call the finding's function: EXECUTE on it and USAGE on its schema.
+    private func anonMayCall(_ finding: LintFinding) throws -> Bool {
+        guard let signature = finding.signature else { return false }
+        return try connection.query(
+            """
+            select coalesce(has_function_privilege('anon', to_regprocedure(\(signature)), 'execute')
+                            and has_schema_privilege('anon', \(finding.schema), 'usage'), false)::text
+            """).scalar == "true"
+    }
+
     static func quoted(_ finding: LintFinding) -> String {
         SQL.quoteIdentifier(finding.schema) + "." + SQL.quoteIdentifier(finding.name)
     }
@@ -88,10 +98,13 @@ struct ConsequenceProber {
         case .rlsDisabledInPublic, .policyExistsRLSDisabled:
             return try RelationReadProbe(context: context, finding: finding).run(withWrites: true)
         case .apiFunctionTruncates:
-            // As anon where it may call it, else as a signed-in user.
-            if finding.detail.hasPrefix("anon "), let anon = context.anonName {
+            // As anon where anon may call it (as `LintCatalog` found: EXECUTE, and USAGE
+            // on the schema), else as a signed-in user.
+            if let anon = context.anonName, try anonMayCall(finding) {
                 return try FunctionCallProbe(context: context, finding: finding, ownership: ownership).run(as: anon)
             }
+            fallthrough
+        case .authenticatedSecurityDefinerFunctionExecutable:
             guard let user = context.userName else {
                 return LintConsequence(verdict: .notProbed, evidence: [ProbeContext.leftOutEvidence])
             }
@@ -99,11 +112,6 @@ struct ConsequenceProber {
         case .anonSecurityDefinerFunctionExecutable:
             guard let anon = context.anonName else { return nil }
             return try FunctionCallProbe(context: context, finding: finding, ownership: ownership).run(as: anon)
-        case .authenticatedSecurityDefinerFunctionExecutable:
-            guard let user = context.userName else {
-                return LintConsequence(verdict: .notProbed, evidence: [ProbeContext.leftOutEvidence])
-            }
-            return try FunctionCallProbe(context: context, finding: finding, ownership: ownership).run(as: user)
         case .rlsPolicyAlwaysTrue:
             let policy = policies.first {
                 $0.schema == finding.schema && $0.table == finding.name && [$0.name] == finding.policies

@@ -559,11 +559,13 @@ struct FunctionCallProbe {
     /// `tableChanges`, one entry per table (in name order) and kind of change.
     static func writes(before: [String: [Int]], after: [String: [Int]]) -> [(table: String, verb: String, count: Int)] {
         after.keys.sorted().flatMap { table in
-            let now = after[table] ?? [], then = before[table] ?? []
-            let counted = ["inserted", "updated", "deleted"].enumerated().filter { now[$0.offset] > (then.isEmpty ? 0 : then[$0.offset]) }.map {
-                (table, $0.element, now[$0.offset] - (then.isEmpty ? 0 : then[$0.offset]))
+            // A table not read before the call (made by it) changed from nothing, its file aside.
+            let now = after[table] ?? [], then = before[table]
+            let counted = ["inserted", "updated", "deleted"].enumerated().compactMap { offset, verb in
+                let count = now[offset] - (then?[offset] ?? 0)
+                return count > 0 ? (table, verb, count) : nil
             }
-            let truncated = then.count > 5 && now.count > 5 && then[5] != now[5] ? [(table, Self.truncated, 0)] : []
+            let truncated = then.map { $0[5] != now[5] } == true ? [(table, Self.truncated, 0)] : []
             return truncated + counted
         }
     }

@@ -381,9 +381,11 @@ struct DraftOwnership {
         // (Passed to a function, as a group's key is to a membership helper; a key a
         // policy compares itself, `b.id = booking_id`, is left as the sample has it.)
         let policyKeys = inSetup ? Set(columns.filter { column in
+            // (The plain search first: a regular expression is built at each call.)
             column.reference != nil && (catalog.policyExpressions[table] ?? []).contains {
-                $0.range(of: #"\w\(\s*(?:\w+\.)?"# + NSRegularExpression.escapedPattern(for: column.name) + #"\s*[,)]"#,
-                         options: .regularExpression) != nil
+                $0.contains(column.name)
+                    && $0.range(of: #"\w\(\s*(?:\w+\.)?"# + NSRegularExpression.escapedPattern(for: column.name) + #"\s*[,)]"#,
+                                options: .regularExpression) != nil
             }
         }.map(\.name)) : []
         var chosen = columns.filter { column in
