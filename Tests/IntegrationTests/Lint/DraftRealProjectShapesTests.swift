@@ -51,6 +51,16 @@ import TestSupport
         return check
     }
 
+    /// Requires `name` to be the draft's one check, kept as it went through with its
+    /// DANGER (`expectWentThrough`), and the draft to pass its own run.
+    static func expectTheOneCheckWentThrough(
+        _ draft: PlanDraft, check name: String, danger: String, sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) throws {
+        #expect(draft.plan.checks.map(\.name) == [name], "\(draft.yaml)", sourceLocation: sourceLocation)
+        try expectWentThrough(draft, check: name, danger: danger, sourceLocation: sourceLocation)
+        #expect(draft.verified, "\(failures(draft))", sourceLocation: sourceLocation)
+    }
+
     /// `auth.uid() is not null and listed`: every signed-in user sees the listed rows. It
     /// was taken as an owner rule, so no row was anyone's, the cell was drafted as a
     /// DANGER ("sees other users' rows") on a catalogue no user owns, and the draft failed
