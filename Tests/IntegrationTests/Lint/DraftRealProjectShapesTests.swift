@@ -458,6 +458,29 @@ import TestSupport
         #expect(lines.contains { $0.hasPrefix("NOTE public.amenities: " + note) }, "\(lines)")
     }
 
+    /// Tables whose policies read the same claims get one NOTE line naming them all:
+    /// one project's hook claim made twelve identical lines after `dev`'s matrix.
+    @Test func tablesReadingTheSameClaimShareOneNoteLine() throws {
+        let draft = try Self.draft("appmetadatashared", """
+            create table public.rooms (id uuid primary key default gen_random_uuid(), label text not null);
+            create table public.beds (id uuid primary key default gen_random_uuid(), label text not null);
+            create table public.desks (id uuid primary key default gen_random_uuid(), label text not null);
+            alter table public.rooms enable row level security;
+            alter table public.beds enable row level security;
+            alter table public.desks enable row level security;
+            create policy rooms_admin on public.rooms for all to authenticated
+              using (auth.jwt() -> 'app_metadata' ->> 'role' = 'admin');
+            create policy beds_admin on public.beds for all to authenticated
+              using (auth.jwt() -> 'app_metadata' ->> 'role' = 'admin');
+            create policy desks_admin on public.desks for all to authenticated
+              using (auth.jwt() -> 'app_metadata' ->> 'plan' = 'pro');
+            """)
+        let lines = ObservedAccessReport(draft, planFile: "plan.yml").noteLines
+        #expect(lines.filter { $0.hasPrefix("NOTE ") }.count == 2, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("NOTE public.beds, public.rooms: their policies read the token's app_metadata (role)") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("NOTE public.desks: its policies read the token's app_metadata (plan)") }, "\(lines)")
+    }
+
     /// A claim at the token's top level that Supabase Auth issues only through a custom
     /// access token hook (`auth.jwt() ->> 'tenant_id'`), with no hook configured: every
     /// cell was `none`, looking proven. The table's NOTE now names the claim and the

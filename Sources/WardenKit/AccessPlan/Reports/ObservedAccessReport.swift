@@ -146,8 +146,19 @@ public struct ObservedAccessReport {
     public var noteLines: [String] {
         // Policies reading claims the personas lack: their cells are what a user
         // without them gets (dev showed ✓ and "no dangers found", and said nothing).
-        draft.claimNotes.sorted { $0.key < $1.key }.map { "NOTE \($0.key): \($0.value)" }
+        Self.groupedNotes(draft.claimNotes)
             + draft.storagePolicies.unobservedLines(schemas: draft.plan.schemas, planFile: planFile)
+    }
+
+    /// One NOTE line per distinct text, naming every table it is about: a hook's claim
+    /// read by a dozen tables' policies made a dozen identical lines (round thirty-four).
+    static func groupedNotes(_ notes: [String: String]) -> [String] {
+        Dictionary(grouping: notes.keys.sorted()) { notes[$0]! }
+            .map { text, tables in
+                let said = tables.count == 1 || !text.hasPrefix("its policies ") ? text : "their policies " + text.dropFirst("its policies ".count)
+                return "NOTE \(tables.joined(separator: ", ")): \(said)"
+            }
+            .sorted()
     }
 
     /// The line after it.
