@@ -33,6 +33,16 @@ enum ProbeOutcome: Equatable {
         }
     }
 
+    /// Whether access control let the write through: it wrote rows, or a constraint
+    /// stopped it after row security had passed it.
+    var letThrough: Bool {
+        switch self {
+        case .rows(let count): count > 0
+        case .constraint: true
+        case .denied, .error: false
+        }
+    }
+
     /// In the plan's words.
     var summary: String {
         switch self {

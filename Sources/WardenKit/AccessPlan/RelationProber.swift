@@ -287,21 +287,28 @@ struct RelationProber {
             // names them: a client cannot make it another's otherwise.
             let leftToDefaults = target.ownsIt || target.owner?.name == persona.name
                 ? Set(relation.defaultedColumnsNotInsertable[persona.role] ?? []) : []
-            let kept = plan.sample.indices.filter { !leftToDefaults.contains(plan.sample[$0].column) }
-            let columns = SQL.joined(kept.map { "\(identifier: plan.sample[$0].column)" }, separator: ", ")
-            let bound = SQL.joined(kept.map { "\(values[$0])" }, separator: ", ")
-            // Every sampled column left to its default: the row a client's `{}` makes.
-            let insert: SQL = kept.isEmpty
-                ? "insert into \(table) default values" : "insert into \(table) (\(columns)) values (\(bound))"
-            let request = context.request(persona).routed("POST", "/\(plan.name)", schema: plan.schema)
-            let probe = SealedProbe(
-                context, request,
-                adminFirst: plan.beforeInsert.map { ($0, "the before_insert SQL of \(plan.qualifiedName)") },
-                statement: insert)
-            let read = probe.queue(batch)
+            let read = queueInsert(values, leaving: leftToDefaults, as: persona, batch)
+            // Another user's row in the persona's own parent rows: the owner rule's
+            // columns as the other user's sample has them, every other column as the
+            // persona's. An insert policy that checks only the parent (`exists (select 1
+            // from boards where id = board_id and owner_id = auth.uid())`) refuses ben's
+            // whole row, for its board, and lets ava write a note in ben's name into her
+            // own board: that is the row the probe is about (round thirty-four).
+            let mixed = target.ownsIt ? nil : ownParentsWithOthersOwner(values, as: persona, truth)
+            let readMixed = mixed.map { queueInsert($0.values, leaving: leftToDefaults, as: persona, batch) }
             let missing = Self.missingSampleValue(plan.sample, values)
             return {
-                let outcome = try read()
+                var outcome = try read()
+                if let readMixed, let mixed, let other = target.owner, !outcome.letThrough {
+                    let inOwnParents = try readMixed()
+                    if inOwnParents.letThrough {
+                        var result = verdict(persona, .insert, target.label, expectAllowed: expectAllowed, scope: scope,
+                                             outcome: inOwnParents)
+                        result.observed += " (\(other.name)'s row with \(persona.name)'s own "
+                            + mixed.ownColumns.joined(separator: ", ") + ")"
+                        return result
+                    }
+                }
                 // A policy's refusal of a row whose sample found no row to point at (a
                 // conversation of ava's that the setup could not make) proves nothing
                 // about the persona: any row would have been refused so.
@@ -317,5 +324,46 @@ struct RelationProber {
                     ?? verdict(persona, .insert, target.label, expectAllowed: expectAllowed, scope: scope, outcome: outcome)
             }
         }
+    }
+
+    /// Queues an insert of `values` (the sample's, in its order) as `persona`, leaving
+    /// out the columns in `leaving`.
+    private func queueInsert(_ values: [String?], leaving: Set<String>, as persona: Persona, _ batch: ProbeBatch)
+        -> () throws -> ProbeOutcome
+    {
+        let kept = plan.sample.indices.filter { !leaving.contains(plan.sample[$0].column) }
+        let columns = SQL.joined(kept.map { "\(identifier: plan.sample[$0].column)" }, separator: ", ")
+        let bound = SQL.joined(kept.map { "\(values[$0])" }, separator: ", ")
+        // Every sampled column left to its default: the row a client's `{}` makes.
+        let insert: SQL = kept.isEmpty
+            ? "insert into \(table) default values" : "insert into \(table) (\(columns)) values (\(bound))"
+        let request = context.request(persona).routed("POST", "/\(plan.name)", schema: plan.schema)
+        return SealedProbe(
+            context, request,
+            adminFirst: plan.beforeInsert.map { ($0, "the before_insert SQL of \(plan.qualifiedName)") },
+            statement: insert
+        ).queue(batch)
+    }
+
+    /// `persona`'s own sample with the owner rule's columns taken from `others` (another
+    /// user's sample), and the columns whose own values it keeps that differ from the
+    /// other's: nil when that row is one of the two samples already (no other column
+    /// depends on whose the row is, or the owner rule names no sampled column), or when
+    /// none of those columns is a row looked up for the user (a `(select ...)`, a parent
+    /// row of theirs; `auth.email()` is no row of anyone's).
+    private func ownParentsWithOthersOwner(_ others: [String?], as persona: Persona, _ truth: RelationTruth)
+        -> (values: [String?], ownColumns: [String])?
+    {
+        guard let owner = plan.owner, case .success(let own)? = try? truth.sample(as: persona) else { return nil }
+        let ownerColumns = Set(plan.sample.indices.filter { Self.namesBareColumn(plan.sample[$0].column, in: owner) })
+        guard !ownerColumns.isEmpty else { return nil }
+        var mixed = own
+        for index in ownerColumns { mixed[index] = others[index] }
+        guard mixed != own, mixed != others else { return nil }
+        let kept = plan.sample.indices.filter { !ownerColumns.contains($0) && own[$0] != others[$0] }
+        guard kept.contains(where: {
+            plan.sample[$0].expression.trimmingCharacters(in: .whitespacesAndNewlines).lowercased().hasPrefix("(select")
+        }) else { return nil }
+        return (mixed, kept.map { plan.sample[$0].column })
     }
 }

@@ -69,11 +69,13 @@ struct DraftObservation {
         return .nothing
     }
 
-    /// A write went through: rows touched, or stopped only by a constraint.
+    /// A write went through: rows touched (`1 row`, or `1 row (ben's row with ava's own
+    /// board_id)`), or stopped only by a constraint.
     private func isAllowed(_ observed: String) -> Bool {
         if observed.hasPrefix("allowed, then stopped by a constraint") { return true }
         let words = observed.split(separator: " ")
-        return words.count == 2 && (words[1] == "row" || words[1] == "rows") && (Int(words[0]) ?? 0) > 0
+        return (words.count == 2 || words.count > 2 && words[2].hasPrefix("("))
+            && (words[1] == "row" || words[1] == "rows") && (Int(words[0]) ?? 0) > 0
     }
 
     private func isUnknown(_ observed: String) -> Bool {
