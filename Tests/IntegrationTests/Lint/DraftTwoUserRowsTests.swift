@@ -377,4 +377,24 @@ import TestSupport
         #expect(!draft.yaml.contains("cannot probe"), "\(draft.yaml)")
         #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
     }
+
+    /// The two users kept apart by the insert policy, not by a check constraint (`with
+    /// check (auth.uid() = user_id and user_id <> target_id)`, a dating app's likes):
+    /// each persona's row named the persona twice, the policy refused it, and every
+    /// user's insert was drafted `none` (round thirty-four).
+    @Test func twoUsersKeptApartByThePolicyAreAPersonaAndSomeoneElse() throws {
+        let draft = try DraftRealProjectShapesTests.draft("twouserpolicy", """
+            create table public.reactions (
+              user_id uuid not null references auth.users (id), target_id uuid not null references auth.users (id),
+              kind text not null default 'like', primary key (user_id, target_id));
+            alter table public.reactions enable row level security;
+            create policy r_read on public.reactions for select using (auth.uid() = user_id);
+            create policy r_insert on public.reactions for insert with check (auth.uid() = user_id and user_id <> target_id);
+            """)
+        let reactions = try #require(draft.plan.relations.first { $0.name == "reactions" })
+        #expect(reactions.access["ava"] == Access(select: .own, insert: .own, update: .nothing, delete: .nothing), "\(draft.yaml)")
+        #expect(reactions.access["ben"] == reactions.access["ava"], "\(draft.yaml)")
+        #expect(reactions.sample.first { $0.column == "target_id" }?.expression == "'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid", "\(draft.yaml)")
+        #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
+    }
 }

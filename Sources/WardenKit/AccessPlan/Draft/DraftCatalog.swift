@@ -402,6 +402,7 @@ struct DraftCatalog {
         catalog.findUserCallOwners()
         catalog.markColumnsComparedWithNow()
         catalog.markColumnsRequiredByChecks()
+        catalog.addPairChecksOfInsertPolicies()
         catalog.markColumnsShowingRows()
         // The lookup rows a role column may pick (`app_roles ('admin', 'viewer')`).
         catalog.singledOut.readKeys(connection, of: catalog.columns.values.joined().filter(\.looksUpRole).compactMap(\.reference))
@@ -633,6 +634,35 @@ struct DraftCatalog {
             where column.category == "S" && !column.holdsRole && column.defaultExpression == nil {
                 let found = Self.literals(comparedWith: column, in: text)
                 if found.count == 1 { columns[table]?[index].requiredByCheck = found.first }
+            }
+        }
+    }
+
+    /// Adds to `Column.pairChecks` the comparisons of two of a table's columns that its
+    /// policies' WITH CHECK make them differ by (`(user_id <> target_id)`, as
+    /// `pg_get_expr` spells it): a like of oneself refused by the policy, not by a check
+    /// constraint, made every persona's drafted row name the persona twice, and each
+    /// insert was refused ("insert: none"; a dating app's likes, round thirty-four).
+    private mutating func addPairChecksOfInsertPolicies() {
+        let name = #"(?:"(?:[^"]|"")+"|[A-Za-z_][\w$]*)"#
+        let pattern = "\\((" + name + #")\s+(?:<>|IS DISTINCT FROM)\s+("# + name + ")\\)"
+        guard let regex = try? NSRegularExpression(pattern: pattern, options: [.caseInsensitive]) else { return }
+        for (table, checks) in withCheckExpressions {
+            let text = checks.joined(separator: "\n")
+            guard text.contains("<>") || text.uppercased().contains("DISTINCT") else { continue }
+            for match in regex.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+                guard let whole = Range(match.range, in: text), let left = Range(match.range(at: 1), in: text),
+                      let right = Range(match.range(at: 2), in: text) else { continue }
+                let names = [DraftOwnership.unquoted(String(text[left])), DraftOwnership.unquoted(String(text[right]))]
+                guard names[0] != names[1] else { continue }
+                for index in (columns[table] ?? []).indices where names.contains(columns[table]![index].name) {
+                    // Only where both are the table's columns (not `auth.uid() <> x`).
+                    guard names.allSatisfy({ name in columns[table]!.contains { $0.name == name } }) else { break }
+                    let comparison = String(text[whole])
+                    if !columns[table]![index].pairChecks.contains(comparison) {
+                        columns[table]![index].pairChecks.append(comparison)
+                    }
+                }
             }
         }
     }
