@@ -40,6 +40,8 @@ public struct SQLState: RawRepresentable, Hashable, Sendable, CustomStringConver
     public static let raiseException: SQLState = "P0001"
     public static let queryCanceled: SQLState = "57014"
     public static let lockNotAvailable: SQLState = "55P03"
+    /// e.g. reading a materialized view that was never refreshed (`with no data`).
+    public static let objectNotInPrerequisiteState: SQLState = "55000"
     public static let activeSQLTransaction: SQLState = "25001"
     public static let invalidCatalogName: SQLState = "3D000"
 }

@@ -214,7 +214,7 @@ package struct AccessPlanRunner {
         try probeBatch.startSending(on: connection)
         var pending: [() throws -> [ProbeResult]] = []
         for (prober, truth) in zip(probers, truths) {
-            pending.append(try prober.queueProbes(try Self.known(truth, of: prober.plan, in: plan), probeBatch))
+            pending.append(try prober.queueProbes(try Self.known(truth, of: prober, in: plan), probeBatch))
             probeBatch.sendQueued()
         }
         let functionResults = FunctionProber(context: context).queue(resolved.functions, probeBatch)
@@ -228,12 +228,17 @@ package struct AccessPlanRunner {
     /// A relation's truth; a server error computing it (its owner rule or sample SQL
     /// fails on the relation's rows: `split_part(name, '/', 1)::int` on a file whose
     /// folder is not a number) is the plan's, named with the relation, where it was the
-    /// server's bare message.
+    /// server's bare message. A materialized view that was never refreshed (`with no
+    /// data`, 55000) has no rows to know: its read probes are still sent, and each shows
+    /// what the API answers (that error, or 42501), where the whole run stopped.
     private static func known(
-        _ truth: () throws -> RelationTruth, of relation: RelationPlan, in plan: AccessPlan
+        _ truth: () throws -> RelationTruth, of prober: RelationProber, in plan: AccessPlan
     ) throws -> RelationTruth {
+        let relation = prober.plan
         do {
             return try truth()
+        } catch let error as PGError where error.sqlState == .objectNotInPrerequisiteState && prober.relation.kind == "m" {
+            return RelationTruth.unreadable(by: plan.personas)
         } catch let error as PGError where error.kind == .server && !AccessPlanLimits.isLimit(error) {
             throw RelationTruthError(
                 file: plan.source, line: relation.line > 0 ? relation.line : nil, relation: relation.qualifiedName,

@@ -19,6 +19,14 @@ struct RelationTruth {
     /// The ctid of each target row (nil: no such row).
     var targets: [Target: String?] = [:]
 
+    /// The truth of a relation the admin cannot read either (an unpopulated materialized
+    /// view): no rows, for every persona; its read probes show the server's answer.
+    static func unreadable(by personas: [Persona]) -> RelationTruth {
+        var truth = RelationTruth()
+        for persona in personas { truth.digests[persona.name] = (["0", "0"], nil) }
+        return truth
+    }
+
     /// The sample's values as `owner` (nil: no one) would write them.
     func sample(as owner: Persona?) throws -> Result<[String?], PGError> {
         guard let values = samples[owner?.name ?? ""] else {
