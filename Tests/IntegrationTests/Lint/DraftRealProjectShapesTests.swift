@@ -342,6 +342,35 @@ import TestSupport
         #expect(draft.yaml.contains("the draft gives the personas no row here"), "\(draft.yaml)")
     }
 
+    /// The same list read through a helper that takes the user as its one argument
+    /// (`is_developer(auth.uid())` over `developers (user_id, is_active default true)`):
+    /// a helper taking a key was read as one about a row, so the list was not one, the
+    /// personas were made developers, and "may write impersonations into other users'
+    /// profiles" was a made-up DANGER (a school network's LMS, round thirty-four).
+    @Test func aListOfPrivilegedUsersReadByAHelperTakingTheUserGivesThePersonasNoRow() throws {
+        let draft = try Self.draft("privilegedlistarg", """
+            create table public.profiles (id uuid primary key references auth.users (id), name text);
+            alter table public.profiles enable row level security;
+            create policy own_profile on public.profiles for select to authenticated using (id = auth.uid());
+            create table public.developers (user_id uuid primary key references auth.users (id), is_active boolean not null default true);
+            alter table public.developers enable row level security;
+            create policy own_read on public.developers for select to authenticated using (user_id = auth.uid());
+            create function public.is_developer(uid uuid) returns boolean language sql stable security definer
+              set search_path = public as $$ select exists (select 1 from developers where user_id = uid and is_active) $$;
+            create table public.impersonations (
+              id uuid primary key default gen_random_uuid(), developer_id uuid not null references auth.users (id),
+              target_user_id uuid references public.profiles (id));
+            alter table public.impersonations enable row level security;
+            create policy developers_own on public.impersonations for all to authenticated
+              using (developer_id = auth.uid() and public.is_developer(auth.uid()))
+              with check (developer_id = auth.uid() and public.is_developer(auth.uid()));
+            """)
+        let impersonations = try #require(draft.plan.relations.first { $0.name == "impersonations" })
+        #expect(impersonations.access["ava"] == Access.nothing, "\(draft.yaml)")
+        #expect(draft.dangerCells.isEmpty, "\(draft.dangerCells)")
+        #expect(draft.yaml.contains("a row of public.developers is what another table's policy asks a user to have"), "\(draft.yaml)")
+    }
+
     /// A persona's own rows of a table came in key order, and keys from
     /// `gen_random_uuid()`: a personal account (the sign-up trigger's, refused for
     /// invites) or a team account (the setup's) came first at random, and six runs drew

@@ -52,7 +52,8 @@ struct DraftSingledOutValues {
                                   || coalesce(pg_get_expr(p.polwithcheck, p.polrelid), '') as body
                from pg_policy p),
              functions as materialized (
-               select p.prosrc as body, p.proname::text as name, 'uuid'::regtype = any(p.proargtypes) as takes_a_key
+               select p.prosrc as body, p.proname::text as name, 'uuid'::regtype = any(p.proargtypes) as takes_a_key,
+                      p.pronargs as arguments
                from pg_proc p join pg_namespace n on n.oid = p.pronamespace
                where p.pronamespace <> 'pg_catalog'::pg_catalog.regnamespace
                  and n.nspname <> all(\(PostgresArray.literal(LintCatalog.systemSchemas))::text[])
@@ -61,9 +62,16 @@ struct DraftSingledOutValues {
                                  and d.objid = p.oid and d.deptype = 'e')),
              user_readers as materialized (
                select lower(f.body) as body, f.body as text from functions f
-               where strpos(lower(f.body), 'auth.') > 0 and f.body ~* 'auth\\.(uid|jwt)\\s*\\('
-                 and not f.takes_a_key
-                 and exists (select from policies q where strpos(q.body, f.name || '(') > 0))
+               where (strpos(lower(f.body), 'auth.') > 0 and f.body ~* 'auth\\.(uid|jwt)\\s*\\('
+                      and not f.takes_a_key
+                      and exists (select from policies q where strpos(q.body, f.name || '(') > 0))
+                  -- or one whose only argument the policies give as the signed-in user
+                  -- (`is_developer(auth.uid())` over `developers (user_id, is_active)`):
+                  -- the user is the key it takes
+                  or (f.takes_a_key and f.arguments = 1
+                      and exists (select from policies q
+                                  where strpos(q.body, f.name || '(') > 0
+                                    and q.body ~ (f.name || '\\(\\s*(?:\\(\\s*SELECT\\s+auth\\.uid\\(\\)(?:\\s+AS\\s+\\w+)?\\s*\\)|auth\\.uid\\(\\))\\s*\\)'))))
         select
           coalesce(array_to_json(array(
             select distinct replace(m[1], '''''', '''')
