@@ -20,8 +20,7 @@ extension DraftWriteCheck {
             return (columns[table] ?? []).flatMap { column -> [DraftWriteCheck] in
                 guard column.name != owner, column.writable, let reference = column.reference,
                       let parent = exposed[reference.table], parent != table,
-                      let parentOwner = ownership.ownerColumn(of: parent),
-                      columns[parent]?.first(where: { $0.name == parentOwner })?.typeName == "uuid"
+                      let ownerJoin = Self.ownerJoin(of: parent, ownership)
                 else { return [] }
                 // Two keys to one parent (`giver_id`, `receiver_id -> people`): each check
                 // names its column (the same name twice made one DANGER line twice).
@@ -29,7 +28,7 @@ extension DraftWriteCheck {
                     ? " through \(column.name)" : ""
                 let target = """
                     select p.\(DraftOwnership.sqlName(reference.column))::text from \(reference.table) p
-                      join auth.users u on u.id = p.\(DraftOwnership.sqlName(parentOwner))
+                      \(ownerJoin)
                       where u.email = \(DraftOwnership.literal(otherEmail)) order by p.ctid limit 1
                     """
                 let written = insert(
@@ -59,5 +58,30 @@ extension DraftWriteCheck {
                 return [written, moved]
             }
         }
+    }
+
+    /// The joins from a row `p` of `parent` to its owner's `auth.users` row `u`: through
+    /// its uuid owner column, or, where it has none, through the first foreign key to a
+    /// table that has one (`projects.workspace_id -> workspaces.owner_id`: a grant naming
+    /// another user's project, in a sharing table whose policy checks only the granter,
+    /// was never tried; round thirty-four). Nil when neither is there.
+    static func ownerJoin(of parent: String, _ ownership: DraftOwnership) -> String? {
+        let columns = ownership.catalog.columns
+        func uuidOwner(of table: String) -> String? {
+            guard let owner = ownership.ownerColumn(of: table),
+                  columns[table]?.first(where: { $0.name == owner })?.typeName == "uuid" else { return nil }
+            return owner
+        }
+        if let owner = uuidOwner(of: parent) { return "join auth.users u on u.id = p.\(DraftOwnership.sqlName(owner))" }
+        guard ownership.membershipColumns(of: parent) == nil else { return nil }
+        for column in columns[parent] ?? [] {
+            guard let reference = column.reference, reference.table != parent, reference.table != "auth.users",
+                  let owner = uuidOwner(of: reference.table) else { continue }
+            return """
+                join \(reference.table) g on g.\(DraftOwnership.sqlName(reference.column)) = p.\(DraftOwnership.sqlName(column.name))
+                      join auth.users u on u.id = g.\(DraftOwnership.sqlName(owner))
+                """
+        }
+        return nil
     }
 }
