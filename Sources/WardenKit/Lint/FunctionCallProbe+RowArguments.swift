@@ -81,9 +81,15 @@ extension FunctionCallProbe {
     }
 
     /// The catalog's name of the key type a parameter may name a row by (`pg_type.typname`:
-    /// uuid, text, varchar); nil for any other type.
+    /// uuid, text, varchar; an integer one where its name ends in `id`, `p_score_id`, not
+    /// `p_score`, a number to write); nil for any other type. (Called with 1, anon
+    /// rewriting any student's score stayed "changed nothing", a WARN: an LMS's
+    /// `override_score(p_score_id integer, ...)`, round thirty-four.)
     static func keyType(of parameter: Parameter) -> String? {
-        ["uuid": "uuid", "text": "text", "character varying": "varchar"][parameter.type]
+        if let integer = ["integer": "int4", "bigint": "int8", "smallint": "int2"][parameter.type] {
+            return unprefixed(parameter.name).hasSuffix("id") ? integer : nil
+        }
+        return ["uuid": "uuid", "text": "text", "character varying": "varchar"][parameter.type]
     }
 
     /// Arguments that join the caller to a row of `table` it cannot read.
@@ -196,6 +202,24 @@ extension FunctionCallProbe {
             }
         }
         return table(referencedByColumnsNamedLike: name, in: ownership, needsUser: needsUser, keyType: keyType)
+            ?? table(keyedByAColumnNamedLike: name, in: ownership, needsUser: needsUser, keyType: keyType)
+    }
+
+    /// The table whose own key column is named as the parameter is (`p_score_id`:
+    /// `question_scores (score_id serial primary key)`), by that key; nil when none is.
+    private static func table(
+        keyedByAColumnNamedLike name: String, in ownership: DraftOwnership, needsUser: Bool, keyType: String
+    ) -> NamedTable? {
+        let column = unprefixed(name)
+        guard column.hasSuffix("id"), column != "id" else { return nil }
+        for (table, columns) in ownership.catalog.columns.sorted(by: { $0.key < $1.key }) {
+            guard let key = columns.first(where: { $0.name == column && $0.typeName == keyType && $0.uniqueAlone }) else { continue }
+            let user = ownership.ownerColumn(of: table) ?? ownership.catalog.userColumns[table]
+            guard user != nil || !needsUser else { continue }
+            return NamedTable(table: quoted(table), catalogName: table,
+                              key: SQL.quoteIdentifier(key.name), user: user.map(SQL.quoteIdentifier))
+        }
+        return nil
     }
 
     /// The table that the project's foreign key columns named as the parameter is

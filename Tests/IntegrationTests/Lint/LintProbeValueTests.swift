@@ -1026,6 +1026,30 @@ import TestSupport
             "\(call.consequence?.evidence ?? [])")
     }
 
+    /// An integer key named as its table's key column (`p_score_id`: `question_scores
+    /// (score_id serial primary key)`): called with 1, which no row had, anon rewriting
+    /// any student's score was "changed nothing", a WARN (an LMS's teacher override,
+    /// round thirty-four). It gets a row of the table; `p_points`, a number to write,
+    /// stays a number.
+    @Test func anIntegerKeyNamedAsItsTablesKeyColumnGetsOneOfItsRows() throws {
+        let (report, _) = try lint("""
+            create table public.question_scores (
+              score_id serial primary key, student_id uuid not null references auth.users (id), points numeric not null default 0);
+            alter sequence public.question_scores_score_id_seq restart with 40;
+            alter table public.question_scores enable row level security;
+            create policy own_read on public.question_scores for select to authenticated using (student_id = auth.uid());
+            create function public.override_score(p_score_id integer, p_points numeric) returns void
+            language plpgsql security definer set search_path = public as $$
+            begin
+              update question_scores set points = p_points where score_id = p_score_id;
+            end $$;
+            """)
+        let call = try report.anonCall("public.override_score(integer, numeric)")
+        #expect(call.isDanger, "\(call.consequence?.evidence ?? [])")
+        #expect(call.consequence?.evidence.last?.hasSuffix("public.question_scores row, 1): succeeded, updated 1 row of public.question_scores") == true,
+                "\(call.consequence?.evidence ?? [])")
+    }
+
     /// A definer function recomputing any user's score, which wrote ben's profile with the
     /// value it already had: the other users' rows hashed the same before and after, so
     /// ava's call "changed only ava's own rows", where it wrote ben's (an experiences
