@@ -106,7 +106,7 @@ package struct AccessPlanRunner {
                 subject = "running the plan's setup"
                 // With a second session, the clock and the catalog-write count that
                 // signing in reads ride on the setup's round trip.
-                let afterSetup = try runSetup(seal: seal, then: readsInBackground ? Self.clockAndCatalogWritesSQL : nil)
+                let afterSetup = try runSetup(seal: seal, then: readsInBackground ? Self.afterSetupSQL(userIDs) : nil)
                 deferred = opening.deferredConstraints
                 try deferred.settle(on: connection, source: plan.source)
                 (signIn, committedCatalogHolds) = try self.signIn(
@@ -249,7 +249,7 @@ package struct AccessPlanRunner {
     /// Signs the personas in. What that reads of the catalog comes from the second
     /// session when it is open and the run has not changed the catalogs it read
     /// (then its notes hold too: `committedCatalogHolds`); otherwise from this one.
-    /// `clockAndCatalogWrites`: `clockAndCatalogWritesSQL`'s answer when the setup's
+    /// `clockAndCatalogWrites`: `afterSetupSQL`'s answer when the setup's
     /// round trip read it (nil: read here).
     private func signIn(
         seal: RunSeal, userIDs: [String: String], background: CatalogReadsInBackground?, catalogWritesBefore: String?,
@@ -259,19 +259,24 @@ package struct AccessPlanRunner {
             connection: connection, plan: plan, userIDs: userIDs, adminRoleSetting: seal.roleSetting)
         // The session rows go at the head of the truth's batch when no hook reads them.
         guard let background, background.opened() else { return (try issuer.issue(rowsUnsent: true), false) }
-        let row = try (clockAndCatalogWrites ?? connection.query(Self.clockAndCatalogWritesSQL)).rows.first ?? []
+        let row = try (clockAndCatalogWrites ?? connection.query(Self.afterSetupSQL(userIDs))).rows.first ?? []
         let now = SignInCatalog.clock(from: row.first ?? nil)
         // No row of those catalogs written since the run began: what the second session
         // read is what this one sees.
-        let holds = row.count == 2 && catalogWritesBefore != nil && row[1] == catalogWritesBefore
+        let holds = row.count == 3 && catalogWritesBefore != nil && row[1] == catalogWritesBefore
         let catalog = try (holds ? background.signInCatalog() : nil) ?? SignInCatalog.read(connection, plan: plan)
-        return (try issuer.issue(now: now, catalog: catalog, rowsUnsent: true), holds)
+        var stored = issuer
+        stored.storedMetadata = PersonaTokenIssuer.storedMetadata(from: row.count == 3 ? row[2] : nil)
+        return (try stored.issue(now: now, catalog: catalog, rowsUnsent: true), holds)
     }
 
-    /// The database's clock (for the personas' tokens) and the catalog-write count after
-    /// the setup (`CatalogReadsInBackground.catalogWritesSQL`).
-    static let clockAndCatalogWritesSQL: SQL =
-        "select (\(SignInCatalog.clockSQL)), (\(CatalogReadsInBackground.catalogWritesSQL))"
+    /// The database's clock (for the personas' tokens), the catalog-write count after
+    /// the setup (`CatalogReadsInBackground.catalogWritesSQL`) and the users' stored
+    /// metadata (`PersonaTokenIssuer.storedMetadataSQL`): what signing in reads on
+    /// this session, riding on the setup's round trip.
+    static func afterSetupSQL(_ userIDs: [String: String]) -> SQL {
+        "select (\(SignInCatalog.clockSQL)), (\(CatalogReadsInBackground.catalogWritesSQL)), (\(PersonaTokenIssuer.storedMetadataSQL(of: Array(userIDs.values))))"
+    }
 
     /// What the run cannot prove or undo (one query each, in the report's order): side
     /// effects a rollback cannot undo, the twin's stand-ins in use, `session_user` readers.

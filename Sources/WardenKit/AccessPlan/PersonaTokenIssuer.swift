@@ -12,6 +12,14 @@ struct PersonaTokenIssuer {
     let plan: AccessPlan
     let userIDs: [String: String]
     let adminRoleSetting: String
+    /// User id -> its `auth.users` row's `raw_app_meta_data` and `raw_user_meta_data`
+    /// (JSON text) after the plan's setup (`storedMetadataSQL`): Supabase Auth makes a
+    /// token's `app_metadata` and `user_metadata` from the user's row at sign-in, so what
+    /// the project's sign-up trigger or the setup wrote there is in it. (A tenant id a
+    /// sign-up trigger copied into `raw_app_meta_data` was missing from every token, and
+    /// every tenant's table unprobed: an LMS, round thirty-four.) A user not in it gets
+    /// the plan's values.
+    var storedMetadata: [String: (app: String, user: String)] = [:]
 
     struct Issued {
         /// Persona name -> its request (personas whose sign-in failed are absent).
@@ -55,10 +63,33 @@ struct PersonaTokenIssuer {
         }
     }
 
-    /// Reads the database's clock and the sign-in's catalog (one round trip), then issues.
+    /// Reads the database's clock, the sign-in's catalog and the users' stored metadata
+    /// (one round trip), then issues.
     func issue(rowsUnsent: Bool = false) throws -> Unsent {
-        let (catalog, now) = try SignInCatalog.readWithClock(connection, plan: plan)
-        return try issue(now: now, catalog: catalog, rowsUnsent: rowsUnsent)
+        let (catalog, now, stored) = try SignInCatalog.readWithClock(
+            connection, plan: plan, storedMetadataOf: Array(userIDs.values))
+        var issuer = self
+        issuer.storedMetadata = stored
+        return try issuer.issue(now: now, catalog: catalog, rowsUnsent: rowsUnsent)
+    }
+
+    /// The users' `raw_app_meta_data` and `raw_user_meta_data` by id, as one JSON text
+    /// (`storedMetadata(from:)` reads it).
+    static func storedMetadataSQL(of userIDs: [String]) -> SQL {
+        """
+        select coalesce(json_object_agg(u.id::text, json_build_array(
+                 coalesce(u.raw_app_meta_data, '{}'::jsonb), coalesce(u.raw_user_meta_data, '{}'::jsonb))), '{}')::text
+        from auth.users u where u.id = any(\(array: userIDs.sorted())::uuid[])
+        """
+    }
+
+    /// `storedMetadataSQL`'s answer read back (empty when there is none).
+    static func storedMetadata(from text: String?) -> [String: (app: String, user: String)] {
+        guard let text, let object = JSONText.decode(text) as? [String: Any] else { return [:] }
+        return object.compactMapValues { value in
+            guard let pair = value as? [Any], pair.count == 2 else { return nil }
+            return (JSONText.encode(pair[0]), JSONText.encode(pair[1]))
+        }
     }
 
     /// Issues with `now`, the database's clock (seconds), and the sign-in's catalog.
@@ -124,6 +155,8 @@ struct PersonaTokenIssuer {
     private func signedInClaims(_ persona: Persona, user: PlanUser, userID: String, signIn: AuthClaims.SignIn) throws
         -> [String: Any]
     {
+        var user = user
+        if let stored = storedMetadata[userID] { (user.appMetadataJSON, user.metadataJSON) = stored }
         let claims = AuthClaims.signedIn(persona, user: user, signIn)
         guard let hook = plan.accessTokenHook else { return claims }
         let call = AccessTokenHookCall(connection: connection, hook: hook, adminRoleSetting: adminRoleSetting)

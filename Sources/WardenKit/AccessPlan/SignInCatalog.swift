@@ -28,11 +28,16 @@ struct SignInCatalog {
         SignInCatalog(try CatalogReads.run(connection, queries(for: plan))[...])
     }
 
-    /// The catalog and the database's clock (whole seconds of `now()`, the run's
-    /// transaction start), read on `connection` in one round trip.
-    static func readWithClock(_ connection: Connection, plan: AccessPlan) throws -> (catalog: SignInCatalog, now: Int) {
-        let results = try CatalogReads.run(connection, [clockSQL] + queries(for: plan))
-        return (SignInCatalog(results.dropFirst()), clock(from: results[0]))
+    /// The catalog, the database's clock (whole seconds of `now()`, the run's
+    /// transaction start) and the users' stored metadata
+    /// (`PersonaTokenIssuer.storedMetadataSQL`), read on `connection` in one round trip.
+    static func readWithClock(_ connection: Connection, plan: AccessPlan, storedMetadataOf userIDs: [String]) throws
+        -> (catalog: SignInCatalog, now: Int, stored: [String: (app: String, user: String)])
+    {
+        let results = try CatalogReads.run(
+            connection, [clockSQL, PersonaTokenIssuer.storedMetadataSQL(of: userIDs)] + queries(for: plan))
+        return (SignInCatalog(results.dropFirst(2)), clock(from: results[0]),
+                PersonaTokenIssuer.storedMetadata(from: results[1].rows.first?.first ?? nil))
     }
 
     /// The database's clock: `now()` in whole seconds.

@@ -197,10 +197,14 @@ struct DraftCatalog {
     /// Read through a function the policies call too (`id::text = any (public.my_org_ids())`,
     /// whose body reads `auth.jwt() -> 'app_metadata' -> 'orgs'`): every cell was `none`
     /// with no word of why (the helpers' bodies are lowercased: so are the keys shown).
-    var appMetadataNotes: [String: String] {
+    /// `carried`: the keys (lowercased) every signed-in persona's token carried in its
+    /// `app_metadata` (a sign-up trigger's, the setup's): a table whose keys are all
+    /// among them gets no NOTE.
+    func appMetadataNotes(carried: Set<String>) -> [String: String] {
         rulesAndHelpers.compactMapValues { expressions in
             let keys = Set(expressions.flatMap(Self.appMetadataKeys)).sorted()
-            guard expressions.contains(where: { $0.contains("'app_metadata'") }) else { return nil }
+            guard expressions.contains(where: { $0.contains("'app_metadata'") }),
+                  keys.isEmpty || !keys.allSatisfy({ carried.contains($0.lowercased()) }) else { return nil }
             let read = keys.isEmpty ? "app_metadata" : "app_metadata (" + keys.joined(separator: ", ") + ")"
             return "its policies read the token's \(read), which the drafted personas' tokens do not carry; "
                 + "give a persona the claims its rules look for (claims: {app_metadata: {...}}, docs/access-plan-claims.md)"

@@ -269,7 +269,7 @@ public struct PlanDrafter {
             if let signature = finding.signature, let consequence = finding.consequence { writer.anonCalls[signature] = consequence }
         }
         writer.checkDangers = Self.checkDangers(joined.filter(\.1.dangerous).map(\.0))
-        let claimNotes = catalog.appMetadataNotes
+        let claimNotes = catalog.appMetadataNotes(carried: Self.appMetadataKeysCarried(by: check.issuedClaims))
             .merging(accessTokenHook == nil ? catalog.customClaimNotes
                         : Self.unusedHookClaimNotes(catalog.hookClaimsRead, issued: check.issuedClaims, plan: plan)) { earlier, _ in earlier }
         writer.relationNotes = refusals.skipped.merging(unusableRules) { skipped, _ in skipped }
@@ -278,6 +278,15 @@ public struct PlanDrafter {
             yaml: writer.render(), plan: plan, dangers: writer.dangers().count, verified: check.passed,
             report: check, dangerCells: writer.dangers(), warningCells: writer.warnings(), findings: findings,
             storagePolicies: storage, claimNotes: claimNotes)
+    }
+
+    /// The `app_metadata` keys (lowercased) in every one of `issued` (persona -> claims
+    /// JSON); none when there is no token.
+    static func appMetadataKeysCarried(by issued: [String: String]) -> Set<String> {
+        let keys = issued.values.map { claims in
+            Set(((JSONText.object(claims)?["app_metadata"] as? [String: Any]) ?? [:]).keys.map { $0.lowercased() })
+        }
+        return keys.dropFirst().reduce(keys.first ?? []) { $0.intersection($1) }
     }
 
     /// Table -> a NOTE where its rules read a claim the project's custom access token
