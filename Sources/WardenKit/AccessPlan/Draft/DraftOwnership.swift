@@ -1110,10 +1110,14 @@ struct DraftOwnership {
     /// row of `table` changes what its user is (`store_admins`, whose insert trigger sets
     /// the user's role to 'admin'). The setup gave each persona such a row, so every
     /// cell described an administrator ("may insert every row" on a donations app's
-    /// tables, 16 made-up DANGERs), while a fresh sign-up is an ordinary user.
+    /// tables, 16 made-up DANGERs), while a fresh sign-up is an ordinary user. Not a
+    /// table naming two users (`matches (user1_id, user2_id, active)`, which a like's
+    /// trigger activates): its row is about a pair, not what one user is (likes were
+    /// given to no persona, and a dating app's likes and messages went unprobed).
     func promotedByItsTrigger(_ table: String) -> String? {
         tablesNamedByTriggers(of: table).first { other, bodies in
-            guard let columns = catalog.columns[other], columns.contains(where: \.holdsRole) else { return false }
+            guard let columns = catalog.columns[other], columns.contains(where: \.holdsRole),
+                  columns.filter({ userKeyedTable(of: $0) != nil }).count < 2 else { return false }
             let pattern = #"\bupdate\s+(?:only\s+)?"# + Self.namePattern(of: other) + #"\s+(?:\w+\s+)?set\s+(.*?)(?:\bwhere\b|;|$)"#
             guard let regex = try? NSRegularExpression(pattern: pattern, options: [.dotMatchesLineSeparators]) else { return false }
             return bodies.contains { body in
