@@ -106,6 +106,10 @@ import TestSupport
         #expect(warnings.all.contains { $0.contains("local stand-in") && $0.contains("https://example.test/y") })
         #expect(try project.query("select method || ' ' || url || ' ' || body || ' ' || (headers->>'Content-Type') from extensions.http_request_log")
             .scalar == #"POST https://example.test/y {"a":1} application/json"#)
+        // A request without a URI (a URL read from an empty Vault secret) is refused as
+        // pgsql-http refuses it, not by the log's NOT NULL (23502 named the stand-in's table).
+        let noURI = try #require(throws: PGError.self) { try project.query("select extensions.http_delete(null)") }
+        #expect(noURI.sqlState?.rawValue == "XX000" && noURI.message == "http_request.uri is NULL", "\(noURI)")
     }
 
     /// pgmq's documented API (pgmq README; Supabase Queues): send, read with a

@@ -50,6 +50,15 @@ create function @extschema@.http(request @extschema@.http_request) returns @exts
   language plpgsql volatile security definer set search_path = ''
 as $fn$
 begin
+  -- pgsql-http refuses a request without a URI or a method (http.c: "http_request.uri
+  -- is NULL", an elog ERROR, XX000), before anything is sent.
+  if request.uri is null then
+    raise exception 'http_request.uri is NULL' using errcode = 'XX000',
+      hint = 'on the pgwarden twin, a URL read from Vault or from a setting the project makes outside its migrations is NULL unless the plan''s setup gives it';
+  end if;
+  if request.method is null then
+    raise exception 'http_request.method is NULL' using errcode = 'XX000';
+  end if;
   insert into @extschema@.http_request_log (method, url, headers, body)
   values (pg_catalog.upper(request.method), request.uri,
           coalesce((select pg_catalog.jsonb_object_agg(h.field, h.value) from pg_catalog.unnest(request.headers) h), '{}')
