@@ -58,12 +58,17 @@ struct CheckProber {
         case .failure(let error):
             let state = error.sqlState?.rawValue ?? "?????"
             if let expected = expectation.sqlState {
-                return state == expected ? [] : ["failed with \(state) (\(error.message)), expected \(expected)"]
+                // (The report says what was expected beside it: "expected SQLSTATE 42501;
+                // observed failed with 23505 (...)", not the expectation twice.)
+                return state == expected ? [] : ["failed with \(state) (\(error.message))"]
             }
             return ["failed: \(state) \(error.message)"]
         case .success(let result):
             var problems: [String] = []
-            if let state = expectation.sqlState { problems.append("succeeded, expected SQLSTATE \(state)") }
+            if expectation.sqlState != nil {
+                let touched = result.columns.isEmpty ? (result.affectedRows ?? 0) : result.rows.count
+                problems.append("succeeded (\(touched == 1 ? "1 row" : "\(touched) rows"))")
+            }
             if let columns = expectation.columns, result.columns != columns {
                 problems.append("columns were [\(result.columns.joined(separator: ", "))], expected [\(columns.joined(separator: ", "))]")
             }
