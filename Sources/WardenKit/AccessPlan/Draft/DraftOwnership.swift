@@ -921,7 +921,11 @@ struct DraftOwnership {
                 """
         }
         // A trigger reads the signed-in user: each persona's row is made with its claims,
-        // one insert per persona, as its own request would make it.
+        // one insert per persona, as its own request would make it. Each insert selects
+        // one user, so a persona's number is counted, not `row_number()` (1 for both: a
+        // unique path's two rows collided, ben's was dropped, and ava's read of the only
+        // row was "all", a made-up DANGER on a private documents table; round thirty-four).
+        let valuesOfOne = values.replacingOccurrences(of: DraftDistinctValue.personaNumber, with: "(\(index) + 1)")
         return """
             do $draft$
             declare
@@ -931,7 +935,7 @@ struct DraftOwnership {
               for persona in select u.id, u.email from auth.users u where u.email in (\(list)) order by u.email loop
                 perform set_config('request.jwt.claims', \(Self.signedInClaims(id: "persona.id", email: "persona.email")), true);
                 insert into \(quotedTable) (\(columns))
-                select \(values) from auth.users u where u.id = persona.id\(parent ? " and empty" : "")
+                select \(valuesOfOne) from auth.users u where u.id = persona.id\(parent ? " and empty" : "")
                 \(onConflict(table))
               end loop;\(shown.isEmpty ? "" : "\n  " + Self.signInStatement(email: emails.min() ?? "") + shown)
               perform set_config('request.jwt.claims', coalesce(claims, ''), true);
@@ -1123,7 +1127,7 @@ struct DraftOwnership {
             return bodies.contains { body in
                 regex.matches(in: body, range: NSRange(body.startIndex..., in: body)).contains { match in
                     guard let range = Range(match.range(at: 1), in: body) else { return false }
-                    let assigned = Self.assignedColumns(body[range])
+                    let assigned = Self.assignedColumns(body[range], leavingOutCounters: true)
                     return columns.contains { $0.holdsRole && assigned.contains($0.name.lowercased()) }
                 }
             }
@@ -1131,11 +1135,21 @@ struct DraftOwnership {
     }
 
     /// The columns an UPDATE's SET list assigns (`role = 'admin', updated_at = now()`).
-    static func assignedColumns(_ list: Substring) -> Set<String> {
-        let regex = try? NSRegularExpression(pattern: #"(?:^|,)\s*"?([a-z_][a-z0-9_$]*)"?\s*="#)
+    /// `leavingOutCounters`: not those assigned from themselves (`remaining = remaining -
+    /// new.qty`, a count a usage draws on, is no privilege its row grants: usages were
+    /// given to no persona, and a move of one into another user's stock went unseen;
+    /// round thirty-four).
+    static func assignedColumns(_ list: Substring, leavingOutCounters: Bool = false) -> Set<String> {
+        let regex = try? NSRegularExpression(pattern: #"(?:^|,)\s*"?([a-z_][a-z0-9_$]*)"?\s*=([^,]*)"#)
         let text = String(list)
         return Set((regex?.matches(in: text, range: NSRange(text.startIndex..., in: text)) ?? []).compactMap { match in
-            Range(match.range(at: 1), in: text).map { String(text[$0]) }
+            guard let name = Range(match.range(at: 1), in: text).map({ String(text[$0]) }) else { return nil }
+            if leavingOutCounters, let value = Range(match.range(at: 2), in: text),
+               text[value].range(of: #"(?<![\w."])"# + NSRegularExpression.escapedPattern(for: name) + #"(?![\w"])"#,
+                                 options: .regularExpression) != nil {
+                return nil
+            }
+            return name
         })
     }
 
