@@ -35,6 +35,8 @@ struct DraftCatalog {
         var writable = true
         /// A text its check constraints accept, when they list no values (`DraftCheckedText`).
         var checkedText: DraftCheckedText.Candidate? = nil
+        /// A number its own checks accept (`DraftCheckedNumber`), where 1 may not be one.
+        var checkedNumber: String? = nil
         /// Its default calls auth.uid() (`created_by uuid default auth.uid()`): a
         /// signed-in user's insert fills it with that user.
         var defaultsToSignedInUser = false
@@ -358,6 +360,7 @@ struct DraftCatalog {
             if parts.count == 2 { catalog.singledOut.comparedWith[parts[0], default: []].append(parts[1]) }
         }
         var checked: [(table: String, column: Column, checks: [String])] = []
+        var checkedNumbers: [(table: String, column: Column, checks: [String])] = []
         for row in results[0] {
             let reference = row[7].flatMap { text -> (String, String)? in
                 let parts = text.split(separator: "|", maxSplits: 1).map(String.init)
@@ -389,14 +392,25 @@ struct DraftCatalog {
                 column.keyPart = KeyPart(table: table, lead: part[0], referencedTable: part[1], referenced: part[2], leadReferenced: part[3])
             }
             catalog.columns[table, default: []].append(column)
-            // A text column whose checks list no values: the server tries candidates below.
+            // A text or number column whose checks list no values: the server tries
+            // candidates below.
             if column.category == "S", column.allowedValues == nil, !checks.isEmpty { checked.append((table, column, checks)) }
+            if column.category == "N", column.allowedValues == nil, !checks.isEmpty,
+               ["int2", "int4", "int8", "numeric", "float4", "float8"].contains(column.typeName) {
+                checkedNumbers.append((table, column, checks))
+            }
         }
         let texts = DraftCheckedText.read(connection, checks: checked)
         for (table, values) in texts {
             for (name, text) in values {
                 guard let index = catalog.columns[table]?.firstIndex(where: { $0.name == name }) else { continue }
                 catalog.columns[table]?[index].checkedText = text
+            }
+        }
+        for (table, values) in DraftCheckedNumber.read(connection, checks: checkedNumbers) {
+            for (name, number) in values {
+                guard let index = catalog.columns[table]?.firstIndex(where: { $0.name == name }) else { continue }
+                catalog.columns[table]?[index].checkedNumber = number
             }
         }
         catalog.readPolicies(Array(results.dropFirst().dropLast()))

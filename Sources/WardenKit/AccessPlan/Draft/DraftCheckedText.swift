@@ -38,6 +38,9 @@ enum DraftCheckedText {
             Candidate(single: "DRA", head: "DR", tail: ""),
             Candidate(single: "dra", head: "dr", tail: ""),
             Candidate(single: "123456", head: "12345", tail: ""),
+            // A month or a day as text (`month ~ '^\d{4}-\d{2}$'`, a usage counter's key).
+            Candidate(single: "2025-01", head: "2025-0", tail: ""),
+            Candidate(single: "2025-01-01", head: "2025-01-0", tail: ""),
         ]
     }
 

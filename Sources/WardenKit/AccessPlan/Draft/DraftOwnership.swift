@@ -543,7 +543,7 @@ struct DraftOwnership {
             if Self.namesAnEmail(column) { return Self.literal("draft@example.com") }
             let text = "Draft \(column.name)"
             return Self.literal(column.maxLength.map { String(text.prefix($0)) } ?? text)
-        case ("N", _): return "1"
+        case ("N", _): return column.checkedNumber ?? "1"
         case ("B", _): return "false"
         // A day after or before now where the policies compare the column with the clock;
         // an hour (a day) later than now where a check wants it after another column
