@@ -78,13 +78,25 @@ public enum StandInExtensions {
     /// something the project wrote calls it: a function whose body names `net.http_`,
     /// a trigger calling `supabase_functions.http_request` (a Database Webhook), or a
     /// pg_cron job whose command names `net.http_`. A project that never makes an HTTP
-    /// call has nothing a local run cannot prove there, so no line about it. One name a
-    /// row; the run reads it with its other notes in one round trip.
+    /// call has nothing a local run cannot prove there, so no line about it. Likewise
+    /// supabase_vault (installed on every new project) only when a function the project
+    /// wrote names `vault.`. One name a row; the run reads it with its other notes in
+    /// one round trip.
     static let inUseSQL: SQL = """
         select e.extname::text from pg_catalog.pg_extension e
         where \(raw: isStandInSQL)
-          and (e.extname <> 'pg_net'
-               or exists (
+          and (e.extname not in ('pg_net', 'supabase_vault')
+               -- supabase_vault, which the twin installs as a new project has it, only
+               -- where a function the project wrote reads or writes the Vault
+               or (e.extname = 'supabase_vault' and exists (
+                    select 1 from pg_catalog.pg_proc p
+                    where p.pronamespace <> 'pg_catalog'::pg_catalog.regnamespace
+                      and p.pronamespace <> coalesce(pg_catalog.to_regnamespace('vault')::oid, 0)
+                      and strpos(lower(p.prosrc), 'vault.') > 0
+                      and not exists (select 1 from pg_catalog.pg_depend d
+                                      where d.classid = 'pg_catalog.pg_proc'::pg_catalog.regclass and d.objid = p.oid
+                                        and d.deptype = 'e')))
+               or e.extname = 'pg_net' and (exists (
                     select 1 from pg_catalog.pg_proc p join pg_catalog.pg_namespace n on n.oid = p.pronamespace
                     -- pg_catalog's thousands of functions are left out first, by an oid
                     -- comparison (most of this query's time was joining each to its schema);
@@ -106,7 +118,7 @@ public enum StandInExtensions {
                              or not pg_catalog.has_table_privilege('cron.job', 'select') then false
                        else (pg_catalog.xpath('/row/c/text()', pg_catalog.query_to_xml(
                                'select count(*) as c from cron.job where command ~* ''net\\s*\\.\\s*"?http_''',
-                               false, true, '')))[1]::text <> '0' end)
+                               false, true, '')))[1]::text <> '0' end))
         order by 1
         """
 

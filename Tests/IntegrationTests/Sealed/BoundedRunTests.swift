@@ -149,5 +149,13 @@ import TestSupport
               as $$ select net.http_post(url := 'https://example.com', body := '{}'::jsonb) $$;
             """)
         #expect(try run().standardOutput.contains(line))
+        // supabase_vault, installed as on a new project, counts once a function of the
+        // project's reads the Vault.
+        #expect(try !run().standardOutput.contains("supabase_vault"))
+        try connection.execute("""
+            create function private.provider_key() returns text language sql security definer
+              as $$ select decrypted_secret from vault.decrypted_secrets where name = 'provider_key' $$;
+            """)
+        #expect(try run().standardOutput.contains("(HTTP calls, Vault encryption) is not provable locally"))
     }
 }

@@ -175,6 +175,11 @@ import TestSupport
     /// supabase_vault with schema vault` and `pg_graphql with schema graphql`.
     @Test func vaultAndGraphqlRegistrationsLetSchemaDumpsApply() throws {
         let project = try project()
+        // Installed already, as on a new project: a migration's bare `if not exists`
+        // (no schema) does nothing, where it had put the registration in public.
+        _ = try project.query("create extension if not exists supabase_vault")
+        #expect(try project.query("select extnamespace::regnamespace::text from pg_extension where extname = 'supabase_vault'")
+            .scalar == "vault")
         try project.execute(
             """
             create extension if not exists supabase_vault with schema vault;
@@ -256,7 +261,7 @@ import TestSupport
         let project = try project()
         #expect(try project.query("select extversion from pg_extension where extname = 'pg_net'").scalar == "pgwarden-stand-in")
         _ = try project.query("create extension pgjwt with schema extensions")
-        #expect(try StandInExtensions.installed(project) == ["pg_net", "pgjwt"])
+        #expect(try StandInExtensions.installed(project) == ["pg_net", "pgjwt", "supabase_vault"])
         #expect(StandInExtensions.reportLine(["pg_net", "pgjwt"]) == "stand-ins: pg_net, pgjwt are pgwarden's local stand-ins, "
             + "not the real extensions: what reaches them (HTTP calls) is not provable locally (docs/supabase-twin.md)")
         // Each names only what it stands for (HTTP once for pg_net and http); pgjwt and pgmq work locally.

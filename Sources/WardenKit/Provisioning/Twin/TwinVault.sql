@@ -84,3 +84,20 @@ from unnest(array['vault.create_secret(text, text, text, uuid)',
                   'vault.update_secret(uuid, text, text, text, uuid)']) as signature,
      unnest(array['postgres', 'service_role']) as grantee
 where pg_temp.twin_is_new(signature);
+
+-- The extension itself, registered on the schema bootstrap made, when this server has
+-- pgwarden's registration (StandIns/StandInSupabaseVault.sql): on a new project
+-- supabase_vault is installed already (PG migrations/db/migrations/
+-- 20221207154255_create_pgsodium_and_vault.sql: `create extension if not exists
+-- supabase_vault`), so a migration's `create extension if not exists supabase_vault`
+-- does nothing there. Unregistered, it installed the registration into `public`, and
+-- lint said `extension_in_public supabase_vault` of a project Supabase would not.
+do $twin$
+begin
+  if not exists (select 1 from pg_catalog.pg_extension where extname = 'supabase_vault')
+     and exists (select 1 from pg_catalog.pg_available_extensions where name = 'supabase_vault') then
+    create extension supabase_vault with schema vault;
+    perform pg_temp.twin_note('extension', 'supabase_vault');
+  end if;
+end
+$twin$;
