@@ -676,6 +676,25 @@ import TestSupport
         #expect(!theme.isDanger, "\(theme.consequence?.evidence ?? [])")
     }
 
+    /// The same handed to anon from an empty Vault (the twin's, where a hosted project
+    /// holds the app's provider key): "returned false or null", HARMLESS. A function
+    /// reading the Vault gets the secrets it names, in lint's rolled-back run.
+    @Test func aVaultSecretReadFromAnEmptyVaultIsProven() throws {
+        let (report, _) = try lint("""
+            create function public.get_provider_key() returns text language plpgsql security definer set search_path = '' as $$
+            declare result text;
+            begin
+              select decrypted_secret into result from vault.decrypted_secrets where name = 'provider_key' limit 1;
+              return result;
+            end $$;
+            """)
+        let call = try report.anonCall("public.get_provider_key()")
+        #expect(call.isDanger, "\(call.consequence?.evidence ?? [])")
+        #expect(call.consequence?.evidence.first == "anon called public.get_provider_key(): succeeded, returned 1 row, "
+            + "changed nothing; it read vault.secrets, the Vault's secrets, which anon's role may not read itself",
+                "\(call.consequence?.evidence ?? [])")
+    }
+
     /// An always-true update policy beside an own-only read policy on a table whose
     /// owner column is text (`user_id = auth.uid()::text`): the probe updated every row,
     /// ava's own among them, and lint said DANGER "ava updated 1 row"; a filtered update,
