@@ -511,6 +511,48 @@ import TestSupport
         #expect(anyones.isDanger, "\(anyones.consequence?.evidence ?? [])")
     }
 
+    /// An onboarding RPC making the caller's board and the board's settings row, owned
+    /// through the board (`board_settings.board_id -> boards.owner_id`): the settings row
+    /// named no user, so the call was a DANGER with the advice to revoke what the app
+    /// needs (a watch-party app's `create_room`, round thirty-four). One writing a
+    /// settings row into any board is still one.
+    @Test func anOwnRowAndItsChildOwnedThroughItAreOwnRows() throws {
+        let (report, _) = try lint("""
+            create table public.boards (id uuid primary key default gen_random_uuid(), owner_id uuid not null references auth.users (id),
+                                        title text not null);
+            create table public.board_settings (board_id uuid primary key references public.boards (id) on delete cascade,
+                                                theme text not null default 'light');
+            alter table public.boards enable row level security;
+            alter table public.board_settings enable row level security;
+            create policy boards_read on public.boards for select using (owner_id = (select auth.uid()));
+            create policy settings_read on public.board_settings for select
+              using (exists (select 1 from public.boards b where b.id = board_id and b.owner_id = (select auth.uid())));
+            create function public.new_board(p_title text) returns uuid language plpgsql security definer set search_path = '' as $$
+            declare v uuid;
+            begin
+              insert into public.boards (owner_id, title) values (auth.uid(), p_title) returning id into v;
+              insert into public.board_settings (board_id) values (v);
+              return v;
+            end $$;
+            create function public.reset_theme(p_board uuid) returns void language sql security definer set search_path = '' as $$
+              insert into public.board_settings (board_id, theme) values (p_board, 'dark')
+              on conflict (board_id) do update set theme = 'dark'
+            $$;
+            revoke all on function public.new_board(text), public.reset_theme(uuid) from public, anon;
+            grant execute on function public.new_board(text), public.reset_theme(uuid) to authenticated;
+            """)
+        func finding(_ subject: String) throws -> LintFinding {
+            try #require(report.findings.first { $0.rule.rawValue == "authenticated_security_definer_function_executable" && $0.subject == subject })
+        }
+        let mine = try finding("public.new_board(text)")
+        #expect(!mine.isDanger, "\(mine.consequence?.evidence ?? [])")
+        #expect(mine.consequence?.evidence.last?.hasPrefix(
+            "the call changed only ava's own rows (public.board_settings through public.boards.owner_id, public.boards.owner_id)") == true,
+                "\(mine.consequence?.evidence ?? [])")
+        let anyones = try finding("public.reset_theme(uuid)")
+        #expect(anyones.isDanger, "\(anyones.consequence?.evidence ?? [])")
+    }
+
     /// `add_member(p_thread_id, p_user_id)`, allowed to the thread's creator or when
     /// `auth.uid() = p_user_id`: any user adds themselves to any thread, then reads it.
     /// Every uuid argument was the other user's id, the guard said no, and no danger
