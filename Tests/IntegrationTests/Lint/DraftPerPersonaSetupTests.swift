@@ -27,4 +27,43 @@ import WardenKit
         #expect(docs.access["ben"]?.select == .own, "\(draft.yaml)")
         #expect(draft.dangerCells.isEmpty, "\(draft.dangerCells)")
     }
+
+    /// One team a migration made before any user, the personas' profiles pointing into
+    /// teams: both were put in it, so "sees other users' rows" was made up six times on
+    /// a helpdesk, and two real holes went unseen (any user moving their profile into
+    /// another team; writing into another user's ticket's log). A parent with fewer rows
+    /// than personas gets one per persona, as an empty one does.
+    @Test func aParentWithOneSeededRowGivesEachPersonaItsOwn() throws {
+        let draft = try DraftRealProjectShapesTests.draft("seededteam", """
+            create table public.teams (id uuid primary key default gen_random_uuid(), name text not null unique);
+            insert into public.teams (name) values ('Existing team');
+            create table public.profiles (id uuid primary key references auth.users (id), team_id uuid references public.teams (id));
+            create function public.handle_new_user() returns trigger language plpgsql security definer set search_path = public as $$
+            begin insert into public.profiles (id) values (new.id); return new; end $$;
+            create trigger on_auth_user_created after insert on auth.users for each row execute function public.handle_new_user();
+            create function public.is_teammate(other uuid) returns boolean language sql security definer stable set search_path = public as $$
+              select exists (select 1 from profiles a join profiles b on a.team_id = b.team_id
+                             where a.id = auth.uid() and b.id = other and a.team_id is not null) $$;
+            create table public.tickets (
+              id bigserial primary key, title text not null, creator_id uuid not null references public.profiles (id),
+              is_private boolean not null default true);
+            alter table public.profiles enable row level security;
+            alter table public.teams enable row level security;
+            alter table public.tickets enable row level security;
+            create policy teams_select on public.teams for select to authenticated using (true);
+            create policy profiles_select on public.profiles for select to authenticated using (id = auth.uid() or public.is_teammate(id));
+            create policy profiles_update on public.profiles for update to authenticated using (id = auth.uid()) with check (id = auth.uid());
+            create policy tickets_select on public.tickets for select to authenticated
+              using (creator_id = auth.uid() or not is_private or public.is_teammate(creator_id));
+            create policy tickets_insert on public.tickets for insert to authenticated with check (creator_id = auth.uid());
+            """)
+        for name in ["profiles", "tickets"] {
+            let relation = try #require(draft.plan.relations.first { $0.name == name })
+            #expect(relation.access["ava"]?.select == .own, "\(name)")
+        }
+        #expect(!draft.dangerCells.contains { $0.contains("sees other users' rows") }, "\(draft.dangerCells)")
+        try DraftRealProjectShapesTests.expectWentThrough(
+            draft, check: "ava moves a public.profiles row of ava's into a public.teams row of ben's",
+            danger: "public.profiles · ava: a signed-in user may move themselves into another user's public.teams rows")
+    }
 }

@@ -876,9 +876,11 @@ struct DraftOwnership {
                 && (column.referencesAUser || column.reference.map { $0.table != table && ownerRule(of: $0.table) != nil } == true)
         }
         let perPersona = ownerRule(of: table) != nil || linksRowsForOtherPolicies(table) || namesItsUser
-        // An empty table the personas' rows point into (`seats.team -> teams`) gets a row
-        // per persona too, so each persona's row has a parent of its own: with one, both
-        // personas sat in one team and each saw the other's seat (a made-up DANGER).
+        // A table the personas' rows point into (`seats.team -> teams`) with fewer rows
+        // than personas gets a row per persona too, so each persona's row has a parent of
+        // its own: with one, both personas sat in one team and each saw the other's seat
+        // (a made-up DANGER). One team a project's migration made did the same (a
+        // helpdesk: six made-up DANGERs, and two real ones unseen; round thirty-four).
         let parent = !perPersona && !sample.isEmpty && isParentOfPersonaRows(table)
         guard perPersona || parent else {
             // Not even one row where every value of its role column singles its user out
@@ -913,7 +915,7 @@ struct DraftOwnership {
             return """
                 do $draft$ begin
                   insert into \(quotedTable) (\(columns))
-                  select \(values) from auth.users u where u.email in (\(list))\(parent ? " and not exists (select 1 from \(quotedTable))" : "")
+                  select \(values) from auth.users u where u.email in (\(list))\(parent ? " and (select count(*) from \(quotedTable)) < \(emails.count)" : "")
                   \(onConflict(table))\(shown)
                 exception when others then
                   raise notice 'plan draft: no rows for \(table.replacingOccurrences(of: "'", with: "''")): %', sqlerrm;
@@ -929,13 +931,13 @@ struct DraftOwnership {
         return """
             do $draft$
             declare
-              persona record;\(parent ? "\n  empty boolean := not exists (select 1 from \(quotedTable));" : "")
+              persona record;\(parent ? "\n  short boolean := (select count(*) from \(quotedTable)) < \(emails.count);" : "")
               claims text := current_setting('request.jwt.claims', true);
             begin
               for persona in select u.id, u.email from auth.users u where u.email in (\(list)) order by u.email loop
                 perform set_config('request.jwt.claims', \(Self.signedInClaims(id: "persona.id", email: "persona.email")), true);
                 insert into \(quotedTable) (\(columns))
-                select \(valuesOfOne) from auth.users u where u.id = persona.id\(parent ? " and empty" : "")
+                select \(valuesOfOne) from auth.users u where u.id = persona.id\(parent ? " and short" : "")
                 \(onConflict(table))
               end loop;\(shown.isEmpty ? "" : "\n  " + Self.signInStatement(email: emails.min() ?? "") + shown)
               perform set_config('request.jwt.claims', coalesce(claims, ''), true);
