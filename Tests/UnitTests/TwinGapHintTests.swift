@@ -28,6 +28,15 @@ import WardenPostgres
         #expect(TwinGapHint.hint(for: error("unrecognized configuration parameter \"no_such_thing\"", "42704")) == nil)
     }
 
+    /// A dump of a project on PostgreSQL 17 grants MAINTAIN, which this server calls an
+    /// unrecognized privilege type (42601): the migration stopped with no word of why
+    /// (a coaching app, a CRM; round thirty-four). The message is PostgreSQL 15's.
+    @Test func aPrivilegeOfANewerPostgreSQLIsExplained() throws {
+        let hint = try #require(TwinGapHint.hint(for: error("unrecognized privilege type \"maintain\"", "42601")))
+        #expect(hint.hasPrefix("MAINTAIN is a PostgreSQL 17 privilege, which a dump of a project on 17 grants"))
+        #expect(TwinGapHint.hint(for: error("unrecognized privilege type \"frobnicate\"", "42601")) == nil)
+    }
+
     @Test func anIntervalScheduleOnAnOldPgCronIsExplained() throws {
         let hint = try #require(TwinGapHint.hint(for: error("invalid schedule: 10 seconds", .invalidParameterValue)))
         #expect(hint.hasPrefix("this server's pg_cron is older than 1.5, which added interval schedules such as '10 seconds'"))

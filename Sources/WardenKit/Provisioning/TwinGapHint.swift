@@ -9,7 +9,23 @@ import WardenPostgres
 package enum TwinGapHint {
     package static func hint(for error: PGError) -> String? {
         MissingExtension(error)?.hint ?? RefusedPrivilegedExtension(error)?.hint ?? MissingPlatformObject(error)?.hint
-            ?? oldCronHint(error) ?? extensionSchemaHint(error) ?? newerSettingHint(error)
+            ?? oldCronHint(error) ?? extensionSchemaHint(error) ?? newerSettingHint(error) ?? newerPrivilegeHint(error)
+    }
+
+    /// Privileges added after PostgreSQL 15 (`MAINTAIN`, PostgreSQL 17's release notes),
+    /// which a dump of a project on 17 grants and an older server calls unrecognized
+    /// (42601, `unrecognized privilege type "maintain"`): a coaching app's and a CRM's
+    /// migrations stopped there with no word of the version (round thirty-four).
+    static let newerPrivileges: [String: Int] = ["maintain": 17]
+
+    static func newerPrivilegeHint(_ error: PGError) -> String? {
+        let prefix = "unrecognized privilege type \""
+        guard error.sqlState == .syntaxError, error.message.lowercased().hasPrefix(prefix),
+              let name = error.message.dropFirst(prefix.count).split(separator: "\"").first.map({ $0.lowercased() }),
+              let version = newerPrivileges[name] else { return nil }
+        return "\(name.uppercased()) is a PostgreSQL \(version) privilege, which a dump of a project on \(version) grants; this "
+            + "server is older and does not know it: remove it from the GRANT (or REVOKE) list of this migration, or run "
+            + "against a PostgreSQL \(version) server with --database-url"
     }
 
     /// Settings added after PostgreSQL 15 that a newer `pg_dump` writes at the top of a
