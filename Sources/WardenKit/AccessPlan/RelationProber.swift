@@ -355,7 +355,14 @@ struct RelationProber {
         -> (values: [String?], ownColumns: [String])?
     {
         guard let owner = plan.owner, case .success(let own)? = try? truth.sample(as: persona) else { return nil }
-        let ownerColumns = Set(plan.sample.indices.filter { Self.namesBareColumn(plan.sample[$0].column, in: owner) })
+        // Named bare or qualified by the table's own name (`assigned_workouts.client_id`,
+        // as pg_get_expr writes a column inside a subquery): a rule reading the client
+        // only that way kept ava's client in "ben's row", which was ava's own.
+        let ownerColumns = Set(plan.sample.indices.filter {
+            let column = plan.sample[$0].column
+            return Self.namesBareColumn(column, in: owner) || owner.contains("\(plan.name).\(column)")
+                || owner.contains("\(SQL.quoteIdentifier(plan.name)).\(SQL.quoteIdentifier(column))")
+        })
         guard !ownerColumns.isEmpty else { return nil }
         var mixed = own
         for index in ownerColumns { mixed[index] = others[index] }

@@ -1,5 +1,7 @@
 import Testing
-import WardenKit
+@testable import WardenKit
+import WardenPostgres
+import TestSupport
 
 /// "Insert another user's row" where the row also points at a parent row of its
 /// writer's: a notes app's insert policy checked only that the board was the writer's,
@@ -54,5 +56,56 @@ import WardenKit
         #expect(notes.access["ava"]?.insert == .own, "\(draft.yaml)")
         #expect(try Self.otherRowProbe(draft, "ava").observed.hasPrefix("denied (42501"))
         #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
+    }
+
+    /// An owner rule naming the parent's key only qualified by the table's own name, as
+    /// pg_get_expr writes a column inside a subquery (`c.id = workouts.client_id`), and
+    /// another column bare (`template_id is not null`): "ben's row" kept ava's client,
+    /// was ava's own row, went in, and a coaching app's workouts were a made-up DANGER.
+    @Test func aQualifiedOwnerColumnIsTheOtherUsersToo() throws {
+        let connection = try Connection(try TestCluster.newTwinDatabase("othersrowqualified").project)
+        try connection.execute(unsafeScript: """
+            create table public.clients (id uuid primary key default gen_random_uuid(), user_id uuid not null references auth.users (id));
+            create table public.templates (id uuid primary key default gen_random_uuid(), user_id uuid not null references auth.users (id));
+            create table public.workouts (
+              id uuid primary key default gen_random_uuid(), client_id uuid not null references public.clients (id),
+              template_id uuid not null references public.templates (id));
+            alter table public.workouts enable row level security;
+            create policy workouts_read on public.workouts for select to authenticated
+              using (exists (select 1 from public.clients c where c.id = workouts.client_id and c.user_id = auth.uid()));
+            create policy workouts_insert on public.workouts for insert to authenticated
+              with check (exists (select 1 from public.clients c where c.id = client_id and c.user_id = auth.uid()));
+            alter table public.clients enable row level security;
+            alter table public.templates enable row level security;
+            create policy clients_own on public.clients for select to authenticated using (user_id = auth.uid());
+            create policy templates_own on public.templates for select to authenticated using (user_id = auth.uid());
+            """)
+        let plan = try AccessPlanParser(file: "workouts.yml").parse("""
+            schemas: [public]
+            personas:
+              ava: { role: authenticated, email: ava.workouts@example.com }
+              ben: { role: authenticated, email: ben.workouts@example.com }
+            setup:
+              - insert into public.clients (user_id) select id from auth.users
+              - insert into public.templates (user_id) select id from auth.users
+              - insert into public.workouts (client_id, template_id) select c.id, t.id from public.clients c join public.templates t using (user_id)
+            relations:
+              clients:
+                owner: user_id = auth.uid()
+                sample: { user_id: auth.uid() }
+                access: { ava: { select: own }, ben: { select: own } }
+              templates:
+                owner: user_id = auth.uid()
+                sample: { user_id: auth.uid() }
+                access: { ava: { select: own }, ben: { select: own } }
+              workouts:
+                owner: "(exists (select 1 from public.clients c where c.id = workouts.client_id and c.user_id = auth.uid())) and template_id is not null"
+                sample:
+                  client_id: "(select id from public.clients where user_id = auth.uid())"
+                  template_id: "(select id from public.templates where user_id = auth.uid())"
+                access: { ava: { select: own, insert: own }, ben: { select: own, insert: own } }
+            """)
+        let report = try AccessPlanRunner(connection: connection, plan: plan).run()
+        #expect(report.failures.isEmpty, "\(report.failures.map { "\($0.name): \($0.observed)" })")
     }
 }
