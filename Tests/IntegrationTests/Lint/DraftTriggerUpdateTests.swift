@@ -46,15 +46,15 @@ import WardenKit
         #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
     }
 
-    /// A usage whose trigger draws on its stock (`remaining = remaining - new.qty`): a
-    /// count assigned from itself is no privilege. The usages were given to no persona,
+    /// A usage whose trigger draws on its stock (`"remaining" = "remaining" - new.qty`,
+    /// and a flag derived from it): a count assigned from itself is no privilege. The usages were given to no persona,
     /// and "ava moves her usage into ben's stock", which lowers ben's count through the
     /// definer trigger, went unseen (a habit tracker).
     @Test func aUsageThatDrawsOnAStockIsGivenToThePersonas() throws {
         let draft = try DraftRealProjectShapesTests.draft("usagesstock", """
             create table public.stocks (
               id uuid primary key default gen_random_uuid(), user_id uuid not null references auth.users,
-              remaining int not null default 10);
+              remaining int not null default 10, is_empty boolean not null default false);
             alter table public.stocks enable row level security;
             create policy stocks_own on public.stocks for all using (user_id = auth.uid()) with check (user_id = auth.uid());
             create table public.usages (
@@ -67,7 +67,8 @@ import WardenKit
             create policy usages_update on public.usages for update using (user_id = auth.uid()) with check (user_id = auth.uid());
             create function public.apply_usage() returns trigger language plpgsql security definer set search_path = public as $$
             begin
-              update public.stocks set remaining = remaining - new.qty where id = new.stock_id;
+              update "public"."stocks" set "remaining" = "remaining" - new.qty, "is_empty" = ("remaining" - new.qty) <= 0
+                where id = new.stock_id;
               return new;
             end $$;
             create trigger apply_usage after insert or update on public.usages for each row execute function public.apply_usage();

@@ -1144,15 +1144,20 @@ struct DraftOwnership {
     static func assignedColumns(_ list: Substring, leavingOutCounters: Bool = false) -> Set<String> {
         let regex = try? NSRegularExpression(pattern: #"(?:^|,)\s*"?([a-z_][a-z0-9_$]*)"?\s*=([^,]*)"#)
         let text = String(list)
-        return Set((regex?.matches(in: text, range: NSRange(text.startIndex..., in: text)) ?? []).compactMap { match in
+        var counted = false
+        let names = Set<String>((regex?.matches(in: text, range: NSRange(text.startIndex..., in: text)) ?? []).compactMap { match -> String? in
             guard let name = Range(match.range(at: 1), in: text).map({ String(text[$0]) }) else { return nil }
+            // (Quotes read away: `"remaining_items" = "remaining_items" - new.quantity`.)
             if leavingOutCounters, let value = Range(match.range(at: 2), in: text),
-               text[value].range(of: #"(?<![\w."])"# + NSRegularExpression.escapedPattern(for: name) + #"(?![\w"])"#,
-                                 options: .regularExpression) != nil {
-                return nil
+               text[value].replacingOccurrences(of: "\"", with: "").range(
+                   of: #"(?<![\w.])"# + NSRegularExpression.escapedPattern(for: name) + #"(?!\w)"#, options: .regularExpression) != nil {
+                counted = true
             }
             return name
         })
+        // A statement keeping a count is bookkeeping, the flags it derives from the count
+        // with it too (`is_depleted = remaining_items - new.quantity <= 0`).
+        return leavingOutCounters && counted ? [] : names
     }
 
     /// Why the setup gives the personas no row of `table` when it gives none on purpose.
