@@ -36,6 +36,17 @@ import TestSupport
         return try PlanDrafter(connection: connection).draft()
     }
 
+    /// Requires `table`'s drafted access for ava to be `ava`, no cell "cannot probe",
+    /// and the draft to pass its own run.
+    static func expectEveryCellProbed(
+        _ draft: PlanDraft, table: String, ava: Access, sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) throws {
+        let relation = try #require(draft.plan.relations.first { $0.name == table }, sourceLocation: sourceLocation)
+        #expect(relation.access["ava"] == ava, "\(draft.yaml)", sourceLocation: sourceLocation)
+        #expect(!draft.yaml.contains("cannot probe"), "\(draft.yaml)", sourceLocation: sourceLocation)
+        #expect(draft.verified, "\(failures(draft))", sourceLocation: sourceLocation)
+    }
+
     /// The draft's own run's failures, for a message.
     static func failures(_ draft: PlanDraft) -> [String] { draft.report.failures.map { "\($0.name): \($0.observed)" } }
 
@@ -830,10 +841,7 @@ import TestSupport
             create policy "items" on public.items for all to authenticated
               using (public.is_member(group_id)) with check (public.is_member(group_id));
             """)
-        let items = try #require(draft.plan.relations.first { $0.name == "items" })
-        #expect(items.access["ava"] == Access(select: .own, insert: .own, update: .own, delete: .own), "\(draft.yaml)")
-        #expect(!draft.yaml.contains("cannot probe"), "\(draft.yaml)")
-        #expect(draft.verified, "\(Self.failures(draft))")
+        try Self.expectEveryCellProbed(draft, table: "items", ava: Access(select: .own, insert: .own, update: .own, delete: .own))
     }
 
     /// Messages in a conversation of two users, under a check the draft does not read

@@ -40,16 +40,14 @@ import WardenKit
             create policy msg_sel on public.messages for select using (
               exists (select 1 from public.matches m where m.id = match_id and m.active and auth.uid() in (m.user1_id, m.user2_id)));
             """)
-        let likes = try #require(draft.plan.relations.first { $0.name == "likes" })
-        #expect(likes.access["ava"] == Access(select: .own, insert: .own, update: .nothing, delete: .own), "\(draft.yaml)")
-        #expect(!draft.yaml.contains("cannot probe"), "\(draft.yaml)")
-        #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
+        try DraftRealProjectShapesTests.expectEveryCellProbed(
+            draft, table: "likes", ava: Access(select: .own, insert: .own, update: .nothing, delete: .own))
     }
 
     /// A usage whose trigger draws on its stock (`"remaining" = "remaining" - new.qty`,
-    /// and a flag derived from it): a count assigned from itself is no privilege. The usages were given to no persona,
-    /// and "ava moves her usage into ben's stock", which lowers ben's count through the
-    /// definer trigger, went unseen (a habit tracker).
+    /// and a flag derived from it): a count assigned from itself is no privilege. The
+    /// usages were given to no persona, and "ava moves her usage into ben's stock", which
+    /// lowers ben's count through the definer trigger, went unseen (a habit tracker).
     @Test func aUsageThatDrawsOnAStockIsGivenToThePersonas() throws {
         let draft = try DraftRealProjectShapesTests.draft("usagesstock", """
             create table public.stocks (

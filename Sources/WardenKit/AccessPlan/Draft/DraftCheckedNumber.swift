@@ -62,15 +62,6 @@ enum DraftCheckedNumber {
                         order by u.i limit 1)
                 """
         }
-        guard !rows.isEmpty,
-              let result = try? CatalogReads.run(connection, [SQL.joined(rows, separator: " union all ")]).first
-        else { return [:] }
-        var chosen: [String: [String: String]] = [:]
-        for row in result.rows {
-            guard let table = row[0], let column = row[1], let index = row[2].flatMap({ Int($0) }),
-                  let candidates = offered[table]?[column], (1...candidates.count).contains(index) else { continue }
-            chosen[table, default: [:]][column] = candidates[index - 1]
-        }
-        return chosen
+        return DraftCheckedChoice.read(connection, rows: rows, offered: offered)
     }
 }
