@@ -517,7 +517,9 @@ struct FunctionCallProbe {
             // A row whose parent is the user's (`board_settings.board_id -> boards`, whose
             // `owner_id` is): an onboarding function making the caller's board and its
             // settings row was a DANGER with the advice to revoke it (round thirty-four).
-            guard let parent = ownedParent(of: table) else { return nil }
+            guard let parent = ownership?.ownedParent(of: table, ownerOf: {
+                ownership?.ownerColumn(of: $0) ?? ownership?.catalog.userColumns[$0]
+            }) else { return nil }
             owners.append((table, "\(table) through \(parent.table).\(parent.owner)",
                            "exists (select 1 from \(Self.quoted(parent.table)) p where p.\(SQL.quoteIdentifier(parent.key)) = "
                             + "t.\(SQL.quoteIdentifier(parent.column)) and p.\(SQL.quoteIdentifier(parent.owner))::text = '\(id)')"))
@@ -534,19 +536,6 @@ struct FunctionCallProbe {
         let outcome = try context.asPersona(persona, "POST", on: finding, "select \(call)") { after = try readOthers() }
         guard case .rows = outcome, after == before else { return nil }
         return owners.map(\.shown).joined(separator: ", ")
-    }
-
-    /// The first foreign key of `table` to a table with an owner or user column: its
-    /// column, the parent, the key it references, and the parent's owner column.
-    private func ownedParent(of table: String) -> (column: String, table: String, key: String, owner: String)? {
-        guard let ownership else { return nil }
-        for column in ownership.catalog.columns[table] ?? [] {
-            guard let reference = column.reference, reference.table != table, !column.referencesAUser,
-                  let owner = ownership.ownerColumn(of: reference.table) ?? ownership.catalog.userColumns[reference.table]
-            else { continue }
-            return (column.name, reference.table, reference.column, owner)
-        }
-        return nil
     }
 
     /// The membership table whose rows make `table`'s rows their members' (`members

@@ -400,19 +400,8 @@ struct DraftCatalog {
                 checkedNumbers.append((table, column, checks))
             }
         }
-        let texts = DraftCheckedText.read(connection, checks: checked)
-        for (table, values) in texts {
-            for (name, text) in values {
-                guard let index = catalog.columns[table]?.firstIndex(where: { $0.name == name }) else { continue }
-                catalog.columns[table]?[index].checkedText = text
-            }
-        }
-        for (table, values) in DraftCheckedNumber.read(connection, checks: checkedNumbers) {
-            for (name, number) in values {
-                guard let index = catalog.columns[table]?.firstIndex(where: { $0.name == name }) else { continue }
-                catalog.columns[table]?[index].checkedNumber = number
-            }
-        }
+        catalog.setColumns(\.checkedText, to: DraftCheckedText.read(connection, checks: checked))
+        catalog.setColumns(\.checkedNumber, to: DraftCheckedNumber.read(connection, checks: checkedNumbers))
         catalog.readPolicies(Array(results.dropFirst().dropLast()))
         for table in catalog.columns.keys {
             catalog.ownerColumns[table] = DraftOwnership.findOwnerColumn(of: table, in: catalog)
@@ -656,6 +645,16 @@ struct DraftCatalog {
         }
     }
 
+    /// Sets `property` of each column `values` names (table -> column -> value).
+    private mutating func setColumns<Value>(_ property: WritableKeyPath<Column, Value?>, to values: [String: [String: Value]]) {
+        for (table, byColumn) in values {
+            for (name, value) in byColumn {
+                guard let index = columns[table]?.firstIndex(where: { $0.name == name }) else { continue }
+                columns[table]?[index][keyPath: property] = value
+            }
+        }
+    }
+
     /// Adds to `Column.pairChecks` the comparisons of two of a table's columns that its
     /// policies' WITH CHECK make them differ by (`(user_id <> target_id)`, as
     /// `pg_get_expr` spells it): a like of oneself refused by the policy, not by a check
@@ -672,14 +671,13 @@ struct DraftCatalog {
                 guard let whole = Range(match.range, in: text), let left = Range(match.range(at: 1), in: text),
                       let right = Range(match.range(at: 2), in: text) else { continue }
                 let names = [DraftOwnership.unquoted(String(text[left])), DraftOwnership.unquoted(String(text[right]))]
-                guard names[0] != names[1] else { continue }
-                for index in (columns[table] ?? []).indices where names.contains(columns[table]![index].name) {
-                    // Only where both are the table's columns (not `auth.uid() <> x`).
-                    guard names.allSatisfy({ name in columns[table]!.contains { $0.name == name } }) else { break }
-                    let comparison = String(text[whole])
-                    if !columns[table]![index].pairChecks.contains(comparison) {
-                        columns[table]![index].pairChecks.append(comparison)
-                    }
+                let comparison = String(text[whole])
+                // Two of the table's columns (not `auth.uid() <> x`).
+                guard names[0] != names[1], let tableColumns = columns[table],
+                      names.allSatisfy({ name in tableColumns.contains { $0.name == name } }) else { continue }
+                for index in tableColumns.indices
+                where names.contains(tableColumns[index].name) && !tableColumns[index].pairChecks.contains(comparison) {
+                    columns[table]![index].pairChecks.append(comparison)
                 }
             }
         }

@@ -1054,6 +1054,20 @@ struct DraftOwnership {
         return membership.rowColumn
     }
 
+    /// The first foreign key of `table` to another table (not `auth.users`) that
+    /// `ownerOf` gives an owner column: its column, that table, the key it references,
+    /// and the owner column (`board_settings.board_id -> boards (id)`, `owner_id`).
+    func ownedParent(of table: String, ownerOf: (String) -> String?)
+        -> (column: String, table: String, key: String, owner: String)?
+    {
+        for column in catalog.columns[table] ?? [] {
+            guard let reference = column.reference, reference.table != table, reference.table != "auth.users",
+                  let owner = ownerOf(reference.table) else { continue }
+            return (column.name, reference.table, reference.column, owner)
+        }
+        return nil
+    }
+
     /// Whether a table with rows per persona has a foreign key into `table`.
     private func isParentOfPersonaRows(_ table: String) -> Bool {
         catalog.columns.contains { other, columns in

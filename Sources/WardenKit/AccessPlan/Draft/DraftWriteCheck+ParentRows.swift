@@ -73,15 +73,11 @@ extension DraftWriteCheck {
             return owner
         }
         if let owner = uuidOwner(of: parent) { return "join auth.users u on u.id = p.\(DraftOwnership.sqlName(owner))" }
-        guard ownership.membershipColumns(of: parent) == nil else { return nil }
-        for column in columns[parent] ?? [] {
-            guard let reference = column.reference, reference.table != parent, reference.table != "auth.users",
-                  let owner = uuidOwner(of: reference.table) else { continue }
-            return """
-                join \(reference.table) g on g.\(DraftOwnership.sqlName(reference.column)) = p.\(DraftOwnership.sqlName(column.name))
-                      join auth.users u on u.id = g.\(DraftOwnership.sqlName(owner))
-                """
-        }
-        return nil
+        guard ownership.membershipColumns(of: parent) == nil,
+              let grandparent = ownership.ownedParent(of: parent, ownerOf: uuidOwner) else { return nil }
+        return """
+            join \(grandparent.table) g on g.\(DraftOwnership.sqlName(grandparent.key)) = p.\(DraftOwnership.sqlName(grandparent.column))
+                  join auth.users u on u.id = g.\(DraftOwnership.sqlName(grandparent.owner))
+            """
     }
 }
