@@ -115,17 +115,27 @@ struct FunctionCallProbe {
             // And what it returned, digested, to tell values made per call from data.
             let digest = returns == "void" || returns == "boolean" ? "null" : "md5(string_agg(result::text, ','))"
             let sql = "select \(counted)::text, \(digest) from (select \(call) as result) as called"
+            var written: [(table: String, verb: String, count: Int)] = []
+            var contentsAfter: [String: String] = [:]
             let outcome = try context.asPersona(persona, "POST", on: finding, sql) {
                 let after = try tableChanges()
-                let written = Self.writes(before: before, after: after)
-                changes = written.map(Self.described)
-                truncated = written.contains { $0.verb == Self.truncated }
-                changedTables = written.map(\.table).reduce(into: []) { tables, table in
-                    if tables.last != table { tables.append(table) }
-                }
+                written = Self.writes(before: before, after: after)
+                contentsAfter = try TableContents.read(Self.countedTables(written), on: context.connection)
                 readTables = Self.readATable(before: before, after: after)
                 readRows = Self.readARow(before: before, after: after)
                 scanned = Self.scannedTables(before: before, after: after)
+            }
+            // Read again now that the call is rolled back: a table holding what it held
+            // before kept none of the writes counted (the function's own exception block
+            // undid them).
+            let contentsBefore = try TableContents.read(Array(contentsAfter.keys), on: context.connection)
+            written.removeAll { write in
+                write.verb != Self.truncated && contentsAfter[write.table].map { $0 == contentsBefore[write.table] } == true
+            }
+            changes = written.map(Self.described)
+            truncated = written.contains { $0.verb == Self.truncated }
+            changedTables = written.map(\.table).reduce(into: []) { tables, table in
+                if tables.last != table { tables.append(table) }
             }
             switch outcome {
             case .rows(let rows):
@@ -580,6 +590,11 @@ struct FunctionCallProbe {
             let truncated = then.map { $0[5] != now[5] } == true ? [(table, Self.truncated, 0)] : []
             return truncated + counted
         }
+    }
+
+    /// The tables of `writes` with rows counted (not truncated), each once.
+    static func countedTables(_ writes: [(table: String, verb: String, count: Int)]) -> [String] {
+        Array(Set(writes.filter { $0.verb != truncated }.map(\.table))).sorted()
     }
 
     /// The verb of a table `writes` found truncated (its rows are not counted).
