@@ -226,6 +226,14 @@ struct FunctionCallProbe {
             case .refused(let error):
                 evidence.append("\(persona) called \(shown): failed, \(PersonaOutcome.describe(error))")
                 if error.sqlState != .insufficientPrivilege { refusedOnlyForPrivilege = false }
+                // A user's id or e-mail that is taken (`create_user(id, email)` making a
+                // confirmed account, 23505 on ava's id: anon making accounts was a WARN):
+                // the same call again with ones no one has.
+                if error.sqlState == .uniqueViolation, let fresh = Self.freshValues(for: values),
+                   !attempts.contains(fresh) {
+                    attempts.insert(fresh, at: attempt + 1)
+                    continue
+                }
                 _ = try tableRowsLater(than: attempt)
             }
         }
@@ -388,6 +396,24 @@ struct FunctionCallProbe {
             return Argument(sql: "array[\(sql)]", shown: "[\(one.shown)]")
         default: return .null
         }
+    }
+
+    /// `values` with each user's id and e-mail replaced by ones no user has; nil when
+    /// it has neither.
+    static func freshValues(for values: [Argument]) -> [Argument]? {
+        var replaced = false
+        let fresh = values.map { value -> Argument in
+            if value.shown.hasSuffix("'s id") {
+                replaced = true
+                return Argument(sql: "'\(UUID().uuidString.lowercased())'", shown: "a new id", named: value.named)
+            }
+            if value.shown.hasSuffix("'s e-mail") {
+                replaced = true
+                return Argument(sql: "'someone.new@example.com'", shown: "a new e-mail", named: value.named)
+            }
+            return value
+        }
+        return replaced ? fresh : nil
     }
 
     /// A date or timestamp for a parameter, by its name: the far past for the start of a
