@@ -467,19 +467,32 @@ struct DraftCatalog {
             where vn.nspname = any(\(schemaArray)::text[]) and v.relkind in ('v', 'm')
             order by 1, 2
             """,
+            // The project's functions that read the user, or call one that does (two calls
+            // deep: artemis's `is_auth_in_org_of_alias(id)` reads it through
+            // `is_auth_member_of_org(...)`; without it no owner rule was drafted, and six
+            // "may insert, update, delete every row" DANGERs were made up).
             """
-            select format('%I.%I(', n.nspname, p.proname)
-            from pg_proc p join pg_namespace n on n.oid = p.pronamespace
-            -- pg_catalog's thousands of functions are left out first, by an oid
-            -- comparison; the CASE keeps the pattern off the other platform schemas'
-            -- functions (the planner ran it first, on every function: 19 ms of a
-            -- planless run with pgTAP installed, 3 ms now; issue 18), and strpos
-            -- passes over the bodies that cannot match before the regex engine does.
-            where p.pronamespace <> 'pg_catalog'::pg_catalog.regnamespace and p.prokind = 'f'
-              and case when n.nspname <> all(\(PostgresArray.literal(LintCatalog.systemSchemas))::text[])
-                            and n.nspname not like 'pg\\_%'
-                       then (strpos(lower(p.prosrc), 'auth.') > 0 or strpos(lower(p.prosrc), 'request.jwt.claim') > 0)
-                            and p.prosrc ~* 'auth\\.(uid|jwt)\\s*\\(|request\\.jwt\\.claim' else false end
+            with recursive project as materialized (
+              select p.oid, p.proname, p.prosrc, n.nspname
+              from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+              -- pg_catalog's thousands of functions are left out first, by an oid
+              -- comparison, then the other platform schemas' (a pattern run on every
+              -- function cost 19 ms of a planless run with pgTAP installed; issue 18).
+              where p.pronamespace <> 'pg_catalog'::pg_catalog.regnamespace and p.prokind = 'f'
+                and n.nspname <> all(\(PostgresArray.literal(LintCatalog.systemSchemas))::text[])
+                and n.nspname not like 'pg\\_%'),
+            readers(oid, proname, depth) as (
+              -- strpos passes over the bodies that cannot match before the regex engine does.
+              select oid, proname, 0 from project
+              where (strpos(lower(prosrc), 'auth.') > 0 or strpos(lower(prosrc), 'request.jwt.claim') > 0)
+                and prosrc ~* 'auth\\.(uid|jwt)\\s*\\(|request\\.jwt\\.claim'
+              union
+              select f.oid, f.proname, r.depth + 1 from readers r
+              join project f on f.oid <> r.oid and strpos(lower(f.prosrc), lower(r.proname::text)) > 0
+               and f.prosrc ~* ('\\m' || r.proname || '\\s*\\(')
+              where r.depth < 2)
+            select distinct format('%I.%I(', f.nspname, f.proname)
+            from readers r join project f on f.oid = r.oid
             order by 1
             """,
             // Tables that refuse ON CONFLICT: with rules on insert or update, or a deferrable
