@@ -46,12 +46,13 @@ import TestSupport
         #expect(try connection.query("select count(*)::text from public.posts").scalar == "0")
     }
 
-    /// A select policy through a helper with an ambiguous column (42702 on every row)
-    /// beside `for all using (team_id = coach_team(auth.uid()))`: the first policy's rule
+    /// A policy through a helper with an ambiguous column (42702 on every row) beside
+    /// `for all using (team_id = coach_team(auth.uid()))`: the first policy's rule
     /// failed on the rows, so the table had no owner rule and no rows, and "may insert
     /// every row" was a made-up DANGER (a sports team app). Another policy's rule is
     /// taken, with a NOTE naming the one that fails.
     @Test func anOwnerRuleThatFailsOnTheRowsGivesWayToAnotherPolicys() throws {
+        // (Both govern writes: a rule that only lets rows be read comes after them.)
         let draft = try DraftRealProjectShapesTests.draft("failingrule", """
             create table public.teams (id bigint generated always as identity primary key, coach_id uuid references auth.users);
             create table public.players (id bigint generated always as identity primary key, user_id uuid references auth.users,
@@ -67,7 +68,7 @@ import TestSupport
               $$ begin return (select id from public.teams where coach_id = uid); end $$;
             create function public.player_of(user_id uuid) returns bigint language plpgsql stable as
               $$ begin return (select id from public.players where players.user_id = user_id); end $$;
-            create policy "A read" on public.assignments for select to authenticated using (player_id = public.player_of(auth.uid()));
+            create policy "A player" on public.assignments for all to authenticated using (player_id = public.player_of(auth.uid()));
             create policy "b coach" on public.assignments for all to authenticated using (team_id = public.coach_team(auth.uid()));
             """)
         let assignments = try #require(draft.plan.relations.first { $0.name == "assignments" })
@@ -98,6 +99,37 @@ import TestSupport
             """)
         let articles = try #require(draft.plan.relations.first { $0.name == "articles" })
         #expect(articles.owner == nil, "\(draft.yaml)")
+        #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
+    }
+
+    /// A buyers' read of archived items they ordered, named to sort before the sellers'
+    /// `for all` rule through their shop: its rule was taken as the owner rule, each
+    /// seller's items were "other users' rows", and dev made up "ben may update other
+    /// users' rows" (a booking marketplace's services, round thirty-five). A rule that
+    /// governs writes is taken before one that only lets rows be read.
+    @Test func aRuleGoverningWritesIsTakenBeforeAReadOnlyOne() throws {
+        let draft = try DraftRealProjectShapesTests.draft("writerule", """
+            create table public.shops (id uuid primary key default gen_random_uuid(), owner_id uuid not null unique references auth.users);
+            alter table public.shops enable row level security;
+            create policy shops_owner on public.shops for all to authenticated using (owner_id = auth.uid()) with check (owner_id = auth.uid());
+            create table public.items (id uuid primary key default gen_random_uuid(), shop_id uuid not null references public.shops,
+              archived boolean not null default false);
+            alter table public.items enable row level security;
+            create table public.orders (id uuid primary key default gen_random_uuid(), item_id uuid not null references public.items,
+              buyer_id uuid not null references auth.users);
+            alter table public.orders enable row level security;
+            create policy orders_buyer on public.orders for all to authenticated using (buyer_id = auth.uid()) with check (buyer_id = auth.uid());
+            create policy a_buyers_read_archived on public.items for select to authenticated
+              using (archived and exists (select 1 from public.orders o where o.item_id = items.id and o.buyer_id = auth.uid()));
+            create policy b_sellers_manage on public.items for all to authenticated
+              using (exists (select 1 from public.shops s where s.id = shop_id and s.owner_id = auth.uid()))
+              with check (exists (select 1 from public.shops s where s.id = shop_id and s.owner_id = auth.uid()));
+            """)
+        let items = try #require(draft.plan.relations.first { $0.name == "items" })
+        #expect(items.owner?.contains("s.owner_id = auth.uid()") == true, "\(draft.yaml)")
+        #expect(items.access["ava"] == Access(select: .own, insert: .own, update: .own, delete: .own), "\(draft.yaml)")
+        #expect(items.access["ben"] == Access(select: .own, insert: .own, update: .own, delete: .own), "\(draft.yaml)")
+        #expect(!draft.dangerCells.contains { $0.hasPrefix("public.items") }, "\(draft.dangerCells)")
         #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
     }
 }

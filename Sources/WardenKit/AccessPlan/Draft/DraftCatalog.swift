@@ -135,6 +135,9 @@ struct DraftCatalog {
     var policyHelperBodies: [String: [String]] = [:]
     /// Table -> the WITH CHECK expressions alone.
     var withCheckExpressions: [String: [String]] = [:]
+    /// Table -> the expressions of the policies that govern writes (for insert, update,
+    /// delete or all).
+    var writeExpressions: [String: [String]] = [:]
     /// Table -> its policies' USING expressions (which rows a statement may touch).
     var usingExpressions: [String: [String]] = [:]
     /// Policy expressions that read no column of their table (`exists (select 1 from
@@ -445,7 +448,7 @@ struct DraftCatalog {
                             and d.refobjid = p.polrelid and d.refobjsubid > 0)
                     or strpos(coalesce(pg_get_expr(p.polqual, p.polrelid), '') || ' ' || coalesce(pg_get_expr(p.polwithcheck, p.polrelid), ''),
                               quote_ident(c.relname) || '.*') > 0)::text,
-                   (p.polcmd in ('r', '*'))::text
+                   (p.polcmd in ('r', '*'))::text, (p.polcmd <> 'r')::text
             from pg_policy p join pg_class c on c.oid = p.polrelid join pg_namespace n on n.oid = c.relnamespace
             where n.nspname = any(\(schemaArray)::text[])
             order by p.polname
@@ -799,6 +802,7 @@ struct DraftCatalog {
             if row[3] == "false" { rowlessExpressions.formUnion(expressions) }
             if row[4] == "true", let using = row[1] { readExpressions[row[0] ?? "", default: []].append(using) }
             if let using = row[1] { usingExpressions[row[0] ?? "", default: []].append(using) }
+            if row[5] == "true" { writeExpressions[row[0] ?? "", default: []] += expressions }
         }
         securityDefiner = Set(results[1].compactMap { $0[0] })
         for row in results[2] { viewSources[row[0] ?? "", default: []].append(row[1] ?? "") }

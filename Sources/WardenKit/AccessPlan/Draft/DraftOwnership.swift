@@ -233,6 +233,13 @@ struct DraftOwnership {
             let reads = Set(catalog.readExpressions[table] ?? [])
             expressions = expressions.filter { namesABucket($0) && reads.contains($0) }
                 + expressions.filter { namesABucket($0) && !reads.contains($0) } + expressions.filter { !namesABucket($0) }
+        } else {
+            // A table's: a rule that governs writes before one that only lets rows be read,
+            // whatever the policies' names: a buyers' read of archived items they ordered
+            // sorted before the sellers' `for all` rule, each seller's items were "other
+            // users' rows", and a made-up DANGER said one seller may update another's.
+            let writes = Set(catalog.writeExpressions[table] ?? [])
+            expressions = expressions.filter { writes.contains($0) } + expressions.filter { !writes.contains($0) }
         }
         // The ownership branch must read a column of the row: in `status = 'published' or
         // has_role(auth.uid(), 'admin')`, the branch asking who the user is is an admin
