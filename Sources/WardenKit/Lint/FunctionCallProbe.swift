@@ -361,7 +361,8 @@ struct FunctionCallProbe {
         switch (parameter.category, parameter.type) {
         case ("N", _): return Argument(sql: "1", shown: "1")
         case ("S", _):
-            if let value = Self.comparedLiteral(of: parameter.name, in: body).map(DraftOwnership.literal) {
+            if let value = Self.comparedLiteral(of: parameter.name, in: body).map(DraftOwnership.literal)
+                ?? checkedValue(assignedFrom: parameter.name, in: body) {
                 return Argument(sql: value, shown: value)
             }
             // An e-mail: the user's whose id the call gets (anyone who has seen an e-mail
