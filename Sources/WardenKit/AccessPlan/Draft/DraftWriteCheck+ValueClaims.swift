@@ -39,7 +39,7 @@ extension DraftWriteCheck {
                 guard column.name != owner, column.writable, column.reference == nil, column.category == "S",
                       column.allowedValues == nil,
                       !DraftSingledOutValues.namesARole(column: column.name, type: column.typeName),
-                      let reader = readers.first(where: { matches($0.expressions, column: column.name) })?.name
+                      let reader = readers.first(where: { matches($0.expressions, column: column.name, besidesOf: $0.name) })?.name
                 else { return [] }
                 let target = """
                     select p.\(DraftOwnership.sqlName(column.name))::text from \(quoted) p
@@ -101,10 +101,17 @@ extension DraftWriteCheck {
 
     /// Whether one of `expressions` (deparsed with an empty search_path, each reading the
     /// table in a subquery: `select l.email from public.linked_emails l`) names `column`.
-    private static func matches(_ expressions: [String], column: String) -> Bool {
+    /// Whether an expression names `column`, not counting the reader's own column of
+    /// that name (`storage.objects.name`, the file's path, inside a subquery over
+    /// `albums`: "may claim another user's name" was a made-up DANGER, and its rewrite
+    /// check failed the draft's own run).
+    private static func matches(_ expressions: [String], column: String, besidesOf reader: String) -> Bool {
         let name = DraftOwnership.columnPattern(column)
+        let readersOwn = #"(?<![\w"])"# + DraftOwnership.namePattern(of: reader) + #"\s*\.\s*"?"#
+            + NSRegularExpression.escapedPattern(for: column) + #""?(?![\w"])"#
         return expressions.contains { expression in
-            expression.range(of: #"(?<![\w"])"# + name + #"(?![\w"])"#, options: .regularExpression) != nil
+            let others = expression.replacingOccurrences(of: readersOwn, with: " ", options: [.regularExpression, .caseInsensitive])
+            return others.range(of: #"(?<![\w"])"# + name + #"(?![\w"])"#, options: .regularExpression) != nil
         }
     }
 }
