@@ -56,7 +56,25 @@ struct AlwaysTruePolicyProbe {
         // of its inserter, so it is no other user's (any user creating an organisation
         // was a DANGER). Not tried.
         let group = owning == nil ? ownership.groupMembership(of: table) : nil
+        var provenAs = ava
         if ["a", "*"].contains(command), let group {
+            // But a policy anon meets too lets visitors add rows that are no member's:
+            // tried as anon (lint said HARMLESS where dev said "anon may insert", a DANGER).
+            if roles.contains("public") || roles.contains("anon"),
+               let anon = context.plan.personas.first(where: { $0.user == nil && $0.role == "anon" }) {
+                switch try context.asPersona(anon.name, "POST", on: finding, insertOfTheSample(into: quoted)) {
+                case .rows:
+                    (proven, provenAs) = (true, anon.name)
+                    evidence.append("\(anon.name) inserted a row of \(table) without signing in")
+                case .refused(let error) where Self.brokeAConstraintAfterThePolicy(error, table: table):
+                    (proven, provenAs) = (true, anon.name)
+                    evidence.append("\(anon.name)'s insert into \(table) passed the policy, then broke a constraint, which is "
+                        + "checked after row-level security (\(PersonaOutcome.describe(error)))")
+                case .refused(let error):
+                    refused(error)
+                    evidence.append("\(anon.name)'s insert into \(table): refused (\(PersonaOutcome.describe(error)))")
+                }
+            }
             evidence.append("\(ava)'s insert into \(table) names no user: its rows are their members' (\(group.table)), "
                 + "so a new row is no other user's (not tried)")
         } else if ["a", "*"].contains(command), let benName, let ben = context.userIDs[benName] {
@@ -146,7 +164,15 @@ struct AlwaysTruePolicyProbe {
                     + "constraint, so the policy itself was not tried",
             ])
         }
-        return LintConsequence(verdict: proven ? .proven : .harmless, evidence: evidence, personas: proven ? [ava] : [])
+        return LintConsequence(verdict: proven ? .proven : .harmless, evidence: evidence, personas: proven ? [provenAs] : [])
+    }
+
+    /// An insert of the table's drafted sample row (`default values` where it has none).
+    private func insertOfTheSample(into quoted: String) -> String {
+        let sample = ownership.sample(of: finding.subject)
+        guard !sample.isEmpty else { return "insert into \(quoted) default values" }
+        return "insert into \(quoted) (\(sample.map { DraftOwnership.sqlName($0.column) }.joined(separator: ", "))) "
+            + "values (\(sample.map(\.expression).joined(separator: ", ")))"
     }
 
     /// The owner column, when it holds a user's id and a signed-in user may update it:

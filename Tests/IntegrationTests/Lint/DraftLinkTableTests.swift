@@ -187,4 +187,28 @@ import TestSupport
         ])
         #expect(draft.verified, "\(draft.report.failures.map { "\($0.name): \($0.observed)" })")
     }
+
+    /// The same group table, its insert policy `with check (true)` for PUBLIC: anon meets
+    /// it too, and a room anon creates is no member's. lint said HARMLESS ("names no
+    /// user", not tried) where dev said "anon may insert", a DANGER (a social app's
+    /// conversations, round thirty-five). Tried as anon, it is proven.
+    @Test func aGroupAnyoneMayCreateIsProvenAsAnon() throws {
+        let connection = try Connection(try TestCluster.newTwinDatabase("orgpublic").project)
+        try connection.execute(unsafeScript: DraftMembershipThroughFunctionTests.uuidOrgsAndMembers + """
+
+            alter table public.orgs enable row level security;
+            alter table public.members enable row level security;
+            create policy "anyone creates orgs" on public.orgs for insert with check (true);
+            create policy "members read their orgs" on public.orgs for select
+              using (exists (select 1 from public.members m where m.org_id = id and m.user_id = auth.uid()));
+            create policy "members read their memberships" on public.members for select using (user_id = auth.uid());
+            """)
+        let draft = try PlanDrafter(connection: connection).draft()
+        let always = try #require(draft.findings.findings.first { $0.rule == .rlsPolicyAlwaysTrue && $0.subject == "public.orgs" })
+        #expect(always.isDanger, "\(always.consequence?.evidence ?? [])")
+        #expect(always.consequence?.evidence.first == "anon inserted a row of public.orgs without signing in")
+        #expect(always.consequence?.personas == ["anon"])
+        #expect(draft.dangerCells.contains { $0.hasPrefix("public.orgs · anon: anon (no sign-in) may insert") }, "\(draft.dangerCells)")
+        #expect(try connection.query("select count(*)::text from public.orgs").scalar == "0")
+    }
 }
