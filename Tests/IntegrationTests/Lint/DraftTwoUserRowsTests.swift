@@ -248,6 +248,35 @@ import TestSupport
         #expect(names.contains("ava adds a public.media row with the code of ben's"), "\(names)")
     }
 
+    /// The stand-in user a follow of someone else needs, signed up where a trigger
+    /// writes the metadata's handle into a unique column: given ava's own metadata, the
+    /// trigger refused it (23505), the follows had no rows, and all 18 of their cells
+    /// went unprobed (a photo-sharing app, round thirty-five). The stand-in's metadata
+    /// names it instead of ava ("someone"), and every cell is probed.
+    @Test func theStandInSignsUpWithMetadataOfItsOwn() throws {
+        let connection = try Connection(try TestCluster.newTwinDatabase("standinmeta").project)
+        try connection.execute(unsafeScript: """
+            create table public.profiles (id uuid primary key references auth.users (id) on delete cascade, handle text not null unique);
+            create function public.on_signup() returns trigger language plpgsql security definer set search_path = '' as $$
+            begin insert into public.profiles (id, handle) values (new.id, new.raw_user_meta_data ->> 'handle'); return new; end $$;
+            create trigger on_signup after insert on auth.users for each row execute function public.on_signup();
+            create table public.follows (follower_id uuid not null references public.profiles (id) on delete cascade,
+              followee_id uuid not null references public.profiles (id) on delete cascade,
+              primary key (follower_id, followee_id), check (follower_id <> followee_id));
+            alter table public.profiles enable row level security;
+            alter table public.follows enable row level security;
+            create policy profiles_read on public.profiles for select using (true);
+            create policy follows_read on public.follows for select to authenticated using (follower_id = auth.uid());
+            create policy follows_add on public.follows for insert to authenticated with check (follower_id = auth.uid());
+            create policy follows_drop on public.follows for delete to authenticated using (follower_id = auth.uid());
+            """)
+        let draft = try PlanDrafter(connection: connection, userMetadata: [#"ava={"handle": "ava_draft"}"#, #"ben={"handle": "ben_draft"}"#])
+            .draft()
+        #expect(draft.yaml.contains("someone_draft"), "\(draft.yaml)")
+        try DraftRealProjectShapesTests.expectEveryCellProbed(
+            draft, table: "follows", ava: Access(select: .own, insert: .own, update: .nothing, delete: .own))
+    }
+
     /// A reader's own column of the same name (`files.name`, a path whose first folder is
     /// an album's id, as Storage's `objects.name` is) read inside a subquery over
     /// `albums`: no policy matches rows on `albums.name`, yet "may claim another user's

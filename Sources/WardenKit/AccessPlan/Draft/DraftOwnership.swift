@@ -474,7 +474,7 @@ struct DraftOwnership {
     /// The stand-ins the tables' rows name: the setup entry signing them up, first in the
     /// setup (nil: none needed), and, for each table keyed by its users that they are
     /// named through (`profiles`), their emails, so that its setup gives them a row too.
-    func standIns(tables: [String], metadataJSON: String) -> (setup: String?, emailsByTable: [String: [String]]) {
+    func standIns(tables: [String], metadataOf persona: Persona?) -> (setup: String?, emailsByTable: [String: [String]]) {
         var users: Set<DraftStandInUser> = []
         var naming: [String] = []
         var emailsByTable: [String: Set<String>] = [:]
@@ -493,7 +493,7 @@ struct DraftOwnership {
             }
         }
         guard !users.isEmpty else { return (nil, [:]) }
-        return (DraftStandInUser.setupEntry(Array(users), metadataJSON: metadataJSON, tables: naming),
+        return (DraftStandInUser.setupEntry(Array(users), metadataOf: persona, tables: naming),
                 emailsByTable.mapValues { $0.sorted() })
     }
 

@@ -85,6 +85,31 @@ struct DraftStandInUser: Hashable, Comparable {
         }
     }
 
+    /// `persona`'s user metadata, each text value naming the persona (`"ava_draft"`,
+    /// `"Ava"`) naming this user instead (`"someone_draft"`, `"Someone"`): a sign-up
+    /// trigger writing a handle into a unique column refused a stand-in given ava's own
+    /// (23505), and every cell of a follows table went unprobed (round thirty-five).
+    /// `{}` without a persona or metadata.
+    func metadata(from persona: Persona?) -> String {
+        guard let persona, let json = persona.user?.metadataJSON, let data = json.data(using: .utf8),
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return "{}" }
+        let word = order == .above ? "someone" : "someoneelse"
+        let renamed = object.mapValues { value -> Any in
+            guard var text = value as? String, !persona.name.isEmpty else { return value }
+            var searched = text.startIndex..<text.endIndex
+            while let found = text.range(of: persona.name, options: .caseInsensitive, range: searched) {
+                let capital = text[found].first?.isUppercase == true
+                let replacement = capital ? word.capitalized : word
+                text.replaceSubrange(found, with: replacement)
+                let end = text.index(found.lowerBound, offsetBy: replacement.count)
+                searched = end..<text.endIndex
+            }
+            return text
+        }
+        guard let written = try? JSONSerialization.data(withJSONObject: renamed, options: [.sortedKeys]) else { return json }
+        return String(decoding: written, as: UTF8.self)
+    }
+
     /// Admin SQL inserting the `auth.users` row Supabase Auth writes for a user who signed
     /// up with an email and no password (`encrypted_password` ''), confirmed: `id` is SQL,
     /// `metadataJSON` the user metadata (the sign-up's triggers read it).
@@ -98,13 +123,13 @@ struct DraftStandInUser: Hashable, Comparable {
     }
 
     /// The setup entry that signs the stand-ins up, as Supabase Auth would a user who
-    /// signed up with an email (`metadataJSON`: the first persona's, for a sign-up
-    /// trigger that needs some); `tables` are those whose rows need them (named in the
-    /// entry's comment). A refusal raises a notice and leaves the rows that name them
-    /// refused by their foreign key, each with its NOTE.
-    static func setupEntry(_ users: [DraftStandInUser], metadataJSON: String, tables: [String]) -> String {
+    /// signed up with an email (with `persona`'s metadata made theirs, for a sign-up
+    /// trigger that needs some: `metadata(from:)`); `tables` are those whose rows need
+    /// them (named in the entry's comment). A refusal raises a notice and leaves the rows
+    /// that name them refused by their foreign key, each with its NOTE.
+    static func setupEntry(_ users: [DraftStandInUser], metadataOf persona: Persona?, tables: [String]) -> String {
         let inserts = users.sorted().map { user in
-            signUp(id: user.sqlValue, email: user.email, metadataJSON: metadataJSON).split(separator: "\n")
+            signUp(id: user.sqlValue, email: user.email, metadataJSON: user.metadata(from: persona)).split(separator: "\n")
                 .map { "  \($0)" }.joined(separator: "\n") + ";"
         }.joined(separator: "\n")
         return """

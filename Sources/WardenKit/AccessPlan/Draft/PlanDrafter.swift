@@ -134,7 +134,7 @@ public struct PlanDrafter {
         // Someone who is no persona, for rows that need two different users: signed up
         // first, and given a row of each table keyed by users it is named through.
         let standIns = emails.isEmpty ? (setup: nil, emailsByTable: [:])
-            : ownership.standIns(tables: setupOrder, metadataJSON: personas.first { $0.user != nil }?.user?.metadataJSON ?? "{}")
+            : ownership.standIns(tables: setupOrder, metadataOf: personas.first { $0.user != nil })
         // The setup's entries, made again where an owner rule is replaced.
         func makeSetup() -> [String] {
             var setup = standIns.setup.map { [$0] } ?? []
