@@ -67,22 +67,37 @@ public struct PersonaSignUpRefusal: Sendable, Equatable, Codable {
         if let first = broken.first {
             lines.append("  hint: " + brokenTriggerAdvice(sqlState: first.sqlState))
         }
-        // The same metadata for both personas written into a unique column: each needs its own.
+        // Each persona its own values (the persona's name where the trigger takes any
+        // text): one value for both, written into a unique column, refused the second
+        // (23505), and the hint said so only after the user had followed it.
+        let keys = Array(Set(refusals.flatMap(\.metadataKeys))).sorted()
+        let flags = ["ava", "ben"].map { "--user-metadata '\($0)=\(example(for: $0, keys: keys, refusals))'" }.joined(separator: " ")
         if refusals.contains(where: { $0.sqlState == "23505" && $0.metadataJSON != "{}" }) {
             lines.append("  hint: the personas were given the same metadata, and the trigger writes it into a unique column: "
-                + "give each its own, --user-metadata 'ava={\"key\": \"a\"}' --user-metadata 'ben={\"key\": \"b\"}'")
+                + "give each its own, \(flags)")
         } else if broken.count < refusals.count {
-            // The keys the trigger reads, where its body names them.
-            let keys = Array(Set(refusals.flatMap(\.metadataKeys))).sorted()
-            let example = keys.isEmpty ? "{\"key\": \"value\"}"
-                : "{" + keys.map { key in
-                    "\(JSONText.quote(key)): \(refusals.lazy.compactMap { $0.metadataValues[key] }.first ?? "\"value\"")"
-                }.joined(separator: ", ") + "}"
-            lines.append("  hint: give the personas the user metadata the trigger needs with --user-metadata '\(example)' "
-                + "(or ava=... / ben=... for one), or write a plan whose personas have metadata: "
+            lines.append("  hint: give the personas the user metadata the trigger needs, each its own: \(flags) "
+                + "(or one JSON object for both), or write a plan whose personas have metadata: "
                 + "(pgwarden plan draft --user-metadata ... --output <plan file>)")
         }
         return lines
+    }
+
+    /// A JSON object for `persona` with `keys` (the keys the trigger reads, where its
+    /// body names them; else `key`): the value the trigger would take where known
+    /// (`true` for a key it tests is a boolean), made the persona's own where it is a
+    /// text (its name), an e-mail or a uuid.
+    private static func example(for persona: String, keys: [String], _ refusals: [PersonaSignUpRefusal]) -> String {
+        "{" + (keys.isEmpty ? ["key"] : keys).map { key in
+            let value = refusals.lazy.compactMap { $0.metadataValues[key] }.first ?? SignUpTriggers.anyText
+            let own = switch value {
+            case SignUpTriggers.anyText: JSONText.quote(persona)
+            case SignUpTriggers.anEmail: JSONText.quote("\(persona)@example.com")
+            case SignUpTriggers.aUUID where persona != "ava": JSONText.quote("00000000-0000-4000-8000-000000000002")
+            default: value
+            }
+            return "\(JSONText.quote(key)): \(own)"
+        }.joined(separator: ", ") + "}"
     }
 
     /// Whether a sign-up trigger's error fails every sign-up, whatever the user's

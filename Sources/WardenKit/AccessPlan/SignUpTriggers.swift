@@ -46,6 +46,12 @@ struct SignUpTriggers {
         return Dictionary(uniqueKeysWithValues: keys.map { key in (key, Self.exampleValue(of: key, in: body)) })
     }
 
+    /// The example values `metadataValues` gives where a key takes any text, an e-mail
+    /// or a uuid (`PersonaSignUpRefusal` makes each persona's own of them).
+    static let anyText = #""value""#
+    static let anEmail = #""someone@example.com""#
+    static let aUUID = #""00000000-0000-4000-8000-000000000001""#
+
     private static func exampleValue(of key: String, in body: String) -> String {
         let quoted = NSRegularExpression.escapedPattern(for: "'\(key.lowercased())'")
         func used(_ pattern: String) -> Bool {
@@ -56,11 +62,11 @@ struct SignUpTriggers {
         let lowered = key.lowercased()
         if used(typeOf + "boolean'") || used(cast + "bool") { return "true" }
         if used(typeOf + "number'") || used(cast + "(?:int|integer|bigint|smallint|numeric|real|double)") { return "1" }
-        if used(cast + "uuid") || lowered == "sub" || lowered.hasSuffix("_id") { return #""00000000-0000-4000-8000-000000000001""# }
+        if used(cast + "uuid") || lowered == "sub" || lowered.hasSuffix("_id") { return aUUID }
         if used(cast + "date") { return #""2000-01-01""# }
         if used(cast + "timestamp") { return #""2000-01-01T00:00:00Z""# }
-        if lowered.contains("email") { return #""someone@example.com""# }
-        return #""value""#
+        if lowered.contains("email") { return anEmail }
+        return anyText
     }
 
     /// The string literals of a function body (`'username'`), each once.

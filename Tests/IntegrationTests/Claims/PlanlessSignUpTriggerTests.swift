@@ -79,8 +79,10 @@ import TestSupport
         #expect(output.contains("the sign-up trigger on_auth_user_created (public.handle_new_user()) on auth.users refused "
             + "the auth.users row of ava (ava.draft@example.com), ben (ben.draft@example.com): 23502 null value in column \"name\""), "\(all)")
         #expect(output.contains("raw_user_meta_data was {}"), "\(all)")
-        // The hint names the key the trigger's function reads.
-        #expect(output.contains(#"hint: give the personas the user metadata the trigger needs with --user-metadata '{"name": "value"}'"#), "\(all)")
+        // The hint names the key the trigger's function reads, and gives each persona its
+        // own value (one for both, written into a unique column, refused the second).
+        #expect(output.contains(#"hint: give the personas the user metadata the trigger needs, each its own: "#
+            + #"--user-metadata 'ava={"name": "ava"}' --user-metadata 'ben={"name": "ben"}'"#), "\(all)")
         #expect(output.contains("pgwarden plan draft --user-metadata"), "\(all)")
         #expect(!all.contains("creating the user of persona"), "\(all)")
     }
@@ -122,7 +124,8 @@ import TestSupport
         #expect(run.standardOutput.contains("observed as anon, signed-in user (ava) and service_role (ben left out: see LEFT OUT below)"),
                 "\(run.all)")
         #expect(run.standardOutput.contains("23505 duplicate key value violates unique constraint \"profiles_name_key\""), "\(run.all)")
-        #expect(run.standardOutput.contains("hint: the personas were given the same metadata"), "\(run.all)")
+        #expect(run.standardOutput.contains("hint: the personas were given the same metadata, and the trigger writes it into a unique "
+            + #"column: give each its own, --user-metadata 'ava={"name": "ava"}' --user-metadata 'ben={"name": "ben"}'"#), "\(run.all)")
         #expect(!run.all.contains("creating the user of persona"), "\(run.all)")
         let own = try PgwardenCLI.run(
             ["dev", "--user-metadata", #"ava={"name": "Ava"}"#, "--user-metadata", #"ben={"name": "Ben"}"#],
@@ -263,9 +266,11 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: folder) }
         let refused = try PgwardenCLI.run(["test", "--database-url", url], directory: folder.path)
         #expect(refused.status == 1, "\(refused.all)")
-        let metadata = #"{"first_login": true, "sub": "00000000-0000-4000-8000-000000000001", "username": "value"}"#
-        #expect(refused.standardOutput.contains("--user-metadata '\(metadata)'"), "\(refused.all)")
-        let followed = try PgwardenCLI.run(["test", "--database-url", url, "--user-metadata", metadata], directory: folder.path)
+        let ava = #"ava={"first_login": true, "sub": "00000000-0000-4000-8000-000000000001", "username": "ava"}"#
+        let ben = #"ben={"first_login": true, "sub": "00000000-0000-4000-8000-000000000002", "username": "ben"}"#
+        #expect(refused.standardOutput.contains("--user-metadata '\(ava)' --user-metadata '\(ben)'"), "\(refused.all)")
+        let followed = try PgwardenCLI.run(["test", "--database-url", url, "--user-metadata", ava, "--user-metadata", ben],
+                                           directory: folder.path)
         #expect(followed.status == 0, "\(followed.all)")
         #expect(!followed.standardOutput.contains("LEFT OUT"), "\(followed.all)")
     }
