@@ -15,8 +15,12 @@ extension DraftWriteCheck {
         return exposed.sorted(by: { $0.value < $1.value }).flatMap { quoted, table -> [DraftWriteCheck] in
             guard ownership.membershipColumns(of: table) == nil, let owner = ownership.ownerColumn(of: table) else { return [] }
             let sample = ownership.sample(of: table)
-            // A row's own key, to move one own row (nil: no update check).
+            // A row's own key, to move one own row (nil: no update check): the owner column
+            // itself where it is the key (`profiles.id`: a user moving their profile's
+            // `current_workspace_id` into another user's workspace, which a custom access
+            // token hook then issued as the claim the policies read, was never tried).
             let key = (columns[table] ?? []).first { $0.uniqueAlone && $0.name != owner }?.name
+                ?? (columns[table] ?? []).first { $0.uniqueAlone && $0.name == owner }?.name
             return (columns[table] ?? []).flatMap { column -> [DraftWriteCheck] in
                 guard column.name != owner, column.writable, let reference = column.reference,
                       let parent = exposed[reference.table], parent != table,
