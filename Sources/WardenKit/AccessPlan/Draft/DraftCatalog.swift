@@ -406,6 +406,7 @@ struct DraftCatalog {
         catalog.setColumns(\.checkedText, to: DraftCheckedText.read(connection, checks: checked))
         catalog.setColumns(\.checkedNumber, to: DraftCheckedNumber.read(connection, checks: checkedNumbers))
         catalog.readPolicies(Array(results.dropFirst().dropLast()))
+        catalog.referUnkeyedGroupColumns()
         for table in catalog.columns.keys {
             catalog.ownerColumns[table] = DraftOwnership.findOwnerColumn(of: table, in: catalog)
         }

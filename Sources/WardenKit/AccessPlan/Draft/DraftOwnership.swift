@@ -319,6 +319,19 @@ struct DraftOwnership {
     /// Whether the expression calls a function that reads the signed-in user with a
     /// column of the row among its arguments (a call without one, `is_admin()` or
     /// `can('docs.manage')`, says nothing about which rows).
+    /// The owner rule of a table whose policy passes its row's columns to a helper that
+    /// reads the user, read from the policies alone (no parent's rules: this serves
+    /// `ownedThroughKeys`, which follows parents itself), its columns unqualified
+    /// (`recipes.team_id` reads `team_id`); nil when no policy does.
+    private func ruleThroughUserFunction(of table: String) -> String? {
+        let expressions = (catalog.policyExpressions[table] ?? []).filter { !catalog.rowlessExpressions.contains($0) }
+        guard let expression = expressions.first(where: { passesRowToUserFunction($0, table: table) }) else { return nil }
+        let rule = OwnerRuleBranch.ownership(of: Self.oneLine(expression)) ?? Self.oneLine(expression)
+        return rule.replacingOccurrences(
+            of: #"(?<![.\w"])"# + NSRegularExpression.escapedPattern(for: Self.sqlName(Self.bareName(of: table))) + #"\."#,
+            with: "", options: .regularExpression)
+    }
+
     private func passesRowToUserFunction(_ expression: String, table: String) -> Bool {
         let columns = Set((catalog.columns[table] ?? []).map(\.name))
         return catalog.userReadingCalls.contains { call in
@@ -702,6 +715,12 @@ struct DraftOwnership {
     /// one each run (made-up DANGERs that came and went).
     private func ownedThroughKeys(_ table: String, alias: String, depth: Int) -> String? {
         if let owner = ownerColumn(of: table) { return "\(alias).\(Self.sqlName(owner)) = auth.uid()" }
+        // A parent whose rows are the user's through a helper given their columns
+        // (`public.in_team(team_id)`): its rule as written, whose bare columns name the
+        // innermost FROM's (the parent's) row. (A recipe's steps, read through the
+        // recipe's own policy, had no owner rule: "may insert, update, delete every row"
+        // was made up.)
+        if depth > 1, let rule = ruleThroughUserFunction(of: table) { return rule }
         guard depth <= 3 else { return nil }
         let parent = "p\(depth)"
         for column in catalog.columns[table] ?? [] {
