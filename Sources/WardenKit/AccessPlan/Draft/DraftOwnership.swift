@@ -445,7 +445,7 @@ struct DraftOwnership {
            let column = columns.first(where: { $0.name == throughFunction.column }) {
             chosen.append(column)
         }
-        return chosen.map { column in
+        return DraftPathCheck.applied(to: chosen.map { column in
             if let throughFunction, column.name == throughFunction.column, !inSetup {
                 // One of the user's set (a value, as an insert needs).
                 return (column.name, throughFunction.ofSet ? "(select \(throughFunction.call) limit 1)" : throughFunction.call)
@@ -459,7 +459,7 @@ struct DraftOwnership {
             if inSetup, let role = ownGroupsOwnerRole(table, column) { return (column.name, Self.literal(role)) }
             return (column.name, Self.signedInUserArray(column) ?? standIn(for: column, in: table)?.sqlValue
                 ?? value(for: column, inSetup: inSetup) ?? "null")
-        }
+        }, columns: columns)
     }
 
     /// The user who is no persona that `column` names in every persona's row
