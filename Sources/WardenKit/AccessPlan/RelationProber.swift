@@ -298,7 +298,7 @@ struct RelationProber {
             let readMixed = mixed.map { queueInsert($0.values, leaving: leftToDefaults, as: persona, batch) }
             let missing = Self.missingSampleValue(plan.sample, values)
             return {
-                var outcome = try read()
+                let outcome = try read()
                 if let readMixed, let mixed, let other = target.owner, !outcome.letThrough {
                     let inOwnParents = try readMixed()
                     if inOwnParents.letThrough {
