@@ -272,8 +272,9 @@ struct DraftOwnership {
     /// row" (a made-up DANGER) and ben's insert "every row" too.
     private func ownedThroughParentsPolicy(_ table: String, _ expressions: [String]) -> String? {
         let parents = Set((catalog.columns[table] ?? []).compactMap { $0.reference?.table }.filter { $0 != table && $0 != "auth.users" })
-        guard expressions.contains(where: { expression in parents.contains { expression.contains("FROM \($0) ") } }),
-              let condition = ownedThroughKeys(table, alias: "pgwarden_row", depth: 1),
+        let named = parents.filter { parent in expressions.contains { $0.contains("FROM \(parent) ") } }
+        guard !named.isEmpty,
+              let condition = ownedThroughKeys(table, alias: "pgwarden_row", depth: 1, preferring: named),
               condition.hasPrefix("pgwarden_row.") else { return nil }
         return String(condition.dropFirst("pgwarden_row.".count))
     }
@@ -713,23 +714,28 @@ struct DraftOwnership {
     /// away from its owner (`materials -> assignments -> courses.user_id`) was "the first
     /// row there is": ava's for both personas, or a seeded user's, and by key a different
     /// one each run (made-up DANGERs that came and went).
-    private func ownedThroughKeys(_ table: String, alias: String, depth: Int) -> String? {
+    private func ownedThroughKeys(_ table: String, alias: String, depth: Int, preferring named: Set<String> = []) -> String? {
         if let owner = ownerColumn(of: table) { return "\(alias).\(Self.sqlName(owner)) = auth.uid()" }
-        // A parent whose rows are the user's through a helper given their columns
-        // (`public.in_team(team_id)`): its rule as written, whose bare columns name the
-        // innermost FROM's (the parent's) row. (A recipe's steps, read through the
-        // recipe's own policy, had no owner rule: "may insert, update, delete every row"
-        // was made up.)
-        if depth > 1, let rule = ruleThroughUserFunction(of: table) { return rule }
-        guard depth <= 3 else { return nil }
+        // Else, after its own keys: a parent whose rows are the user's through a helper
+        // given their columns (`public.in_team(team_id)`), by its rule as written, whose
+        // bare columns name the innermost FROM's (the parent's) row. (A recipe's steps,
+        // read through the recipe's own policy, had no owner rule: "may insert, update,
+        // delete every row" was made up.)
+        let helperRule = { depth > 1 ? ruleThroughUserFunction(of: table) : nil }
+        guard depth <= 3 else { return helperRule() }
         let parent = "p\(depth)"
-        for column in catalog.columns[table] ?? [] {
+        // The parents the policies name first (`pod_tags` checks its `pod_description_id`,
+        // not the `pod_id` its first key holds: ava's tag on her own description naming
+        // ben's pod was "another user's row").
+        let columns = catalog.columns[table] ?? []
+        let ordered = columns.filter { named.contains($0.reference?.table ?? "") } + columns.filter { !named.contains($0.reference?.table ?? "") }
+        for column in ordered {
             guard let reference = column.reference, reference.table != "auth.users", reference.table != table,
                   let owned = ownedThroughKeys(reference.table, alias: parent, depth: depth + 1) else { continue }
             return "\(alias).\(Self.sqlName(column.name)) in (select \(parent).\(Self.sqlName(reference.column)) "
                 + "from \(reference.table) \(parent) where \(owned))"
         }
-        return nil
+        return helperRule()
     }
 
     /// The column of `table` naming the user who made a row: the first one referencing
