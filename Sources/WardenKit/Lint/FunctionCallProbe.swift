@@ -375,6 +375,7 @@ struct FunctionCallProbe {
             // A schedule: one pg_cron takes (`cron.schedule` refused 'pgwarden' with
             // 22023, and anon's call scheduling any SQL as the owner stayed a WARN).
             if Self.namesASchedule(parameter.name) { return Argument(sql: "'* * * * *'", shown: "'* * * * *'") }
+            if let value = storedValue(comparedWith: parameter.name, in: body) { return Argument(sql: value, shown: value) }
             return Argument(sql: "'pgwarden'", shown: "'pgwarden'")
         case ("B", _): return Argument(sql: "true", shown: "true")
         case ("D", _): return Self.dateValue(parameter) ?? .null

@@ -272,6 +272,7 @@ import TestSupport
     @Test func aCallWithMadeUpArgumentsThatChangedNothingProvesNothing() throws {
         let (report, _) = try lint("""
             create table public.coupons (id uuid primary key default gen_random_uuid(), code text unique, uses int not null default 0);
+            alter table public.coupons enable row level security;
             insert into public.coupons (code) values ('WELCOME');
             create function public.use_coupon(c text) returns boolean language sql security definer set search_path = '' as $$
               update public.coupons set uses = uses + 1 where code = c returning true
