@@ -76,6 +76,17 @@ public struct PlanDrafter {
 
     /// Observes the database and writes the plan that states what it allows now.
     /// - Parameter source: how messages about the plan name it (a file that does not exist yet).
+    /// The session a run of the draft's plan goes on: a new one, with the caller's
+    /// settings, where the caller's is idle. A session that has impersonated a persona
+    /// keeps its `request.*` settings defined (empty, not NULL: PostgreSQL cannot forget
+    /// a custom setting), so a sign-up trigger casting `current_setting('request.headers',
+    /// true)` to json, NULL in Supabase Auth's own session, failed (22P02) on the draft's
+    /// second run, and a ticketing app's `dev` stopped (round thirty-five). Inside the
+    /// caller's transaction, that session, which alone sees what it holds.
+    private func runSession() throws -> Connection {
+        connection.transactionStatus == .idle ? try Connection(connection.settings) : connection
+    }
+
     public func draft(source: String = "the drafted plan") throws -> PlanDraft {
         var personas = Self.personas(metadata: userMetadata)
         var leftOut: [PersonaSignUpRefusal] = []
@@ -177,8 +188,9 @@ public struct PlanDrafter {
         var observedResults: [ProbeResult]?
         while observedResults == nil {
             do {
-                observedResults = try refusals.reading(connection) {
-                    try AccessPlanRunner(connection: connection, plan: plan).run().results
+                let session = try runSession()
+                observedResults = try refusals.reading(session) {
+                    try AccessPlanRunner(connection: session, plan: plan).run().results
                 }
             } catch let error as RelationTruthError {
                 guard let index = plan.relations.firstIndex(where: { $0.qualifiedName == error.relation }),
@@ -249,7 +261,8 @@ public struct PlanDrafter {
             return write.observed(observedResults?.first { $0.subjectKind == .check && $0.subject == write.check.name }).map { (write, $0) }
         }
         plan.checks = joined.map(\.1.check)
-        let check = try AccessPlanRunner(connection: connection, plan: plan).run()
+        let session = try runSession()
+        let check = try refusals.reading(session) { try AccessPlanRunner(connection: session, plan: plan).run() }
         for failure in check.failures {
             let known = notes[failure.subject]?[failure.persona ?? "-"] ?? []
             guard !known.contains(where: { $0.hasPrefix("\(failure.probe):") }) else { continue }
