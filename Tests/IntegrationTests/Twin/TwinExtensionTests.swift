@@ -25,7 +25,8 @@ import TestSupport
         // The Debian server here has at least these (postgresql-15, and -pgtap, -hypopg,
         // -plpgsql-check from scripts/test.sh; pg_stat_statements is installed already), and
         // pgwarden's stand-ins.
-        for expected in ["moddatetime", "dblink", "pgtap", "hstore", "earthdistance", "hypopg", "plpgsql_check", "http", "pgjwt"] {
+        for expected in ["moddatetime", "dblink", "pgtap", "hstore", "earthdistance", "hypopg", "plpgsql_check", "http", "pgjwt",
+                         "pg_buffercache"] {
             #expect(names.contains(expected), "the server should provide \(expected)")
         }
         let project = try Connection(projectSettings)
