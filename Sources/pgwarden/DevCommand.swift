@@ -49,14 +49,15 @@ struct DevCommand: ParsableCommand {
             let progress = MigrationProgress.standard()
             try ProjectTwin.run(layout, withPlan: runsPlan, noCache: noCache, progress: progress,
                                 say: { print($0) }) { twin in
-                try proveAndReport(on: twin, layout: layout, suite: suite, began: began, clock: clock, progress: progress)
+                try provisionAndProve(on: twin, layout: layout, suite: suite, began: began, clock: clock, progress: progress)
             }
         }
     }
 
     /// The run's work on its twin: provision, then the plan (or the observation) and the
-    /// pgTAP tests, reported; with --keep, waits for Ctrl-C.
-    private func proveAndReport(
+    /// pgTAP tests, reported; with --keep, waits for Ctrl-C, whether the run passed,
+    /// failed or stopped on an error.
+    private func provisionAndProve(
         on twin: ProjectTwin, layout: ProjectLayout, suite: PgTAPSuite?, began: ContinuousClock.Instant, clock: ContinuousClock,
         progress: MigrationProgress
     ) throws {
@@ -69,6 +70,26 @@ struct DevCommand: ParsableCommand {
         let connection = try twin.provision()
         // Said before a long plan or pgTAP suite runs, so the server can be used meanwhile.
         if keep { print("keep: the server stays up after the run: \(twin.cluster.url(user: twin.cluster.projectUser))") }
+        do {
+            try proveAndReport(on: twin, connection: connection, layout: layout, suite: suite, catalogSession: catalogSession,
+                               began: began, clock: clock, progress: progress)
+        } catch where keep && InterruptHandler.shared.receivedSignal == nil && !(error is ExitCode) {
+            // A run that failed keeps the server too, as --keep said it would: a failing
+            // run is when the user most wants to look (it was deleted, exit 65).
+            ErrorReporter.printError(error)
+            keepRunning(twin)
+            throw ErrorReporter.exitCode(for: error)
+        }
+    }
+
+    /// The observation or the plan, and the pgTAP tests, on the provisioned twin, reported.
+    private func proveAndReport(
+        on twin: ProjectTwin, connection: Connection, layout: ProjectLayout, suite: PgTAPSuite?,
+        catalogSession: ConnectionInBackground?, began: ContinuousClock.Instant, clock: ContinuousClock,
+        progress: MigrationProgress
+    ) throws {
+        let inputs = twin.inputs
+        let projectSettings = twin.projectSettings
         let suites: [TestSuiteResult]
         let passed: Bool
         switch inputs.access {
@@ -99,13 +120,16 @@ struct DevCommand: ParsableCommand {
         }
         noteDataAPIExposure(after: suites, in: layout)
         print("dev: done in \((clock.now - began).wholeMilliseconds) ms")
-        if keep {
-            print("server kept running; connect with:")
-            print("URL: \(twin.cluster.url(user: twin.cluster.projectUser))")
-            print("superuser URL (as supabase_admin): \(twin.cluster.url())")
-            print("press Ctrl-C to stop it and delete its data")
-            while twin.cluster.isRunning { sleep(1) }
-        }
+        if keep { keepRunning(twin) }
         if !passed { throw ExitStatus.failure }
+    }
+
+    /// With --keep: says how to connect, then waits until Ctrl-C stops the server.
+    private func keepRunning(_ twin: ProjectTwin) {
+        print("server kept running; connect with:")
+        print("URL: \(twin.cluster.url(user: twin.cluster.projectUser))")
+        print("superuser URL (as supabase_admin): \(twin.cluster.url())")
+        print("press Ctrl-C to stop it and delete its data")
+        while twin.cluster.isRunning { sleep(1) }
     }
 }

@@ -260,6 +260,31 @@ import TestSupport
         #expect(!dev.standardOutput.contains("server:"), "\(dev.all)")
     }
 
+    /// `dev --keep` said "the server stays up after the run", then a plan whose setup
+    /// failed ended the run with exit 65 and the server was deleted (a ticketing app's
+    /// sign-up trigger, round thirty-five): a failing run is when a user most wants to
+    /// look. The error is said, the server kept, and Ctrl-C still deletes it.
+    @Test func devKeepKeepsTheServerWhenTheRunFails() throws {
+        let root = try copy()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let plan = Self.tinyPlan.replacingOccurrences(
+            of: "insert into public.score (golfer_id, strokes) select id, 72 from public.golfer", with: "select 1 / 0")
+        try plan.write(toFile: "\(root)/supabase/access-plan.yml", atomically: true, encoding: .utf8)
+        let running = try PgwardenCLI.start(["dev", "--keep"], environment: PgwardenCLI.cleanEnvironment(), directory: root)
+        let line = PgwardenCLI.waitFor(seconds: 60) { () -> String? in
+            let text = (try? String(contentsOf: running.outURL, encoding: .utf8)) ?? ""
+            return text.split(separator: "\n").first { $0.hasPrefix("URL: ") }.map(String.init)
+        }
+        let settings = try ConnectionSettings(String(try #require(line).dropFirst("URL: ".count)))
+        let directory = try #require(settings.parameters["host"])
+        #expect(try Connection(settings).query("select to_regclass('public.golfer')::text").scalar == "golfer")
+        kill(running.process.processIdentifier, SIGINT)
+        let output = running.wait()
+        #expect(output.standardError.contains("division by zero"), "\(output.all)")
+        #expect(output.status != 0, "\(output.all)")
+        #expect(!FileManager.default.fileExists(atPath: directory))
+    }
+
     static let tinyPlan = """
         schemas: [public]
         personas:
