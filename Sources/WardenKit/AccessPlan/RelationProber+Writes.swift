@@ -102,8 +102,17 @@ extension RelationProber {
                                      reason: missingRowReason(persona, own: true, truth))
             return { missing }
         }
-        let mine = try truth.sample(as: persona).get()
-        let theirs = try truth.sample(as: other).get()
+        // A sample that fails as either user (a helper reading a materialized view never
+        // refreshed, 55000) is this cell's to report, as an insert's is: it stopped the
+        // whole run (an LMS's `dev`, exit 1, round thirty-five).
+        let mine: [String?], theirs: [String?]
+        switch (try truth.sample(as: persona), try truth.sample(as: other)) {
+        case (.success(let own), .success(let others)): (mine, theirs) = (own, others)
+        case (.failure(let error), _), (_, .failure(let error)):
+            let failed = result(persona, .update, label, expected: expectation(expectAllowed, scope),
+                                observed: "the plan's sample could not be evaluated: \(error.message)", passed: false)
+            return { failed }
+        }
         let changed = plan.sample.indices.filter { mine[$0] != theirs[$0] }
         guard !changed.isEmpty else {
             return {

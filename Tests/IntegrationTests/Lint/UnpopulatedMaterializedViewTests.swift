@@ -1,5 +1,6 @@
 import Testing
 import WardenKit
+import TestSupport
 
 /// A materialized view a migration makes `with no data` (a cache a job refreshes
 /// later): computing its truth failed with 55000 and stopped the whole run, so `dev`
@@ -26,5 +27,41 @@ import WardenKit
         #expect(roles.access["ava"]?.select == .own, "\(draft.yaml)")
         let lines = ObservedAccessReport(draft, planFile: "plan.yml").linesAfterMatrix(sayingNoDangers: true)
         #expect(lines.contains { $0.hasPrefix("ERROR public.roles_cache · ") && $0.contains("has not been populated") }, "\(lines)")
+    }
+
+    /// A sample reading such a view (a helper behind a parent's owner rule did, in an
+    /// LMS's samples): an insert's cell said "the plan's sample could not be evaluated",
+    /// but the move of an own row to another user threw that error, and the whole run
+    /// stopped (exit 1, round thirty-five). The move's cell says so too, and the run goes on.
+    @Test func aSampleThatCannotBeEvaluatedIsTheMovesCellToReport() throws {
+        let (_, project) = try TestCluster.newTwinDatabase("unpopulatedsample")
+        let connection = try Connection(project)
+        try connection.execute(unsafeScript: """
+            create table public.notes (id bigint generated always as identity primary key,
+              user_id uuid not null default auth.uid() references auth.users (id), body text not null);
+            alter table public.notes enable row level security;
+            create policy own on public.notes for all to authenticated using (user_id = auth.uid()) with check (user_id = auth.uid());
+            create materialized view public.cache as select 'x'::text as body with no data;
+            """)
+        let plan = try AccessPlanParser(file: "plan.yml").parse("""
+            personas:
+              anon: { role: anon }
+              ava: { role: authenticated, email: ava.plan@example.com }
+              ben: { role: authenticated, email: ben.plan@example.com }
+              service: { role: service_role }
+            setup:
+              - insert into public.notes (user_id, body) select id, 'seeded' from auth.users where email like '%.plan@example.com'
+            relations:
+              notes:
+                owner: user_id = auth.uid()
+                sample: { user_id: auth.uid(), body: "(select body from public.cache limit 1)" }
+                access: { anon: none, ava: { select: own, insert: own, update: own, delete: own }, ben: { select: own, insert: own, update: own, delete: own }, service: all }
+            """)
+        let report = try AccessPlanRunner(connection: connection, plan: plan).run()
+        let move = try #require(report.results.first { $0.persona == "ava" && $0.probe == "move own row to another user" },
+                                "\(report.results)")
+        #expect(move.observed.hasPrefix("the plan's sample could not be evaluated: materialized view \"cache\" has not been populated"),
+                "\(move.observed)")
+        #expect(report.results.contains { $0.persona == "ben" && $0.probe == "select" && $0.passed }, "\(report.results)")
     }
 }
