@@ -164,11 +164,7 @@ import TestSupport
 
     @Test func devKeepPrintsTheURLAndCleansUpOnCtrlC() throws {
         let running = try PgwardenCLI.start(["dev", "--keep"], environment: PgwardenCLI.cleanEnvironment(), directory: root)
-        let line = PgwardenCLI.waitFor(seconds: 60) { () -> String? in
-            let text = (try? String(contentsOf: running.outURL, encoding: .utf8)) ?? ""
-            return text.split(separator: "\n").first { $0.hasPrefix("URL: ") }.map(String.init)
-        }
-        let settings = try ConnectionSettings(String(try #require(line).dropFirst("URL: ".count)))
+        let settings = try ConnectionSettings(try #require(running.keptServerURL()))
         let directory = try #require(settings.parameters["host"])
         #expect(try Connection(settings).query("select count(*) from public.listing").scalar == "24")
         kill(running.process.processIdentifier, SIGINT)

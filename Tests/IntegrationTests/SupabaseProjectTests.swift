@@ -271,11 +271,7 @@ import TestSupport
             of: "insert into public.score (golfer_id, strokes) select id, 72 from public.golfer", with: "select 1 / 0")
         try plan.write(toFile: "\(root)/supabase/access-plan.yml", atomically: true, encoding: .utf8)
         let running = try PgwardenCLI.start(["dev", "--keep"], environment: PgwardenCLI.cleanEnvironment(), directory: root)
-        let line = PgwardenCLI.waitFor(seconds: 60) { () -> String? in
-            let text = (try? String(contentsOf: running.outURL, encoding: .utf8)) ?? ""
-            return text.split(separator: "\n").first { $0.hasPrefix("URL: ") }.map(String.init)
-        }
-        let settings = try ConnectionSettings(String(try #require(line).dropFirst("URL: ".count)))
+        let settings = try ConnectionSettings(try #require(running.keptServerURL()))
         let directory = try #require(settings.parameters["host"])
         #expect(try Connection(settings).query("select to_regclass('public.golfer')::text").scalar == "golfer")
         kill(running.process.processIdentifier, SIGINT)

@@ -22,6 +22,15 @@ public enum PgwardenCLI {
             self.errURL = errURL
         }
 
+        /// The URL `pgwarden dev --keep` prints for its kept server (`URL: ...`), once it
+        /// has, within `seconds`; nil if it never does.
+        public func keptServerURL(seconds: Double = 60) -> String? {
+            PgwardenCLI.waitFor(seconds: seconds) { () -> String? in
+                let text = (try? String(contentsOf: outURL, encoding: .utf8)) ?? ""
+                return text.split(separator: "\n").first { $0.hasPrefix("URL: ") }.map { String($0.dropFirst("URL: ".count)) }
+            }
+        }
+
         /// Waits for the exit and collects the output; removes the capture files.
         public func wait() -> Output {
             process.waitUntilExitPromptly()

@@ -93,24 +93,15 @@ import TestSupport
     /// update, delete every row" for each user (round thirty-five). It is the owner rule
     /// now, and each user's rows are its own.
     @Test func aHelperReadingTheUserThroughAnotherIsTheOwnerRule() throws {
-        let draft = try DraftRealProjectShapesTests.draft("nestedhelper", """
-            create table public.teams (id uuid primary key default gen_random_uuid(), name text not null);
-            create table public.team_members (team_id uuid not null references public.teams on delete cascade,
-              user_id uuid not null references auth.users on delete cascade, primary key (team_id, user_id));
+        let draft = try DraftRealProjectShapesTests.draft("nestedhelper", DraftRealProjectShapesTests.teamsAndMembers + """
             create table public.gadgets (id uuid primary key default gen_random_uuid(),
               team_id uuid not null references public.teams on delete cascade, serial uuid not null unique default gen_random_uuid());
             create table public.gadget_state (serial uuid primary key references public.gadgets (serial) on delete cascade,
               state jsonb not null default '{}');
-            alter table public.teams enable row level security;
-            alter table public.team_members enable row level security;
             alter table public.gadgets enable row level security;
             alter table public.gadget_state enable row level security;
-            create function public.in_team(t uuid) returns boolean language sql security definer set search_path = '' stable as $$
-              select exists (select 1 from public.team_members m where m.team_id = t and m.user_id = auth.uid()) $$;
             create function public.in_team_of_serial(s uuid) returns boolean language sql security definer set search_path = '' stable as $$
               select public.in_team((select g.team_id from public.gadgets g where g.serial = s)) $$;
-            create policy teams_member on public.teams for select to authenticated using (public.in_team(id));
-            create policy members_self on public.team_members for select to authenticated using (user_id = auth.uid());
             create policy gadgets_member on public.gadgets for all to authenticated
               using (public.in_team(team_id)) with check (public.in_team(team_id));
             create policy state_member on public.gadget_state for all to authenticated

@@ -12,10 +12,7 @@ import TestSupport
     /// "another user's row", and "may insert other users' rows" was made up (a device
     /// fleet's pod tags, round thirty-five). The parent the policy names comes first.
     @Test func theParentThePolicyNamesIsTheOneFollowed() throws {
-        let draft = try DraftRealProjectShapesTests.draft("policyparent", """
-            create table public.teams (id uuid primary key default gen_random_uuid(), name text not null);
-            create table public.team_members (team_id uuid not null references public.teams (id) on delete cascade,
-              user_id uuid not null references auth.users (id) on delete cascade, primary key (team_id, user_id));
+        let draft = try DraftRealProjectShapesTests.draft("policyparent", DraftRealProjectShapesTests.teamsAndMembers + """
             create table public.descriptions (id bigint generated always as identity primary key,
               team_id uuid not null references public.teams (id), name text not null);
             create table public.pods (id uuid primary key default gen_random_uuid(),
@@ -23,15 +20,9 @@ import TestSupport
             create table public.tags (id bigint generated always as identity primary key,
               pod_id uuid not null references public.pods (id), description_id bigint not null references public.descriptions (id),
               tag text not null);
-            alter table public.teams enable row level security;
-            alter table public.team_members enable row level security;
             alter table public.descriptions enable row level security;
             alter table public.pods enable row level security;
             alter table public.tags enable row level security;
-            create function public.in_team(t uuid) returns boolean language sql security definer set search_path = '' stable as $$
-              select exists (select 1 from public.team_members m where m.team_id = t and m.user_id = auth.uid()) $$;
-            create policy teams_member on public.teams for select to authenticated using (public.in_team(id));
-            create policy members_self on public.team_members for select to authenticated using (user_id = auth.uid());
             create policy descriptions_member on public.descriptions for all to authenticated
               using (public.in_team(team_id)) with check (public.in_team(team_id));
             create policy pods_member on public.pods for all to authenticated

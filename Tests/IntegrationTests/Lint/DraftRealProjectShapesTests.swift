@@ -30,6 +30,21 @@ import TestSupport
         """
 
     /// The draft of a new twin database (`name`) made by `schema`.
+    /// Teams, their members (each user reads their own memberships) and the membership
+    /// helper policies call, `public.in_team(team_id)`, as a team app writes them.
+    static let teamsAndMembers = """
+        create table public.teams (id uuid primary key default gen_random_uuid(), name text not null);
+        create table public.team_members (team_id uuid not null references public.teams (id) on delete cascade,
+          user_id uuid not null references auth.users (id) on delete cascade, primary key (team_id, user_id));
+        alter table public.teams enable row level security;
+        alter table public.team_members enable row level security;
+        create function public.in_team(t uuid) returns boolean language sql security definer set search_path = '' stable as $$
+          select exists (select 1 from public.team_members m where m.team_id = t and m.user_id = auth.uid()) $$;
+        create policy teams_member on public.teams for select to authenticated using (public.in_team(id));
+        create policy members_self on public.team_members for select to authenticated using (user_id = auth.uid());
+
+        """
+
     static func draft(_ name: String, _ schema: String) throws -> PlanDraft {
         let connection = try Connection(try TestCluster.newTwinDatabase(name).project)
         try connection.execute(unsafeScript: schema)

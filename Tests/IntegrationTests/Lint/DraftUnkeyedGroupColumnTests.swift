@@ -11,21 +11,12 @@ import TestSupport
 /// them (a device fleet's pod descriptions and pods, round thirty-five).
 @Suite struct DraftUnkeyedGroupColumnTests {
     @Test func aGroupColumnWithoutAForeignKeyTakesThePersonasGroup() throws {
-        let draft = try DraftRealProjectShapesTests.draft("unkeyedgroup", """
-            create table public.teams (id uuid primary key default gen_random_uuid(), name text not null);
-            create table public.team_members (team_id uuid not null references public.teams (id) on delete cascade,
-              user_id uuid not null references auth.users (id) on delete cascade, primary key (team_id, user_id));
+        let draft = try DraftRealProjectShapesTests.draft("unkeyedgroup", DraftRealProjectShapesTests.teamsAndMembers + """
             create table public.recipes (id bigint generated always as identity primary key, team_id uuid not null, title text not null);
             create table public.recipe_steps (id bigint generated always as identity primary key,
               recipe_id bigint not null references public.recipes (id) on delete cascade, body text not null);
-            alter table public.teams enable row level security;
-            alter table public.team_members enable row level security;
             alter table public.recipes enable row level security;
             alter table public.recipe_steps enable row level security;
-            create function public.in_team(t uuid) returns boolean language sql security definer set search_path = '' stable as $$
-              select exists (select 1 from public.team_members m where m.team_id = t and m.user_id = auth.uid()) $$;
-            create policy teams_member on public.teams for select to authenticated using (public.in_team(id));
-            create policy members_self on public.team_members for select to authenticated using (user_id = auth.uid());
             create policy recipes_member on public.recipes for all to authenticated
               using (public.in_team(team_id)) with check (public.in_team(team_id));
             create policy steps_member on public.recipe_steps for all to authenticated

@@ -1138,6 +1138,14 @@ import TestSupport
     }
 
     private func lint(_ sql: String, schemas: [String] = ["public"]) throws -> (report: LintReport, connection: Connection) {
+        try LintReport.linting(sql, schemas: schemas)
+    }
+}
+
+extension LintReport {
+    /// lint's report on a new twin database made by one migration, `sql`, and the
+    /// database's connection.
+    static func linting(_ sql: String, schemas: [String] = ["public"]) throws -> (report: LintReport, connection: Connection) {
         let files = try MigrationFolder(["20240101000000_schema.sql": sql])
         return try withExtendedLifetime(files) {  // the folder goes when `files` does
             let folder = URL(fileURLWithPath: files.path)
@@ -1145,9 +1153,7 @@ import TestSupport
             return (try Linter(connection: connection, schemas: schemas).run(migrations: folder), connection)
         }
     }
-}
 
-extension LintReport {
     /// The `anon_security_definer_function_executable` finding on the function `subject`.
     func anonCall(_ subject: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> LintFinding {
         try #require(findings.first { $0.rule == .anonSecurityDefinerFunctionExecutable && $0.subject == subject },

@@ -9,7 +9,7 @@ import TestSupport
 /// lint said "inserted 1 row" (a coaching app's e-mail queue, round thirty-four).
 @Suite struct LintRolledBackWriteTests {
     @Test func aWriteTheFunctionsOwnExceptionBlockRolledBackIsNoChange() throws {
-        let files = try MigrationFolder(["20240101000000_schema.sql": """
+        let (report, _) = try LintReport.linting("""
             create table public.outbox (id bigint generated always as identity primary key, body text not null);
             alter table public.outbox enable row level security;
             create table public.counters (id int primary key, hits int not null);
@@ -33,12 +33,7 @@ import TestSupport
             begin
               insert into public.outbox (body) values (p_body);
             end $$;
-            """])
-        let report = try withExtendedLifetime(files) {
-            let folder = URL(fileURLWithPath: files.path)
-            let connection = try ElectricRide.database(migrations: folder, seeded: false)
-            return try Linter(connection: connection).run(migrations: folder)
-        }
+            """)
         let undone = try report.anonCall("public.queue_message(text)")
         let evidence = undone.consequence?.evidence ?? []
         #expect(!undone.isDanger, "\(evidence)")

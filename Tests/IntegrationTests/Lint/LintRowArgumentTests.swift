@@ -11,7 +11,7 @@ import TestSupport
 /// change any client's row.
 @Suite struct LintRowArgumentTests {
     @Test func aRowOfTheTableNamedByTheParametersLastWordAndAValueTheCheckAllows() throws {
-        let files = try MigrationFolder(["20240101000000_schema.sql": """
+        let (report, _) = try LintReport.linting("""
             create table public.support_requests (id uuid primary key default gen_random_uuid(),
               client_id uuid not null default auth.uid() references auth.users, status text not null default 'open');
             alter table public.support_requests enable row level security;
@@ -34,12 +34,7 @@ import TestSupport
             begin
               update public.tickets set status = p_status where id = p_ticket_id;
             end $$;
-            """])
-        let report = try withExtendedLifetime(files) {
-            let folder = URL(fileURLWithPath: files.path)
-            let connection = try ElectricRide.database(migrations: folder, seeded: false)
-            return try Linter(connection: connection).run(migrations: folder)
-        }
+            """)
         let requests = try report.anonCall("public.update_support_request_status(uuid, text)")
         #expect(requests.isDanger, "\(requests.consequence?.evidence ?? [])")
         #expect(requests.consequence?.evidence.last == "anon called public.update_support_request_status("
@@ -57,7 +52,7 @@ import TestSupport
     /// a signed-in user may read it (a code kept from users is the key the call asks for:
     /// `aFixedAnswerForAKeyThereIsNotIsNoData`).
     @Test func aTextParameterALookupComparesGetsAStoredValue() throws {
-        let files = try MigrationFolder(["20240101000000_schema.sql": """
+        let (report, _) = try LintReport.linting("""
             create table public.badges (id uuid primary key default gen_random_uuid(), code text not null unique);
             insert into public.badges (code) values ('first_quest'), ('finisher');
             alter table public.badges enable row level security;
@@ -75,12 +70,7 @@ import TestSupport
               insert into user_badges (user_id, badge_id) values (p_user, v) on conflict do nothing;
               return found;
             end $$;
-            """])
-        let report = try withExtendedLifetime(files) {
-            let folder = URL(fileURLWithPath: files.path)
-            let connection = try ElectricRide.database(migrations: folder, seeded: false)
-            return try Linter(connection: connection).run(migrations: folder)
-        }
+            """)
         let call = try report.anonCall("public.grant_badge(uuid, text)")
         #expect(call.isDanger, "\(call.consequence?.evidence ?? [])")
         #expect(call.consequence?.evidence.first == "anon called public.grant_badge(ava's id, 'first_quest'): succeeded, "

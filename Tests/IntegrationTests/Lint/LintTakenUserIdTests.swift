@@ -9,7 +9,7 @@ import TestSupport
 /// WARN with "no dangers found" (a campus social network, round thirty-five).
 @Suite struct LintTakenUserIdTests {
     @Test func aCallRefusedForATakenIdIsTriedWithANewOne() throws {
-        let files = try MigrationFolder(["20240101000000_schema.sql": """
+        let (report, connection) = try LintReport.linting("""
             create function public.open_account(p_id uuid, p_email text) returns uuid
             language plpgsql security definer set search_path = '' as $$
             begin
@@ -18,12 +18,7 @@ import TestSupport
                       now(), now(), now());
               return p_id;
             end $$;
-            """])
-        let (report, connection) = try withExtendedLifetime(files) {
-            let folder = URL(fileURLWithPath: files.path)
-            let connection = try ElectricRide.database(migrations: folder, seeded: false)
-            return (try Linter(connection: connection).run(migrations: folder), connection)
-        }
+            """)
         let call = try report.anonCall("public.open_account(uuid, text)")
         let evidence = call.consequence?.evidence ?? []
         #expect(call.isDanger, "\(evidence)")
