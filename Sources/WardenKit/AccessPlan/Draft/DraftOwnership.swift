@@ -317,9 +317,6 @@ struct DraftOwnership {
         expression.replacingOccurrences(of: "\n *", with: " ", options: .regularExpression)
     }
 
-    /// Whether the expression calls a function that reads the signed-in user with a
-    /// column of the row among its arguments (a call without one, `is_admin()` or
-    /// `can('docs.manage')`, says nothing about which rows).
     /// The owner rule of a table whose policy passes its row's columns to a helper that
     /// reads the user, read from the policies alone (no parent's rules: this serves
     /// `ownedThroughKeys`, which follows parents itself), its columns unqualified
@@ -337,6 +334,9 @@ struct DraftOwnership {
             with: "", options: .regularExpression)
     }
 
+    /// Whether the expression calls a function that reads the signed-in user with a
+    /// column of the row among its arguments (a call without one, `is_admin()` or
+    /// `can('docs.manage')`, says nothing about which rows).
     private func passesRowToUserFunction(_ expression: String, table: String) -> Bool {
         let columns = Set((catalog.columns[table] ?? []).map(\.name))
         return catalog.userReadingCalls.contains { call in

@@ -100,11 +100,10 @@ extension DraftWriteCheck {
     }
 
     /// Whether one of `expressions` (deparsed with an empty search_path, each reading the
-    /// table in a subquery: `select l.email from public.linked_emails l`) names `column`.
-    /// Whether an expression names `column`, not counting the reader's own column of
-    /// that name (`storage.objects.name`, the file's path, inside a subquery over
-    /// `albums`: "may claim another user's name" was a made-up DANGER, and its rewrite
-    /// check failed the draft's own run).
+    /// table in a subquery: `select l.email from public.linked_emails l`) names `column`,
+    /// not counting the reader's own column of that name (`storage.objects.name`, the
+    /// file's path, inside a subquery over `albums`: "may claim another user's name" was
+    /// a made-up DANGER, and its rewrite check failed the draft's own run).
     private static func matches(_ expressions: [String], column: String, besidesOf reader: String) -> Bool {
         let name = DraftOwnership.columnPattern(column)
         let readersOwn = #"(?<![\w"])"# + DraftOwnership.namePattern(of: reader) + #"\s*\.\s*"?"#

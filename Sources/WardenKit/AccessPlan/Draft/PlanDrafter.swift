@@ -74,8 +74,6 @@ public struct PlanDrafter {
         return dangers
     }
 
-    /// Observes the database and writes the plan that states what it allows now.
-    /// - Parameter source: how messages about the plan name it (a file that does not exist yet).
     /// The session a run of the draft's plan goes on: a new one, with the caller's
     /// settings, where the caller's is idle. A session that has impersonated a persona
     /// keeps its `request.*` settings defined (empty, not NULL: PostgreSQL cannot forget
@@ -87,6 +85,8 @@ public struct PlanDrafter {
         connection.transactionStatus == .idle ? try Connection(connection.settings) : connection
     }
 
+    /// Observes the database and writes the plan that states what it allows now.
+    /// - Parameter source: how messages about the plan name it (a file that does not exist yet).
     public func draft(source: String = "the drafted plan") throws -> PlanDraft {
         var personas = Self.personas(metadata: userMetadata)
         var leftOut: [PersonaSignUpRefusal] = []
