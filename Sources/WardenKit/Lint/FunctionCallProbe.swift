@@ -565,7 +565,7 @@ struct FunctionCallProbe {
         let others = owners.map { owner -> String in
             // With each row's version (`xmin`): an update that wrote another user's row with
             // the values it had (a trust score recomputed to the same number) changed it too.
-            "(select count(*)::text || ':' || coalesce(sum(hashtext(t::text || t.xmin::text)), 0)::text from \(Self.quoted(owner.table)) t "
+            "(select \(TableContents.digest(of: "t")) from \(Self.quoted(owner.table)) t "
                 + "where not coalesce(\(owner.isTheUsers), false))"
         }.joined(separator: " || ' ' || ")
         let readOthers = { try context.connection.query("select \(raw: others)").scalar }

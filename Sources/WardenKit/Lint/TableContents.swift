@@ -15,6 +15,12 @@ enum TableContents {
 
     private static let savepoint = "pgwarden_lint_contents"
 
+    /// The digest of the rows of `alias` (a relation in a FROM, or a row variable), as
+    /// SQL: their count, and the sum of 64-bit hashes of each row's `xmin` and text.
+    static func digest(of alias: String) -> String {
+        "count(*)::text || '/' || coalesce(sum(pg_catalog.hashtextextended(\(alias).xmin::text || ' ' || \(alias)::text, 0)), 0)::text"
+    }
+
     /// `tables` (spelt `schema.name`, as the statistics name them) -> digest, for those
     /// the session may read. One round trip: a savepoint and one statement reading every
     /// table through `query_to_xml` (each table's name quoted by `format('%I')`), then,
@@ -25,13 +31,13 @@ enum TableContents {
     static func read(_ tables: [String], on connection: Connection) throws -> [String: String] {
         guard !tables.isEmpty else { return [:] }
         var batch = PipelinedBatch()
+        // The digest's statement, as the text of a literal `format` fills in.
+        let perTable = "select \(digest(of: "t")) as d from %I.%I as t".replacingOccurrences(of: "'", with: "''")
         _ = batch.add([
             "savepoint \(raw: savepoint)",
             """
             select format('%s.%s', n.nspname, c.relname),
-                   (xpath('/row/d/text()', query_to_xml(format(
-                       'select count(*)::text || ''/'' || coalesce(sum(pg_catalog.hashtextextended(t.xmin::text || '' '' || t::text, 0)), 0)::text as d from %I.%I as t',
-                       n.nspname, c.relname), false, true, '')))[1]::text
+                   (xpath('/row/d/text()', query_to_xml(format('\(raw: perTable)', n.nspname, c.relname), false, true, '')))[1]::text
             from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
             where c.relkind = 'r' and format('%s.%s', n.nspname, c.relname) = any(\(PostgresArray.literal(tables))::text[])
               and pg_catalog.pg_relation_size(c.oid) <= \(largestRead) and pg_catalog.has_table_privilege(c.oid, 'SELECT')
