@@ -194,12 +194,10 @@ extension FunctionCallProbe {
         for candidate in words.flatMap({ [$0, $0 + "s", $0 + "es"] }) {
             for (table, columns) in ownership.catalog.columns.sorted(by: { $0.key < $1.key })
             where table.split(separator: ".").last.map(String.init) == candidate {
-                let user = ownership.ownerColumn(of: table) ?? ownership.catalog.userColumns[table]
                 guard let key = columns.first(where: { $0.name == "id" && $0.typeName == keyType })?.name
                         ?? columns.first(where: { $0.uniqueAlone && $0.typeName == keyType })?.name,
-                      user != nil || !needsUser else { continue }
-                return NamedTable(table: quoted(table), catalogName: table,
-                                  key: SQL.quoteIdentifier(key), user: user.map(SQL.quoteIdentifier))
+                      let named = named(table, key: key, in: ownership, needsUser: needsUser) else { continue }
+                return named
             }
         }
         return table(referencedByColumnsNamedLike: name, in: ownership, needsUser: needsUser, keyType: keyType)
@@ -222,11 +220,9 @@ extension FunctionCallProbe {
         for (table, columns) in ownership.catalog.columns.sorted(by: { $0.key < $1.key }) {
             let tableName = String(table.split(separator: ".").last ?? "")
             guard endings.contains(where: tableName.hasSuffix),
-                  let key = columns.first(where: { $0.name == "id" && $0.typeName == keyType })?.name else { continue }
-            let user = ownership.ownerColumn(of: table) ?? ownership.catalog.userColumns[table]
-            guard user != nil || !needsUser else { continue }
-            found.append(NamedTable(table: quoted(table), catalogName: table,
-                                    key: SQL.quoteIdentifier(key), user: user.map(SQL.quoteIdentifier)))
+                  let key = columns.first(where: { $0.name == "id" && $0.typeName == keyType })?.name,
+                  let named = named(table, key: key, in: ownership, needsUser: needsUser) else { continue }
+            found.append(named)
         }
         if found.count > 1 {
             let lowered = body.lowercased()
@@ -247,11 +243,9 @@ extension FunctionCallProbe {
         let column = unprefixed(name)
         guard column.hasSuffix("id"), column != "id" else { return nil }
         for (table, columns) in ownership.catalog.columns.sorted(by: { $0.key < $1.key }) {
-            guard let key = columns.first(where: { $0.name == column && $0.typeName == keyType && $0.uniqueAlone }) else { continue }
-            let user = ownership.ownerColumn(of: table) ?? ownership.catalog.userColumns[table]
-            guard user != nil || !needsUser else { continue }
-            return NamedTable(table: quoted(table), catalogName: table,
-                              key: SQL.quoteIdentifier(key.name), user: user.map(SQL.quoteIdentifier))
+            guard let key = columns.first(where: { $0.name == column && $0.typeName == keyType && $0.uniqueAlone }),
+                  let named = named(table, key: key.name, in: ownership, needsUser: needsUser) else { continue }
+            return named
         }
         return nil
     }
@@ -269,13 +263,20 @@ extension FunctionCallProbe {
             guard let reference = columns.first(where: { $0.name == column && $0.typeName == keyType })?.reference,
                   reference.table != "auth.users",
                   let key = ownership.catalog.columns[reference.table]?.first(where: { $0.name == reference.column }),
-                  key.typeName == keyType, key.uniqueAlone else { continue }
-            let user = ownership.ownerColumn(of: reference.table) ?? ownership.catalog.userColumns[reference.table]
-            guard user != nil || !needsUser else { continue }
-            return NamedTable(table: quoted(reference.table), catalogName: reference.table,
-                              key: SQL.quoteIdentifier(key.name), user: user.map(SQL.quoteIdentifier))
+                  key.typeName == keyType, key.uniqueAlone,
+                  let named = named(reference.table, key: key.name, in: ownership, needsUser: needsUser) else { continue }
+            return named
         }
         return nil
+    }
+
+    /// `table` (a catalog name) found by a parameter's name, by its `key` column, with
+    /// the column naming its user (its owner column, else its user column); nil where it
+    /// has none and `needsUser`.
+    private static func named(_ table: String, key: String, in ownership: DraftOwnership, needsUser: Bool) -> NamedTable? {
+        let user = ownership.ownerColumn(of: table) ?? ownership.catalog.userColumns[table]
+        guard user != nil || !needsUser else { return nil }
+        return NamedTable(table: quoted(table), catalogName: table, key: SQL.quoteIdentifier(key), user: user.map(SQL.quoteIdentifier))
     }
 
     /// A catalog name (`schema.table`) as SQL names it, each part quoted.
