@@ -194,6 +194,10 @@ extension RelationProber {
             passed: false)
     }
 
+    /// How a cell's "cannot probe" ends where the owner rule holds for none of the
+    /// table's rows as the persona (`plan draft` reads it).
+    static let noOwnRowAdvice = "give the persona a row of its own in the plan's setup"
+
     /// Why there is no own row (`own`) or no other user's row to write, where the table
     /// has rows: the owner rule holds for none of them as the persona, or for every one
     /// (a rule through a helper that ignores the row: "give the personas rows" misled,
@@ -206,7 +210,7 @@ extension RelationProber {
         if own && owned == 0 {
             let none = all == 1 ? "does not hold for the one row" : "holds for none of the \(rows)"
             return "the owner rule (\(rule)) \(none) of \(plan.qualifiedName) as \(persona.name); "
-                + "give the persona a row of its own in the plan's setup"
+                + Self.noOwnRowAdvice
         }
         if !own && owned == all {
             return "the owner rule (\(rule)) holds for every one of the \(rows) of \(plan.qualifiedName) as \(persona.name), "

@@ -132,4 +132,54 @@ import TestSupport
         #expect(!draft.dangerCells.contains { $0.hasPrefix("public.items") }, "\(draft.dangerCells)")
         #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
     }
+
+    /// A teacher's grading rule through the submission's exam's course, taken first as
+    /// the rule that governs writes, held for none of the scores the setup made (each
+    /// persona's own submission, in a course only teachers author): every score's own-row
+    /// cells were "cannot probe" and its reads "some" (an LMS, round thirty-six; round
+    /// thirty-four's build took the students' read rule). The students' rule is taken
+    /// instead, with a NOTE naming the one that owned no row.
+    @Test func aWriteRuleOwningNoRowGivesWayToOneThatOwnsThePersonasRows() throws {
+        let draft = try DraftRealProjectShapesTests.draft("gradingrule", """
+            create table public.teachers (user_id uuid primary key references auth.users);
+            create table public.courses (id bigint generated always as identity primary key, author_id uuid references auth.users);
+            create function public.only_teachers_author() returns trigger language plpgsql as $$
+            begin
+              if new.author_id is not null and not exists (select 1 from public.teachers t where t.user_id = new.author_id) then
+                raise exception 'only teachers author courses';
+              end if;
+              return new;
+            end $$;
+            create trigger only_teachers_author before insert or update on public.courses
+              for each row execute function public.only_teachers_author();
+            create table public.exams (id bigint generated always as identity primary key, course_id bigint not null references public.courses);
+            insert into public.courses default values;
+            insert into public.exams (course_id) select id from public.courses;
+            create table public.submissions (id bigint generated always as identity primary key,
+              exam_id bigint not null references public.exams, student_id uuid not null references auth.users);
+            create table public.scores (id bigint generated always as identity primary key,
+              submission_id bigint not null references public.submissions, points int not null default 0);
+            alter table public.teachers enable row level security;
+            alter table public.courses enable row level security;
+            alter table public.exams enable row level security;
+            alter table public.submissions enable row level security;
+            alter table public.scores enable row level security;
+            create policy courses_read on public.courses for select to authenticated using (true);
+            create policy exams_read on public.exams for select to authenticated using (true);
+            create policy submissions_student on public.submissions for all to authenticated
+              using (student_id = auth.uid()) with check (student_id = auth.uid());
+            create policy a_students_read on public.scores for select to authenticated
+              using (submission_id in (select s.id from public.submissions s where s.student_id = auth.uid()));
+            create policy b_teachers_grade on public.scores for update to authenticated
+              using (exists (select 1 from public.submissions s join public.exams e on e.id = s.exam_id
+                             join public.courses c on c.id = e.course_id where s.id = scores.submission_id and c.author_id = auth.uid()));
+            """)
+        let scores = try #require(draft.plan.relations.first { $0.name == "scores" })
+        #expect(scores.owner?.contains("s.student_id = auth.uid()") == true, "\(draft.yaml)")
+        #expect(scores.access["ava"] == Access(select: .own, insert: .nothing, update: .nothing, delete: .nothing), "\(draft.yaml)")
+        #expect(scores.access["ben"] == scores.access["ava"], "\(draft.yaml)")
+        #expect(draft.yaml.contains("holds for none of the rows the draft made for the signed-in personas, so the draft takes another's"),
+                "\(draft.yaml)")
+        #expect(!draft.report.failures.contains { $0.subject == "public.scores" }, "\(DraftRealProjectShapesTests.failures(draft))")
+    }
 }

@@ -49,6 +49,23 @@ struct DraftObservation {
         return (access, notes)
     }
 
+    /// The indices of `relations` whose owner rule held for none of the table's rows
+    /// as every one of the `signedIn` personas (each own-row probe "cannot probe" for
+    /// that reason), though the table had rows.
+    func ownerRulesOwningNoRow(_ relations: [RelationPlan], signedIn: [String]) -> [Int] {
+        guard !signedIn.isEmpty else { return [] }
+        return relations.indices.filter { index in
+            let relation = relations[index]
+            guard relation.owner != nil else { return false }
+            return signedIn.allSatisfy { persona in
+                results.contains {
+                    $0.subject == relation.qualifiedName && $0.persona == persona && $0.probe.hasSuffix("own row")
+                        && $0.observed.hasPrefix("cannot probe: the owner rule") && $0.observed.hasSuffix(RelationProber.noOwnRowAdvice)
+                }
+            }
+        }
+    }
+
     /// Whether `persona` could execute `function`.
     func executes(_ function: String, _ persona: String) -> Bool {
         results.first { $0.subject == function && $0.persona == persona }?.observed == "execute"

@@ -43,7 +43,7 @@ final class DraftSetupRefusals {
         // the persona a row" without the setup's refusal sent the user to write the row
         // the draft had tried.
         guard note.contains("cannot probe: there is no such row") || note.contains("has no rows at all (as the admin too)")
-                || (note.contains("cannot probe: the owner rule") && note.contains("give the persona a row of its own"))
+                || (note.contains("cannot probe: the owner rule") && note.contains(RelationProber.noOwnRowAdvice))
         else { return note }
         if skipped[table] != nil { return note + " (the draft gives the personas no row here: see the NOTE above)" }
         guard let reason = reason(for: table) else { return note }

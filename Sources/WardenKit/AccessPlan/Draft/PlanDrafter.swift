@@ -185,50 +185,95 @@ public struct PlanDrafter {
         // cast of a file's folder to a number) is left out, with a NOTE, and the
         // observation runs again: it lost the whole draft.
         var unusableRules: [String: String] = [:]
-        var observedResults: [ProbeResult]?
-        while observedResults == nil {
-            do {
-                let session = try runSession()
-                observedResults = try refusals.reading(session) {
-                    try AccessPlanRunner(connection: session, plan: plan).run().results
-                }
-            } catch let error as RelationTruthError {
-                guard let index = plan.relations.firstIndex(where: { $0.qualifiedName == error.relation }),
-                      let rule = plan.relations[index].owner,
-                      ownership.failingOwnerRules[error.relation]?.contains(rule) != true else { throw error }
-                ownership.failingOwnerRules[error.relation, default: []].insert(rule)
-                let relation = plan.relations[index]
-                // Another of its policies' rules, where there is one (a select policy through
-                // a helper with an ambiguous column beside `for all using (team_id =
-                // coach_team(auth.uid()))`: the table had no owner and no rows, and "may
-                // insert every row" was a made-up DANGER). The setup is made again, as
-                // other tables' rows may name this one's by its rule.
-                if let next = ownership.ownerRule(of: error.relation) {
-                    unusableRules[error.relation] = "the owner rule of one of its policies, \(rule), fails on its rows "
-                        + "(\(error.serverMessage)), so the draft takes another's, \(next)"
-                    plan.relations[index].owner = next
-                    plan.relations[index].shared = ownership.sharedRule(of: error.relation)
-                    plan.relations[index].sample = ownership.sample(of: error.relation)
-                    plan.setup = makeSetup()
-                    continue
-                }
-                unusableRules[error.relation] = "the owner rule its policies give, \(rule), fails on its rows "
-                    + "(\(error.serverMessage)), so the draft states it without one; write one that holds for every row"
-                plan.relations[index].owner = nil
-                plan.setup.removeAll(where: Self.makesRows(of: relation))
-            } catch let refusal as DeferredSetupRefusal {
-                // Setup rows that a deferred constraint refuses at commit (a group with no
-                // owner among its members, when a trigger wants one): no client could
-                // commit them. That table's setup is left out, its cells' NOTE says why,
-                // and the observation runs again: the whole draft stopped on it.
-                let before = plan.setup.count
-                for refused in refusal.refusals {
-                    refusals.refusedAtCommit(refused.table, refused.message)
-                    if let relation = plan.relations.first(where: { $0.qualifiedName == refused.table }) {
-                        plan.setup.removeAll(where: Self.makesRows(of: relation))
+        func observe() throws -> [ProbeResult] {
+            var observedResults: [ProbeResult]?
+            while observedResults == nil {
+                do {
+                    let session = try runSession()
+                    observedResults = try refusals.reading(session) {
+                        try AccessPlanRunner(connection: session, plan: plan).run().results
                     }
+                } catch let error as RelationTruthError {
+                    guard let index = plan.relations.firstIndex(where: { $0.qualifiedName == error.relation }),
+                          let rule = plan.relations[index].owner,
+                          ownership.failingOwnerRules[error.relation]?.contains(rule) != true else { throw error }
+                    ownership.failingOwnerRules[error.relation, default: []].insert(rule)
+                    let relation = plan.relations[index]
+                    // Another of its policies' rules, where there is one (a select policy through
+                    // a helper with an ambiguous column beside `for all using (team_id =
+                    // coach_team(auth.uid()))`: the table had no owner and no rows, and "may
+                    // insert every row" was a made-up DANGER). The setup is made again, as
+                    // other tables' rows may name this one's by its rule.
+                    if let next = ownership.ownerRule(of: error.relation) {
+                        unusableRules[error.relation] = "the owner rule of one of its policies, \(rule), fails on its rows "
+                            + "(\(error.serverMessage)), so the draft takes another's, \(next)"
+                        plan.relations[index].owner = next
+                        plan.relations[index].shared = ownership.sharedRule(of: error.relation)
+                        plan.relations[index].sample = ownership.sample(of: error.relation)
+                        plan.setup = makeSetup()
+                        continue
+                    }
+                    unusableRules[error.relation] = "the owner rule its policies give, \(rule), fails on its rows "
+                        + "(\(error.serverMessage)), so the draft states it without one; write one that holds for every row"
+                    plan.relations[index].owner = nil
+                    plan.setup.removeAll(where: Self.makesRows(of: relation))
+                } catch let refusal as DeferredSetupRefusal {
+                    // Setup rows that a deferred constraint refuses at commit (a group with no
+                    // owner among its members, when a trigger wants one): no client could
+                    // commit them. That table's setup is left out, its cells' NOTE says why,
+                    // and the observation runs again: the whole draft stopped on it.
+                    let before = plan.setup.count
+                    for refused in refusal.refusals {
+                        refusals.refusedAtCommit(refused.table, refused.message)
+                        if let relation = plan.relations.first(where: { $0.qualifiedName == refused.table }) {
+                            plan.setup.removeAll(where: Self.makesRows(of: relation))
+                        }
+                    }
+                    guard plan.setup.count < before else { throw refusal }
                 }
-                guard plan.setup.count < before else { throw refusal }
+            }
+            return observedResults ?? []
+        }
+        var observedResults: [ProbeResult]? = try observe()
+        // An owner rule that holds for none of the rows the setup made for any signed-in
+        // persona gives way to another of its policies' rules, where one holds for them:
+        // a teacher's grading rule (`exists (... courses c ... c.author_id = auth.uid())`),
+        // taken first as the rule that governs writes, held for no student's score, and
+        // every score's cells were "cannot probe" (an LMS, round thirty-six). Kept only
+        // where the other rule holds for some persona's rows; otherwise put back.
+        let owningNoRow = DraftObservation(results: observedResults ?? []).ownerRulesOwningNoRow(
+            plan.relations, signedIn: personas.filter { $0.user != nil }.map(\.name))
+        var replaced: [(index: Int, relation: RelationPlan)] = []
+        for index in owningNoRow {
+            let relation = plan.relations[index], rule = relation.owner!
+            ownership.failingOwnerRules[relation.qualifiedName, default: []].insert(rule)
+            guard let next = ownership.ownerRule(of: relation.qualifiedName), next != rule else {
+                ownership.failingOwnerRules[relation.qualifiedName]?.remove(rule)
+                continue
+            }
+            replaced.append((index, relation))
+            plan.relations[index].owner = next
+            plan.relations[index].shared = ownership.sharedRule(of: relation.qualifiedName)
+            plan.relations[index].sample = ownership.sample(of: relation.qualifiedName)
+        }
+        if !replaced.isEmpty {
+            plan.setup = makeSetup()
+            observedResults = try observe()
+            let stillOwningNoRow = Set(DraftObservation(results: observedResults ?? []).ownerRulesOwningNoRow(
+                plan.relations, signedIn: personas.filter { $0.user != nil }.map(\.name)))
+            for (index, relation) in replaced {
+                if stillOwningNoRow.contains(index) {
+                    ownership.failingOwnerRules[relation.qualifiedName]?.remove(relation.owner!)
+                    plan.relations[index] = relation
+                } else {
+                    unusableRules[relation.qualifiedName] = unusableRules[relation.qualifiedName]
+                        ?? "the owner rule of one of its policies, \(relation.owner!), holds for none of the rows the draft "
+                        + "made for the signed-in personas, so the draft takes another's, \(plan.relations[index].owner!)"
+                }
+            }
+            if replaced.contains(where: { stillOwningNoRow.contains($0.index) }) {
+                plan.setup = makeSetup()
+                observedResults = try observe()
             }
         }
         let observation = DraftObservation(results: observedResults ?? [])
