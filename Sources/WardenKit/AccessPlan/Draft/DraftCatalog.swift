@@ -796,7 +796,8 @@ struct DraftCatalog {
 
     /// Reads the rows of `policySQL`'s queries, in order.
     private mutating func readPolicies(_ results: [[[String?]]]) {
-        for row in results[0] {
+        for var row in results[0] {
+            for index in [1, 2] { row[index] = row[index].map(Self.subjectClaimsAsUserID) }
             let expressions = [row[1], row[2]].compactMap { $0 }
             policyExpressions[row[0] ?? "", default: []] += expressions
             if let check = row[2] { withCheckExpressions[row[0] ?? "", default: []].append(check) }
