@@ -29,4 +29,28 @@ import TestSupport
         #expect(draft.plan.relations.first { $0.name == "recipe_steps" }?.access["ben"] == own, "\(draft.yaml)")
         #expect(draft.dangerCells.isEmpty, "\(draft.dangerCells)")
     }
+
+    /// The column passed beside the user's id to a helper that is told the user
+    /// (`owns_venue(auth.uid(), venue_id)`, which reads no auth.uid() itself): a venue's
+    /// slots had random venues, no persona owned one, and the draft failed six of its own
+    /// probes (a booking marketplace, round thirty-six).
+    @Test func aGroupColumnPassedBesideTheUsersIdTakesThePersonasGroup() throws {
+        let draft = try DraftRealProjectShapesTests.draft("unkeyedbeside", """
+            create table public.venues (id uuid primary key default gen_random_uuid(),
+              owner_id uuid not null references auth.users (id), title text not null);
+            alter table public.venues enable row level security;
+            create policy venues_owner on public.venues for all to authenticated
+              using (owner_id = auth.uid()) with check (owner_id = auth.uid());
+            create function public.owns_venue(_user uuid, _venue uuid) returns boolean language sql stable security definer
+              set search_path = '' as $$ select exists (select 1 from public.venues where id = _venue and owner_id = _user) $$;
+            create table public.slots (id uuid primary key default gen_random_uuid(), venue_id uuid not null, starts_at text not null);
+            alter table public.slots enable row level security;
+            create policy slots_owner on public.slots for all to authenticated
+              using (public.owns_venue(auth.uid(), venue_id)) with check (public.owns_venue((select auth.uid()), venue_id));
+            """)
+        let own = Access(select: .own, insert: .own, update: .own, delete: .own)
+        try DraftRealProjectShapesTests.expectEveryCellProbed(draft, table: "slots", ava: own)
+        #expect(draft.plan.relations.first { $0.name == "slots" }?.access["ben"] == own, "\(draft.yaml)")
+        #expect(draft.dangerCells.isEmpty, "\(draft.dangerCells)")
+    }
 }

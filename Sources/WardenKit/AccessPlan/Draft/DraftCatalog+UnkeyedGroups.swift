@@ -21,15 +21,21 @@ extension DraftCatalog {
     }
 
     /// Whether a policy of `table` passes `column` to one of `userReadingCalls`
-    /// (`public.in_team(team_id)`, `is_member(org_id, auth.uid())`).
+    /// (`public.in_team(team_id)`, `is_member(org_id, auth.uid())`), or to any function
+    /// beside the user's id (`owns_venue(auth.uid(), venue_id)`: a helper that is told
+    /// the user; left without, a venue's slots had random venues, and the draft failed
+    /// six of its own probes; round thirty-six).
     private func passedToAUserReadingCall(_ column: String, in table: String) -> Bool {
         let spelled = NSRegularExpression.escapedPattern(for: DraftOwnership.sqlName(column))
+        let user = #"(?:auth\.uid\(\)|\(\s*SELECT\s+auth\.uid\(\)\s+AS\s+uid\s*\))"#
+        let besideTheUser = #"\(\s*"# + user + #"\s*,\s*"# + spelled + #"\s*[,)]|[(,]\s*"# + spelled + #"\s*,\s*"# + user + #"\s*[,)]"#
         return (policyExpressions[table] ?? []).contains { expression in
-            userReadingCalls.contains { call in
-                expression.contains(call) && expression.range(
-                    of: NSRegularExpression.escapedPattern(for: call) + #"(?:[^()]*,)?\s*"# + spelled + #"\s*[,)]"#,
-                    options: .regularExpression) != nil
-            }
+            expression.range(of: besideTheUser, options: [.regularExpression, .caseInsensitive]) != nil
+                || userReadingCalls.contains { call in
+                    expression.contains(call) && expression.range(
+                        of: NSRegularExpression.escapedPattern(for: call) + #"(?:[^()]*,)?\s*"# + spelled + #"\s*[,)]"#,
+                        options: .regularExpression) != nil
+                }
         }
     }
 
