@@ -76,4 +76,35 @@ import WardenKit
             draft, check: "ava moves a public.usages row of ava's into a public.stocks row of ben's",
             danger: "public.usages · ava: a signed-in user may move their public.usages rows into other users' public.stocks rows")
     }
+
+    /// A payment whose trigger copies its status into its booking: the payment's policy
+    /// reads its booking's renter (`exists (select 1 from bookings b where b.id =
+    /// booking_id and b.renter_id = auth.uid())`), which made `bookings` a table that
+    /// says who a user is, its `payment_status` a role, and the trigger a promotion:
+    /// payments were given to no persona and 18 of 48 cells were "cannot probe" (a gear
+    /// rental app, round thirty-six). A child reading its parent's owner is no role.
+    @Test func aStatusCopiedIntoTheParentBookingIsNoPromotion() throws {
+        let draft = try DraftRealProjectShapesTests.draft("paymentsync", """
+            create table public.bookings (id uuid primary key default gen_random_uuid(),
+              renter_id uuid not null references auth.users (id),
+              payment_status text not null default 'pending' check (payment_status in ('pending', 'completed', 'refunded')));
+            alter table public.bookings enable row level security;
+            create policy bookings_read on public.bookings for select using (renter_id = auth.uid());
+            create policy bookings_ins on public.bookings for insert with check (renter_id = auth.uid());
+            create table public.payments (id uuid primary key default gen_random_uuid(),
+              booking_id uuid not null references public.bookings (id), status text not null default 'pending');
+            alter table public.payments enable row level security;
+            create policy payments_read on public.payments for select
+              using (exists (select 1 from public.bookings b where b.id = booking_id and b.renter_id = auth.uid()));
+            create function public.sync_payment_status() returns trigger language plpgsql security definer set search_path = public as $$
+            begin
+              update public.bookings set payment_status = new.status where id = new.booking_id;
+              return new;
+            end $$;
+            create trigger payments_sync after insert or update on public.payments for each row execute function public.sync_payment_status();
+            """)
+        #expect(!draft.yaml.contains("the draft gives the personas no row here"), "\(draft.yaml)")
+        try DraftRealProjectShapesTests.expectEveryCellProbed(
+            draft, table: "payments", ava: Access(select: .own, insert: .nothing, update: .nothing, delete: .nothing))
+    }
 }
