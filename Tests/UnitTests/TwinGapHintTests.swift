@@ -37,6 +37,16 @@ import WardenPostgres
         #expect(TwinGapHint.hint(for: error("unrecognized privilege type \"frobnicate\"", "42601")) == nil)
     }
 
+    /// An event trigger where the twin cannot create it as Supabase does (a section
+    /// without a transaction, a pgTAP file, plain PostgreSQL): PostgreSQL's "Must be
+    /// superuser" alone sent users away from what Supabase allows. The message is 15's.
+    @Test func anEventTriggerOutsideAMigrationsTransactionIsExplained() throws {
+        let hint = try #require(TwinGapHint.hint(for: error("permission denied to create event trigger \"auto_rls\"", "42501")))
+        #expect(hint.hasPrefix("on Supabase, postgres may create event triggers"))
+        #expect(hint.contains("a transaction:false section"))
+        #expect(TwinGapHint.hint(for: error("permission denied to create extension \"x\"", "42501"))?.contains("event trigger") != true)
+    }
+
     @Test func anIntervalScheduleOnAnOldPgCronIsExplained() throws {
         let hint = try #require(TwinGapHint.hint(for: error("invalid schedule: 10 seconds", .invalidParameterValue)))
         #expect(hint.hasPrefix("this server's pg_cron is older than 1.5, which added interval schedules such as '10 seconds'"))

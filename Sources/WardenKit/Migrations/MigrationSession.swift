@@ -46,6 +46,10 @@ package protocol MigrationSession: TransactionSettingsSession {
     /// Runs migration statements in order, each exactly one statement (pipelined on a
     /// real server); throws `PGError` whose `completedStatements` is the failing one's index.
     func execute(statements: [String]) throws
+    /// Runs one `CREATE EVENT TRIGGER` of a migration in its transaction, as Supabase
+    /// lets postgres run it where the server is pgwarden's twin (`EventTriggerLift`);
+    /// throws as `execute(statements:)` does.
+    func executeEventTriggerCreation(_ statement: String) throws
     /// Undoes session settings a migration may have made, between migrations. The
     /// `Migrator` sends it with the next migration's BEGIN (`inTransaction(resetFirst:)`)
     /// when it can, and calls this before anything else and at the end of a run.
@@ -78,6 +82,7 @@ extension MigrationSession {
         throw PGError(kind: .client, message: "this session cannot run COPY FROM STDIN")
     }
     package func watchBlockers(after delay: Duration) -> BlockerWatch? { nil }
+    package func executeEventTriggerCreation(_ statement: String) throws { try execute(statements: [statement]) }
     package func transactionSettings(including names: [String]) throws -> [String: String] { [:] }
     package func restoreTransactionSettings(_ before: [String: String], keeping sessionNames: Set<String>) throws {}
     package func reconnectAndReadRecords() -> [MigrationRecord]? { nil }

@@ -194,6 +194,11 @@ package final class PostgresMigrationSession: MigrationSession {
         try connection.execute(unsafeStatements: statements)
     }
 
+    package func executeEventTriggerCreation(_ statement: String) throws {
+        try checkNothingHeld()
+        try EventTriggerLift.execute(statement, on: connection)
+    }
+
     package func transactionSettings(including names: [String]) throws -> [String: String] {
         try checkNothingHeld()
         return try ConnectionTransactionSettings(connection).transactionSettings(including: names)

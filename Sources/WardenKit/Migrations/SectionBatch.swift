@@ -23,6 +23,8 @@ package struct SectionBatch: Sendable {
         /// The author's COMMIT that closes it: what a COMMIT would end (SET LOCAL, a local
         /// role) ends here too.
         case authorCommit(Item)
+        /// A `CREATE EVENT TRIGGER`, run as Supabase lets postgres run it (`EventTriggerLift`).
+        case eventTriggerCreation(Item)
     }
 
     package let payload: Payload
@@ -37,7 +39,7 @@ package struct SectionBatch: Sendable {
     package var items: [Item] {
         switch payload {
         case .statements(let items): return items
-        case .copy(let item, _), .authorBegin(let item), .authorCommit(let item): return [item]
+        case .copy(let item, _), .authorBegin(let item), .authorCommit(let item), .eventTriggerCreation(let item): return [item]
         }
     }
 
@@ -70,6 +72,9 @@ package struct SectionBatch: Sendable {
             } else if let data = statement.copyData {
                 try flush()
                 try body(SectionBatch(payload: .copy(item, data: source.text(data))))
+            } else if statement.kind == .eventTriggerCreation {
+                try flush()
+                try body(SectionBatch(payload: .eventTriggerCreation(item)))
             } else {
                 pending.append(item)
                 pendingCharacters += statement.range.count

@@ -133,6 +133,7 @@ struct SectionRunner {
         case .copy(let item, let data): try session.copyIn(item.text, data: data)
         case .authorBegin(let item): try authorTransaction.begin(section: section, at: item.index)
         case .authorCommit: try authorTransaction.commit()
+        case .eventTriggerCreation(let item): try session.executeEventTriggerCreation(item.text)
         }
     }
 

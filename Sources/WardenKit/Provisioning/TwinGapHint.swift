@@ -10,6 +10,19 @@ package enum TwinGapHint {
     package static func hint(for error: PGError) -> String? {
         MissingExtension(error)?.hint ?? RefusedPrivilegedExtension(error)?.hint ?? MissingPlatformObject(error)?.hint
             ?? oldCronHint(error) ?? extensionSchemaHint(error) ?? newerSettingHint(error) ?? newerPrivilegeHint(error)
+            ?? eventTriggerHint(error)
+    }
+
+    /// `permission denied to create event trigger` (42501): on Supabase postgres may
+    /// (supautils), and the twin runs such a statement as Supabase does in a migration
+    /// or seed in a transaction (`EventTriggerLift`), but not elsewhere.
+    static func eventTriggerHint(_ error: PGError) -> String? {
+        guard error.sqlState == .insufficientPrivilege, error.message.hasPrefix("permission denied to create event trigger")
+        else { return nil }
+        return "on Supabase, postgres may create event triggers (supautils creates them as the superuser and makes postgres "
+            + "the owner); pgwarden's twin does the same for a statement of a migration or seed that runs in a transaction, "
+            + "but not here (a transaction:false section, a pgTAP file, or a server that is not pgwarden's twin, where only "
+            + "a superuser may)"
     }
 
     /// Privileges added after PostgreSQL 15 (`MAINTAIN`, PostgreSQL 17's release notes),

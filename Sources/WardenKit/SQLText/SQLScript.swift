@@ -35,6 +35,7 @@ package enum SQLScript {
                 case .copy(let item, let data): try connection.copyIn(unsafeStatement: item.text, data: data)
                 case .authorBegin(let item): try authorTransaction.begin(section: whole, at: item.index)
                 case .authorCommit: try authorTransaction.commit()
+                case .eventTriggerCreation(let item): try EventTriggerLift.execute(item.text, on: connection)
                 }
             } catch var error as PGError {
                 let offset = batch.failingItem(error.completedStatements)?.fileOffset ?? 0

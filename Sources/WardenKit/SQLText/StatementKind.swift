@@ -26,6 +26,9 @@ package enum StatementKind: Equatable, Sendable {
     case call
     /// `COPY ... FROM STDIN`.
     case copyFromStdin
+    /// `CREATE EVENT TRIGGER`: PostgreSQL lets only a superuser run it; Supabase lets
+    /// `postgres` (supautils), which the twin mirrors (`EventTriggerLift`).
+    case eventTriggerCreation
     /// Anything else.
     case other
 
@@ -57,6 +60,7 @@ package enum StatementKind: Equatable, Sendable {
             }
         case "set": self = Self.classifySet(Array(words.dropFirst()))
         case "call": self = .call
+        case "create": self = second == "event" && third == "trigger" ? .eventTriggerCreation : .other
         case "copy": self = words.contains("from") && words.contains("stdin") ? .copyFromStdin : .other
         default: self = .other
         }
@@ -92,6 +96,7 @@ package enum StatementKind: Equatable, Sendable {
         case .transactionSetting: return "SET LOCAL"
         case .call: return "CALL"
         case .copyFromStdin: return "COPY FROM STDIN"
+        case .eventTriggerCreation: return "CREATE EVENT TRIGGER"
         case .other: return "a statement"
         }
     }

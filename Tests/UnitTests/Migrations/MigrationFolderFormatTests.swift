@@ -46,6 +46,24 @@ import TestSupport
         #expect(parseError("-- migrate:up transaction:false\nselect 1;\n-- migrate:down   \nselect 2;") == nil)
     }
 
+    /// A `CREATE EVENT TRIGGER` (comments before it and odd spacing read away) is a batch
+    /// of its own, which the twin runs as Supabase lets postgres (`EventTriggerLift`);
+    /// a function named `event_trigger_x` or a table `event` is not one.
+    @Test func anEventTriggerCreationIsABatchOfItsOwn() throws {
+        let file = try MigrationDirectory.parse(
+            fileName: "1_evt.sql",
+            text: "create table event (id int);\n-- next\nCREATE  Event\n TRIGGER t on ddl_command_end execute function f();\n"
+                + "create function event_trigger_x() returns int language sql as 'select 1';\n")
+        let batches = SectionBatch.batches(of: file.up).map { batch -> String in
+            switch batch.payload {
+            case .eventTriggerCreation(let item): return "event trigger \(item.index)"
+            case .statements(let items): return items.map { String($0.index) }.joined(separator: ",")
+            default: return "other"
+            }
+        }
+        #expect(batches == ["0", "event trigger 1", "2"])
+    }
+
     @Test func balancedBeginCommitInAFileWithoutMarkersIsDropped() throws {
         let file = try MigrationDirectory.parse(
             fileName: "1_realtime.sql",
@@ -61,6 +79,7 @@ import TestSupport
             case .authorCommit: return "commit"
             case .statements(let items): return items.map { String($0.index) }.joined(separator: ",")
             case .copy: return "copy"
+            case .eventTriggerCreation: return "event trigger"
             }
         }
         #expect(kinds == ["begin", "1,2", "commit", "begin", "5", "commit"])

@@ -1,0 +1,66 @@
+-- pgwarden twin, step 5c: what Supabase's supautils extension does for CREATE EVENT
+-- TRIGGER. PostgreSQL lets only a superuser create an event trigger; on Supabase,
+-- supautils runs `postgres`'s CREATE EVENT TRIGGER as the superuser and makes postgres
+-- its owner (Supabase's docs, "Event Triggers": "the postgres user has the ability to
+-- create and manage event triggers"; supabase.com/blog/event-triggers-wo-superuser).
+-- PostgreSQL fires no event trigger for event-trigger commands, so no stand-in inside
+-- the server can see one coming. pgwarden's migration runner does it instead
+-- (`EventTriggerLift`): inside the migration's transaction it calls the first function,
+-- sends the one CREATE EVENT TRIGGER statement, then calls the second. postgres is a
+-- superuser for that statement alone (the role change is part of the transaction: a
+-- statement that fails rolls it back with everything else), and owns the trigger, so
+-- it may alter and drop it later as on Supabase.
+-- Not mirrored: supautils skips a postgres-made event trigger's function for
+-- superusers and its reserved roles; here it fires for every role.
+
+do $twin$
+begin
+  -- Where supautils itself runs (a Supabase server), it is the one that decides.
+  if current_setting('supautils.privileged_role', true) is not null then
+    return;
+  end if;
+  if to_regprocedure('extensions.pgwarden_event_trigger_lift()') is null then
+    create function extensions.pgwarden_event_trigger_lift() returns void
+      language plpgsql security definer set search_path = ''
+    as $fn$
+    begin
+      -- Only for a postgres session (the runner's, inside its migration transaction); a
+      -- superuser's needs none, and any other role's statement is refused as before.
+      if session_user <> 'postgres' then
+        return;
+      end if;
+      alter role postgres superuser;
+      perform pg_catalog.set_config('pgwarden.event_trigger_lift', 'on', true);
+    end
+    $fn$;
+    perform pg_temp.twin_note('function', 'extensions.pgwarden_event_trigger_lift()');
+  end if;
+  if to_regprocedure('extensions.pgwarden_event_trigger_lift_end()') is null then
+    create function extensions.pgwarden_event_trigger_lift_end() returns void
+      language plpgsql security definer set search_path = ''
+    as $fn$
+    begin
+      if coalesce(current_setting('pgwarden.event_trigger_lift', true), '') <> 'on' then
+        return;
+      end if;
+      alter role postgres nosuperuser;
+      perform pg_catalog.set_config('pgwarden.event_trigger_lift', 'off', true);
+    end
+    $fn$;
+    perform pg_temp.twin_note('function', 'extensions.pgwarden_event_trigger_lift_end()');
+  end if;
+end
+$twin$;
+
+do $twin$
+begin
+  if pg_temp.twin_is_new('extensions.pgwarden_event_trigger_lift()') then
+    revoke all on function extensions.pgwarden_event_trigger_lift() from public;
+    grant execute on function extensions.pgwarden_event_trigger_lift() to postgres;
+  end if;
+  if pg_temp.twin_is_new('extensions.pgwarden_event_trigger_lift_end()') then
+    revoke all on function extensions.pgwarden_event_trigger_lift_end() from public;
+    grant execute on function extensions.pgwarden_event_trigger_lift_end() to postgres;
+  end if;
+end
+$twin$;
