@@ -80,6 +80,12 @@ import WardenPostgres
         #expect(TwinGapHint.hint(for: error(#"relation "pgsodium.key" does not exist"#, .undefinedTable)) != nil)
         #expect(TwinGapHint.hint(for: error(#"schema "pgsodium" does not exist"#, "3F000"))?
             .contains("create extension if not exists pgsodium with schema pgsodium") == true)
+        // A data dump's `setval` on the key sequence, with no `create extension pgsodium`
+        // before it: the stand-in makes that sequence, so the extension is what is missing
+        // (the hint blamed the stand-in; round thirty-six).
+        let sequence = try #require(TwinGapHint.hint(for: error(#"relation "pgsodium.key_key_id_seq" does not exist"#, .undefinedTable)))
+        #expect(sequence.contains("add `create extension if not exists pgsodium with schema pgsodium` to an earlier migration"))
+        #expect(!sequence.contains("could not really encrypt"))
         // Other schemas are the project's own business.
         #expect(TwinGapHint.hint(for: error("function public.send(text) does not exist", .undefinedFunction)) == nil)
         #expect(TwinGapHint.hint(for: error(#"schema "app" does not exist"#, "3F000")) == nil)
