@@ -6,7 +6,8 @@ import WardenKit
 /// letter to ben's contact, and the app would then send her letter to ben's contact.
 /// The draft tried a write into another user's row only from tables with an owner
 /// column of their own, so `dev` said "no dangers found" (a letters app, round
-/// thirty-six). Its other keys are now tried too, by insert and by moving an own link.
+/// thirty-six). Its other keys are now tried too, by insert and by moving an own link;
+/// not a key naming a user (`added_by -> profiles`), which says who made the row.
 @Suite struct DraftParentOwnedLinkTests {
     static func schema(linkCheck: String) -> String {
         """
@@ -14,8 +15,12 @@ import WardenKit
           user_id uuid not null references auth.users (id), email text);
         create table public.letters (id uuid primary key default gen_random_uuid(),
           user_id uuid not null references auth.users (id), body text);
+        create table public.profiles (id uuid primary key references auth.users (id), name text);
+        alter table public.profiles enable row level security;
+        create policy own_profile on public.profiles for all using (auth.uid() = id);
         create table public.letter_contacts (id uuid primary key default gen_random_uuid(),
-          letter_id uuid not null references public.letters (id), contact_id uuid not null references public.contacts (id));
+          letter_id uuid not null references public.letters (id), contact_id uuid not null references public.contacts (id),
+          added_by uuid not null references public.profiles (id));
         alter table public.contacts enable row level security;
         alter table public.letters enable row level security;
         alter table public.letter_contacts enable row level security;
@@ -38,6 +43,8 @@ import WardenKit
             draft, check: Self.insert,
             danger: "public.letter_contacts · ava: a signed-in user may write public.letter_contacts rows into other users' public.contacts rows")
         #expect(draft.plan.checks.contains { $0.name == Self.move }, "\(draft.yaml)")
+        // A key naming a user (who added the link) is not a row written into.
+        #expect(!draft.plan.checks.contains { $0.name.contains("public.profiles row") }, "\(draft.yaml)")
         #expect(draft.dangerCells.filter { $0.hasPrefix("public.letter_contacts") }.count == 1, "\(draft.dangerCells)")
         #expect(!draft.dangerCells.contains { $0.contains("public.letters rows") }, "\(draft.dangerCells)")
         #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")

@@ -23,6 +23,10 @@ extension DraftWriteCheck {
             let key = (columns[table] ?? []).first { $0.uniqueAlone && !owned.columns.contains($0.name) }?.name
                 ?? (columns[table] ?? []).first { $0.uniqueAlone && owned.columns.contains($0.name) }?.name
             return (columns[table] ?? []).flatMap { column -> [DraftWriteCheck] in
+                // Through a parent, a key naming a user (`created_by -> profiles`) is who made
+                // the row, not a row of someone else's it is written into (a share link's
+                // creator: three made-up DANGERs on a Markdown app, round thirty-six).
+                guard owned.isOwnerColumn || ownership.userKeyedTable(of: column) == nil else { return [] }
                 guard !owned.columns.contains(column.name), column.writable, let reference = column.reference,
                       let parent = exposed[reference.table], parent != table,
                       let ownerJoin = Self.ownerJoin(of: parent, ownership)
@@ -71,11 +75,13 @@ extension DraftWriteCheck {
     /// `exists (select 1 from letters l where l.id = letter_id and l.user_id =
     /// auth.uid())`: a link owned through its letter named any user's contact, and no
     /// check tried it; round thirty-six). Nil when neither is there.
-    private static func owningColumns(of table: String, _ ownership: DraftOwnership) -> (columns: Set<String>, condition: String)? {
-        if let owner = ownership.ownerColumn(of: table) { return ([owner], "\(DraftOwnership.sqlName(owner)) = auth.uid()") }
+    private static func owningColumns(
+        of table: String, _ ownership: DraftOwnership
+    ) -> (columns: Set<String>, condition: String, isOwnerColumn: Bool)? {
+        if let owner = ownership.ownerColumn(of: table) { return ([owner], "\(DraftOwnership.sqlName(owner)) = auth.uid()", true) }
         let references = ownership.ownerRuleReferences(of: table)
         guard !references.isEmpty, let rule = ownership.ownerRule(of: table) else { return nil }
-        return (references, "(\(rule))")
+        return (references, "(\(rule))", false)
     }
 
     /// The joins from a row `p` of `parent` to its owner's `auth.users` row `u`: through
