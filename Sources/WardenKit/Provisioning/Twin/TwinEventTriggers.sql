@@ -26,9 +26,12 @@ begin
     begin
       -- Only for a postgres session (the runner's, inside its migration transaction); a
       -- superuser's needs none, and any other role's statement is refused as before.
-      if session_user <> 'postgres' then
+      if session_user <> 'postgres' or (select rolsuper from pg_catalog.pg_roles where rolname = 'postgres') then
         return;
       end if;
+      -- Roles are shared by every database of the server: one lift at a time in the
+      -- whole cluster, as step 5's (the lock lasts until the transaction ends).
+      lock table pg_catalog.pg_authid in share row exclusive mode;
       alter role postgres superuser;
       perform pg_catalog.set_config('pgwarden.event_trigger_lift', 'on', true);
     end
