@@ -38,6 +38,7 @@ let package = Package(
                 .embedInCode("Provisioning/Twin/TwinStorage.sql"),
                 .embedInCode("Provisioning/Twin/TwinRealtime.sql"), .embedInCode("Provisioning/Twin/TwinPolicyGrants.sql"),
                 .embedInCode("Provisioning/Twin/TwinDropTriggerGrants.sql"), .embedInCode("Provisioning/Twin/TwinEventTriggers.sql"),
+                .embedInCode("Provisioning/Twin/TwinPublications.sql"),
                 .embedInCode("Provisioning/Twin/TwinAllowedConfigs.sql"), .embedInCode("Provisioning/Twin/TwinVault.sql"),
                 .embedInCode("Provisioning/Twin/TwinPlatform.sql"), .embedInCode("Provisioning/Twin/TwinExtensionScripts.sql"),
                 // pgwarden's stand-ins for server extensions (ephemeral server only).

@@ -20,7 +20,7 @@ public enum SupabaseCompat {
 
     /// The twin's SQL, in the order it runs: helpers, roles, database, auth (schema and
     /// types, tables, functions), storage, realtime, the stand-ins for supautils' policy grants,
-    /// drop-trigger grants and event triggers, the parameters supautils lets postgres set (PostgREST's among
+    /// drop-trigger grants, event triggers and publications, the parameters supautils lets postgres set (PostgREST's among
     /// them), the Vault stand-in, and the platform's other schemas (graphql,
     /// supabase_functions) and extensions.
     public static var scripts: [(name: String, sql: String)] {
@@ -33,6 +33,7 @@ public enum SupabaseCompat {
             ("TwinPolicyGrants.sql", PackageResources.TwinPolicyGrants_sql),
             ("TwinDropTriggerGrants.sql", PackageResources.TwinDropTriggerGrants_sql),
             ("TwinEventTriggers.sql", PackageResources.TwinEventTriggers_sql),
+            ("TwinPublications.sql", PackageResources.TwinPublications_sql),
             ("TwinAllowedConfigs.sql", PackageResources.TwinAllowedConfigs_sql), ("TwinVault.sql", PackageResources.TwinVault_sql),
             ("TwinPlatform.sql", PackageResources.TwinPlatform_sql),
             ("TwinExtensionScripts.sql", PackageResources.TwinExtensionScripts_sql),
