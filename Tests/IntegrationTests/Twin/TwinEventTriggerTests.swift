@@ -61,6 +61,48 @@ import TestSupport
         #expect(try postgresIsSuperuser(admin) == "false")
     }
 
+    /// Wrapped to be run again (a psychology clinic's first migration, round thirty-six);
+    /// a block doing anything more is not lifted, and PostgreSQL refuses it.
+    @Test func aGuardedBlockCreatingOneEventTriggerRunsAsABareOne() throws {
+        let (admin, project) = try TestCluster.newTwinDatabase("evtrigblock")
+        let function = String(Self.autoRLS.prefix { $0 != "-" })
+        let migrations = try folder([
+            "20250101000000_auto_rls.sql": function + """
+                do $$ begin
+                  create event trigger auto_rls on ddl_command_end
+                    when tag in ('CREATE TABLE') execute function public.auto_rls();
+                exception when duplicate_object then null; end $$;
+                create table public.notes (id bigint primary key);
+                """,
+        ])
+        defer { try? FileManager.default.removeItem(atPath: migrations) }
+        _ = try Migrator.open(folder: migrations, settings: project).up()
+        let connection = try Connection(admin)
+        #expect(try connection.query(
+            "select evtowner::regrole::text from pg_event_trigger where evtname = 'auto_rls'").scalar == "postgres")
+        #expect(try connection.query("select relrowsecurity::text from pg_class where oid = 'public.notes'::regclass").scalar == "true")
+        #expect(try postgresIsSuperuser(admin) == "false")
+
+        let (otherAdmin, otherProject) = try TestCluster.newTwinDatabase("evtrigblockmore")
+        let more = try folder([
+            "20250101000000_more.sql": function + """
+                do $$ begin
+                  create event trigger auto_rls on ddl_command_end execute function public.auto_rls();
+                  alter role authenticated bypassrls;
+                end $$;
+                """,
+        ])
+        defer { try? FileManager.default.removeItem(atPath: more) }
+        #expect {
+            _ = try Migrator.open(folder: more, settings: otherProject).up()
+        } throws: { error in
+            "\(error)".contains("permission denied to create event trigger")
+        }
+        #expect(try Connection(otherAdmin).query(
+            "select rolbypassrls::text from pg_roles where rolname = 'authenticated'").scalar == "false")
+        #expect(try postgresIsSuperuser(otherAdmin) == "false")
+    }
+
     /// An event trigger naming a function that does not exist: the migration fails on
     /// its own line, nothing of it stays, and postgres is no superuser.
     @Test func aFailingEventTriggerRollsBackTheMigrationAndTheLift() throws {
