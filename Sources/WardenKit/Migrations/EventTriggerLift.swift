@@ -1,3 +1,5 @@
+import WardenPostgres
+
 /// A migration's `CREATE EVENT TRIGGER`, run as Supabase runs it for `postgres`.
 ///
 /// PostgreSQL lets only a superuser create an event trigger. On Supabase, supautils
@@ -9,9 +11,8 @@
 /// two functions are (`Twin/TwinEventTriggers.sql`), the statement is sent between
 /// them, inside the migration's transaction: postgres is a superuser for that one
 /// statement, each its own protocol message, and a failure rolls the lift back with
-/// everything else. Elsewhere (Supabase itself, plain PostgreSQL) it is sent as it is.
-import WardenPostgres
-
+/// everything else; so is a `DO` block that does nothing but create one
+/// (`EventTriggerBlock`). Elsewhere (Supabase itself, plain PostgreSQL) it is sent as it is.
 enum EventTriggerLift {
     /// Runs `statement` on `connection`, in its transaction: between the twin's lift and
     /// its end where the server has them (one catalog query first: such statements are

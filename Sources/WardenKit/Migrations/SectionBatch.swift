@@ -23,7 +23,8 @@ package struct SectionBatch: Sendable {
         /// The author's COMMIT that closes it: what a COMMIT would end (SET LOCAL, a local
         /// role) ends here too.
         case authorCommit(Item)
-        /// A `CREATE EVENT TRIGGER`, run as Supabase lets postgres run it (`EventTriggerLift`).
+        /// A `CREATE EVENT TRIGGER`, or a `DO` block doing nothing else (`EventTriggerBlock`),
+        /// run as Supabase lets postgres run it (`EventTriggerLift`).
         case eventTriggerCreation(Item)
     }
 

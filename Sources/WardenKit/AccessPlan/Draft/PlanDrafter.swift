@@ -241,8 +241,8 @@ public struct PlanDrafter {
         // taken first as the rule that governs writes, held for no student's score, and
         // every score's cells were "cannot probe" (an LMS, round thirty-six). Kept only
         // where the other rule holds for some persona's rows; otherwise put back.
-        let owningNoRow = DraftObservation(results: observedResults ?? []).ownerRulesOwningNoRow(
-            plan.relations, signedIn: personas.filter { $0.user != nil }.map(\.name))
+        let signedIn = personas.filter { $0.user != nil }.map(\.name)
+        let owningNoRow = DraftObservation(results: observedResults ?? []).ownerRulesOwningNoRow(plan.relations, signedIn: signedIn)
         var replaced: [(index: Int, relation: RelationPlan)] = []
         for index in owningNoRow {
             let relation = plan.relations[index], rule = relation.owner!
@@ -260,7 +260,7 @@ public struct PlanDrafter {
             plan.setup = makeSetup()
             observedResults = try observe()
             let stillOwningNoRow = Set(DraftObservation(results: observedResults ?? []).ownerRulesOwningNoRow(
-                plan.relations, signedIn: personas.filter { $0.user != nil }.map(\.name)))
+                plan.relations, signedIn: signedIn))
             for (index, relation) in replaced {
                 if stillOwningNoRow.contains(index) {
                     ownership.failingOwnerRules[relation.qualifiedName]?.remove(relation.owner!)
