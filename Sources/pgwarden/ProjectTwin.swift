@@ -65,6 +65,7 @@ struct ProjectTwin {
         if let note = majorVersionNote(wanted: layout.supabaseConfig?.majorVersion, running: version) {
             Terminal.note(note)
         }
+        if layout.supabaseConfig?.apiEnabled == false { Terminal.note(dataAPIOffNote) }
         var steps = ProjectSteps(project: layout.project, settings: cluster.settings(user: cluster.projectUser), progress: progress)
         steps.say = say
         return try work(ProjectTwin(cluster: cluster, inputs: inputs, steps: steps))
@@ -88,6 +89,14 @@ struct ProjectTwin {
         var isDirectory: ObjCBool = false
         return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue
     }
+
+    /// Said when `supabase/config.toml` turns the Data API off (`[api] enabled = false`):
+    /// what the personas may do is then what a client meets once it is turned on, or
+    /// connecting as those roles some other way (a project signing in through another
+    /// provider, with its own server, said nothing of it; round thirty-six).
+    static let dataAPIOffNote = "note: supabase/config.toml's [api] enabled is false: the Data API is off, so no request "
+        + "reaches these tables through it; what anon and signed-in users may do here is what they would meet with it on, "
+        + "or through any other way of acting as those roles"
 
     /// A warning when `supabase/config.toml`'s `[db] major_version` is not the major
     /// version of the server this run started (`running`: `15.18 (Debian ...)`).

@@ -212,6 +212,23 @@ import TestSupport
         #expect(!plain.standardError.contains("major_version"), "\(plain.standardError)")
     }
 
+    /// `[api] enabled = false` (a project whose own server signs users in): the matrix is
+    /// what the roles would meet with the Data API on, and `dev` says the API is off.
+    @Test func devSaysWhenTheProjectTurnsTheDataAPIOff() throws {
+        let root = try copy()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let config = URL(fileURLWithPath: "\(root)/supabase/config.toml")
+        let text = try String(contentsOf: config, encoding: .utf8)
+        try text.replacingOccurrences(of: "[api]\nenabled = true", with: "[api]\nenabled = false")
+            .write(to: config, atomically: true, encoding: .utf8)
+        let dev = try PgwardenCLI.run(["dev"], directory: root)
+        #expect(dev.status == 0, "\(dev.all)")
+        #expect(dev.standardError.contains("note: supabase/config.toml's [api] enabled is false: the Data API is off"),
+                "\(dev.standardError)")
+        let plain = try PgwardenCLI.run(["dev"], directory: Self.fixture)
+        #expect(!plain.standardError.contains("[api] enabled"), "\(plain.standardError)")
+    }
+
     @Test func devRefusesBadMigrationsBeforeStartingAServer() throws {
         let root = try copy()
         defer { try? FileManager.default.removeItem(atPath: root) }

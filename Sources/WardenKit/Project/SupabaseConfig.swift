@@ -71,6 +71,9 @@ public struct SupabaseConfig: Sendable, Equatable {
     /// tables, sequences and functions in `public` to the Data API roles
     /// (`DataAPIDefaultPrivileges`); nil when not given.
     public var autoExposeNewTables: Bool?
+    /// `[api] enabled`: false turns the Data API (PostgREST) off, so no request reaches
+    /// the exposed schemas through it; nil when not given (on, the CLI's default).
+    public var apiEnabled: Bool?
 
     public init(seed: Seed = Seed(), customAccessTokenHook: AccessTokenHook? = nil, majorVersion: Int? = nil,
                 autoExposeNewTables: Bool? = nil) {
@@ -111,6 +114,7 @@ public struct SupabaseConfig: Sendable, Equatable {
         }
         if let api = try reader.table(table, "api") {
             config.autoExposeNewTables = try reader.bool(api, "auto_expose_new_tables", key: "api.auto_expose_new_tables")
+            config.apiEnabled = try reader.bool(api, "enabled", key: "api.enabled")
         }
         if let buckets = try reader.table(table, "storage", "buckets") {
             config.storageBuckets = try buckets.keys.sorted().map { name in
