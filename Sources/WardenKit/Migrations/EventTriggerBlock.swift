@@ -12,7 +12,8 @@ import Foundation
 enum EventTriggerBlock {
     /// Whether `statement` (one statement's text, from its first token) is such a block.
     static func isOne(_ statement: String) -> Bool {
-        guard let body = body(ofDo: statement) else { return false }
+        // Every statement of a migration is asked: its first bytes first, no regex.
+        guard startsWithDo(statement), let body = body(ofDo: statement) else { return false }
         let text = withoutComments(body).lowercased()
         let creations = text.ranges(of: /create\s+event\s+trigger\b/)
         guard creations.count == 1, let creation = creations.first,
@@ -27,6 +28,13 @@ enum EventTriggerBlock {
         "begin", "end", "if", "not", "exists", "select", "from", "where", "and", "then", "exception", "when",
         "duplicate_object", "others", "null", "1", "pg_catalog", "pg_event_trigger", "evtname", "raise", "notice",
     ]
+
+    /// Whether the first word is `DO` (`do $$`, `DO\n`).
+    private static func startsWithDo(_ statement: String) -> Bool {
+        let head = Array(statement.utf8.prefix(3))
+        guard head.count == 3, head[0] | 0x20 == UInt8(ascii: "d"), head[1] | 0x20 == UInt8(ascii: "o") else { return false }
+        return [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "$")].contains(head[2])
+    }
 
     /// The body of `do [language plpgsql] $tag$ ... $tag$` (plpgsql, the default), or nil.
     private static func body(ofDo statement: String) -> String? {

@@ -21,11 +21,11 @@ enum EventTriggerLift {
     /// lift whose end never ran would stay.
     static func execute(_ statement: String, on connection: Connection) throws {
         let lifts = try connection.fetchBool("""
-            select to_regprocedure('extensions.pgwarden_event_trigger_lift()') is not null
-                   and to_regprocedure('extensions.pgwarden_event_trigger_lift_end()') is not null
+            select to_regprocedure('extensions.pgwarden_postgres_lift()') is not null
+                   and to_regprocedure('extensions.pgwarden_postgres_lift_end()') is not null
             """)
         try connection.execute(unsafeStatements: lifts
-            ? ["select extensions.pgwarden_event_trigger_lift()", statement, "select extensions.pgwarden_event_trigger_lift_end()"]
+            ? ["select extensions.pgwarden_postgres_lift()", statement, "select extensions.pgwarden_postgres_lift_end()"]
             : [statement])
     }
 }

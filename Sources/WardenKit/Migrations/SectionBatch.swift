@@ -73,7 +73,7 @@ package struct SectionBatch: Sendable {
             } else if let data = statement.copyData {
                 try flush()
                 try body(SectionBatch(payload: .copy(item, data: source.text(data))))
-            } else if statement.kind == .eventTriggerCreation || (statement.startsWithDo && EventTriggerBlock.isOne(item.text)) {
+            } else if statement.kind == .eventTriggerCreation || EventTriggerBlock.isOne(item.text) {
                 try flush()
                 try body(SectionBatch(payload: .eventTriggerCreation(item)))
             } else {

@@ -34,14 +34,6 @@ package struct SQLStatement: Equatable, Sendable {
         data = copyData.map { (Int32(clamping: $0.lowerBound), Int32(clamping: $0.upperBound)) } ?? (-1, -1)
     }
 
-    /// Whether its first word is `DO` (an anonymous code block).
-    package var startsWithDo: Bool {
-        let head = Array(base.utf8.dropFirst(Int(bytes.start)).prefix(3))
-        guard head.count >= 2, head[0] | 0x20 == UInt8(ascii: "d"), head[1] | 0x20 == UInt8(ascii: "o") else { return false }
-        return head.count == 2 || [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "$")]
-            .contains(head[2])
-    }
-
     /// The statement's text over `range`.
     package var text: String { SourceText.slice(base[...], bytes: Int(bytes.start)..<Int(bytes.end)) }
 

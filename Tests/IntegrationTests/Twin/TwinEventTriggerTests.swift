@@ -130,7 +130,7 @@ import TestSupport
         let (admin, _) = try TestCluster.newTwinDatabase("evtriglift")
         let connection = try Connection(admin)
         try connection.execute("set role authenticated")
-        #expect(throws: PGError.self) { try connection.query("select extensions.pgwarden_event_trigger_lift()") }
+        #expect(throws: PGError.self) { try connection.query("select extensions.pgwarden_postgres_lift()") }
         try connection.execute("reset role")
         #expect(try postgresIsSuperuser(admin) == "false")
     }

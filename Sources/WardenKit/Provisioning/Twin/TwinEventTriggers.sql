@@ -9,7 +9,9 @@
 -- sends the one CREATE EVENT TRIGGER statement, then calls the second. postgres is a
 -- superuser for that statement alone (the role change is part of the transaction: a
 -- statement that fails rolls it back with everything else), and owns the trigger, so
--- it may alter and drop it later as on Supabase.
+-- it may alter and drop it later as on Supabase. The lift shares step 5's setting
+-- (`pgwarden.policy_grant_active`), so the second function ends either lift: the
+-- publication stand-in (step 5d) ends step 5's with it.
 -- Not mirrored: supautils skips a postgres-made event trigger's function for
 -- superusers and its reserved roles; here it fires for every role.
 
@@ -19,8 +21,8 @@ begin
   if current_setting('supautils.privileged_role', true) is not null then
     return;
   end if;
-  if to_regprocedure('extensions.pgwarden_event_trigger_lift()') is null then
-    create function extensions.pgwarden_event_trigger_lift() returns void
+  if to_regprocedure('extensions.pgwarden_postgres_lift()') is null then
+    create function extensions.pgwarden_postgres_lift() returns void
       language plpgsql security definer set search_path = ''
     as $fn$
     begin
@@ -33,37 +35,37 @@ begin
       -- whole cluster, as step 5's (the lock lasts until the transaction ends).
       lock table pg_catalog.pg_authid in share row exclusive mode;
       alter role postgres superuser;
-      perform pg_catalog.set_config('pgwarden.event_trigger_lift', 'on', true);
+      perform pg_catalog.set_config('pgwarden.policy_grant_active', 'on', true);
     end
     $fn$;
-    perform pg_temp.twin_note('function', 'extensions.pgwarden_event_trigger_lift()');
+    perform pg_temp.twin_note('function', 'extensions.pgwarden_postgres_lift()');
   end if;
-  if to_regprocedure('extensions.pgwarden_event_trigger_lift_end()') is null then
-    create function extensions.pgwarden_event_trigger_lift_end() returns void
+  if to_regprocedure('extensions.pgwarden_postgres_lift_end()') is null then
+    create function extensions.pgwarden_postgres_lift_end() returns void
       language plpgsql security definer set search_path = ''
     as $fn$
     begin
-      if coalesce(current_setting('pgwarden.event_trigger_lift', true), '') <> 'on' then
+      if coalesce(current_setting('pgwarden.policy_grant_active', true), '') <> 'on' then
         return;
       end if;
       alter role postgres nosuperuser;
-      perform pg_catalog.set_config('pgwarden.event_trigger_lift', 'off', true);
+      perform pg_catalog.set_config('pgwarden.policy_grant_active', 'off', true);
     end
     $fn$;
-    perform pg_temp.twin_note('function', 'extensions.pgwarden_event_trigger_lift_end()');
+    perform pg_temp.twin_note('function', 'extensions.pgwarden_postgres_lift_end()');
   end if;
 end
 $twin$;
 
 do $twin$
 begin
-  if pg_temp.twin_is_new('extensions.pgwarden_event_trigger_lift()') then
-    revoke all on function extensions.pgwarden_event_trigger_lift() from public;
-    grant execute on function extensions.pgwarden_event_trigger_lift() to postgres;
+  if pg_temp.twin_is_new('extensions.pgwarden_postgres_lift()') then
+    revoke all on function extensions.pgwarden_postgres_lift() from public;
+    grant execute on function extensions.pgwarden_postgres_lift() to postgres;
   end if;
-  if pg_temp.twin_is_new('extensions.pgwarden_event_trigger_lift_end()') then
-    revoke all on function extensions.pgwarden_event_trigger_lift_end() from public;
-    grant execute on function extensions.pgwarden_event_trigger_lift_end() to postgres;
+  if pg_temp.twin_is_new('extensions.pgwarden_postgres_lift_end()') then
+    revoke all on function extensions.pgwarden_postgres_lift_end() from public;
+    grant execute on function extensions.pgwarden_postgres_lift_end() to postgres;
   end if;
 end
 $twin$;

@@ -9,7 +9,8 @@
 -- postgres session, postgres is a superuser for that one command (step 5's lift,
 -- extensions.pgwarden_policy_grants_start(), with its cluster-wide lock; the role
 -- change is part of the command's transaction), and owns what it made; the lift ends
--- at the command's end. ALTER PUBLICATION ... ADD TABLES IN SCHEMA stays refused.
+-- at the command's end (step 5c's extensions.pgwarden_postgres_lift_end()).
+-- ALTER PUBLICATION ... ADD TABLES IN SCHEMA stays refused.
 
 do $twin$
 begin
@@ -20,15 +21,7 @@ begin
   if to_regprocedure('extensions.pgwarden_publication_grants_end()') is null then
     create function extensions.pgwarden_publication_grants_end() returns event_trigger
       language plpgsql security definer set search_path = ''
-    as $fn$
-    begin
-      if coalesce(current_setting('pgwarden.policy_grant_active', true), '') <> 'on' then
-        return;
-      end if;
-      alter role postgres nosuperuser;
-      perform pg_catalog.set_config('pgwarden.policy_grant_active', 'off', true);
-    end
-    $fn$;
+    as $fn$ begin perform extensions.pgwarden_postgres_lift_end(); end $fn$;
     perform pg_temp.twin_note('function', 'extensions.pgwarden_publication_grants_end()');
   end if;
 
