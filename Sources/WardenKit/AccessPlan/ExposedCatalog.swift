@@ -43,9 +43,10 @@ package struct ExposedCatalog: Sendable {
         /// `schema.name(argument names and types)`, as `pg_get_function_identity_arguments`
         /// prints them (how people often write a function's signature).
         package var namedSignature: String = ""
-        /// Returns `trigger`: PostgREST leaves such functions out of its schema cache
-        /// (`SchemaCache.hs`, `t.oid <> 'trigger'::regtype`), so no request can call one
-        /// (and a direct call raises 0A000). A plan need not list it.
+        /// Returns `trigger` or `event_trigger`. PostgREST leaves `trigger` functions out
+        /// of its schema cache (`SchemaCache.hs`, `t.oid <> 'trigger'::regtype`); it lists
+        /// `event_trigger` ones, but PostgreSQL refuses any call of either outside a
+        /// trigger (0A000), so no request can use one. A plan need not list it.
         package var isTrigger = false
     }
 
@@ -136,7 +137,8 @@ package struct ExposedCatalog: Sendable {
             """
             select p.oid::text, \(raw: Self.signatureSQL),
                    format('%I.%I(%s)', n.nspname, p.proname, pg_get_function_identity_arguments(p.oid)),
-                   (p.prorettype = 'pg_catalog.trigger'::pg_catalog.regtype)::text, n.nspname::text
+                   (p.prorettype in ('pg_catalog.trigger'::pg_catalog.regtype,
+                                     'pg_catalog.event_trigger'::pg_catalog.regtype))::text, n.nspname::text
             from pg_proc p join pg_namespace n on n.oid = p.pronamespace
             where n.nspname = any(\(schemaArray)::text[]) and p.prokind = 'f'
               and not exists (select 1 from pg_depend d
