@@ -1112,8 +1112,9 @@ import TestSupport
             grant select on public.roles, public.user_roles to authenticated;
             grant select, insert, update, delete on public.notes to authenticated;
             """)
-        let setup = draft.plan.setup.joined(separator: "\n")
-        #expect(!setup.contains("insert into public.user_roles"), "\(setup)")
+        // Only someone who is no persona gets a role (round thirty-seven: no one did).
+        let roles = try #require(draft.plan.setup.first { $0.contains("insert into public.user_roles") }, "\(draft.plan.setup)")
+        #expect(roles.contains("u.email in ('someone.draft@example.com')") && !roles.contains("ava.draft"), "\(roles)")
         let notes = try #require(draft.plan.relations.first { $0.name == "notes" })
         #expect(notes.access["ava"] == Access.nothing, "\(draft.yaml)")
         #expect(!draft.dangerCells.contains { $0.contains("notes") }, "\(draft.dangerCells)")
@@ -1184,10 +1185,14 @@ import TestSupport
             grant select on public.roles, public.user_roles to authenticated;
             grant select, insert, update, delete on public.notes to authenticated;
             """)
-        #expect(!draft.plan.setup.joined(separator: "\n").contains("insert into public.user_roles"), "\(draft.plan.setup)")
+        let roles = try #require(draft.plan.setup.first { $0.contains("insert into public.user_roles") }, "\(draft.plan.setup)")
+        #expect(roles.contains("u.email in ('someone.draft@example.com')") && !roles.contains("ava.draft"), "\(roles)")
         let notes = try #require(draft.plan.relations.first { $0.name == "notes" })
         #expect(notes.access["ava"] == Access.nothing, "\(draft.yaml)")
         #expect(draft.yaml.contains("# NOTE: the draft gives the personas no row here: every value of role_id"), "\(draft.yaml)")
+        // Every signed-in user reads who holds which role: the stand-in's row shows it.
+        let userRoles = try #require(draft.plan.relations.first { $0.name == "user_roles" })
+        #expect(userRoles.access["ava"]?.select == Scope.all, "\(draft.yaml)")
     }
 
     /// Notes a user files in their own school (`school_id = my_school()`, the school of

@@ -924,15 +924,17 @@ struct DraftOwnership {
         // (a made-up DANGER). One team a project's migration made did the same (a
         // helpdesk: six made-up DANGERs, and two real ones unseen; round thirty-four).
         let parent = !perPersona && !sample.isEmpty && isParentOfPersonaRows(table)
+        // Where every value of its role column makes its user what the rules single out, a
+        // row only for the user who is no persona.
+        let singledOut = emails != [DraftStandInUser.privilegeHolder.email]
+            && singledOutRoleColumn(of: table, setupSample: sample) != nil
         guard perPersona || parent else {
             // Not even one row where every value of its role column singles its user out
             // (`user_roles` readable by all, its one role super_admin): ava an administrator.
-            return sample.isEmpty || singledOutRoleColumn(of: table, setupSample: sample) != nil
-                ? nil : unownedRow(table, quotedTable, sample, userEmail: emails.first ?? "")
+            return sample.isEmpty || singledOut ? nil : unownedRow(table, quotedTable, sample, userEmail: emails.first ?? "")
         }
-        // No signed-in persona (all left out): no one to own a row. No row either where
-        // every value of its role column makes its user what the rules single out.
-        guard !emails.isEmpty, singledOutRoleColumn(of: table, setupSample: sample) == nil else { return nil }
+        // No signed-in persona (all left out): no one to own a row.
+        guard !emails.isEmpty, !singledOut else { return nil }
         // A column whose default is auth.uid() is NULL for the admin: the persona's own
         // insert would have filled it with the persona (a NOT NULL one refused every row).
         let flags = rowShowingFlags(of: table)
@@ -1163,8 +1165,33 @@ struct DraftOwnership {
 
     /// Whether only the user who is no persona gets rows of `table` in the setup: a row
     /// is a privilege (`grantsByItsRows`), or makes its user privileged (`promotedByItsTrigger`).
+    /// Or its rows must name such a row (`namesARowOnlyTheHolderHas`).
     func heldByThePrivilegeHolder(_ table: String) -> Bool {
-        grantsByItsRows(table) || promotedByItsTrigger(table) != nil
+        heldByThePrivilegeHolderAlone(table) || namesARowOnlyTheHolderHas(table) != nil
+    }
+
+    /// `heldByThePrivilegeHolder` for the table's own rows: a row is a privilege, makes
+    /// its user privileged, or holds a role every value of which the rules single out
+    /// (`singledOutRoleColumn`; the personas got no row there, and no one else did
+    /// either: a clinic's `profiles`, and every table keyed by it, had no row to probe,
+    /// even for the service role; round thirty-seven).
+    private func heldByThePrivilegeHolderAlone(_ table: String) -> Bool {
+        grantsByItsRows(table) || promotedByItsTrigger(table) != nil || singledOutRoleColumn(of: table) != nil
+    }
+
+    /// The required column of `table` naming its user through a table only the user who
+    /// is no persona has rows in (`records.therapist_id -> profiles.id`, where no persona
+    /// has a profile), and that table: a persona's row there would name a row no persona
+    /// has, so only that user's can be made. (The personas' rows were refused by the
+    /// foreign key, and the table had none; round thirty-seven.)
+    func namesARowOnlyTheHolderHas(_ table: String) -> (column: String, table: String)? {
+        for column in catalog.columns[table] ?? [] where column.required {
+            if let keyed = userKeyedTable(of: column), keyed != "auth.users", keyed != table,
+               heldByThePrivilegeHolderAlone(keyed) {
+                return (column.name, keyed)
+            }
+        }
+        return nil
     }
 
     /// The table whose role column (`Column.holdsRole`: `user_roles.role_id`, or any
@@ -1231,10 +1258,16 @@ struct DraftOwnership {
                 + "someone else grants, which a fresh sign-up lacks; the setup gives it to someone who is no persona "
                 + "(\(DraftStandInUser.privilegeHolder.email)); add one in setup to plan for a persona with it"
         }
-        guard let role = singledOutRoleColumn(of: table) else { return nil }
-        return "the draft gives the personas no row here: every value of \(role.column) (\(role.values.joined(separator: ", "))) "
-            + "is named by the project's policies or functions, and a fresh sign-up has no such row; add one in setup "
-            + "to plan for such a user"
+        if let role = singledOutRoleColumn(of: table) {
+            return "the draft gives the personas no row here: every value of \(role.column) (\(role.values.joined(separator: ", "))) "
+                + "is named by the project's policies or functions, and a fresh sign-up has no such row; the setup gives "
+                + "one to someone who is no persona (\(DraftStandInUser.privilegeHolder.email)); add one in setup "
+                + "to plan for such a user"
+        }
+        guard let named = namesARowOnlyTheHolderHas(table) else { return nil }
+        return "the draft gives the personas no row here: its \(named.column) names a row of \(named.table), which no "
+            + "persona has; the setup gives one to someone who is no persona (\(DraftStandInUser.privilegeHolder.email)); "
+            + "add rows for the personas in setup to plan their own"
     }
 
     /// Whether a row of `table` is itself a privilege (`staff (user_id)` behind
