@@ -302,8 +302,15 @@ struct DraftOwnership {
     /// so it says whose the row is: without it the table had no owner rule, the setup
     /// one row, in ava's organisation, and "may insert, update, delete every row" was
     /// made up for ava (a restaurant app's orders, their items and their history).
+    /// A call merely wrapped to be run once (`(select public.is_manager())`, Supabase's
+    /// advice for policies, printed `( SELECT public.is_manager() AS is_manager)`) is no
+    /// subquery picking rows: `(select is_manager()) and kind <> 'private'` is a gate
+    /// beside a filter, and taken as an owner rule it made a catalogue no user owns
+    /// "every user's rows" for anon (three made-up DANGERs; round thirty-seven).
     private func selectsRowsThroughUserFunction(_ expression: String) -> Bool {
-        expression.range(of: "SELECT ", options: .caseInsensitive) != nil
+        let unwrapped = expression.replacingOccurrences(
+            of: #"\(\s*SELECT\s+[\w."]+\([^()]*\)\s+AS\s+[\w"]+\s*\)"#, with: "", options: [.regularExpression, .caseInsensitive])
+        return unwrapped.range(of: "SELECT ", options: .caseInsensitive) != nil
             && catalog.userReadingCalls.contains { expression.contains($0) }
     }
 
