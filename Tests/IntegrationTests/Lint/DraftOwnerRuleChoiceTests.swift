@@ -182,4 +182,82 @@ import TestSupport
                 "\(draft.yaml)")
         #expect(!draft.report.failures.contains { $0.subject == "public.scores" }, "\(DraftRealProjectShapesTests.failures(draft))")
     }
+
+    /// A managers-only write rule that also filters by a column, the call wrapped to be
+    /// run once as Supabase advises (`(select is_manager()) and kind <> 'private'`), on a
+    /// catalogue no user owns (a canteen's media, round thirty-seven): the wrapper's
+    /// SELECT made it look like a subquery picking the user's rows, it became the owner
+    /// rule, and dev said anon "sees every user's rows" (three made-up DANGERs). No
+    /// owner rule now; the same shape on a bucket only administrators use no longer
+    /// leaves the signed-in personas' storage cells unprobed.
+    @Test func aWrappedGateBesideAColumnFilterIsNoOwnerRule() throws {
+        let admins = """
+            create table public.staff (user_id uuid primary key references auth.users);
+            alter table public.staff enable row level security;
+            create function public.is_manager() returns boolean language sql stable security definer set search_path = public
+              as $$ select exists (select 1 from public.staff where user_id = auth.uid()) $$;
+            """
+        let draft = try DraftRealProjectShapesTests.draft("wrappedgate", admins + """
+            create table public.assets (id uuid primary key default gen_random_uuid(),
+              kind text not null default 'image', status text not null default 'published', title text);
+            insert into public.assets (title) values ('logo'), ('banner');
+            alter table public.assets enable row level security;
+            create policy assets_read on public.assets for select to anon, authenticated using (status = 'published');
+            create policy assets_manage on public.assets for all to authenticated
+              using ((select public.is_manager()) and kind <> 'private') with check ((select public.is_manager()) and kind <> 'private');
+            """)
+        let assets = try #require(draft.plan.relations.first { $0.name == "assets" })
+        #expect(assets.owner == nil, "\(draft.yaml)")
+        #expect(assets.access["anon"] == Access(select: .all, insert: .nothing, update: .nothing, delete: .nothing), "\(draft.yaml)")
+        #expect(draft.dangers == 0, "\(draft.dangerCells)")
+        #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
+
+        let connection = try Connection(try TestCluster.newTwinDatabase("wrappedgatebucket").project)
+        try connection.execute(unsafeScript: admins + """
+            insert into storage.buckets (id, name, public) values ('cvs', 'cvs', false);
+            create policy cvs_read on storage.objects for select to authenticated using (bucket_id = 'cvs' and (select public.is_manager()));
+            create policy cvs_write on storage.objects for insert to authenticated with check (bucket_id = 'cvs' and (select public.is_manager()));
+            """)
+        let storage = try PlanDrafter(connection: connection, schemas: ["public", "storage"]).draft()
+        let objects = try #require(storage.plan.relations.first { $0.schema == "storage" && $0.name == "objects" })
+        #expect(objects.owner == nil, "\(storage.yaml)")
+        #expect(storage.verified, "\(DraftRealProjectShapesTests.failures(storage))")
+    }
+
+    /// One organisation every new user joins (an HR app's sign-up trigger, round
+    /// thirty-seven): its departments are each persona's own by the owner rule, every one
+    /// of them, so the read of all of them is a read of its own. The draft wrote `read`
+    /// and "a signed-in user sees other users' rows" (8 DANGERs on the app) beside its
+    /// own note that no row is another user's.
+    @Test func aReadOfRowsThatAreAllThePersonasOwnIsOwn() throws {
+        let draft = try DraftRealProjectShapesTests.draft("oneorg", """
+            create table public.organizations (id uuid primary key default gen_random_uuid(), name text not null);
+            insert into public.organizations (name) values ('Acme');
+            alter table public.organizations enable row level security;
+            create table public.profiles (id uuid primary key references auth.users (id) on delete cascade,
+              organization_id uuid not null references public.organizations (id));
+            alter table public.profiles enable row level security;
+            create policy "own profile" on public.profiles for select to authenticated using (id = auth.uid());
+            create function public.my_org() returns uuid language sql stable security definer set search_path = public
+              as $$ select organization_id from public.profiles where id = auth.uid() $$;
+            create function public.handle_new_user() returns trigger language plpgsql security definer set search_path = public as $$
+            begin
+              insert into public.profiles (id, organization_id) values (new.id, (select id from public.organizations order by name limit 1));
+              return new;
+            end $$;
+            create trigger on_auth_user_created after insert on auth.users for each row execute function public.handle_new_user();
+            create table public.departments (id uuid primary key default gen_random_uuid(),
+              organization_id uuid not null references public.organizations (id), name text not null);
+            alter table public.departments enable row level security;
+            create policy "members read" on public.departments for select to authenticated using (organization_id = public.my_org());
+            create policy "members read theirs" on public.organizations for select to authenticated using (id = public.my_org());
+            """)
+        let departments = try #require(draft.plan.relations.first { $0.name == "departments" })
+        #expect(departments.access["ava"] == Access(select: .own, insert: .nothing, update: .nothing, delete: .nothing), "\(draft.yaml)")
+        #expect(draft.yaml.contains("so no row is another user's"), "\(draft.yaml)")
+        #expect(draft.dangers == 0, "\(draft.dangerCells)")
+        // Its read passes as `own`: only the cells the note names cannot be stated.
+        #expect(!draft.report.failures.contains { $0.subject == "public.departments" && $0.operation == .select },
+                "\(DraftRealProjectShapesTests.failures(draft))")
+    }
 }

@@ -14,6 +14,13 @@ struct DraftObservation {
         var access = Access.nothing
         if let select = mine.first(where: { $0.operation == .select }) {
             access.select = selectScope(select.observed, notes: &notes)
+            // Every row is the persona's own by the owner rule (`organization_id = my_org()`
+            // where the sign-up puts every user in one organisation): reading them all is
+            // reading its own, and `own` says so (`all` made "sees other users' rows" a
+            // DANGER beside the note saying no row is another user's; round thirty-seven).
+            if access.select == .all, mine.contains(where: { RelationProber.ownsEveryRow($0.observed) }) {
+                access.select = .own
+            }
         }
         for operation in [AccessOperation.insert, .update, .delete] {
             let probes = mine.filter { $0.operation == operation }
