@@ -102,6 +102,18 @@ import Testing
         }
     }
 
+    /// `[auth] enable_signup`: false turns client sign-ups off; a value that is no
+    /// boolean is refused naming the file and the key, as the Supabase CLI refuses it.
+    @Test func configTomlSignUpSettingIsRead() throws {
+        #expect(try PlanSupabaseConfig.read(toml: "[auth]\nenable_signup = false", file: "c").signUpsEnabled == false)
+        #expect(try PlanSupabaseConfig.read(toml: "[auth]\nenable_signup = true", file: "c").signUpsEnabled == true)
+        #expect(try PlanSupabaseConfig.read(toml: "[auth]\nsite_url = \"x\"", file: "c").signUpsEnabled == nil)
+        let error = try #require(throws: AccessPlanError.self) {
+            try PlanSupabaseConfig.read(toml: "[auth]\nenable_signup = \"no\"", file: "supabase/config.toml")
+        }
+        #expect("\(error)".contains("supabase/config.toml") && "\(error)".contains("[auth] enable_signup must be true or false"))
+    }
+
     @Test func configTomlHookIsReadAndHTTPHooksAreRefused() throws {
         let toml = """
             [auth.hook.custom_access_token]

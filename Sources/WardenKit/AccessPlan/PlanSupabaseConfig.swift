@@ -4,7 +4,7 @@ import TOMLKit
 /// Reads what an access plan takes from a Supabase CLI project's `supabase/config.toml`:
 /// `[auth.hook.custom_access_token]` (`enabled = true`, `uri =
 /// "pg-functions://postgres/<schema>/<function>"`), `[api] extra_search_path` and
-/// `[api] schemas`.
+/// `[api] schemas`, and `[auth] enable_signup`.
 /// HTTP hooks (`http://`, `https://` URIs) call a server pgwarden cannot reach locally,
 /// and are refused with a message saying so. (General config.toml support lives
 /// elsewhere, `SupabaseConfig`; this reads the file beside a plan.)
@@ -34,6 +34,8 @@ enum PlanSupabaseConfig {
         var extraSearchPath: [String]?
         /// `[api] schemas`, as written.
         var schemas: [String]?
+        /// `[auth] enable_signup`, as written.
+        var signUpsEnabled: Bool?
     }
 
     /// The config file beside `planPath` (else the project's at `projectRoot`), read once.
@@ -52,7 +54,18 @@ enum PlanSupabaseConfig {
             file: file,
             hook: try customAccessTokenHook(in: table, file: file),
             extraSearchPath: try schemaNames(in: table, key: "extra_search_path", file: file),
-            schemas: try schemaNames(in: table, key: "schemas", file: file))
+            schemas: try schemaNames(in: table, key: "schemas", file: file),
+            signUpsEnabled: try signUpsEnabled(in: table, file: file))
+    }
+
+    /// `[auth] enable_signup` (nil when not given): false, and no client can sign up;
+    /// only the admin API (an invitation, `createUser`) makes users.
+    private static func signUpsEnabled(in table: TOMLTable, file: String) throws -> Bool? {
+        guard let value = table["auth"]?.table?["enable_signup"] else { return nil }
+        guard let enabled = value.bool else {
+            throw AccessPlanError(file: file, line: nil, message: "[auth] enable_signup must be true or false")
+        }
+        return enabled
     }
 
     private static func parse(toml text: String, file: String) throws -> TOMLTable {

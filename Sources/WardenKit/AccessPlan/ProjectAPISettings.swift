@@ -23,6 +23,9 @@ public struct ProjectAPISettings: Sendable, Equatable {
     public var extraSearchPath: [String]
     /// The enabled custom access token hook, or nil.
     public var accessTokenHook: AccessTokenHook?
+    /// Whether clients may sign up (`[auth] enable_signup`; true, Supabase's default,
+    /// when not given).
+    public var signUpsEnabled = true
 
     /// Supabase's defaults: `public` exposed, `public, extensions` searched, no hook.
     public init(
@@ -45,6 +48,7 @@ public struct ProjectAPISettings: Sendable, Equatable {
             exposedSchemas: Self.projectSchemas(values.schemas ?? []),
             extraSearchPath: values.extraSearchPath ?? AccessPlan.supabaseExtraSearchPath,
             accessTokenHook: values.hook)
+        signUpsEnabled = values.signUpsEnabled ?? true
     }
 
     /// These settings with the exposed schemas the database itself sets for PostgREST,

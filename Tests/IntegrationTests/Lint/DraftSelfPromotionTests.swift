@@ -263,6 +263,31 @@ import TestSupport
         #expect(!fixed.dangerCells.contains { $0.contains("a new user may give themselves") }, "\(fixed.dangerCells)")
         #expect(fixed.verified, "\(DraftRealProjectShapesTests.failures(fixed))")
 
+        // Sign-ups off in the project's config.toml (an HR app, round thirty-seven): only
+        // the admin API makes users, and chooses their metadata, so the same check is a
+        // WARN saying what happens once sign-ups are on, not a DANGER.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("signupsoff-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("supabase"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try "[auth]\nenable_signup = false\n".write(
+            to: folder.appendingPathComponent("supabase/config.toml"), atomically: true, encoding: .utf8)
+        let api = try ProjectAPISettings(nearPlan: folder.appendingPathComponent("supabase/access-plan.yml").path)
+        #expect(!api.signUpsEnabled)
+        let connection = try Connection(try TestCluster.newTwinDatabase("signupsoff").project)
+        try connection.execute(unsafeScript: roles("""
+            insert into public.user_roles (user_id, role)
+                values (new.id, coalesce(new.raw_user_meta_data ->> 'role', 'member')::public.app_role);
+            """))
+        let off = try PlanDrafter(connection: connection, api: api).draft()
+        #expect(off.plan.checks.contains { $0.name.hasPrefix(#"a new user signing up with user_metadata {"role": "admin"} gets"#) },
+                "\(off.yaml)")
+        #expect(!off.dangerCells.contains { $0.contains("a new user may give themselves") }, "\(off.dangerCells)")
+        #expect(off.warningCells.contains {
+            $0.hasPrefix("public.user_roles · ava: sign-ups are off ([auth] enable_signup = false in supabase/config.toml)")
+                && $0.contains("a new user may give themselves role 'admin' in public.user_roles")
+        }, "\(off.warningCells)")
+        #expect(off.yaml.contains("  # WARN: sign-ups are off"), "\(off.yaml)")
+
         // A key as the trigger spells it (`appRole`), not lowercased.
         let camel = try DraftRealProjectShapesTests.draft("signuprolescamel", roles("""
             if new.raw_user_meta_data ->> 'appRole' is not null then

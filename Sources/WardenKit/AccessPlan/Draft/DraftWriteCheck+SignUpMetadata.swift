@@ -60,6 +60,7 @@ extension DraftWriteCheck {
                                 + "user_metadata \(metadata), which any client sends (the sign-up's trigger on auth.users copies it)")
                     write.absentVerify = "select not exists (" + holds.dropFirst("select exists (".count)
                     write.absentName = "\(signingUp) does not get \(column.name) \(value) in \(table)"
+                    write.bySignUp = !byUpdate
                     return write
                 }
             }

@@ -38,6 +38,9 @@ struct DraftWriteCheck {
     /// The check's name where it is kept with `absentVerify` (what it then proves: "...
     /// does not get role 'admin'", where the name of the attempt read as its success).
     var absentName: String? = nil
+    /// Made by a new user's sign-up (`signUpMetadataGrants`): no DANGER where the
+    /// project turns sign-ups off (`PlanDrafter.signUpsEnabled`).
+    var bySignUp = false
 
     /// The setting that carries the named row's key from `before` to the insert.
     static let setting = "pgwarden.join_target"

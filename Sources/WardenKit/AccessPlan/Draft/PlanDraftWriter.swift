@@ -17,6 +17,9 @@ struct PlanDraftWriter {
     /// Check name -> the table and the DANGER of what it observed
     /// (`DraftWriteCheck`: a user joining another user's rows, or writing into them).
     var checkDangers: [String: (table: String, danger: String)] = [:]
+    /// Check name -> the table and the WARN of what it observed, where that is no
+    /// DANGER as the project is set up (a sign-up's, with sign-ups off).
+    var checkWarnings: [String: (table: String, warning: String)] = [:]
     /// Security definer functions anon may execute -> what `pgwarden lint`'s call as anon
     /// showed. A DANGER only where it proved harm (or lint had no call): where the call
     /// changed and read nothing, or could not show what the function does (it refused
@@ -96,6 +99,7 @@ struct PlanDraftWriter {
         }
         for check in plan.checks {
             if let danger = checkDangers[check.name] { lines.append("  # DANGER: \(danger.danger)") }
+            if let warning = checkWarnings[check.name] { lines.append("  # WARN: \(warning.warning)") }
             lines.append("  - name: \(Self.quote(check.name))")
             lines.append("    as: \(Self.key(check.persona))")
             if let before = check.before {
@@ -124,6 +128,8 @@ struct PlanDraftWriter {
                 return functionWarning(function, persona, function.execute[persona.name] ?? false)
                     .map { "\(function.signature) · \(persona.name): \($0)" }
             }
+        } + plan.checks.compactMap { check in
+            checkWarnings[check.name].map { "\($0.table) · \(check.persona): \($0.warning)" }
         }
     }
 

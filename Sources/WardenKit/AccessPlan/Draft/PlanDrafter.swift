@@ -44,7 +44,15 @@ public struct PlanDrafter {
         try self.init(
             connection: connection, schemas: api.exposedSchemas, userMetadata: userMetadata, accessTokenHook: api.accessTokenHook)
         extraSearchPath = api.extraSearchPath
+        signUpsEnabled = api.signUpsEnabled
     }
+
+    /// Whether clients may sign up (`ProjectAPISettings.signUpsEnabled`). Where they may
+    /// not, what a sign-up's metadata gives a new user is a WARN, not a DANGER: only the
+    /// admin API makes users then, and it chooses their metadata (an HR app with
+    /// `enable_signup = false` had "a new user may give themselves role 'admin'"; round
+    /// thirty-seven).
+    public var signUpsEnabled = true
 
     /// When true, a signed-in persona whose sign-up the database refuses (a sign-up
     /// trigger that needs user metadata it lacks) is left out of the observation and
@@ -326,7 +334,13 @@ public struct PlanDrafter {
         for finding in findings.findings where finding.rule == .anonSecurityDefinerFunctionExecutable {
             if let signature = finding.signature, let consequence = finding.consequence { writer.anonCalls[signature] = consequence }
         }
-        writer.checkDangers = Self.checkDangers(joined.filter(\.1.dangerous).map(\.0))
+        let dangerous = joined.filter(\.1.dangerous).map(\.0)
+        writer.checkDangers = Self.checkDangers(signUpsEnabled ? dangerous : dangerous.filter { !$0.bySignUp })
+        if !signUpsEnabled {
+            for write in dangerous where write.bySignUp {
+                writer.checkWarnings[write.check.name] = (write.table, Self.signUpsOffWarning + write.danger)
+            }
+        }
         let claimNotes = catalog.appMetadataNotes(carried: Self.appMetadataKeysCarried(by: check.issuedClaims))
             .merging(accessTokenHook == nil ? catalog.customClaimNotes
                         : Self.unusedHookClaimNotes(catalog.hookClaimsRead, issued: check.issuedClaims, plan: plan)) { earlier, _ in earlier }
@@ -337,6 +351,10 @@ public struct PlanDrafter {
             report: check, dangerCells: writer.dangers(), warningCells: writer.warnings(), findings: findings,
             storagePolicies: storage, claimNotes: claimNotes)
     }
+
+    /// How a sign-up check's WARN begins where sign-ups are off (`signUpsEnabled`).
+    static let signUpsOffWarning = "sign-ups are off ([auth] enable_signup = false in supabase/config.toml), so only the "
+        + "admin API makes users and chooses their metadata; turned on (here or in the hosted project's settings), "
 
     /// The `app_metadata` keys (lowercased) in every one of `issued` (persona -> claims
     /// JSON); none when there is no token.
