@@ -40,6 +40,8 @@ package struct MigrationDirectory: Sendable {
         var pairs: [MigrationVersion: (up: String?, down: String?)] = [:]
         var pairNames: [String] = []
         var seen: [MigrationVersion: String] = [:]
+        // Every clash (version, file, the other file), named in one error after the loop.
+        var clashes: [(version: String, file: String, otherFile: String)] = []
         for name in names {
             let shown = displayPath(folder: path, file: name)
             guard let parsed = MigrationFileName(name) else {
@@ -48,7 +50,8 @@ package struct MigrationDirectory: Sendable {
             }
             if parsed.role == .whole {
                 if let other = seen[parsed.version] {
-                    throw MigrationInputError.duplicateVersion(version: parsed.version.text, file: shown, otherFile: other)
+                    clashes.append((parsed.version.text, shown, other))
+                    continue
                 }
                 seen[parsed.version] = shown
                 singles.append((name, parsed))
@@ -58,11 +61,16 @@ package struct MigrationDirectory: Sendable {
             var pair = pairs[parsed.version] ?? (nil, nil)
             let existing = parsed.role == .up ? pair.up : pair.down
             if let existing {
-                throw MigrationInputError.duplicateVersion(
-                    version: parsed.version.text, file: shown, otherFile: displayPath(folder: path, file: existing))
+                clashes.append((parsed.version.text, shown, displayPath(folder: path, file: existing)))
+                continue
             }
             if parsed.role == .up { pair.up = name } else { pair.down = name }
             pairs[parsed.version] = pair
+        }
+        if let first = clashes.first {
+            throw MigrationInputError.duplicateVersion(
+                version: first.version, file: first.file, otherFile: first.otherFile,
+                moreClashes: clashes.dropFirst().map { "\($0.file) with \($0.otherFile)" })
         }
         if let single = singles.first?.0, let pairFile = pairNames.first {
             throw MigrationInputError.mixedFormats(

@@ -12,8 +12,10 @@ public enum MigrationInputError: WardenError, Equatable, Sendable {
     case folderUnreadable(folder: String, reason: String)
     /// A `.sql` file whose name is not `<digits>_<name>.sql`.
     case badFileName(file: String)
-    /// Two files with the same version (compared as numbers: `0001` equals `1`).
-    case duplicateVersion(version: String, file: String, otherFile: String)
+    /// Two files with the same version (compared as numbers: `0001` equals `1`);
+    /// `moreClashes`, the folder's other such pairs (`file` with `otherFile`), so that one
+    /// run names them all (a project with three took three runs to find them).
+    case duplicateVersion(version: String, file: String, otherFile: String, moreClashes: [String] = [])
     /// A file that cannot be read.
     case fileUnreadable(file: String, reason: String)
     /// A file that is not valid UTF-8; `line` is where the first bad byte is.
@@ -70,8 +72,10 @@ public enum MigrationInputError: WardenError, Equatable, Sendable {
             return "migrations folder \(folder) cannot be read: \(reason)"
         case .badFileName(let file):
             return "\(file): migration file names must be <digits>_<name>.sql, e.g. 20261121000100_create_table.sql"
-        case .duplicateVersion(let version, let file, let otherFile):
-            return "\(file): version \(version) is also used by \(otherFile); every migration needs its own version"
+        case .duplicateVersion(let version, let file, let otherFile, let moreClashes):
+            let more = moreClashes.isEmpty ? ""
+                : " (\(moreClashes.count) more: " + moreClashes.joined(separator: "; ") + ")"
+            return "\(file): version \(version) is also used by \(otherFile); every migration needs its own version\(more)"
         case .fileUnreadable(let file, let reason):
             return "\(file): cannot be read: \(reason)"
         case .notUTF8(let file, let line):

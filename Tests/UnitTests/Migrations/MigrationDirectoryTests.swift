@@ -69,6 +69,19 @@ final class TemporaryFolder {
             version: "1", file: "\(folder.path)/1_b.sql", otherFile: "\(folder.path)/0001_a.sql"))
     }
 
+    /// Every clash in one error: a project with three took three runs to find them all
+    /// (round thirty-seven).
+    @Test func namesEveryClashOfVersionsAtOnce() throws {
+        let folder = try TemporaryFolder()
+        for name in ["001_a.sql", "001_b.sql", "002_c.sql", "002_d.sql", "003_e.sql", "3_f.sql"] { try folder.write(name, "select 1;") }
+        let error = try #require(loadError(folder.path))
+        #expect(error == .duplicateVersion(
+            version: "001", file: "\(folder.path)/001_b.sql", otherFile: "\(folder.path)/001_a.sql",
+            moreClashes: ["\(folder.path)/002_d.sql with \(folder.path)/002_c.sql", "\(folder.path)/3_f.sql with \(folder.path)/003_e.sql"]))
+        #expect(error.description.hasSuffix("every migration needs its own version (2 more: \(folder.path)/002_d.sql with "
+            + "\(folder.path)/002_c.sql; \(folder.path)/3_f.sql with \(folder.path)/003_e.sql)"))
+    }
+
     @Test func rejectsInvalidUTF8WithItsLine() throws {
         let folder = try TemporaryFolder()
         try folder.write("1_latin1.sql", bytes: Array("-- migrate:up\nselect 'caf".utf8) + [0xE9] + Array("';\n".utf8))
