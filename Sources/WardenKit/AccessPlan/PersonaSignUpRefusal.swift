@@ -22,6 +22,10 @@ public struct PersonaSignUpRefusal: Sendable, Equatable, Codable {
     /// A JSON value for some of `metadataKeys` that the trigger would take (`true` for a
     /// key it tests is a boolean); the hint says `"value"` for the others.
     public var metadataValues: [String: String] = [:]
+    /// Whether the refusing trigger's function reads the user's metadata at all; false
+    /// for one that admits only e-mails another table lists (an invitation), which no
+    /// metadata gets past; nil when no trigger refused.
+    public var triggerReadsMetadata: Bool?
 
     public init(persona: String, email: String, trigger: String?, sqlState: String?, message: String,
                 detail: String?, metadataJSON: String, metadataKeys: [String] = []) {
@@ -75,6 +79,13 @@ public struct PersonaSignUpRefusal: Sendable, Equatable, Codable {
         if refusals.contains(where: { $0.sqlState == "23505" && $0.metadataJSON != "{}" }) {
             lines.append("  hint: the personas were given the same metadata, and the trigger writes it into a unique column: "
                 + "give each its own, \(flags)")
+        } else if refusals.allSatisfy({ $0.triggerReadsMetadata == false }) {
+            // (An invitation-only sign-up, round thirty-seven: the metadata hint could not help.)
+            let emails = refusals.map(\.email).joined(separator: ", ")
+            lines.append("  hint: the trigger reads no user metadata, so none gets the personas past it; where it admits only "
+                + "e-mails another table lists (invitations, an allow-list), put theirs (\(emails)) there in a seed file "
+                + "(supabase/seed.sql runs before the personas sign up; a plan's setup runs after), or write a plan whose "
+                + "personas have e-mails it admits (personas: ava: { role: authenticated, email: ... })")
         } else if broken.count < refusals.count {
             lines.append("  hint: give the personas the user metadata the trigger needs, each its own: \(flags) "
                 + "(or one JSON object for both), or write a plan whose personas have metadata: "

@@ -175,6 +175,7 @@ struct PlanAccountCreator {
                     sqlState: error.sqlState?.rawValue, message: error.message, detail: error.detail,
                     metadataJSON: user.metadataJSON, metadataKeys: keys)
                 refusal.metadataValues = fromTrigger ? try triggers().metadataValues(of: error, keys: keys) : [:]
+                refusal.triggerReadsMetadata = fromTrigger ? try triggers().readMetadata(error) : nil
                 return refusal
             }
             for ((persona, user), index) in zip(users, tries) {

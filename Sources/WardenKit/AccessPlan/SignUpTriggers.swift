@@ -35,6 +35,13 @@ struct SignUpTriggers {
         return Array(Set((named.isEmpty ? triggers : named).flatMap(\.metadataKeys) + asked)).sorted()
     }
 
+    /// Whether the functions of the triggers that raised `error` (every trigger's, when
+    /// none is named) read the user's metadata at all (`raw_user_meta_data`).
+    func readMetadata(_ error: PGError) -> Bool {
+        let named = raising(error)
+        return (named.isEmpty ? triggers : named).contains { $0.body.range(of: "raw_user_meta_data", options: .caseInsensitive) != nil }
+    }
+
     /// A JSON value for each of `keys` that the bodies of the triggers that raised
     /// `error` would take: `true` where they test it is a boolean (`jsonb_typeof(...) <>
     /// 'boolean'`, a `::boolean` cast), 1 for a number, a uuid for a `::uuid` cast or a

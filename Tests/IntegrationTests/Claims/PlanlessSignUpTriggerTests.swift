@@ -274,4 +274,38 @@ import TestSupport
         #expect(followed.status == 0, "\(followed.all)")
         #expect(!followed.standardOutput.contains("LEFT OUT"), "\(followed.all)")
     }
+
+    /// A sign-up trigger that admits only invited e-mails and reads no metadata (a
+    /// documents hub, round thirty-seven): the hint offered `--user-metadata`, which
+    /// cannot help. It now says so, and says where the e-mails go: in a seed, which runs
+    /// before the personas sign up (tried here: with it, both are observed).
+    @Test func anInvitationOnlySignUpGetsAHintThatCanHelp() throws {
+        let folder = TestFolder.url("invite-only")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let migrations = folder.appendingPathComponent("supabase/migrations")
+        try FileManager.default.createDirectory(at: migrations, withIntermediateDirectories: true)
+        try """
+            create table public.invites (email text primary key);
+            alter table public.invites enable row level security;
+            create function public.only_invited() returns trigger language plpgsql security definer set search_path = '' as $$
+            begin
+              if not exists (select 1 from public.invites where email = new.email) then
+                raise exception 'Email % is not invited', new.email;
+              end if;
+              return new;
+            end $$;
+            create trigger only_invited before insert on auth.users for each row execute function public.only_invited();
+            """.write(to: migrations.appendingPathComponent("20250101000000_invites.sql"), atomically: true, encoding: .utf8)
+        let refused = try PgwardenCLI.run(["dev"], environment: PgwardenCLI.cleanEnvironment(), directory: folder.path)
+        #expect(refused.status == 1, "\(refused.all)")
+        #expect(refused.standardOutput.contains("hint: the trigger reads no user metadata, so none gets the personas past it; "
+            + "where it admits only e-mails another table lists (invitations, an allow-list), put theirs "
+            + "(ava.draft@example.com, ben.draft@example.com) there in a seed file"), "\(refused.all)")
+        #expect(!refused.standardOutput.contains("--user-metadata"), "\(refused.all)")
+        try "insert into public.invites values ('ava.draft@example.com'), ('ben.draft@example.com');\n".write(
+            to: folder.appendingPathComponent("supabase/seed.sql"), atomically: true, encoding: .utf8)
+        let invited = try PgwardenCLI.run(["dev"], environment: PgwardenCLI.cleanEnvironment(), directory: folder.path)
+        #expect(invited.status == 0, "\(invited.all)")
+        #expect(!invited.standardOutput.contains("LEFT OUT"), "\(invited.all)")
+    }
 }
