@@ -46,11 +46,16 @@ extension FunctionCallProbe {
     /// user's id there, anon's call that rewrote any organisation's billing broke the
     /// foreign key, and lint called it a WARN; with 'pgwarden' for a plan's text key,
     /// anon switching any organisation's plan was "no such plan", a WARN.)
+    /// An array of such keys (`contract_ids uuid[]`) gets an array of that one row's
+    /// key (given `[ava's id]`, anon reading any private contract by its id was "changed
+    /// nothing", a WARN; round thirty-seven).
     func tableRowArguments(_ parameters: [Parameter], user: (id: String, owner: String)?, body: String) throws -> [Argument]? {
         guard let ownership else { return nil }
         var found = false
         let values = try parameters.map { parameter -> Argument in
-            guard let keyType = Self.keyType(of: parameter), !Self.namesAUser(parameter.name),
+            let element = parameter.category == "A" && !parameter.isVariadic
+                ? parameter.element.map { Parameter(name: parameter.name, type: $0.type, category: $0.category, isVariadic: false) } : nil
+            guard let keyType = Self.keyType(of: element ?? parameter), !Self.namesAUser(parameter.name),
                   let named = Self.table(namedBy: parameter.name, in: ownership, needsUser: false, keyType: keyType, body: body) else {
                 return simpleValue(parameter, user: user, body: body)
             }
@@ -76,7 +81,8 @@ extension FunctionCallProbe {
             guard let (id, shown) = try namingRow ?? first().map({ ($0, "a \(named.catalogName) row") })
             else { return simpleValue(parameter, user: user, body: body) }
             found = true
-            return Argument(sql: DraftOwnership.literal(id), shown: shown)
+            let literal = DraftOwnership.literal(id)
+            return element == nil ? Argument(sql: literal, shown: shown) : Argument(sql: "array[\(literal)]", shown: "[\(shown)]")
         }
         return found ? values : nil
     }
@@ -88,7 +94,8 @@ extension FunctionCallProbe {
     /// `override_score(p_score_id integer, ...)`, round thirty-four.)
     static func keyType(of parameter: Parameter) -> String? {
         if let integer = ["integer": "int4", "bigint": "int8", "smallint": "int2"][parameter.type] {
-            return unprefixed(parameter.name).hasSuffix("id") ? integer : nil
+            let name = unprefixed(parameter.name)
+            return name.hasSuffix("id") || name.hasSuffix("ids") ? integer : nil
         }
         return ["uuid": "uuid", "text": "text", "character varying": "varchar"][parameter.type]
     }
@@ -291,10 +298,11 @@ extension FunctionCallProbe {
         return bare
     }
 
-    /// A parameter's name without its conventional prefix and `id` suffix, lowercased.
+    /// A parameter's name without its conventional prefix and `id` (or `_ids`) suffix,
+    /// lowercased.
     private static func bareName(_ name: String) -> String {
         var bare = unprefixed(name)
-        for suffix in ["_id", "id"] where bare.hasSuffix(suffix) && bare.count > suffix.count { bare.removeLast(suffix.count) }
+        for suffix in ["_ids", "_id", "id"] where bare.hasSuffix(suffix) && bare.count > suffix.count { bare.removeLast(suffix.count) }
         return bare
     }
 }

@@ -625,6 +625,26 @@ import TestSupport
                 "\(anon.consequence?.evidence ?? [])")
     }
 
+    /// `get_contracts(contract_ids uuid[])`, a definer function anon may call that
+    /// returns private rows by their ids (a documents hub, round thirty-seven): given
+    /// `[ava's id]` it returned nothing, and lint said WARN. An array of keys named for a
+    /// table gets an array of one of its rows' keys.
+    @Test func anArrayOfKeysNamedForATableGetsOneOfItsRows() throws {
+        let (report, _) = try lint("""
+            create table public.contracts (id uuid primary key default gen_random_uuid(), title text not null);
+            alter table public.contracts enable row level security;
+            insert into public.contracts (title) values ('secret contract');
+            create function public.get_contracts(contract_ids uuid[]) returns table (id uuid, title text)
+              language sql security definer set search_path = '' as $$
+              select c.id, c.title from public.contracts c where c.id = any (contract_ids) $$;
+            """)
+        let anon = try report.anonCall("public.get_contracts(uuid[])")
+        #expect(anon.isDanger, "\(anon.consequence?.evidence ?? [])")
+        #expect(anon.consequence?.evidence.contains(
+            "anon called public.get_contracts([a public.contracts row]): succeeded, returned 1 row, changed nothing") == true,
+                "\(anon.consequence?.evidence ?? [])")
+    }
+
     /// `consume(p_wallet uuid, p_kind text)`, which acts only `if p_kind = 'receipt'`
     /// and raised for 'pgwarden': lint said WARN while any user used up any wallet (a
     /// bill-splitting app). A text parameter gets the value its body compares it with;
