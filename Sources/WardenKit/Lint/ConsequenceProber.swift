@@ -120,7 +120,8 @@ struct ConsequenceProber {
                 context: context, finding: finding, ownership: ownership, policy: policy).run()
         case .rlsReferencesUserMetadata:
             return try UserMetadataPolicyProbe(
-                context: context, finding: finding, expressions: draftCatalog.policyExpressions[finding.subject] ?? []).run()
+                context: context, finding: finding, expressions: draftCatalog.policyExpressions[finding.subject] ?? [],
+                ownership: ownership).run()
         default:
             return nil
         }
@@ -163,9 +164,11 @@ extension ProbeContext {
     /// wrote (an update without RETURNING, which would ask the new row to pass the
     /// read policies too).
     func asPersona(_ personaName: String, _ method: String, on finding: LintFinding, _ sql: String,
-                   countingRows: Bool = false, after: (() throws -> Void)? = nil) throws -> PersonaOutcome {
+                   countingRows: Bool = false, userMetadataJSON: String? = nil,
+                   after: (() throws -> Void)? = nil) throws -> PersonaOutcome {
         guard let persona = plan.persona(named: personaName) else { return .rows([]) }
-        let request = self.request(persona).routed(method, to: finding)
+        let request = (userMetadataJSON.map { self.request(persona, userMetadataJSON: $0) } ?? self.request(persona))
+            .routed(method, to: finding)
         let rollback: [SQL] = [
             "rollback to savepoint \(raw: Self.lintSavepoint)", "release savepoint \(raw: Self.lintSavepoint)",
         ]

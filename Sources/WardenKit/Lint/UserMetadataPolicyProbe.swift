@@ -8,11 +8,18 @@ import WardenPostgres
 /// text columns. Proven when a forged value shows more rows; not probed when there was
 /// no value to try. (A table with no text column tried none and was called HARMLESS,
 /// while `role: admin` read and rewrote every user's invoices.)
+///
+/// Where no value shows more rows, ava inserts the table's drafted sample row as her
+/// own with her metadata as it is and, refused by a policy, with each forged value:
+/// proven when one lets the row in. (An insert policy trusting `user_metadata ->>
+/// 'platform'` was HARMLESS: a read showed nothing either way; round thirty-seven.)
 struct UserMetadataPolicyProbe {
     let context: ProbeContext
     let finding: LintFinding
     /// The policy expressions of the table (pg_get_expr text).
     let expressions: [String]
+    /// The draft's view of the tables, for the sample row an insert tries.
+    var ownership: DraftOwnership? = nil
 
     func run() throws -> LintConsequence {
         guard !keys().isEmpty else { return LintConsequence(verdict: .notProbed, evidence: []) }
@@ -39,9 +46,41 @@ struct UserMetadataPolicyProbe {
                 return LintConsequence(verdict: .proven, evidence: evidence, personas: [name])
             }
         }
+        if let inserted = try forgedInsert(as: name, values: values, evidence: &evidence) { return inserted }
         evidence.append("no user_metadata value tried (keys \(keys().joined(separator: ", ")), values the policies name and "
-            + "from the table's text columns) showed more rows")
+            + "from the table's text columns) showed more rows\(ownership == nil ? "" : " or let an own row in")")
         return LintConsequence(verdict: .harmless, evidence: evidence)
+    }
+
+    /// Ava's insert of the sample row refused by a policy with her metadata as it is,
+    /// then let in with a forged value (proven), or nil.
+    private func forgedInsert(as name: String, values: [String], evidence: inout [String]) throws -> LintConsequence? {
+        guard let ownership else { return nil }
+        let sample = ownership.sample(of: finding.subject)
+        let quoted = ConsequenceProber.quoted(finding)
+        let sql = sample.isEmpty ? "insert into \(quoted) default values"
+            : "insert into \(quoted) (\(sample.map { DraftOwnership.sqlName($0.column) }.joined(separator: ", "))) "
+                + "values (\(sample.map(\.expression).joined(separator: ", ")))"
+        let own = context.plan.persona(named: name)?.user?.metadataJSON ?? "{}"
+        guard case .refused(let error) = try context.asPersona(name, "POST", on: finding, sql, userMetadataJSON: own),
+              error.sqlState == .insufficientPrivilege, error.message.hasPrefix("new row violates row-level security policy")
+        else { return nil }
+        evidence.append("\(name)'s insert of an own row of \(finding.subject) with \(Self.own(name)) user_metadata: refused "
+            + "(\(PersonaOutcome.describe(error)))")
+        for key in keys() {
+            for value in values {
+                let forged = JSONText.encode([key: value])
+                let outcome = try context.asPersona(name, "POST", on: finding, sql, userMetadataJSON: forged)
+                let passed: Bool = switch outcome {
+                case .rows: true
+                case .refused(let error): AlwaysTruePolicyProbe.brokeAConstraintAfterThePolicy(error, table: finding.name)
+                }
+                guard passed else { continue }
+                evidence.append("\(name), after setting \(Self.own(name)) user_metadata to \(forged), inserted it")
+                return LintConsequence(verdict: .proven, evidence: evidence, personas: [name])
+            }
+        }
+        return nil
     }
 
     /// "her own" for the drafted ava, "their own" for a plan's persona.

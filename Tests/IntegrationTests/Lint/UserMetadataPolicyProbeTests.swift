@@ -47,4 +47,27 @@ import TestSupport
         #expect(levels.consequence?.verdict == .notProbed, "\(levels.consequence?.evidence ?? [])")
         #expect(levels.status != "harmless")
     }
+
+    /// An insert policy trusting `user_metadata ->> 'platform'` (a mental-health app,
+    /// round thirty-seven): reads showed nothing either way, and the finding was
+    /// HARMLESS while any user could set `platform: mobile` and write. Ava's own row is
+    /// now inserted with her metadata as it is (refused) and with the forged value.
+    @Test func anInsertPolicyIsTriedWithTheForgedValue() throws {
+        let connection = try Connection(try TestCluster.newTwinDatabase("usermetains").project)
+        try connection.execute(unsafeScript: """
+            create table public.check_ins (id uuid primary key default gen_random_uuid(),
+              user_id uuid not null default auth.uid() references auth.users (id), mood int not null default 5);
+            alter table public.check_ins enable row level security;
+            create policy "read own" on public.check_ins for select to authenticated using (auth.uid() = user_id);
+            create policy "mobile writes own" on public.check_ins for insert to authenticated
+              with check (auth.uid() = user_id and auth.jwt() -> 'user_metadata' ->> 'platform' = 'mobile');
+            grant select, insert on public.check_ins to authenticated;
+            """)
+        let report = try Linter(connection: connection).run()
+        let finding = try #require(report.findings.first { $0.rule == .rlsReferencesUserMetadata && $0.subject == "public.check_ins" })
+        #expect(finding.isDanger, "\(finding.consequence?.evidence ?? [])")
+        #expect(finding.consequence?.evidence.last == #"ava, after setting her own user_metadata to {"platform":"mobile"}, inserted it"#,
+                "\(finding.consequence?.evidence ?? [])")
+        #expect(try connection.query("select count(*)::text from public.check_ins").scalar == "0")
+    }
 }
