@@ -118,6 +118,11 @@ struct ConsequenceProber {
             }
             return try AlwaysTruePolicyProbe(
                 context: context, finding: finding, ownership: ownership, policy: policy).run()
+        case .accessTokenHookReadsUserMetadata:
+            guard let accessTokenHook else { return nil }
+            return try HookUserMetadataProbe(
+                context: context, finding: finding, hook: accessTokenHook, claimsRead: draftCatalog.hookClaimsRead,
+                policyExpressions: draftCatalog.policyExpressions).run()
         case .rlsReferencesUserMetadata:
             return try UserMetadataPolicyProbe(
                 context: context, finding: finding, expressions: draftCatalog.policyExpressions[finding.subject] ?? [],

@@ -10,7 +10,9 @@ struct LintIntent {
     var functions: [String: FunctionPlan] = [:]
 
     func judged(_ finding: LintFinding) -> LintFinding {
-        guard let consequence = finding.consequence, consequence.verdict == .proven, !consequence.personas.isEmpty,
+        // A claim users choose is no cell a plan declares (the hook itself is no request's to call).
+        guard finding.rule != .accessTokenHookReadsUserMetadata,
+              let consequence = finding.consequence, consequence.verdict == .proven, !consequence.personas.isEmpty,
               !plan.dangerMarkedFindings.contains("\(finding.rule.rawValue) \(finding.subject)") else {
             return finding
         }

@@ -21,6 +21,9 @@ public enum LintRule: String, Sendable, CaseIterable, Codable {
     /// pgwarden's own (not splinter's): a function the API roles may execute whose body
     /// runs TRUNCATE, which row-level security does not limit.
     case apiFunctionTruncates = "api_function_truncates"
+    /// pgwarden's own: the custom access token hook reads `user_metadata`, which users
+    /// set themselves, so the claims it derives from it are theirs to choose.
+    case accessTokenHookReadsUserMetadata = "access_token_hook_reads_user_metadata"
 
     /// How serious splinter rates it.
     public enum Level: String, Sendable, Codable, Comparable {
@@ -65,7 +68,7 @@ public enum LintRule: String, Sendable, CaseIterable, Codable {
         case .rlsPolicyAlwaysTrue: return "0024"
         case .anonSecurityDefinerFunctionExecutable: return "0028"
         case .authenticatedSecurityDefinerFunctionExecutable: return "0029"
-        case .apiFunctionTruncates: return ""
+        case .apiFunctionTruncates, .accessTokenHookReadsUserMetadata: return ""
         }
     }
 

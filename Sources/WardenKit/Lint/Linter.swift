@@ -44,7 +44,9 @@ public struct Linter {
         let started = ContinuousClock.now
         // A plan's functions by their canonical signature (however the plan spells them).
         let plannedFunctions = try plan.map(check) ?? [:]
-        let (found, policies) = try LintCatalog(connection: connection, schemas: schemas).read()
+        var (found, policies) = try LintCatalog(connection: connection, schemas: schemas).read()
+        let hook = plan.map(\.accessTokenHook) ?? api.accessTokenHook
+        if let hook, let finding = try HookUserMetadataProbe.finding(for: hook, on: connection) { found.append(finding) }
         var findings = found
         var leftOut: [PersonaSignUpRefusal] = []
         if probing {
@@ -54,7 +56,7 @@ public struct Linter {
             let draftCatalog = try DraftCatalog.read(connection, schemas: schemas)
             findings = try ConsequenceProber(
                 connection: connection, schemas: schemas, personas: cast, draftCatalog: draftCatalog, policies: policies,
-                accessTokenHook: plan.map(\.accessTokenHook) ?? api.accessTokenHook,
+                accessTokenHook: hook,
                 extraSearchPath: plan?.extraSearchPath ?? api.extraSearchPath).prove(found)
         }
         if let plan {
