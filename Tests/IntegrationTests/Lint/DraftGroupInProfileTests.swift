@@ -99,4 +99,50 @@ import TestSupport
             danger: "public.profiles · ava: a signed-in user may move their public.profiles rows into other users' public.workspaces rows")
         #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
     }
+
+    /// A profile with two keys: its organisation, required and filled by the sign-up
+    /// trigger, and its employee record, which may be null and which `my_employee_id()`
+    /// reads (an HR app, round thirty-seven). The setup filled only the organisation:
+    /// no persona was an employee, every employee-scoped cell was unprobed, and "no
+    /// dangers found" hid that any employee may file leave for any other.
+    @Test func aSecondKeyOfTheProfileAHelperReadsIsFilledToo() throws {
+        let draft = try DraftRealProjectShapesTests.draft("profiletwokeys", """
+            create table public.organizations (id uuid primary key default gen_random_uuid(), name text not null);
+            insert into public.organizations (name) values ('Acme');
+            create table public.employees (id uuid primary key default gen_random_uuid(),
+              organization_id uuid not null references public.organizations (id), full_name text not null);
+            create table public.profiles (id uuid primary key references auth.users (id) on delete cascade,
+              organization_id uuid not null references public.organizations (id),
+              employee_id uuid references public.employees (id));
+            create function public.handle_new_user() returns trigger language plpgsql security definer set search_path = public as $$
+            begin
+              insert into public.profiles (id, organization_id) values (new.id, (select id from public.organizations limit 1));
+              return new;
+            end $$;
+            create trigger on_auth_user_created after insert on auth.users for each row execute function public.handle_new_user();
+            create function public.my_org() returns uuid language sql stable security definer set search_path = public
+              as $$ select organization_id from public.profiles where id = auth.uid() $$;
+            create function public.my_employee_id() returns uuid language sql stable security definer set search_path = public
+              as $$ select employee_id from public.profiles where id = auth.uid() $$;
+            alter table public.organizations enable row level security;
+            create policy "own org" on public.organizations for select to authenticated using (id = public.my_org());
+            alter table public.profiles enable row level security;
+            create policy "own profile" on public.profiles for select to authenticated using (id = auth.uid());
+            alter table public.employees enable row level security;
+            create policy "own employee record" on public.employees for select to authenticated using (id = public.my_employee_id());
+            create table public.leave_requests (id uuid primary key default gen_random_uuid(),
+              employee_id uuid not null references public.employees (id), hours int not null default 8);
+            alter table public.leave_requests enable row level security;
+            create policy "read own" on public.leave_requests for select to authenticated using (employee_id = public.my_employee_id());
+            create policy "employees file leave" on public.leave_requests for insert to authenticated
+              with check (public.my_employee_id() is not null);
+            """)
+        let profiles = try #require(draft.plan.setup.first { $0.contains("insert into public.profiles") }, "\(draft.plan.setup)")
+        #expect(profiles.contains("employee_id = coalesce(profiles.employee_id, excluded.employee_id)"), "\(profiles)")
+        let leave = try #require(draft.plan.relations.first { $0.name == "leave_requests" })
+        #expect(leave.access["ava"] == Access(select: .own, insert: .all, update: .nothing, delete: .nothing), "\(draft.yaml)")
+        #expect(draft.dangerCells.contains { $0.hasPrefix("public.leave_requests · ava: a signed-in user may insert other users' rows") },
+                "\(draft.dangerCells)")
+        #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
+    }
 }

@@ -399,7 +399,7 @@ struct DraftOwnership {
         // the group a user's own row names where a helper reads it (`profiles.company_id`
         // behind `is_company_member(id)`, which no policy names: left NULL, no persona
         // belonged to a company, and every company's cell was "cannot probe").
-        let groupColumn = inSetup ? userRowsGroupColumn(of: table) : nil
+        let groupColumns = inSetup ? userRowsGroupColumns(of: table) : []
         // A membership's user column names the persona, with or without a foreign key;
         // in the setup its group too, even one that may be null (`participants
         // .conversation_id`, read by a helper the policies call): left NULL, no persona
@@ -426,7 +426,7 @@ struct DraftOwnership {
                 || (column.writable && policyKeys.contains(column.name))
                 || (hasRule && column.writable && column.referencesAUser)
                 || (inSetup && column.linksRowsForOtherPolicies)
-                || column.name == groupColumn
+                || groupColumns.contains(column.name)
                 || (hasRule && column.writable && column.defaultsToSignedInUser && (column.category == "A" || column.notNull))
                 || (column.writable && column.requiredByCheck != nil)
                 || (column.writable && column.copiedToAUserByTrigger)
@@ -1085,12 +1085,19 @@ struct DraftOwnership {
     /// trigger with no group: it gets the persona's group where it has none.
     private func onConflict(_ table: String) -> String {
         if catalog.tablesRefusingOnConflict.contains(table) { return ";" }
-        guard let group = userRowsGroupColumn(of: table), let user = membershipColumns(of: table)?.userColumn else {
+        let groups = userRowsGroupColumns(of: table).map(Self.sqlName)
+        guard !groups.isEmpty, let user = membershipColumns(of: table)?.userColumn else {
             return "on conflict do nothing;"
         }
-        let column = Self.sqlName(group)
-        return "on conflict (\(Self.sqlName(user))) do update set \(column) = excluded.\(column) "
-            + "where \(Self.sqlName(String(table.split(separator: ".", maxSplits: 1).last ?? ""))).\(column) is null;"
+        let name = Self.sqlName(String(table.split(separator: ".", maxSplits: 1).last ?? ""))
+        guard groups.count > 1 else {
+            return "on conflict (\(Self.sqlName(user))) do update set \(groups[0]) = excluded.\(groups[0]) "
+                + "where \(name).\(groups[0]) is null;"
+        }
+        // Each group the row has none of, the others kept as the sign-up made them.
+        return "on conflict (\(Self.sqlName(user))) do update set "
+            + groups.map { "\($0) = coalesce(\(name).\($0), excluded.\($0))" }.joined(separator: ", ")
+            + " where " + groups.map { "\(name).\($0) is null" }.joined(separator: " or ") + ";"
     }
 
     /// The column of `table`, one row per user (its user column unique by itself:
@@ -1103,6 +1110,24 @@ struct DraftOwnership {
               let user = catalog.columns[table]?.first(where: { $0.name == membership.userColumn }), user.uniqueAlone
         else { return nil }
         return membership.rowColumn
+    }
+
+    /// `userRowsGroupColumn`, and the row's other keys to another table that a function
+    /// the policies call reads beside the table (`profiles.employee_id` behind
+    /// `my_employee_id()`: `select employee_id from profiles where id = auth.uid()`).
+    /// Left NULL beside a required `organization_id`, no persona was an employee, and an
+    /// HR app's 126 employee cells were unprobed (round thirty-seven).
+    func userRowsGroupColumns(of table: String) -> [String] {
+        guard let first = userRowsGroupColumn(of: table) else { return [] }
+        let bare = Self.bareName(of: table).lowercased()
+        let bodies = catalog.policyHelperBodies.values.joined().filter { $0.contains(bare) }
+        let others = (catalog.columns[table] ?? []).filter { column in
+            column.name != first && column.writable
+                && column.reference.map { $0.table != "auth.users" && $0.table != table } == true
+                && bodies.contains { $0.range(of: #"(?<![\w"])"# + NSRegularExpression.escapedPattern(for: column.name.lowercased()) + #"(?![\w"])"#,
+                                              options: .regularExpression) != nil }
+        }.map(\.name)
+        return [first] + others
     }
 
     /// The first foreign key of `table` to another table (not `auth.users`) that
