@@ -180,8 +180,8 @@ struct DraftOwnership {
     /// an owner rule of its own (`team_id -> teams`): the row is the persona's where its
     /// parent is. Without one, the table had no owner, each persona read the other's
     /// team's rows, and no DANGER said so (a developer-metrics app's repositories).
-    /// Not where the gate asks for a row that is itself a privilege
-    /// (`heldByThePrivilegeHolder`): no persona has one, and reads nothing there.
+    /// Not where the gate asks for a row that is itself a privilege (`grantsByItsRows`,
+    /// `promotedByItsTrigger`): no persona has one, and reads nothing there.
     private func ownedThroughParentBesideAUserGate(_ table: String) -> String? {
         let gates = (catalog.policyExpressions[table] ?? []).filter {
             catalog.rowlessExpressions.contains($0) && Self.readsWhoTheUserIs($0)
@@ -191,7 +191,9 @@ struct DraftOwnership {
             return Set(catalog.columns.keys.filter { line.contains("FROM \($0) ") || line.contains("FROM \($0))") })
         }
         let asked = gates.reduce(into: Set<String>()) { $0.formUnion(named($1)) }
-        guard !gates.isEmpty, !asked.contains(where: heldByThePrivilegeHolder) else { return nil }
+        // (A privilege or a promotion only: a role row's check reads the table's sample,
+        // whose owner rule may lead back here.)
+        guard !gates.isEmpty, !asked.contains(where: { grantsByItsRows($0) || promotedByItsTrigger($0) != nil }) else { return nil }
         // The gate asks about the table the parent's rule reads (`members`, for `teams`'
         // `exists (select 1 from members ...)`): an admin check beside a public read
         // (`Only admins can insert boards`, `is_active`) says nothing of whose the row is.
