@@ -79,7 +79,7 @@ public struct PersonaSignUpRefusal: Sendable, Equatable, Codable {
         if refusals.contains(where: { $0.sqlState == "23505" && $0.metadataJSON != "{}" }) {
             lines.append("  hint: the personas were given the same metadata, and the trigger writes it into a unique column: "
                 + "give each its own, \(flags)")
-        } else if refusals.allSatisfy({ $0.triggerReadsMetadata == false }) {
+        } else if broken.isEmpty, refusals.allSatisfy({ $0.triggerReadsMetadata == false }) {
             // (An invitation-only sign-up, round thirty-seven: the metadata hint could not help.)
             let emails = refusals.map(\.email).joined(separator: ", ")
             lines.append("  hint: the trigger reads no user metadata, so none gets the personas past it; where it admits only "
