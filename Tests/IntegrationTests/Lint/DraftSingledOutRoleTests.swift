@@ -269,4 +269,35 @@ import TestSupport
         #expect(draft.plan.setup.contains { $0.contains("insert into public.grades") && $0.contains("ava.draft") },
                 "\(draft.plan.setup)")
     }
+
+    /// An organisation row whose `settings jsonb default '{}'` equals a literal a helper
+    /// writes (`coalesce(..., '{}')`): the row counted as one the rules name, the one
+    /// organisation as a role every value of which is named, and the personas got no
+    /// profile (an HR app, round thirty-seven: 126 employee cells unprobed, and a note
+    /// naming the organisation's id as if a rule did). Only a text or a number names a row.
+    @Test func aJSONValueEqualToALiteralNamesNoRow() throws {
+        let draft = try DraftRealProjectShapesTests.draft("jsonnamed", """
+            create table public.organizations (id uuid primary key default gen_random_uuid(), name text not null,
+              settings jsonb not null default '{}');
+            insert into public.organizations (name) values ('Acme');
+            create table public.profiles (id uuid primary key references auth.users (id) on delete cascade,
+              organization_id uuid not null references public.organizations (id), role text not null default 'employee');
+            create function public.my_org() returns uuid language sql stable security definer set search_path = public
+              as $$ select organization_id from public.profiles where id = auth.uid() $$;
+            create function public.org_settings() returns jsonb language sql stable security definer set search_path = public
+              as $$ select coalesce((select settings from public.organizations where id = public.my_org()), '{}') $$;
+            create function public.is_admin() returns boolean language sql stable security definer set search_path = public
+              as $$ select exists (select 1 from public.profiles where id = auth.uid() and role = 'admin') $$;
+            alter table public.organizations enable row level security;
+            create policy "own org" on public.organizations for select to authenticated
+              using (id = public.my_org() and public.org_settings() is not null);
+            alter table public.profiles enable row level security;
+            create policy "own profile" on public.profiles for select to authenticated using (id = auth.uid() or public.is_admin());
+            """)
+        #expect(!draft.yaml.contains("every value of organization_id"), "\(draft.yaml)")
+        let profiles = try #require(draft.plan.setup.first { $0.contains("insert into public.profiles") }, "\(draft.plan.setup)")
+        #expect(profiles.contains("ava.draft@example.com"), "\(profiles)")
+        let relation = try #require(draft.plan.relations.first { $0.name == "profiles" })
+        #expect(relation.access["ava"]?.select == .own, "\(draft.yaml)")
+    }
 }

@@ -136,9 +136,13 @@ struct DraftSingledOutValues {
             let column = SQL.quoteIdentifier(parts[1])
             // A row is named by its key or by any other value of it (`roles (id, name)` with
             // `r.name = 'super_admin'` in a rule: the key 1 is not the literal, its name is).
+            // A text or a number, not a JSON container: an organisation's `settings '{}'`
+            // matched a helper's `coalesce(..., '{}')`, and an HR app's one organisation
+            // was taken for a role no persona may hold (round thirty-seven).
             let named: SQL = """
                 (r.\(raw: column)::text = any(\(array: values)::text[])
-                 or exists (select from jsonb_each_text(to_jsonb(r)) e where e.value = any(\(array: values)::text[])))
+                 or exists (select from jsonb_each(to_jsonb(r)) e
+                            where jsonb_typeof(e.value) in ('string', 'number') and e.value #>> '{}' = any(\(array: values)::text[])))
                 """
             return """
                 select coalesce(array_to_json(array(
