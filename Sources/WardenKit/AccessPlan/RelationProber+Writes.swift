@@ -214,18 +214,9 @@ extension RelationProber {
         }
         if !own && owned == all {
             return "the owner rule (\(rule)) holds for every one of the \(rows) of \(plan.qualifiedName) as \(persona.name), "
-                + Self.ownsEveryRowReason
+                + "so no row is another user's; an owner rule must single out the persona's own rows"
         }
         return nil
-    }
-
-    /// How `missingRowReason` ends where the owner rule holds for every row as the persona.
-    private static let ownsEveryRowReason = "so no row is another user's; an owner rule must single out the persona's own rows"
-
-    /// Whether a probe's `observed` says the owner rule holds for every row of the table
-    /// as its persona (`plan draft` reads it: the persona's read of every row is its own).
-    static func ownsEveryRow(_ observed: String) -> Bool {
-        observed.hasPrefix("cannot probe: the owner rule (") && observed.hasSuffix(ownsEveryRowReason)
     }
 
     func expectation(_ allowed: Bool, _ scope: Scope) -> String {

@@ -152,7 +152,11 @@ struct RelationProber {
             if count == "0" {
                 observed = "none (0 rows)"
             } else if seen == truth.all {
-                observed = "all (\(count) rows)"
+                // Every row the persona's own by the owner rule: the read shows none of
+                // another user's, whatever the policies would let it see (`plan draft`
+                // reads this as own: "sees other users' rows" was a DANGER beside its note
+                // that no row is another user's; round thirty-seven).
+                observed = "all (\(count) rows" + (persona.user != nil && truth.own == truth.all ? Self.everyRowOwn(persona.name) : "") + ")"
             } else if let own = truth.own, seen == own {
                 observed = "own (\(count) rows)"
             } else {
@@ -175,6 +179,9 @@ struct RelationProber {
         return result(persona, .select, "select", expected: selectExpectation(scope, truth: truth), observed: observed,
                       passed: passed)
     }
+
+    /// How a read's "all" ends where every row is the persona's own by the owner rule.
+    static func everyRowOwn(_ name: String) -> String { ", each one \(name)'s own by the owner rule" }
 
     /// What the plan expects a read to see, in the report's words.
     private func selectExpectation(_ scope: Scope, truth: (all: [String?], own: [String?]?)) -> String {

@@ -260,4 +260,23 @@ import TestSupport
         #expect(!draft.report.failures.contains { $0.subject == "public.departments" && $0.operation == .select },
                 "\(DraftRealProjectShapesTests.failures(draft))")
     }
+
+    /// A definer view showing each employee their own absences (`where ... or
+    /// ar.employee_id = auth_employee_id()`), with nothing to write: the persona's read
+    /// of "every row" was every one its own, and no update note said so; the draft wrote
+    /// `read` and a DANGER (an HR app, round thirty-seven). The read says so itself now.
+    @Test func aViewShowingOnlyThePersonasOwnRowsIsReadAsOwn() throws {
+        let draft = try DraftRealProjectShapesTests.draft("ownview", """
+            create table public.absences (id uuid primary key default gen_random_uuid(),
+              user_id uuid not null default auth.uid() references auth.users (id), days int not null default 1);
+            alter table public.absences enable row level security;
+            create policy "own" on public.absences for all to authenticated using (user_id = auth.uid()) with check (user_id = auth.uid());
+            create view public.my_absences as select a.id, a.user_id, a.days from public.absences a where a.user_id = auth.uid();
+            grant select on public.my_absences to authenticated;
+            """)
+        let view = try #require(draft.plan.relations.first { $0.name == "my_absences" })
+        #expect(view.access["ava"]?.select == .own, "\(draft.yaml)")
+        #expect(!draft.dangerCells.contains { $0.contains("my_absences") }, "\(draft.dangerCells)")
+        #expect(draft.yaml.contains("each one ava's own by the owner rule): no row here is another user's"), "\(draft.yaml)")
+    }
 }

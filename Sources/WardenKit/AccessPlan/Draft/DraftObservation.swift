@@ -16,10 +16,12 @@ struct DraftObservation {
             access.select = selectScope(select.observed, notes: &notes)
             // Every row is the persona's own by the owner rule (`organization_id = my_org()`
             // where the sign-up puts every user in one organisation): reading them all is
-            // reading its own, and `own` says so (`all` made "sees other users' rows" a
-            // DANGER beside the note saying no row is another user's; round thirty-seven).
-            if access.select == .all, mine.contains(where: { RelationProber.ownsEveryRow($0.observed) }) {
+            // reading its own, and `own` says so, with a note that the read showed no other
+            // user's row (`all` made "sees other users' rows" a DANGER; round thirty-seven).
+            if access.select == .all, select.observed.hasSuffix(RelationProber.everyRowOwn(persona) + ")") {
                 access.select = .own
+                notes.append("select: \(select.observed): no row here is another user's, so the read shows nothing of theirs; "
+                    + "give another user a row in the plan's setup to probe it")
             }
         }
         for operation in [AccessOperation.insert, .update, .delete] {
