@@ -62,7 +62,7 @@ struct AlwaysTruePolicyProbe {
             // tried as anon (lint said HARMLESS where dev said "anon may insert", a DANGER).
             if roles.contains("public") || roles.contains("anon"),
                let anon = context.plan.personas.first(where: { $0.user == nil && $0.role == "anon" }) {
-                switch try context.asPersona(anon.name, "POST", on: finding, insertOfTheSample(into: quoted)) {
+                switch try context.asPersona(anon.name, "POST", on: finding, ownership.insertOfTheSample(of: table, into: quoted)) {
                 case .rows:
                     (proven, provenAs) = (true, anon.name)
                     evidence.append("\(anon.name) inserted a row of \(table) without signing in")
@@ -165,14 +165,6 @@ struct AlwaysTruePolicyProbe {
             ])
         }
         return LintConsequence(verdict: proven ? .proven : .harmless, evidence: evidence, personas: proven ? [provenAs] : [])
-    }
-
-    /// An insert of the table's drafted sample row (`default values` where it has none).
-    private func insertOfTheSample(into quoted: String) -> String {
-        let sample = ownership.sample(of: finding.subject)
-        guard !sample.isEmpty else { return "insert into \(quoted) default values" }
-        return "insert into \(quoted) (\(sample.map { DraftOwnership.sqlName($0.column) }.joined(separator: ", "))) "
-            + "values (\(sample.map(\.expression).joined(separator: ", ")))"
     }
 
     /// The owner column, when it holds a user's id and a signed-in user may update it:

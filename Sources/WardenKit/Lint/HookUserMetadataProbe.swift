@@ -93,10 +93,11 @@ struct HookUserMetadataProbe {
         guard let baseline = try issued(own) else {
             return LintConsequence(verdict: .notProbed, evidence: ["the hook refused \(name)'s own sign-in"])
         }
+        let tried = values(body: body, keys: keys)
         var evidence: [String] = []
         var changedUnread: (metadata: String, claims: [String])?
         for key in keys {
-            for value in values(body: body) {
+            for value in tried {
                 let forged = JSONText.encode((JSONText.object(own) ?? [:]).merging([key: value]) { _, new in new })
                 guard let output = try issued(forged) else { continue }
                 let changed = output.keys.filter { claim in
@@ -128,17 +129,11 @@ struct HookUserMetadataProbe {
 
     /// The values tried: the hook's string literals, then those of the policies reading
     /// its claims, then `true` (a flag), other than the keys and the claims' names.
-    private func values(body: String) -> [Any] {
-        let skipped = Set(Self.keys(in: body) + ["user_metadata", "app_metadata", "claims", "role", "authenticated"])
-        let texts = ([body] + claimsRead.keys.sorted().flatMap { policyExpressions[$0] ?? [] })
-        var found: [String] = []
-        for text in texts {
-            for match in text.matches(of: /'((?:[^']|'')*)'/) {
-                let literal = String(match.1).replacingOccurrences(of: "''", with: "'")
-                guard !literal.isEmpty, !literal.hasPrefix("{"), !skipped.contains(literal), !found.contains(literal) else { continue }
-                found.append(literal)
-            }
-        }
+    private func values(body: String, keys: [String]) -> [Any] {
+        let texts = [body] + claimsRead.keys.sorted().flatMap { policyExpressions[$0] ?? [] }
+        let found = UserMetadataPolicyProbe.stringLiterals(
+            in: texts, skipping: Set(keys + ["user_metadata", "app_metadata", "claims", "role", "authenticated"])
+        ).filter { !$0.isEmpty && !$0.hasPrefix("{") }
         return Array(found.prefix(20)) + [true]
     }
 

@@ -56,11 +56,7 @@ struct UserMetadataPolicyProbe {
     /// then let in with a forged value (proven), or nil.
     private func forgedInsert(as name: String, values: [String], evidence: inout [String]) throws -> LintConsequence? {
         guard let ownership else { return nil }
-        let sample = ownership.sample(of: finding.subject)
-        let quoted = ConsequenceProber.quoted(finding)
-        let sql = sample.isEmpty ? "insert into \(quoted) default values"
-            : "insert into \(quoted) (\(sample.map { DraftOwnership.sqlName($0.column) }.joined(separator: ", "))) "
-                + "values (\(sample.map(\.expression).joined(separator: ", ")))"
+        let sql = ownership.insertOfTheSample(of: finding.subject, into: ConsequenceProber.quoted(finding))
         let own = context.plan.persona(named: name)?.user?.metadataJSON ?? "{}"
         guard case .refused(let error) = try context.asPersona(name, "POST", on: finding, sql, userMetadataJSON: own),
               error.sqlState == .insufficientPrivilege, error.message.hasPrefix("new row violates row-level security policy")
@@ -101,12 +97,18 @@ struct UserMetadataPolicyProbe {
     /// The string literals of the policies (`'admin'::text`) other than the keys and the
     /// claims' names, in the order they appear.
     private func policyLiterals() -> [String] {
-        let names: Set<String> = Set(keys() + ["user_metadata", "app_metadata", "request.jwt.claims", "request.jwt.claim"])
+        Self.stringLiterals(in: expressions,
+                            skipping: Set(keys() + ["user_metadata", "app_metadata", "request.jwt.claims", "request.jwt.claim"]))
+    }
+
+    /// The string literals of `texts` (quotes undoubled), each once, in the order they
+    /// appear, but those in `skipped`.
+    static func stringLiterals(in texts: [String], skipping skipped: Set<String>) -> [String] {
         var found: [String] = []
-        for expression in expressions {
-            for match in expression.matches(of: /'((?:[^']|'')*)'/) {
+        for text in texts {
+            for match in text.matches(of: /'((?:[^']|'')*)'/) {
                 let literal = String(match.1).replacingOccurrences(of: "''", with: "'")
-                if !names.contains(literal), !found.contains(literal) { found.append(literal) }
+                if !skipped.contains(literal), !found.contains(literal) { found.append(literal) }
             }
         }
         return found

@@ -908,6 +908,15 @@ struct DraftOwnership {
             ? rows(table: table, quotedTable: quotedTable, emails: [DraftStandInUser.privilegeHolder.email]) : nil
     }
 
+    /// An insert of `table`'s drafted sample row, as the persona acting (`default values`
+    /// where it has none): what lint's probes try as a user's own insert.
+    func insertOfTheSample(of table: String, into quoted: String) -> String {
+        let sample = sample(of: table)
+        guard !sample.isEmpty else { return "insert into \(quoted) default values" }
+        return "insert into \(quoted) (\(sample.map { Self.sqlName($0.column) }.joined(separator: ", "))) "
+            + "values (\(sample.map(\.expression).joined(separator: ", ")))"
+    }
+
     private func rows(table: String, quotedTable: String, emails: [String]) -> String? {
         let sample = self.sample(of: table, inSetup: true)
         // A table that names a user in a required column gets a row per persona too, each
