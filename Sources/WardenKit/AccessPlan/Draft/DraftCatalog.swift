@@ -154,6 +154,8 @@ struct DraftCatalog {
     var userReadingCalls: [String] = []
     /// The values the project's access rules name (`DraftSingledOutValues`).
     var singledOut = DraftSingledOutValues()
+    /// The parent rows' states children's write policies ask for (`DraftParentStates`).
+    var parentStates = DraftParentStates()
     /// Table -> a column its policies compare with a call, without arguments, of a
     /// function that reads the signed-in user (`author_id = public.my_member_id()`: the
     /// app's own id for the user), and that call. Read as any of the table's rows, the
@@ -415,6 +417,7 @@ struct DraftCatalog {
         catalog.markColumnsRequiredByChecks()
         catalog.addPairChecksOfInsertPolicies()
         catalog.markColumnsShowingRows()
+        catalog.parentStates = DraftParentStates(withChecks: catalog.withCheckExpressions, columns: catalog.columns)
         // The lookup rows a role column may pick (`app_roles ('admin', 'viewer')`).
         catalog.singledOut.readKeys(connection, of: catalog.columns.values.joined().filter(\.looksUpRole).compactMap(\.reference))
         // A role column whose every lookup row the rules name (`profiles` 'technical_admin',

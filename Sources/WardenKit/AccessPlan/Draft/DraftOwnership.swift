@@ -471,8 +471,8 @@ struct DraftOwnership {
             // reading `owner_id default auth.uid()`): another user's row names that user.
             if hasRule, column.defaultsToSignedInUser, column.notNull, column.category != "A" { return (column.name, "auth.uid()") }
             if inSetup, let role = ownGroupsOwnerRole(table, column) { return (column.name, Self.literal(role)) }
-            return (column.name, Self.signedInUserArray(column) ?? standIn(for: column, in: table)?.sqlValue
-                ?? value(for: column, inSetup: inSetup) ?? "null")
+            return (column.name, preferringRequiredState(Self.signedInUserArray(column) ?? standIn(for: column, in: table)?.sqlValue
+                ?? value(for: column, inSetup: inSetup) ?? "null", of: column, in: table))
         }, columns: columns)
     }
 
@@ -727,7 +727,7 @@ struct DraftOwnership {
     /// away from its owner (`materials -> assignments -> courses.user_id`) was "the first
     /// row there is": ava's for both personas, or a seeded user's, and by key a different
     /// one each run (made-up DANGERs that came and went).
-    private func ownedThroughKeys(
+    func ownedThroughKeys(
         _ table: String, alias: String, depth: Int, preferring named: Set<String> = [], throughHelpers: Bool = false
     ) -> String? {
         if let owner = ownerColumn(of: table) { return "\(alias).\(Self.sqlName(owner)) = auth.uid()" }
@@ -973,12 +973,29 @@ struct DraftOwnership {
                 .replacingOccurrences(of: DraftDistinctValue.personaNumber, with: "(\(DraftDistinctValue.personaNumber) + \(emails.count))")
                 .replacingOccurrences(of: Self.personaIndex, with: "\(emails.count)")
         }, from: "from auth.users u where u.email = \(Self.literal(emails.min() ?? ""))")
+        // One more row per persona in each state a child's write asks of it (`DraftParentStates`).
+        let stateRows = catalog.parentStates.states(of: table).map { state in
+            Self.setting(Dictionary(state.map { ($0.column, DraftCatalog.RowVisibility(shown: $0.value, hidden: $0.value)) }) { first, _ in first },
+                         in: row, to: \.shown)
+        }
+        let states = stateRows.map { entries in
+            self.stateRow(table, quotedTable, entries: entries, values: entries.map {
+                setupValue($0, table: table, quotedTable: quotedTable).replacingOccurrences(of: Self.personaIndex, with: index)
+                    .replacingOccurrences(of: DraftDistinctValue.personaNumber, with: "(\(DraftDistinctValue.personaNumber) + \(emails.count))")
+            }, from: "from auth.users u where u.email in (\(list))")
+        }.joined()
+        let statesOfOne = stateRows.map { entries in
+            self.stateRow(table, quotedTable, entries: entries, values: entries.map {
+                setupValue($0, table: table, quotedTable: quotedTable).replacingOccurrences(of: Self.personaIndex, with: index)
+                    .replacingOccurrences(of: DraftDistinctValue.personaNumber, with: "(\(index) + 1 + \(emails.count))")
+            }, from: "from auth.users u where u.id = persona.id")
+        }.joined()
         guard catalog.tablesWithUserReadingTriggers.contains(table) else {
             return """
                 do $draft$ begin
                   insert into \(quotedTable) (\(columns))
                   select \(values) from auth.users u where u.email in (\(list))\(parent ? " and (select count(*) from \(quotedTable)) < \(emails.count)" : "")
-                  \(onConflict(table))\(shown)
+                  \(onConflict(table))\(shown)\(states)
                 exception when others then
                   raise notice 'plan draft: no rows for \(table.replacingOccurrences(of: "'", with: "''")): %', sqlerrm;
                 end $draft$
@@ -1000,7 +1017,7 @@ struct DraftOwnership {
                 perform set_config('request.jwt.claims', \(Self.signedInClaims(id: "persona.id", email: "persona.email")), true);
                 insert into \(quotedTable) (\(columns))
                 select \(valuesOfOne) from auth.users u where u.id = persona.id\(parent ? " and short" : "")
-                \(onConflict(table))
+                \(onConflict(table))\(statesOfOne.replacingOccurrences(of: "\n  ", with: "\n    "))
               end loop;\(shown.isEmpty ? "" : "\n  " + Self.signInStatement(email: emails.min() ?? "") + shown)
               perform set_config('request.jwt.claims', coalesce(claims, ''), true);
             exception when others then
@@ -1066,7 +1083,7 @@ struct DraftOwnership {
     /// flag shows it (left to a default of false, every row was hidden, and anon's read
     /// of published rows was never seen). The showing row (`\.shown`): a flag that shows
     /// by any value (`code is not null`) keeps the row's own, or is NULL where it has none.
-    private static func setting(_ flags: [String: DraftCatalog.RowVisibility], in row: [(column: String, expression: String)],
+    static func setting(_ flags: [String: DraftCatalog.RowVisibility], in row: [(column: String, expression: String)],
                                 to pick: (DraftCatalog.RowVisibility) -> String?) -> [(column: String, expression: String)] {
         row.map { entry in flags[entry.column].flatMap(pick).map { (entry.column, $0) } ?? entry }
             + flags.keys.sorted().filter { flag in !row.contains { $0.column == flag } }.map { ($0, flags[$0].flatMap(pick) ?? "null") }
@@ -1094,7 +1111,7 @@ struct DraftOwnership {
     /// and its `using (true)` read went unseen). A user's own row that names the user's
     /// group (`userRowsGroupColumn`) is usually there already, made by the sign-up
     /// trigger with no group: it gets the persona's group where it has none.
-    private func onConflict(_ table: String) -> String {
+    func onConflict(_ table: String) -> String {
         if catalog.tablesRefusingOnConflict.contains(table) { return ";" }
         let groups = userRowsGroupColumns(of: table).map(Self.sqlName)
         guard !groups.isEmpty, let user = membershipColumns(of: table)?.userColumn else {
@@ -1384,7 +1401,7 @@ struct DraftOwnership {
 
     /// A sample value in a persona's setup row (`u` is the persona's `auth.users` row):
     /// a column of a unique key gets a value of its own per persona, so both rows fit.
-    private func setupValue(_ entry: (column: String, expression: String), table: String, quotedTable: String) -> String {
+    func setupValue(_ entry: (column: String, expression: String), table: String, quotedTable: String) -> String {
         let column = catalog.columns[table]?.first(where: { $0.name == entry.column })
         if let column, entry.expression == value(for: column, inSetup: true),
            let distinct = DraftDistinctValue.expression(for: column, quotedTable: quotedTable) {

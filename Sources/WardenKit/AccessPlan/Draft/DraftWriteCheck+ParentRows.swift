@@ -38,7 +38,7 @@ extension DraftWriteCheck {
                 let target = """
                     select p.\(DraftOwnership.sqlName(reference.column))::text from \(reference.table) p
                       \(ownerJoin)
-                      where u.email = \(DraftOwnership.literal(otherEmail)) order by p.ctid limit 1
+                      where u.email = \(DraftOwnership.literal(otherEmail)) order by \(ownership.stateFirst(of: reference.table, askedBy: table, alias: "p"))p.ctid limit 1
                     """
                 let written = insert(
                     "\(writer.name) writes a \(table) row into a \(parent) row of \(other.name)'s\(through)", writer: writer,
