@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WardenKit
+@testable import WardenKit
 import TestSupport
 
 /// A user making themselves an administrator by updating their own row (`update
@@ -79,6 +79,66 @@ import TestSupport
         #expect(refused.expectation.sqlState == "42501", "\(closed.yaml)")
         #expect(!closed.dangerCells.contains { $0.contains("give themselves") }, "\(closed.dangerCells)")
         #expect(closed.verified, "\(DraftRealProjectShapesTests.failures(closed))")
+    }
+
+    /// One role row per user (`user_id unique`) that no sign-up trigger makes: the
+    /// setup's row made the insert break the unique key, no check was kept, and "no
+    /// dangers found" hid that any user's first row may be an admin's (a shop's
+    /// `user_roles`, round thirty-eight). The insert is now the user's first row.
+    @Test func aUsersFirstRoleRowMayBeAnAdministrators() throws {
+        func roles(_ insertCheck: String) -> String {
+            """
+            create table public.user_roles (id uuid primary key default gen_random_uuid(),
+              user_id uuid not null unique references auth.users (id),
+              role text not null default 'user' check (role in ('admin', 'user')));
+            alter table public.user_roles enable row level security;
+            create policy "read own" on public.user_roles for select to authenticated using (user_id = auth.uid());
+            create policy "add own" on public.user_roles for insert to authenticated with check (\(insertCheck));
+            create table public.notes (id uuid primary key default gen_random_uuid(),
+              author uuid not null default auth.uid() references auth.users (id), body text not null);
+            alter table public.notes enable row level security;
+            create policy "own notes" on public.notes for all to authenticated using (author = auth.uid()) with check (author = auth.uid());
+            create policy "admins read" on public.notes for select to authenticated
+              using (exists (select 1 from public.user_roles r where r.user_id = auth.uid() and r.role = 'admin'));
+            """
+        }
+        let name = "ava, with no public.user_roles row yet, inserts one with role 'admin'"
+        let open = try DraftRealProjectShapesTests.draft("firstroleopen", roles("user_id = auth.uid()"))
+        try DraftRealProjectShapesTests.expectWentThrough(
+            open, check: name, danger: "public.user_roles · ava: a signed-in user with no public.user_roles row yet may give themselves role 'admin'")
+        #expect(open.verified, "\(DraftRealProjectShapesTests.failures(open))")
+
+        let closed = try DraftRealProjectShapesTests.draft("firstroleclosed", roles("user_id = auth.uid() and role = 'user'"))
+        let refused = try #require(closed.plan.checks.first { $0.name == name }, "\(closed.yaml)")
+        #expect(refused.expectation.sqlState == "42501", "\(closed.yaml)")
+        #expect(!closed.dangerCells.contains { $0.contains("give themselves") }, "\(closed.dangerCells)")
+        #expect(closed.verified, "\(DraftRealProjectShapesTests.failures(closed))")
+    }
+
+    /// Several roles open to a user's own insert: the check tries the strongest by its
+    /// name ('admin'), not the first the rules name ('helper': the DANGER understated
+    /// what the same insert gave; round thirty-eight).
+    @Test func theStrongestRoleOpenToTheUserIsTried() throws {
+        let draft = try DraftRealProjectShapesTests.draft("strongestrole", """
+            create type public.app_role as enum ('helper', 'member', 'admin');
+            create table public.user_roles (id uuid primary key default gen_random_uuid(),
+              user_id uuid not null references auth.users (id), role public.app_role not null, unique (user_id, role));
+            alter table public.user_roles enable row level security;
+            create function public.has_role(u uuid, r public.app_role) returns boolean language sql stable security definer
+              set search_path = '' as $$ select exists (select 1 from public.user_roles where user_id = u and role = r) $$;
+            create policy "read own" on public.user_roles for select using (user_id = auth.uid());
+            create policy "add own" on public.user_roles for insert with check (user_id = auth.uid());
+            create table public.jobs (id uuid primary key default gen_random_uuid(),
+              owner uuid not null references auth.users (id), title text not null);
+            alter table public.jobs enable row level security;
+            create policy "helpers read" on public.jobs for select using (public.has_role(auth.uid(), 'helper'));
+            create policy "admins write" on public.jobs for all using (public.has_role(auth.uid(), 'admin'));
+            """)
+        try DraftRealProjectShapesTests.expectWentThrough(
+            draft, check: "ava inserts a public.user_roles row of ava's with role 'admin'",
+            danger: "public.user_roles · ava: a signed-in user may give themselves role 'admin'")
+        #expect(DraftWriteCheck.privilegeRank("super_admin") < DraftWriteCheck.privilegeRank("moderator"))
+        #expect(DraftWriteCheck.privilegeRank("moderator") < DraftWriteCheck.privilegeRank("helper"))
     }
 
     /// Only the display name is the user's to update (`grant update (display_name)`): nothing to try.

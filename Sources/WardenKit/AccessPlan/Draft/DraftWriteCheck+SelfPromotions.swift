@@ -13,8 +13,12 @@ extension DraftWriteCheck {
     /// an own row holding the privilege (`insert into user_roles (user_id, role) values
     /// (auth.uid(), 'admin')`): a roles table whose insert policy reads only `user_id =
     /// auth.uid()` let any user add themselves an admin row, and `insert: own` said
-    /// nothing of it. Kept where the insert was refused too (a unique key per user
-    /// breaking it keeps no check: the update's says it).
+    /// nothing of it. Kept where the insert was refused too. Where the table holds one
+    /// row per user (its owner column unique) that no sign-up trigger makes, the insert
+    /// is a new user's first row: the admin deletes the persona's setup row first
+    /// (`before`). (The setup's row made the insert break the unique key, no check was
+    /// kept, and any user's first row could be an admin's: a shop's `user_roles`, round
+    /// thirty-eight.)
     ///
     /// A row that belongs to a group another user owns (`staff (user_id, outlet_id ->
     /// outlets (user_id), role)`) is tried in a group of the second persona's: the setup
@@ -31,9 +35,11 @@ extension DraftWriteCheck {
                       let value = privilegedValue(of: column, catalog: catalog),
                       column.category == "B" || grantsBeyondItsRow(table, column: column.name, value: value, catalog: catalog) else { return [] }
                 let group = groupParent(of: table, besides: [owner, column.name], ownership: ownership)
+                let firstRow = (catalog.columns[table] ?? []).contains { $0.name == owner && $0.uniqueAlone }
+                    && !catalog.signUpTriggerBodies.contains(DraftOwnership.bareName(of: table))
                 let promotion = SelfPromotion(
                     writer: writer, other: other, otherEmail: otherEmail, table: table, quoted: quoted, owner: owner,
-                    column: column.name, value: value, group: group,
+                    column: column.name, value: value, group: group, firstRow: firstRow,
                     sample: ownership.sample(of: table).filter { ![owner, column.name, group?.column ?? ""].contains($0.column) })
                 return [column.signedInMayUpdate ? promotion.update() : nil,
                         catalog.tablesSignedInMayInsert.contains(table) ? promotion.insert() : nil].compactMap { $0 }
@@ -51,6 +57,9 @@ extension DraftWriteCheck {
         let writer: Persona, other: Persona, otherEmail: String
         let table: String, quoted: String, owner: String, column: String, value: String
         let group: GroupParent?
+        /// One row per user, made by the user (no sign-up trigger): the insert is the
+        /// user's first, made after the admin deletes the setup's.
+        let firstRow: Bool
         /// The table's sample, without the owner, the column and the group's column.
         let sample: [(column: String, expression: String)]
 
@@ -106,11 +115,20 @@ extension DraftWriteCheck {
                 write.refusals = ["42501", "P0001"]
                 return write
             }
+            let sql = "insert into \(quoted) (\(values.map { DraftOwnership.sqlName($0.0) }.joined(separator: ", "))) "
+                + "values (\(values.map(\.1).joined(separator: ", ")))"
+            guard firstRow else {
+                return DraftWriteCheck(table: table, check: expectingOneRow(name, writer: writer, sql: sql), danger: danger,
+                                       refusals: ["42501", "P0001"])
+            }
             let check = expectingOneRow(
-                name, writer: writer,
-                sql: "insert into \(quoted) (\(values.map { DraftOwnership.sqlName($0.0) }.joined(separator: ", "))) "
-                    + "values (\(values.map(\.1).joined(separator: ", ")))")
-            return DraftWriteCheck(table: table, check: check, danger: danger, refusals: ["42501", "P0001"])
+                "\(writer.name), with no \(table) row yet, inserts one with \(column) \(value)", writer: writer, sql: sql,
+                before: "delete from \(quoted) where \(DraftOwnership.sqlName(owner)) = auth.uid()")
+            return DraftWriteCheck(
+                table: table, check: check,
+                danger: "a signed-in user with no \(table) row yet may give themselves \(column) \(value), a privilege the "
+                    + "project's rules read (an insert of the user's first row went through)",
+                refusals: ["42501", "P0001"])
         }
     }
 
@@ -263,6 +281,18 @@ extension DraftWriteCheck {
         // A value every user holds anyway (the column's default, what the sign-up gives)
         // is no privilege to gain: "may give themselves status 'setup'", a tournament's
         // default state that opens its registration, was a made-up DANGER.
-        return named.first { !everyones($0) }.map(DraftOwnership.literal)
+        return named.filter { !everyones($0) }.min { Self.privilegeRank($0) < Self.privilegeRank($1) }.map(DraftOwnership.literal)
+    }
+
+    /// How much a role's name says it may do, lowest first: an administrator's or an
+    /// owner's, then a moderator's, manager's, staff's or editor's, then any other. The
+    /// check tries the strongest value open to the user (it tried the first the rules
+    /// named: "may give themselves role 'helper'", where the same insert gave 'admin',
+    /// which rewrote every user's roles; round thirty-eight). Ties keep their order.
+    static func privilegeRank(_ value: String) -> Int {
+        let name = value.lowercased()
+        if ["admin", "owner", "super", "root"].contains(where: name.contains) { return 0 }
+        if ["moderator", "manager", "staff", "editor"].contains(where: name.contains) { return 1 }
+        return 2
     }
 }
