@@ -65,6 +65,8 @@ struct DraftCatalog {
         /// The text a WITH CHECK of its table's policies requires it to equal (`state =
         /// 'open'`), when one does: an insert without it was refused by the policy.
         var requiredByCheck: String? = nil
+        /// A flag its table's WITH CHECK asks to be true (`markColumnsRequiredByChecks`).
+        var requiredTrueByCheck = false
         /// A date or time its table's policies compare with the clock: 1 when they ask
         /// for one after it (`valid_until > now()`), -1 before it (`starts_at <= now()`).
         var comparedWithNow = 0
@@ -91,6 +93,15 @@ struct DraftCatalog {
         /// to a user (a membership, an organisation's subscription), so each persona needs
         /// a row of its own there, pointing at the persona's rows.
         var linksRowsForOtherPolicies: Bool { readByOtherTablesPolicies && reference != nil && writable }
+
+        /// A foreign key whose default is a random key (`default gen_random_uuid()`, as the
+        /// dashboard gives every uuid column): the default names no row, so an insert
+        /// must give it one. (Left to it, every setup row broke the key, and a chat app's
+        /// mutes, read receipts and reactions were "cannot probe"; round thirty-eight.)
+        var defaultBreaksItsKey: Bool {
+            reference != nil && defaultExpression.map { $0.hasPrefix("gen_random_uuid(") || $0.hasPrefix("uuid_generate_v4(")
+                || $0.hasPrefix("extensions.uuid_generate_v4(") } == true
+        }
 
         /// Its foreign key names a user: `auth.users (id)`.
         var referencesAUser: Bool { reference.map { $0.table == "auth.users" && $0.column == "id" } == true }
@@ -656,11 +667,24 @@ struct DraftCatalog {
     private mutating func markColumnsRequiredByChecks() {
         for (table, checks) in withCheckExpressions {
             let text = checks.joined(separator: "\n")
-            guard text.contains("'") else { continue }
             for (index, column) in (columns[table] ?? []).enumerated()
-            where column.category == "S" && !column.holdsRole && column.defaultExpression == nil {
+            where text.contains("'") && column.category == "S" && !column.holdsRole && column.defaultExpression == nil {
                 let found = Self.literals(comparedWith: column, in: text)
                 if found.count == 1 { columns[table]?[index].requiredByCheck = found.first }
+            }
+            // A flag a WITH CHECK with no OR asks to be true (`created_by = auth.uid() and
+            // is_custom = true`), false by default: left to it, every persona's insert and
+            // setup row was refused, and a catalogue's own custom entries were drafted
+            // "none" (a workout app; round thirty-eight). Not under an OR, where it may be
+            // one branch of several; not a role's.
+            for (index, column) in (columns[table] ?? []).enumerated()
+            where column.category == "B" && !column.holdsRole && !column.defaultsToTrue && column.writable {
+                let asked = checks.contains { check in
+                    check.range(of: #"\bOR\b"#, options: .regularExpression) == nil
+                        && check.range(of: #"(?<!NOT )(?<!NOT \()"# + Self.reference(to: column) + #"(?:\s*=\s*true)?(?=\s*(?:\)|AND\b|$))"#,
+                                       options: .regularExpression) != nil
+                }
+                if asked { columns[table]?[index].requiredTrueByCheck = true }
             }
         }
     }

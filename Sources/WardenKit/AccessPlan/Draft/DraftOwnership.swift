@@ -430,7 +430,7 @@ struct DraftOwnership {
                 || (inSetup && column.linksRowsForOtherPolicies)
                 || groupColumns.contains(column.name)
                 || (hasRule && column.writable && column.defaultsToSignedInUser && (column.category == "A" || column.notNull))
-                || (column.writable && column.requiredByCheck != nil)
+                || (column.writable && (column.requiredByCheck != nil || column.requiredTrueByCheck || column.defaultBreaksItsKey))
                 || (column.writable && column.copiedToAUserByTrigger)
                 // The other user of a two-user row (`check (user1_id <> user2_id)`), even
                 // one that may be null: a message names its recipient, and a policy may
@@ -568,6 +568,7 @@ struct DraftOwnership {
         }
         // What a policy's WITH CHECK asks of it (`state = 'open'`).
         if let required = column.requiredByCheck { return Self.literal(required) }
+        if column.requiredTrueByCheck { return "true" }
         if let label = column.firstLabel { return Self.literal(label) }
         if let allowed = column.allowedValues?.first { return Self.literal(allowed) }
         switch (column.category, column.typeName) {

@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+import WardenKit
+import TestSupport
+
+/// Columns an insert leaves to their defaults, where the default is what a real
+/// client's insert changes: a flag the insert policy asks to be true, a foreign key
+/// whose default is a random key (round thirty-eight: a workout app and a chat app).
+@Suite struct DraftColumnsAnInsertMustGiveTests {
+    static func items(_ insertCheck: String) -> String {
+        """
+        create table public.items (id uuid primary key default gen_random_uuid(), name text not null,
+          is_custom boolean not null default false, created_by uuid references auth.users (id));
+        alter table public.items enable row level security;
+        create policy "read" on public.items for select using (true);
+        create policy "add custom" on public.items for insert to authenticated with check (\(insertCheck));
+        create policy "change custom" on public.items for update to authenticated using (created_by = auth.uid() and is_custom);
+        create policy "drop custom" on public.items for delete to authenticated using (created_by = auth.uid() and is_custom = true);
+        """
+    }
+
+    /// `created_by = auth.uid() and is_custom = true`, false by default: the personas'
+    /// inserts and setup rows were refused, and their own custom entries drafted "none".
+    @Test func aFlagTheInsertPolicyAsksForIsGiven() throws {
+        let draft = try DraftRealProjectShapesTests.draft("flagasked", Self.items("created_by = auth.uid() and is_custom = true"))
+        let items = try #require(draft.plan.relations.first { $0.name == "items" })
+        #expect(items.sample.first { $0.column == "is_custom" }?.expression == "true", "\(draft.yaml)")
+        for persona in ["ava", "ben"] {
+            #expect(items.access[persona]?.insert == .own, "\(persona): \(draft.yaml)")
+            #expect(items.access[persona]?.update == .own, "\(persona): \(draft.yaml)")
+            #expect(items.access[persona]?.delete == .own, "\(persona): \(draft.yaml)")
+        }
+        #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
+    }
+
+    /// Under an OR the flag is one branch of several: the sample leaves it alone.
+    @Test func aFlagOneBranchOfAnOrAsksForIsLeftAlone() throws {
+        let draft = try DraftRealProjectShapesTests.draft("flagbranch", Self.items("created_by = auth.uid() or is_custom"))
+        let items = try #require(draft.plan.relations.first { $0.name == "items" })
+        #expect(!items.sample.contains { $0.column == "is_custom" }, "\(draft.yaml)")
+        #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
+    }
+
+    /// `muted_id uuid default gen_random_uuid() references people`: the default names no
+    /// person, every setup row broke the key, and every cell was "cannot probe".
+    @Test func aKeyWhoseDefaultIsRandomIsGiven() throws {
+        let draft = try DraftRealProjectShapesTests.draft("randomkey", """
+            create table public.people (id uuid primary key references auth.users (id), name text);
+            alter table public.people enable row level security;
+            create policy "read" on public.people for select to authenticated using (true);
+            create function public.on_signup() returns trigger language plpgsql security definer set search_path = '' as $$
+            begin insert into public.people (id) values (new.id); return new; end $$;
+            create trigger on_signup after insert on auth.users for each row execute function public.on_signup();
+            create table public.mutes (user_id uuid not null default gen_random_uuid() references public.people (id),
+              muted_id uuid not null default gen_random_uuid() references public.people (id), primary key (user_id, muted_id));
+            alter table public.mutes enable row level security;
+            create policy "own" on public.mutes for select to authenticated using (user_id = auth.uid());
+            create policy "add" on public.mutes for insert to authenticated with check (user_id = auth.uid());
+            create policy "drop" on public.mutes for delete to authenticated using (user_id = auth.uid());
+            """)
+        try DraftRealProjectShapesTests.expectEveryCellProbed(
+            draft, table: "mutes", ava: Access(select: .own, insert: .own, update: .nothing, delete: .own))
+    }
+}
