@@ -31,12 +31,17 @@ struct SignUpTriggers {
         let named = raising(error)
         let bodies = (named.isEmpty ? triggers : named).map(\.body)
         let message = Set(error.message.lowercased().split { !($0.isLetter || $0.isNumber || $0 == "_") }.map(String.init))
-        let asked = bodies.flatMap(Self.literals).filter { message.contains($0.lowercased()) }
+        // Not a JSON type's name (`jsonb_typeof(...) not in ('boolean', 'null')`, whose
+        // message says "must be of boolean type"): the hint added a key "boolean".
+        let asked = bodies.flatMap(Self.literals).filter { message.contains($0.lowercased()) && !Self.jsonTypes.contains($0.lowercased()) }
         return Array(Set((named.isEmpty ? triggers : named).flatMap(\.metadataKeys) + asked)).sorted()
     }
 
     /// Whether the functions of the triggers that raised `error` (every trigger's, when
     /// none is named) read the user's metadata at all (`raw_user_meta_data`).
+    /// The names `jsonb_typeof` answers with.
+    private static let jsonTypes: Set<String> = ["object", "array", "string", "number", "boolean", "null"]
+
     func readMetadata(_ error: PGError) -> Bool {
         let named = raising(error)
         return (named.isEmpty ? triggers : named).contains { $0.body.range(of: "raw_user_meta_data", options: .caseInsensitive) != nil }
@@ -65,7 +70,8 @@ struct SignUpTriggers {
             body.range(of: pattern, options: .regularExpression) != nil
         }
         let cast = quoted + #"\s*\)*\s*::\s*"#
-        let typeOf = #"jsonb?_typeof\s*\([^()]*"# + quoted + #"\s*\)\s*(?:<>|!=|=)\s*'"#
+        // `<> 'boolean'`, `not in ('boolean', 'null')` (round thirty-eight: the hint gave the key as text).
+        let typeOf = #"jsonb?_typeof\s*\([^()]*"# + quoted + #"\s*\)\s*(?:(?:<>|!=|=)\s*|(?:not\s+)?in\s*\(\s*)'"#
         let lowered = key.lowercased()
         if used(typeOf + "boolean'") || used(cast + "bool") { return "true" }
         if used(typeOf + "number'") || used(cast + "(?:int|integer|bigint|smallint|numeric|real|double)") { return "1" }

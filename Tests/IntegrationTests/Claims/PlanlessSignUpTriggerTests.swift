@@ -275,6 +275,49 @@ import TestSupport
         #expect(!followed.standardOutput.contains("LEFT OUT"), "\(followed.all)")
     }
 
+    /// `jsonb_typeof(... -> 'verified') not in ('boolean', 'null')` raising "verified must
+    /// be of boolean type" (a chat app, round thirty-eight): the hint gave the key as
+    /// text, and once that failed, added a key "boolean" (a word of the message that is
+    /// a literal of the body). It now gives `true` and no such key, and the run it
+    /// suggests signs the personas up.
+    @Test func theMetadataHintReadsATypeTestedWithNotIn() throws {
+        let (_, project) = try TestCluster.newTwinDatabase("signupnotin")
+        _ = try Connection(project).execute(unsafeScript: """
+            create table public.members (id uuid primary key references auth.users (id), name text not null);
+            alter table public.members enable row level security;
+            create policy own on public.members for select to authenticated using (id = auth.uid());
+            create function public.check_signup() returns trigger language plpgsql security definer set search_path = '' as $$
+            begin
+              if new.raw_user_meta_data ->> 'name' is null then raise exception 'missing required key: name'; end if;
+              if jsonb_typeof(new.raw_user_meta_data -> 'verified') not in ('boolean', 'null') then
+                raise exception 'verified must be of boolean type';
+              end if;
+              insert into public.members (id, name) values (new.id, new.raw_user_meta_data ->> 'name');
+              return new;
+            end $$;
+            create trigger check_signup after insert on auth.users for each row execute function public.check_signup();
+            """)
+        let url = try TestCluster.cluster.url(database: project.parameters["dbname"] ?? "", user: "postgres")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("signupnotin-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let refused = try PgwardenCLI.run(["test", "--database-url", url], directory: folder.path)
+        #expect(refused.status == 1, "\(refused.all)")
+        let ava = #"ava={"name": "ava", "verified": true}"#
+        let ben = #"ben={"name": "ben", "verified": true}"#
+        #expect(refused.standardOutput.contains("--user-metadata '\(ava)' --user-metadata '\(ben)'"), "\(refused.all)")
+        // Given as text, as the old hint said: the hint after it names no key "boolean".
+        let text = try PgwardenCLI.run(["test", "--database-url", url, "--user-metadata", #"ava={"name": "ava", "verified": "ava"}"#,
+                                        "--user-metadata", #"ben={"name": "ben", "verified": "ben"}"#], directory: folder.path)
+        #expect(text.status == 1, "\(text.all)")
+        #expect(text.standardOutput.contains("verified must be of boolean type"), "\(text.all)")
+        #expect(!text.standardOutput.contains(#""boolean":"#), "\(text.all)")
+        let followed = try PgwardenCLI.run(["test", "--database-url", url, "--user-metadata", ava, "--user-metadata", ben],
+                                           directory: folder.path)
+        #expect(followed.status == 0, "\(followed.all)")
+        #expect(!followed.standardOutput.contains("LEFT OUT"), "\(followed.all)")
+    }
+
     /// A sign-up trigger that admits only invited e-mails and reads no metadata (a
     /// documents hub, round thirty-seven): the hint offered `--user-metadata`, which
     /// cannot help. It now says so, and says where the e-mails go: in a seed, which runs
