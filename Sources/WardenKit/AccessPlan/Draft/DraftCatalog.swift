@@ -149,6 +149,10 @@ struct DraftCatalog {
     /// Table -> the expressions of the policies that govern writes (for insert, update,
     /// delete or all).
     var writeExpressions: [String: [String]] = [:]
+    /// Table -> the WITH CHECK expressions of its policies for insert (or all).
+    var insertChecks: [String: [String]] = [:]
+    /// Table -> the USING expressions of its policies for update (or all).
+    var updateUsings: [String: [String]] = [:]
     /// Table -> its policies' USING expressions (which rows a statement may touch).
     var usingExpressions: [String: [String]] = [:]
     /// Policy expressions that read no column of their table (`exists (select 1 from
@@ -463,7 +467,7 @@ struct DraftCatalog {
                             and d.refobjid = p.polrelid and d.refobjsubid > 0)
                     or strpos(coalesce(pg_get_expr(p.polqual, p.polrelid), '') || ' ' || coalesce(pg_get_expr(p.polwithcheck, p.polrelid), ''),
                               quote_ident(c.relname) || '.*') > 0)::text,
-                   (p.polcmd in ('r', '*'))::text, (p.polcmd <> 'r')::text
+                   (p.polcmd in ('r', '*'))::text, (p.polcmd <> 'r')::text, p.polcmd::text
             from pg_policy p join pg_class c on c.oid = p.polrelid join pg_namespace n on n.oid = c.relnamespace
             where n.nspname = any(\(schemaArray)::text[])
             order by p.polname
@@ -832,6 +836,9 @@ struct DraftCatalog {
             if row[4] == "true", let using = row[1] { readExpressions[row[0] ?? "", default: []].append(using) }
             if let using = row[1] { usingExpressions[row[0] ?? "", default: []].append(using) }
             if row[5] == "true" { writeExpressions[row[0] ?? "", default: []] += expressions }
+            // An insert's check is its WITH CHECK (a policy for all without one: its USING).
+            if ["a", "*"].contains(row[6]), let check = row[2] ?? row[1] { insertChecks[row[0] ?? "", default: []].append(check) }
+            if ["w", "*"].contains(row[6]), let using = row[1] { updateUsings[row[0] ?? "", default: []].append(using) }
         }
         securityDefiner = Set(results[1].compactMap { $0[0] })
         for row in results[2] { viewSources[row[0] ?? "", default: []].append(row[1] ?? "") }

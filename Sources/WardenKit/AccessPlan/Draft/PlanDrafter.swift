@@ -179,6 +179,7 @@ public struct PlanDrafter {
         let writeChecks = DraftWriteCheck.joins(ownership: ownership, exposed: byQuotedName, personas: personas)
             + DraftWriteCheck.parentRowWrites(ownership: ownership, exposed: byQuotedName, personas: personas)
             + DraftWriteCheck.selfPromotions(ownership: ownership, exposed: byQuotedName, personas: personas)
+            + DraftWriteCheck.forgedAuthors(ownership: ownership, exposed: byQuotedName, personas: personas)
             + DraftWriteCheck.valueClaims(ownership: ownership, exposed: byQuotedName, personas: personas)
             + DraftWriteCheck.signUpMetadataGrants(ownership: ownership, exposed: byQuotedName, personas: personas)
             + DraftWriteCheck.guardedLimits(ownership: ownership, exposed: byQuotedName, personas: personas)
