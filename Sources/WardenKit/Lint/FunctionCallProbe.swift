@@ -164,6 +164,16 @@ struct FunctionCallProbe {
                     evidence[evidence.count - 1] += "; called again, it returned other values: they are made per call, "
                         + "not read from a table"
                 }
+                // Rows only from tables anon reads whole itself (a catalogue RPC over
+                // `categories`, which every visitor selects directly): nothing is handed
+                // over (a made-up DANGER whose advice, revoke it from anon, broke the app's
+                // shop pages; round thirty-eight).
+                if role == "anon", handedOver, readRows, changes.isEmpty,
+                   try readsWholeItself(scanned, persona: persona, role: "anon", on: finding) {
+                    handedOver = false
+                    evidence[evidence.count - 1] += "; it read only \(scanned.joined(separator: ", ")), "
+                        + "every row of which anon reads itself"
+                }
                 let unreadable = handedOver && role != "service_role"
                     ? try tables(scanned.filter { $0.hasPrefix("vault.") }, unreadableBy: role ?? "") : []
                 if !unreadable.isEmpty {
@@ -504,6 +514,21 @@ struct FunctionCallProbe {
                        and has_table_privilege(\(role), to_regclass(t), 'SELECT'))
             order by t
             """).rows.compactMap { $0[0] }
+    }
+
+    /// Whether `persona` (of role `role`) reads every row of each of `tables` itself:
+    /// SELECT on the table and USAGE on its schema, and its own count of the rows is the
+    /// admin's. False for no table.
+    private func readsWholeItself(_ tables: [String], persona: String, role: String, on finding: LintFinding) throws -> Bool {
+        guard !tables.isEmpty, try self.tables(tables, unreadableBy: role).isEmpty else { return false }
+        for table in tables {
+            let parts = table.split(separator: ".", maxSplits: 1).map { SQL.quoteIdentifier(String($0)) }
+            let count = "select count(*)::text from \(parts.joined(separator: "."))"
+            guard let all = try context.connection.query(SQL(raw: count)).rows.first?.first ?? nil,
+                  case .rows(let own) = try context.asPersona(persona, "GET", on: finding, count),
+                  own.first?.first == all else { return false }
+        }
+        return true
     }
 
     /// Whether a table was scanned between the two readings of `tableChanges` (each
