@@ -80,7 +80,7 @@ extension RelationProber {
         }
         let refused: ProbeOutcome = operation == .insert ? .denied(message: message) : .rows(0)
         var result = verdict(persona, operation, label, expectAllowed: false, scope: scope, outcome: refused)
-        result.observed = "refused by the database's own code (\(state): \(message)): \(kept)"
+        result.observed = DraftObservation.refusedByOwnCode + "\(state): \(message)): \(kept)"
         return result
     }
 

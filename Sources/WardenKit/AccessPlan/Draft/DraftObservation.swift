@@ -30,6 +30,14 @@ struct DraftObservation {
             for probe in probes where isUnknown(probe.observed) {
                 notes.append("\(probe.probe): \(probe.observed)")
             }
+            // An insert the project's own code refused (a trigger's `raise exception`) may
+            // be refused for the sample's values, not for who inserts it: said, where the
+            // cell alone said "none" (a listing's places in two countries: sellers and
+            // service_role "could not insert"; round thirty-eight).
+            for probe in probes where operation == .insert && probe.observed.hasPrefix(Self.refusedByOwnCode) {
+                notes.append("\(probe.probe): \(probe.observed); the sample's values may be what the code refuses, not who "
+                    + "inserts them: give the relation a sample it accepts to probe the insert itself")
+            }
             let allowed = { (label: String) in probes.first { $0.probe.hasSuffix(label) || $0.probe.hasPrefix(label) }.map { isAllowed($0.observed) } }
             let own = allowed("own row"), other = allowed("another user's row"), move = allowed("move own row")
             let scope: Scope
@@ -103,6 +111,10 @@ struct DraftObservation {
         return (words.count == 2 || words.count > 2 && words[2].hasPrefix("("))
             && (words[1] == "row" || words[1] == "rows") && (Int(words[0]) ?? 0) > 0
     }
+
+    /// How a write's observed text begins where the database's own code refused it
+    /// (`RelationProber.refusedByOwnCode`).
+    static let refusedByOwnCode = "refused by the database's own code ("
 
     private func isUnknown(_ observed: String) -> Bool {
         observed.hasPrefix("cannot probe") || observed.hasPrefix("error ") || observed.hasPrefix("the plan's sample")
