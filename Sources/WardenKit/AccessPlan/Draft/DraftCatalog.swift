@@ -560,7 +560,10 @@ struct DraftCatalog {
             select format('%s.%s', n.nspname, c.relname)
             from pg_class c join pg_namespace n on n.oid = c.relnamespace
             where n.nspname = any(\(schemaArray)::text[]) and c.relkind in ('r', 'p')
-              and coalesce(has_table_privilege(to_regrole('authenticated'), c.oid, 'INSERT'), true)
+              -- or on some of its columns (`grant insert (user_b) on chats`, its `user_a`
+              -- left to `default auth.uid()`: a user's chat was "a privilege someone else
+              -- grants", and no persona was in any chat; round thirty-eight)
+              and coalesce(has_any_column_privilege(to_regrole('authenticated'), c.oid, 'INSERT'), true)
               and (not c.relrowsecurity
                    or exists (select from pg_policy p where p.polrelid = c.oid and p.polpermissive and p.polcmd in ('a', '*')
                                 and (p.polroles = array[0::oid] or to_regrole('authenticated') = any(p.polroles))))
