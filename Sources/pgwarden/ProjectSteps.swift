@@ -49,7 +49,12 @@ struct ProjectSteps {
             say("data API: new tables, sequences and functions in public are not granted to anon, authenticated "
                 + "and service_role ([api] auto_expose_new_tables = false): each needs its own grant")
         }
-        say(try inputs.migrations.up(on: connection, observer: progress.handle).summary)
+        do {
+            say(try inputs.migrations.up(on: connection, observer: progress.handle).summary)
+        } catch let failure as MigrationSQLFailure {
+            if let note = DataAPIExposureNote.afterMigration(failure, of: project) { Terminal.note(note) }
+            throw failure
+        }
         say(try inputs.migrations.status(on: connection).summary)
         try seed(inputs.seeds, on: connection)
         try makeBuckets(on: connection)

@@ -105,6 +105,43 @@ import TestSupport
                 "\(test.all)")
     }
 
+    /// A migration that proves its own column grant (`set local role authenticated`, an
+    /// update of a column not granted caught as `insufficient_privilege`), as a hosted
+    /// project with the key off passes it: with the key unset the default grants fail it,
+    /// as the Supabase CLI's do, and the run names the key (it said so only after pgTAP; a
+    /// marketplace, round thirty-eight). Set to false, it applies.
+    @Test func aMigrationProvingItsGrantsNamesTheKey() throws {
+        let proof = """
+            create table public.profiles (user_id uuid primary key, display_name text, country text);
+            alter table public.profiles enable row level security;
+            grant select on public.profiles to authenticated;
+            grant update (display_name) on public.profiles to authenticated;
+            do $$
+            declare refused boolean := false;
+            begin
+              set local role authenticated;
+              begin
+                update public.profiles set country = country;
+              exception when insufficient_privilege then refused := true;
+              end;
+              reset role;
+              if not refused then raise exception 'proof failed: country may be updated'; end if;
+            end $$;
+            """
+        for (config, applies) in [("[api]\nenabled = true\n", false), ("[api]\nauto_expose_new_tables = false\n", true)] {
+            let root = FileManager.default.temporaryDirectory.appendingPathComponent("data-api-proof-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: root) }
+            let migrations = root.appendingPathComponent("supabase/migrations")
+            try FileManager.default.createDirectory(at: migrations, withIntermediateDirectories: true)
+            try proof.write(to: migrations.appendingPathComponent("20250101000000_proof.sql"), atomically: true, encoding: .utf8)
+            try config.write(to: root.appendingPathComponent("supabase/config.toml"), atomically: true, encoding: .utf8)
+            let dev = try PgwardenCLI.run(["dev"], environment: PgwardenCLI.cleanEnvironment(), directory: root.path)
+            #expect((dev.status == 0) == applies, "\(dev.all)")
+            #expect(dev.all.contains("note: the migration tests privileges itself, and supabase/config.toml leaves "
+                + "[api] auto_expose_new_tables unset") != applies, "\(dev.all)")
+        }
+    }
+
     @Test func aValueThatIsNotABooleanIsAnErrorBeforeAServerStarts() throws {
         let root = try project(config: "[api]\nauto_expose_new_tables = \"no\"\n")
         defer { try? FileManager.default.removeItem(at: root) }

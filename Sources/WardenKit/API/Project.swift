@@ -22,6 +22,10 @@ public struct Project: Sendable {
     /// when config.toml says `[api] auto_expose_new_tables = false`
     /// (`DataAPIDefaultPrivileges`, applied by `pgwarden dev`).
     public var exposesNewEntities = true
+    /// The config.toml that leaves `[api] auto_expose_new_tables` unset, project-relative
+    /// (`supabase/config.toml`); nil when it sets the key, or for a project of another kind
+    /// (`DataAPIExposureNote`).
+    public var configLeavingExposureUnset: String?
     /// A migrations folder that does not exist holds no migrations, as the Supabase CLI
     /// reads its `supabase/migrations` (`ListLocalMigrations` ignores a missing folder);
     /// set for a Supabase CLI project's own folder. Otherwise a missing folder is an error.

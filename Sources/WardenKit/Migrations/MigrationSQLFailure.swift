@@ -40,6 +40,12 @@ public struct MigrationSQLFailure: WardenError {
     /// The server's error, when there is one.
     public var postgresError: PGError? { underlying as? PGError }
 
+    /// The text of the statement that failed, when it is known.
+    public var failingStatementText: String? {
+        guard phase == .statement, let error = postgresError, let section = file.section(direction) else { return nil }
+        return failingStatement(error, section: section)?.text
+    }
+
     public var category: ErrorCategory { .sqlFailed }
 
     public var description: String {

@@ -22,6 +22,23 @@ public enum DataAPIExposureNote {
             + "if a failing assertion expects no such privilege, set auto_expose_new_tables = false"
     }
 
+    /// The note for a migration of `project` that failed where its statement tests
+    /// privileges itself (`set local role authenticated`, an `insufficient_privilege`
+    /// handler, `has_column_privilege(...)`): nil unless the project's config.toml leaves
+    /// the key unset. A hosted project with the key off passes such a proof of its own
+    /// column grants; here, as with the Supabase CLI, the default grants fail it (a
+    /// marketplace's migration, round thirty-eight: the note came only after pgTAP).
+    public static func afterMigration(_ failure: MigrationSQLFailure, of project: Project) -> String? {
+        guard let config = project.configLeavingExposureUnset, failure.postgresError?.sqlState != .insufficientPrivilege,
+              let statement = failure.failingStatementText?.lowercased(),
+              statement.range(of: #"set\s+(local\s+)?role|insufficient_privilege|has_(any_column|column|table|function|schema)_privilege|42501"#,
+                              options: .regularExpression) != nil else { return nil }
+        return "note: the migration tests privileges itself, and \(config) leaves [api] auto_expose_new_tables unset: "
+            + "new tables, sequences and functions in public are granted to anon, authenticated and service_role, "
+            + "as the Supabase CLI does; a project made with the key off (hosted projects since 2026-05-30) relies "
+            + "on their absence: there, set auto_expose_new_tables = false"
+    }
+
     /// An assertion (not a file's own failure) whose description or diagnostics name a
     /// privilege or a grant, or that wanted 42501 (`throws_ok(..., '42501')`: an execute
     /// the grants now allow raised the function's own error instead) or says a role

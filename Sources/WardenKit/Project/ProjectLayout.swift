@@ -95,6 +95,9 @@ public struct ProjectLayout: Sendable {
     public var project: Project {
         var project = Project(migrations: migrationsDirectory, seeds: seeds, plan: planFile, supabaseHistory: kind == .supabase)
         project.exposesNewEntities = supabaseConfig?.autoExposeNewTables ?? true
+        if kind == .supabase, supabaseConfig?.autoExposeNewTables == nil {
+            project.configLeavingExposureUnset = Self.join(root.relativePath, "supabase/config.toml")
+        }
         project.storageBuckets = supabaseConfig?.storageBuckets ?? []
         project.missingMigrationsFolderIsEmpty = kind == .supabase && migrationsFromLayout
         project.root = root
