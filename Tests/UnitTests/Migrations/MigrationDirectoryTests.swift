@@ -78,8 +78,20 @@ final class TemporaryFolder {
         #expect(error == .duplicateVersion(
             version: "001", file: "\(folder.path)/001_b.sql", otherFile: "\(folder.path)/001_a.sql",
             moreClashes: ["\(folder.path)/002_d.sql with \(folder.path)/002_c.sql", "\(folder.path)/3_f.sql with \(folder.path)/003_e.sql"]))
-        #expect(error.description.hasSuffix("every migration needs its own version (2 more: \(folder.path)/002_d.sql with "
-            + "\(folder.path)/002_c.sql; \(folder.path)/3_f.sql with \(folder.path)/003_e.sql)"))
+        #expect(error.description.hasSuffix("every migration needs its own version; 2 more clashes:\n  \(folder.path)/002_d.sql with "
+            + "\(folder.path)/002_c.sql\n  \(folder.path)/3_f.sql with \(folder.path)/003_e.sql"))
+    }
+
+    /// Many clashes: one a line, the first twenty, then how many more (119 made one line
+    /// of 12 kB; round thirty-eight).
+    @Test func manyClashesAreListedOneALineAndCut() throws {
+        let folder = try TemporaryFolder()
+        for version in 1...23 { for name in ["a", "b"] { try folder.write("\(version)_\(name).sql", "select 1;") } }
+        let error = try #require(loadError(folder.path))
+        let lines = error.description.split(separator: "\n")
+        #expect(lines.count == 1 + 20 + 1, "\(error.description)")
+        #expect(lines.first?.hasSuffix("; 22 more clashes:") == true, "\(error.description)")
+        #expect(lines.last == "  ... and 2 more", "\(error.description)")
     }
 
     @Test func rejectsInvalidUTF8WithItsLine() throws {
