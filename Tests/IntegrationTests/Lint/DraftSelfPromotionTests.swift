@@ -137,8 +137,8 @@ import TestSupport
         try DraftRealProjectShapesTests.expectWentThrough(
             draft, check: "ava inserts a public.user_roles row of ava's with role 'admin'",
             danger: "public.user_roles · ava: a signed-in user may give themselves role 'admin'")
-        #expect(DraftWriteCheck.privilegeRank("super_admin") < DraftWriteCheck.privilegeRank("moderator"))
-        #expect(DraftWriteCheck.privilegeRank("moderator") < DraftWriteCheck.privilegeRank("helper"))
+        #expect(DraftSingledOutValues.privilegeRank("super_admin") < DraftSingledOutValues.privilegeRank("moderator"))
+        #expect(DraftSingledOutValues.privilegeRank("moderator") < DraftSingledOutValues.privilegeRank("helper"))
     }
 
     /// Only the display name is the user's to update (`grant update (display_name)`): nothing to try.

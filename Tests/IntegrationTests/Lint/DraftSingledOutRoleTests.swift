@@ -300,4 +300,39 @@ import TestSupport
         let relation = try #require(draft.plan.relations.first { $0.name == "profiles" })
         #expect(relation.access["ava"]?.select == .own, "\(draft.yaml)")
     }
+
+    /// 'student' named only by an admin RPC counting the organisation's students
+    /// (`where role = 'student'`), beside 'admin' and 'teacher' that the policies name:
+    /// every value counted as singled out, so no persona had a member row, and every
+    /// table a student uses was unprobed (194 of 708 probes on an exam-prep LMS; round
+    /// thirty-eight). The personas are now students, and the membership checks run.
+    @Test func aValueOnlyAnAdminFunctionNamesIsAnOrdinaryUsers() throws {
+        let draft = try DraftRealProjectShapesTests.draft("adminrpcvalue", """
+            create table public.orgs (id uuid primary key default gen_random_uuid(), name text not null);
+            create table public.members (id uuid primary key references auth.users (id) on delete cascade,
+              org_id uuid not null references public.orgs (id), role text not null check (role in ('admin', 'teacher', 'student')));
+            create table public.attempts (id uuid primary key default gen_random_uuid(),
+              org_id uuid not null references public.orgs (id), student_id uuid not null references public.members (id),
+              score int not null default 0);
+            alter table public.orgs enable row level security;
+            alter table public.members enable row level security;
+            alter table public.attempts enable row level security;
+            create function public.my_org() returns uuid language sql stable security definer set search_path = '' as $$
+              select org_id from public.members where id = auth.uid() $$;
+            create function public.my_role() returns text language sql stable security definer set search_path = '' as $$
+              select role from public.members where id = auth.uid() $$;
+            create policy "same org" on public.members for select using (org_id = public.my_org());
+            create policy "own attempts" on public.attempts using (student_id = auth.uid()) with check (student_id = auth.uid());
+            create policy "teachers read" on public.attempts for select
+              using (org_id = public.my_org() and public.my_role() in ('teacher', 'admin'));
+            create function public.count_students() returns bigint language sql stable security definer set search_path = '' as $$
+              select count(*) from public.members
+              where org_id = (select org_id from public.members where id = auth.uid() and role = 'admin') and role = 'student' $$;
+            """)
+        #expect(draft.yaml.contains("'student'"), "\(draft.yaml)")
+        #expect(draft.plan.checks.contains { $0.name.hasPrefix("ava joins a public.orgs row of ben's") }, "\(draft.yaml)")
+        let attempts = try #require(draft.plan.relations.first { $0.name == "attempts" })
+        #expect(attempts.access["ava"]?.select == .own, "\(draft.yaml)")
+        #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
+    }
 }

@@ -375,6 +375,7 @@ struct DraftCatalog {
         let singledOutRow = results.last?.first ?? []
         catalog.singledOut.literals = Set(JSONStringArray.decode(singledOutRow.first ?? nil))
         catalog.singledOut.attributeTables = Set(JSONStringArray.decode(singledOutRow.count > 1 ? singledOutRow[1] : nil))
+        catalog.singledOut.ruleLiterals = Set(JSONStringArray.decode(singledOutRow.count > 3 ? singledOutRow[3] : nil))
         for pair in JSONStringArray.decode(singledOutRow.count > 2 ? singledOutRow[2] : nil) {
             let parts = pair.split(separator: "|", maxSplits: 1).map(String.init)
             if parts.count == 2 { catalog.singledOut.comparedWith[parts[0], default: []].append(parts[1]) }

@@ -281,18 +281,9 @@ extension DraftWriteCheck {
         // A value every user holds anyway (the column's default, what the sign-up gives)
         // is no privilege to gain: "may give themselves status 'setup'", a tournament's
         // default state that opens its registration, was a made-up DANGER.
-        return named.filter { !everyones($0) }.min { Self.privilegeRank($0) < Self.privilegeRank($1) }.map(DraftOwnership.literal)
-    }
-
-    /// How much a role's name says it may do, lowest first: an administrator's or an
-    /// owner's, then a moderator's, manager's, staff's or editor's, then any other. The
-    /// check tries the strongest value open to the user (it tried the first the rules
-    /// named: "may give themselves role 'helper'", where the same insert gave 'admin',
-    /// which rewrote every user's roles; round thirty-eight). Ties keep their order.
-    static func privilegeRank(_ value: String) -> Int {
-        let name = value.lowercased()
-        if ["admin", "owner", "super", "root"].contains(where: name.contains) { return 0 }
-        if ["moderator", "manager", "staff", "editor"].contains(where: name.contains) { return 1 }
-        return 2
+        // The strongest by its name (it tried the first the rules named: "may give
+        // themselves role 'helper'", where the same insert gave 'admin', which rewrote
+        // every user's roles; round thirty-eight). Ties keep their order.
+        return named.filter { !everyones($0) }.min { DraftSingledOutValues.privilegeRank($0) < DraftSingledOutValues.privilegeRank($1) }.map(DraftOwnership.literal)
     }
 }
