@@ -210,6 +210,32 @@ extension FunctionCallProbe {
         return table(referencedByColumnsNamedLike: name, in: ownership, needsUser: needsUser, keyType: keyType)
             ?? table(keyedByAColumnNamedLike: name, in: ownership, needsUser: needsUser, keyType: keyType)
             ?? table(endingInTheWordOf: name, in: ownership, needsUser: needsUser, keyType: keyType, body: body)
+            ?? table(filteredBy: name, in: ownership, needsUser: needsUser, keyType: keyType, body: body)
+    }
+
+    /// The table whose rows `body` picks by the parameter as their key (`update
+    /// promo_codes set ... where id = promo_id`, `from promo_codes p where p.id =
+    /// promo_id`); nil when it picks none, or no such table has rows' keys of `keyType`.
+    /// (Called with a user's id, anon using up any promo code was "changed nothing", a
+    /// WARN: an AI app, round thirty-eight.)
+    private static func table(
+        filteredBy name: String, in ownership: DraftOwnership, needsUser: Bool, keyType: String, body: String
+    ) -> NamedTable? {
+        let parameter = NSRegularExpression.escapedPattern(for: name.lowercased())
+        let pattern = #"\b(?:update|from|join)\s+(?:"?(\w+)"?\s*\.\s*)?"?(\w+)"?(?:\s+(?:as\s+)?(?!where\b|set\b)\w+)?\s+(?:set\s[^;]*?)?where\s[^;]*?(?:\w+\.)?id\s*=\s*"#
+            + parameter + #"(?![\w"])"#
+        guard let regex = try? NSRegularExpression(pattern: pattern, options: [.caseInsensitive]) else { return nil }
+        let text = body.lowercased()
+        for match in regex.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+            guard let tableRange = Range(match.range(at: 2), in: text) else { continue }
+            let schema = Range(match.range(at: 1), in: text).map { String(text[$0]) } ?? "public"
+            let table = "\(schema).\(text[tableRange])"
+            guard let columns = ownership.catalog.columns[table],
+                  let key = columns.first(where: { $0.name == "id" && $0.typeName == keyType })?.name,
+                  let named = named(table, key: key, in: ownership, needsUser: needsUser) else { continue }
+            return named
+        }
+        return nil
     }
 
     /// The one table whose name's last word is the parameter's (`p_request_id`:

@@ -432,9 +432,14 @@ struct FunctionCallProbe {
     /// range (`p_start`, `from_date`, `since`), the far future for its end (`p_end`,
     /// `to_date`, `until`), else now. (NULL matched no row: anon reading any household's
     /// spending through `spending_by_category(p_household_id, p_start, p_end)` was a
-    /// WARN.) nil for a time of day.
+    /// WARN.) A time of day is 10:00, inside any opening hours (NULL broke a booking
+    /// function's NOT NULL, 23502, and anon booking in any client's name stayed a WARN;
+    /// round thirty-eight).
     static func dateValue(_ parameter: Parameter) -> Argument? {
         let type = parameter.type.lowercased()
+        if type.hasPrefix("time") && !type.hasPrefix("timestamp") {
+            return Argument(sql: "'10:00'::\(type)", shown: "'10:00'")
+        }
         guard type == "date" || type.hasPrefix("timestamp") else { return nil }
         let words = Set(parameter.name.lowercased().split(separator: "_").map(String.init))
         let value: String

@@ -451,6 +451,40 @@ import TestSupport
         #expect(!granted.plan.checks.contains { $0.name.contains("changes") }, "\(granted.plan.checks.map(\.name))")
     }
 
+    /// Credits an RPC spends and raises without (`generate()`: `update profiles set
+    /// credits = credits - 1 ... if not found then raise exception 'no credits left'`),
+    /// in the user's own row, which their update policy lets them change: "no dangers
+    /// found" (an AI app; round thirty-eight). A trigger's and a policy's readers were
+    /// counted, not a function users call.
+    @Test func creditsAFunctionUsersCallSpendsAreChecked() throws {
+        let draft = try DraftRealProjectShapesTests.draft("rpccredits", """
+            create table public.profiles (id uuid primary key references auth.users (id) on delete cascade,
+              display_name text, credits integer not null default 10);
+            alter table public.profiles enable row level security;
+            create policy "own read" on public.profiles for select using (auth.uid() = id);
+            create policy "own update" on public.profiles for update using (auth.uid() = id);
+            create function public.handle_new_user() returns trigger language plpgsql security definer set search_path = '' as $$
+            begin insert into public.profiles (id) values (new.id); return new; end $$;
+            create trigger on_auth_user_created after insert on auth.users for each row execute function public.handle_new_user();
+            create table public.generations (id bigint generated always as identity primary key,
+              user_id uuid not null default auth.uid() references auth.users (id), prompt text not null);
+            alter table public.generations enable row level security;
+            create policy "own" on public.generations for select using (auth.uid() = user_id);
+            create function public.generate(p_prompt text) returns bigint language plpgsql security definer set search_path = '' as $$
+            declare v_id bigint;
+            begin
+              update public.profiles set credits = credits - 1 where id = auth.uid() and credits > 0;
+              if not found then raise exception 'no credits left'; end if;
+              insert into public.generations (user_id, prompt) values (auth.uid(), p_prompt) returning id into v_id;
+              return v_id;
+            end $$;
+            """)
+        try DraftRealProjectShapesTests.expectWentThrough(
+            draft, check: "ava changes credits in a public.profiles row of ava's",
+            danger: "public.profiles · ava: a signed-in user may change their own credits, which the function generate() reads")
+        #expect(!draft.plan.checks.contains { $0.name.contains("display_name") }, "\(draft.yaml)")
+    }
+
     /// A `verified` flag an admin sets after an ID check, which a lounge's policies read
     /// (`p.verified = true`), on a profile its owner may update whole: any user verified
     /// themselves and posted in the verified-only lounge, and nothing said so (a social

@@ -18,7 +18,9 @@ import TestSupport
         #expect(!helper.isDanger, "\(helper.consequence?.evidence ?? [])")
         // Its argument was made up: that it answered false proves nothing either way.
         #expect(helper.consequence?.verdict == .notProbed)
+        // (Then with a course the body picks by the argument: `where id = course_id`.)
         #expect(helper.consequence?.evidence == ["anon called public.is_course_owner(ava's id): succeeded, returned false or null, changed nothing",
+                                                 "anon called public.is_course_owner(a public.courses row): succeeded, returned false or null, changed nothing",
                                                  "the call's arguments were made up: that it changed nothing may only mean they matched no row"])
         let update = try #require(report.findings.first { $0.rule.rawValue == "rls_policy_always_true" && $0.subject == "public.items" })
         #expect(update.isDanger, "\(update.consequence?.evidence ?? [])")
@@ -937,6 +939,50 @@ import TestSupport
         #expect(call.consequence?.evidence.contains {
             $0.contains("public.households row, '1900-01-01', '2999-12-31'): succeeded, returned 1 row")
         } == true, "\(call.consequence?.evidence ?? [])")
+    }
+
+    /// A booking RPC taking a time of day (`p_time time`), written into a NOT NULL
+    /// column: NULL broke it (23502), and anon booking a visit in any client's name
+    /// stayed a WARN (a car-valeting app; round thirty-eight). A time of day is 10:00.
+    @Test func aTimeOfDayIsGivenATime() throws {
+        let (report, _) = try lint("""
+            create table public.visits (id uuid primary key default gen_random_uuid(),
+              client_id uuid not null references auth.users (id), visit_day date not null, visit_time time not null);
+            alter table public.visits enable row level security;
+            create policy "own" on public.visits for all to authenticated using (client_id = auth.uid());
+            create function public.book_visit(p_client_id uuid, p_day date, p_time time)
+            returns uuid language plpgsql security definer set search_path = '' as $$
+            declare v_id uuid;
+            begin
+              insert into public.visits (client_id, visit_day, visit_time) values (p_client_id, p_day, p_time) returning id into v_id;
+              return v_id;
+            end $$;
+            """)
+        let call = try report.anonCall("public.book_visit(uuid, date, time without time zone)")
+        #expect(call.isDanger, "\(call.consequence?.evidence ?? [])")
+        #expect(call.consequence?.evidence.contains { $0.contains("(ava's id, now(), '10:00'): succeeded") } == true,
+                "\(call.consequence?.evidence ?? [])")
+    }
+
+    /// `increment_promo_uses(promo_id uuid)`: `promo` names no table (`promo_codes`), so
+    /// the call got a user's id and "changed nothing", a WARN, while anon may use up any
+    /// promo code (an AI app; round thirty-eight). The table the body picks rows of by
+    /// the parameter (`update promo_codes ... where id = promo_id`) gives its row.
+    @Test func aKeyTheBodyPicksRowsByGetsARowOfThatTable() throws {
+        let (report, _) = try lint("""
+            create table public.promo_codes (id uuid primary key default gen_random_uuid(), code text not null unique,
+              current_uses integer not null default 0);
+            alter table public.promo_codes enable row level security;
+            create policy "read" on public.promo_codes for select to authenticated using (true);
+            insert into public.promo_codes (code) values ('LAUNCH50');
+            create function public.increment_promo_uses(promo_id uuid) returns void
+            language sql security definer set search_path = '' as $$
+              update public.promo_codes set current_uses = current_uses + 1 where id = promo_id $$;
+            """)
+        let call = try report.anonCall("public.increment_promo_uses(uuid)")
+        #expect(call.isDanger, "\(call.consequence?.evidence ?? [])")
+        #expect(call.consequence?.evidence.contains { $0.contains("(a public.promo_codes row): succeeded, updated 1 row") } == true,
+                "\(call.consequence?.evidence ?? [])")
     }
 
     /// A payout RPC with no caller check, given a payout's id, where a payout must name a

@@ -144,6 +144,9 @@ struct DraftCatalog {
     /// Table -> the bodies, lowercased, of the functions any of its policies call
     /// (`not is_user_blocked(auth.uid())` in an insert's WITH CHECK).
     var policyHelperBodies: [String: [String]] = [:]
+    /// The functions signed-in users may call (RPCs) whose bodies raise: name, and body
+    /// lowercased.
+    var raisingFunctionBodies: [(name: String, body: String)] = []
     /// Table -> the WITH CHECK expressions alone.
     var withCheckExpressions: [String: [String]] = [:]
     /// Table -> the expressions of the policies that govern writes (for insert, update,
@@ -603,6 +606,19 @@ struct DraftCatalog {
               and f.pronamespace <> 'pg_catalog'::regnamespace
             group by 1, 2
             """,
+            // The functions signed-in users may call through the Data API (an RPC) whose
+            // bodies raise (`if not found then raise exception 'no credits left'`), by
+            // name: `DraftWriteCheck.guardedLimits` reads them.
+            """
+            select p.proname::text, p.prosrc
+            from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+            where n.nspname = any(\(schemaArray)::text[]) and p.prokind = 'f'
+              and p.prorettype <> 'trigger'::regtype and strpos(lower(p.prosrc), 'raise') > 0
+              and has_function_privilege(to_regrole('authenticated'), p.oid, 'EXECUTE')
+              and not exists (select from pg_depend d where d.classid = 'pg_proc'::regclass and d.objid = p.oid
+                              and d.deptype = 'e')
+            order by 1
+            """,
         ]
     }
 
@@ -873,6 +889,10 @@ struct DraftCatalog {
             guard let table = row[0], let body = row[1]?.lowercased() else { continue }
             policyHelperBodies[table, default: []].append(body)
             if row[2] == "true" { readHelperBodies[table, default: []].append(body) }
+        }
+        for row in results[11] {
+            guard let name = row[0], let body = row[1]?.lowercased() else { continue }
+            raisingFunctionBodies.append((name, body))
         }
     }
 }

@@ -22,11 +22,18 @@ extension DraftWriteCheck {
             // raises, or a function a policy calls (`with check (... and not
             // is_user_blocked(auth.uid()))`: a blocked user lifted their own block, and
             // nothing said so; a learning app).
-            let guards = catalog.triggerBodies.filter { $0.key != table }.flatMap { other, bodies in
+            typealias Guard = (table: String, body: String, by: String)
+            let triggers: [Guard] = catalog.triggerBodies.filter { $0.key != table }.flatMap { other, bodies in
                 bodies.filter { $0.contains("raise") && Self.names(bare, in: $0) }.map { (table: other, body: $0, by: "a trigger") }
-            } + catalog.policyHelperBodies.filter { $0.key != table }.sorted(by: { $0.key < $1.key }).flatMap { other, bodies in
-                bodies.filter { Self.names(bare, in: $0) }.map { (table: other, body: $0, by: "a policy") }
             }
+            let policies: [Guard] = catalog.policyHelperBodies.filter { $0.key != table }.sorted(by: { $0.key < $1.key })
+                .flatMap { other, bodies in bodies.filter { Self.names(bare, in: $0) }.map { (table: other, body: $0, by: "a policy") } }
+            // Or an RPC users call, which raises (`generate()` spending a credit: `update
+            // profiles set credits = credits - 1 ... if not found then raise`; an AI app's
+            // credits were the user's own to raise; round thirty-eight).
+            let functions: [Guard] = catalog.raisingFunctionBodies.filter { Self.names(bare, in: $0.body) }
+                .map { (table: $0.name + "()", body: $0.body, by: "the function") }
+            let guards = triggers + policies + functions
             guard !guards.isEmpty else { return [] }
             return (catalog.columns[table] ?? []).compactMap { column -> DraftWriteCheck? in
                 guard column.name != owner, column.writable, column.signedInMayUpdate, column.reference == nil,
@@ -39,8 +46,10 @@ extension DraftWriteCheck {
                         + "where \(DraftOwnership.sqlName(owner)) = auth.uid()")
                 return DraftWriteCheck(
                     table: table, check: check,
-                    danger: "a signed-in user may change their own \(column.name), which \(reader.by) on \(reader.table) reads to "
-                        + "refuse their writes (an update of the user's own row went through)",
+                    danger: "a signed-in user may change their own \(column.name), which \(reader.by)"
+                        + (reader.by == "the function" ? " \(reader.table)" : " on \(reader.table)")
+                        + " reads to refuse \(reader.by == "the function" ? "their calls" : "their writes")"
+                        + " (an update of the user's own row went through)",
                     needsOwnRow: table, refusals: ["42501", "P0001"], noRowRefuses: true)
             }
         }
