@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WardenKit
+@testable import WardenKit
 import TestSupport
 
 /// Shapes of real projects the draft misread (round of 2026-11-29, second session), each
@@ -121,6 +121,23 @@ import TestSupport
             """)
         #expect(draft.yaml.contains("anon: read  # DANGER: anon (no sign-in) sees every user's rows (user column id)"), "\(draft.yaml)")
         #expect(draft.verified, "\(Self.failures(draft))")
+    }
+
+    /// Shared opening hours whose only user column records who last edited a row
+    /// (`updated_by ... on delete set null`): "sees every user's rows (user column
+    /// updated_by)" three times, though no row is any user's (a clinic; round
+    /// thirty-eight). A column recording an editor says nothing of whose a row is.
+    @Test func aColumnRecordingTheLastEditorMakesNoRowAUsers() throws {
+        let draft = try Self.draft("editorcolumn", """
+            create table public.opening_hours (service text primary key, opens_at integer not null default 8,
+              updated_by uuid references auth.users (id) on delete set null);
+            insert into public.opening_hours (service) values ('massage'), ('yoga');
+            alter table public.opening_hours enable row level security;
+            create policy "read" on public.opening_hours for select to anon, authenticated using (true);
+            """)
+        #expect(draft.dangerCells.isEmpty, "\(draft.dangerCells)")
+        #expect(DraftCatalog.recordsAnEditor("last_modified_by") && DraftCatalog.recordsAnEditor("updatedBy")
+            && !DraftCatalog.recordsAnEditor("created_by"))
     }
 
     /// Seats (one per user) in teams, the team read through `my_team()`: the setup made

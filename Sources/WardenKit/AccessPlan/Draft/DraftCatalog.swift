@@ -303,6 +303,22 @@ struct DraftCatalog {
         }
     }
 
+    /// Table -> its first column referencing `auth.users (id)` that says whose a row is,
+    /// for "sees every user's rows": not one that records who last changed it
+    /// (`updated_by`, `last_modified_by`), which made shared opening hours "every user's
+    /// rows", three made-up DANGERs (a clinic; round thirty-eight).
+    var ownersUserColumns: [String: String] {
+        columns.compactMapValues { columns in
+            columns.first(where: { $0.referencesAUser && !Self.recordsAnEditor($0.name) })?.name
+        }
+    }
+
+    /// Whether a column's name says it records who last changed the row.
+    static func recordsAnEditor(_ name: String) -> Bool {
+        name.lowercased().range(of: #"^(?:last_)?(?:updated|modified|edited|changed)(?:_by|by)(?:_id|_user)?$"#,
+                                options: .regularExpression) != nil
+    }
+
     static func read(_ connection: Connection, schemas: [String]) throws -> DraftCatalog {
         var catalog = DraftCatalog()
         let schemaArray = PostgresArray.literal(schemas)

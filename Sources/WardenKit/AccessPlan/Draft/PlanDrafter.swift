@@ -331,7 +331,7 @@ public struct PlanDrafter {
         var findings = try linter.run()
         findings.leftOut = leftOut
         var writer = PlanDraftWriter(plan: plan, notes: notes, securityDefiner: catalog.securityDefiner, findings: findings.dangers)
-        writer.userColumns = catalog.userColumns
+        writer.userColumns = catalog.ownersUserColumns
         for finding in findings.findings where finding.rule == .anonSecurityDefinerFunctionExecutable {
             if let signature = finding.signature, let consequence = finding.consequence { writer.anonCalls[signature] = consequence }
         }
