@@ -221,21 +221,54 @@ extension FunctionCallProbe {
     private static func table(
         filteredBy name: String, in ownership: DraftOwnership, needsUser: Bool, keyType: String, body: String
     ) -> NamedTable? {
-        let parameter = NSRegularExpression.escapedPattern(for: name.lowercased())
-        let pattern = #"\b(?:update|from|join)\s+(?:"?(\w+)"?\s*\.\s*)?"?(\w+)"?(?:\s+(?:as\s+)?(?!where\b|set\b)\w+)?\s+(?:set\s[^;]*?)?where\s[^;]*?(?:\w+\.)?id\s*=\s*"#
-            + parameter + #"(?![\w"])"#
-        guard let regex = try? NSRegularExpression(pattern: pattern, options: [.caseInsensitive]) else { return nil }
-        let text = body.lowercased()
-        for match in regex.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
-            guard let tableRange = Range(match.range(at: 2), in: text) else { continue }
-            let schema = Range(match.range(at: 1), in: text).map { String(text[$0]) } ?? "public"
-            let table = "\(schema).\(text[tableRange])"
+        for (table, column) in tablesPicked(by: name, body: body) where column == "id" {
             guard let columns = ownership.catalog.columns[table],
                   let key = columns.first(where: { $0.name == "id" && $0.typeName == keyType })?.name,
                   let named = named(table, key: key, in: ownership, needsUser: needsUser) else { continue }
             return named
         }
         return nil
+    }
+
+    /// The tables whose rows `body` picks by comparing a column with the parameter
+    /// `name` (`update promo_codes set ... where id = promo_id`: `public.promo_codes`,
+    /// `id`), `schema.table` (public where unqualified) and the column, lowercased.
+    static func tablesPicked(by name: String, body: String) -> [(table: String, column: String)] {
+        let parameter = NSRegularExpression.escapedPattern(for: name.lowercased())
+        let pattern = #"\b(?:update|from|join)\s+(?:"?(\w+)"?\s*\.\s*)?"?(\w+)"?(?:\s+(?:as\s+)?(?!where\b|set\b)\w+)?\s+(?:set\s[^;]*?)?where\s[^;]*?(?:\w+\.)?(\w+)\s*=\s*"#
+            + parameter + #"(?![\w"])"#
+        guard let regex = try? NSRegularExpression(pattern: pattern, options: [.caseInsensitive]) else { return [] }
+        let text = body.lowercased()
+        return regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap { match in
+            guard let table = Range(match.range(at: 2), in: text), let column = Range(match.range(at: 3), in: text) else { return nil }
+            let schema = Range(match.range(at: 1), in: text).map { String(text[$0]) } ?? "public"
+            return ("\(schema).\(text[table])", String(text[column]))
+        }
+    }
+
+    /// For each parameter naming a user, the tables its body picks rows of by a user
+    /// column compared with it (`update profiles set bonus_credits = ... where user_id =
+    /// user_uuid`) that have no row of the caller's user get the rows `plan draft`'s
+    /// setup gives them; true when any did. (With no profile of ava's in lint's run,
+    /// anon minting credits for any user was "changed nothing", a WARN: an AI app,
+    /// round thirty-eight.)
+    func makeRowsOfUsersPicked(by parameters: [Parameter], user: (id: String, owner: String)?, body: String) throws -> Bool {
+        guard let ownership, let user else { return false }
+        var made = false
+        for parameter in parameters where Self.namesAUser(parameter.name) && parameter.type == "uuid" {
+            for (table, column) in Self.tablesPicked(by: parameter.name, body: body) {
+                guard let columns = ownership.catalog.columns[table],
+                      columns.contains(where: { $0.name == column && ownership.userKeyedTable(of: $0) != nil }),
+                      let key = columns.first(where: { $0.uniqueAlone })?.name ?? columns.first?.name,
+                      let named = Self.named(table, key: key, in: ownership, needsUser: false) else { continue }
+                let has = try context.connection.query(
+                    "select 1 from \(raw: named.table) where \(raw: DraftOwnership.sqlName(column)) = \(user.id)::uuid limit 1").scalar
+                guard has == nil else { continue }
+                try makeRows(named, ownership: ownership, body: body)
+                made = true
+            }
+        }
+        return made
     }
 
     /// The one table whose name's last word is the parameter's (`p_request_id`:

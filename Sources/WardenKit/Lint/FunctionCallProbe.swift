@@ -71,7 +71,10 @@ struct FunctionCallProbe {
         var tableRows: [Argument]?? = nil
         func tableRowsLater(than attempt: Int) throws -> Bool {
             if tableRows == nil {
-                let rows = try tableRowArguments(parameters, user: user, body: body).flatMap { $0 == simple ? nil : $0 }
+                var rows = try tableRowArguments(parameters, user: user, body: body).flatMap { $0 == simple ? nil : $0 }
+                // Else the same call again once the user it names has the rows its body
+                // picks by that user (`makeRowsOfUsersPicked`).
+                if rows == nil, try makeRowsOfUsersPicked(by: parameters, user: user, body: body) { rows = simple }
                 if let rows, let position = attempts.firstIndex(of: simple) { attempts.insert(rows, at: position + 1) }
                 tableRows = .some(rows)
             }

@@ -985,6 +985,28 @@ import TestSupport
                 "\(call.consequence?.evidence ?? [])")
     }
 
+    /// `increment_bonus_credits(user_uuid uuid, amount integer)`, updating the profile
+    /// `where user_id = user_uuid`, where profiles are made by the app (no sign-up
+    /// trigger): ava had none in lint's run, the call "changed nothing", and anon minting
+    /// credits for any user was a WARN (an AI app; round thirty-eight). The user's rows
+    /// the body picks are made, and the call is tried again.
+    @Test func aUsersRowsTheBodyPicksAreMadeBeforeTheCallIsTriedAgain() throws {
+        let (report, _) = try lint("""
+            create table public.profiles (id uuid primary key default gen_random_uuid(),
+              user_id uuid not null unique references auth.users (id) on delete cascade, bonus_credits integer not null default 0);
+            alter table public.profiles enable row level security;
+            create policy "own read" on public.profiles for select using (auth.uid() = user_id);
+            create policy "own insert" on public.profiles for insert with check (auth.uid() = user_id);
+            create function public.increment_bonus_credits(user_uuid uuid, amount integer)
+            returns void language sql security definer set search_path = '' as $$
+              update public.profiles set bonus_credits = bonus_credits + amount where user_id = user_uuid $$;
+            """)
+        let call = try report.anonCall("public.increment_bonus_credits(uuid, integer)")
+        #expect(call.isDanger, "\(call.consequence?.evidence ?? [])")
+        #expect(call.consequence?.evidence.last == "anon called public.increment_bonus_credits(ava's id, 1): succeeded, "
+            + "updated 1 row of public.profiles", "\(call.consequence?.evidence ?? [])")
+    }
+
     /// A payout RPC with no caller check, given a payout's id, where a payout must name a
     /// member (`member_id not null`) and there is none: lint could make no payout, called
     /// it with a user's id, saw "changed nothing", and anon paying out any commission was
