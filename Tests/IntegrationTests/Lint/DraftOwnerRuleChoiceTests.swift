@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WardenKit
+@testable import WardenKit
 import TestSupport
 
 /// A marketplace table whose SELECT policy has a public branch OR'ed with membership
@@ -222,6 +222,36 @@ import TestSupport
         let objects = try #require(storage.plan.relations.first { $0.schema == "storage" && $0.name == "objects" })
         #expect(objects.owner == nil, "\(storage.yaml)")
         #expect(storage.verified, "\(DraftRealProjectShapesTests.failures(storage))")
+    }
+
+    /// Admins read the feedback bucket (`bucket_id = 'feedback' and has_role(auth.uid(),
+    /// 'admin')`), users their own uploads' folder: the admins' policy sorted first by
+    /// its name and became the owner rule, no user's own file could be probed (an AI
+    /// app; round thirty-eight). A rule that only tells the user's role comes last.
+    @Test func aRoleGateIsTakenAfterARuleRelatingTheUserToTheRow() throws {
+        let connection = try Connection(try TestCluster.newTwinDatabase("rolegatebucket").project)
+        try connection.execute(unsafeScript: """
+            create table public.user_roles (user_id uuid not null references auth.users (id), role text not null,
+              primary key (user_id, role));
+            alter table public.user_roles enable row level security;
+            create function public.has_role(_uid uuid, _role text) returns boolean language sql stable security definer
+              set search_path = '' as $$ select exists (select 1 from public.user_roles where user_id = _uid and role = _role) $$;
+            insert into storage.buckets (id, name, public) values ('feedback', 'feedback', false), ('uploads', 'uploads', false);
+            create policy "Admins read feedback" on storage.objects for select to authenticated
+              using (bucket_id = 'feedback' and public.has_role(auth.uid(), 'admin'));
+            create policy "Users read own uploads" on storage.objects for select to authenticated
+              using (bucket_id = 'uploads' and (storage.foldername(name))[1] = auth.uid()::text);
+            create policy "Users write own uploads" on storage.objects for insert to authenticated
+              with check (bucket_id = 'uploads' and (storage.foldername(name))[1] = auth.uid()::text);
+            create policy "Users delete own uploads" on storage.objects for delete to authenticated
+              using (bucket_id = 'uploads' and (storage.foldername(name))[1] = auth.uid()::text);
+            """)
+        let storage = try PlanDrafter(connection: connection, schemas: ["public", "storage"]).draft()
+        let objects = try #require(storage.plan.relations.first { $0.schema == "storage" && $0.name == "objects" })
+        #expect(objects.owner?.contains("foldername") == true, "\(storage.yaml)")
+        #expect(objects.access["ava"]?.delete == .own, "\(storage.yaml)")
+        #expect(DraftOwnership.onlyTellsTheUsersRole("((bucket_id = 'feedback'::text) AND public.has_role(auth.uid(), 'admin'::text))"))
+        #expect(!DraftOwnership.onlyTellsTheUsersRole("(owner_id = auth.uid())"))
     }
 
     /// One organisation every new user joins (an HR app's sign-up trigger, round
