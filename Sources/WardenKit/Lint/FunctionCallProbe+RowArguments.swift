@@ -100,6 +100,15 @@ extension FunctionCallProbe {
         return ["uuid": "uuid", "text": "text", "character varying": "varchar"][parameter.type]
     }
 
+    /// Whether a key column of type `typeName` takes a parameter of key type `keyType`:
+    /// the same type, or any two integers (a `bigint` parameter naming a `serial` key:
+    /// with only `int8` keys looked for, anon booking in any user's name was called with
+    /// a car that does not exist, 23503, a WARN; round thirty-eight).
+    static func keyTypeMatches(_ typeName: String, _ keyType: String) -> Bool {
+        let integers: Set<String> = ["int2", "int4", "int8"]
+        return typeName == keyType || (integers.contains(typeName) && integers.contains(keyType))
+    }
+
     /// Arguments that join the caller to a row of `table` it cannot read.
     struct SelfJoin {
         let values: [Argument]
@@ -201,8 +210,8 @@ extension FunctionCallProbe {
         for candidate in words.flatMap({ [$0, $0 + "s", $0 + "es"] }) {
             for (table, columns) in ownership.catalog.columns.sorted(by: { $0.key < $1.key })
             where table.split(separator: ".").last.map(String.init) == candidate {
-                guard let key = columns.first(where: { $0.name == "id" && $0.typeName == keyType })?.name
-                        ?? columns.first(where: { $0.uniqueAlone && $0.typeName == keyType })?.name,
+                guard let key = columns.first(where: { $0.name == "id" && Self.keyTypeMatches($0.typeName, keyType) })?.name
+                        ?? columns.first(where: { $0.uniqueAlone && Self.keyTypeMatches($0.typeName, keyType) })?.name,
                       let named = named(table, key: key, in: ownership, needsUser: needsUser) else { continue }
                 return named
             }
@@ -223,7 +232,7 @@ extension FunctionCallProbe {
     ) -> NamedTable? {
         for (table, column) in tablesPicked(by: name, body: body) where column == "id" {
             guard let columns = ownership.catalog.columns[table],
-                  let key = columns.first(where: { $0.name == "id" && $0.typeName == keyType })?.name,
+                  let key = columns.first(where: { $0.name == "id" && Self.keyTypeMatches($0.typeName, keyType) })?.name,
                   let named = named(table, key: key, in: ownership, needsUser: needsUser) else { continue }
             return named
         }
@@ -286,7 +295,7 @@ extension FunctionCallProbe {
         for (table, columns) in ownership.catalog.columns.sorted(by: { $0.key < $1.key }) {
             let tableName = String(table.split(separator: ".").last ?? "")
             guard endings.contains(where: tableName.hasSuffix),
-                  let key = columns.first(where: { $0.name == "id" && $0.typeName == keyType })?.name,
+                  let key = columns.first(where: { $0.name == "id" && Self.keyTypeMatches($0.typeName, keyType) })?.name,
                   let named = named(table, key: key, in: ownership, needsUser: needsUser) else { continue }
             found.append(named)
         }
@@ -309,7 +318,7 @@ extension FunctionCallProbe {
         let column = unprefixed(name)
         guard column.hasSuffix("id"), column != "id" else { return nil }
         for (table, columns) in ownership.catalog.columns.sorted(by: { $0.key < $1.key }) {
-            guard let key = columns.first(where: { $0.name == column && $0.typeName == keyType && $0.uniqueAlone }),
+            guard let key = columns.first(where: { $0.name == column && Self.keyTypeMatches($0.typeName, keyType) && $0.uniqueAlone }),
                   let named = named(table, key: key.name, in: ownership, needsUser: needsUser) else { continue }
             return named
         }
@@ -326,10 +335,10 @@ extension FunctionCallProbe {
     ) -> NamedTable? {
         let column = unprefixed(name)
         for (_, columns) in ownership.catalog.columns.sorted(by: { $0.key < $1.key }) {
-            guard let reference = columns.first(where: { $0.name == column && $0.typeName == keyType })?.reference,
+            guard let reference = columns.first(where: { $0.name == column && Self.keyTypeMatches($0.typeName, keyType) })?.reference,
                   reference.table != "auth.users",
                   let key = ownership.catalog.columns[reference.table]?.first(where: { $0.name == reference.column }),
-                  key.typeName == keyType, key.uniqueAlone,
+                  Self.keyTypeMatches(key.typeName, keyType), key.uniqueAlone,
                   let named = named(reference.table, key: key.name, in: ownership, needsUser: needsUser) else { continue }
             return named
         }

@@ -1007,6 +1007,33 @@ import TestSupport
             + "updated 1 row of public.profiles", "\(call.consequence?.evidence ?? [])")
     }
 
+    /// `book(p_user_id uuid, p_car_id bigint, ...)` over `cars (id serial)`: only `int8`
+    /// keys were looked for, the call got car 1, which does not exist (23503), and anon
+    /// booking in any user's name was a WARN (a car-wash app; round thirty-eight). Any
+    /// integer key takes an integer parameter.
+    @Test func anIntegerParameterNamesARowOfAnyIntegerKey() throws {
+        let (report, _) = try lint("""
+            create table public.cars (id serial primary key, owner_id uuid references auth.users (id));
+            create table public.bookings (id serial primary key, user_id uuid references auth.users (id),
+              car_id integer references public.cars (id), starts_at timestamptz not null);
+            alter table public.cars enable row level security;
+            alter table public.bookings enable row level security;
+            create policy "own cars" on public.cars for all using (owner_id = auth.uid());
+            create policy "own bookings" on public.bookings for all using (user_id = auth.uid());
+            create function public.book(p_user_id uuid, p_car_id bigint, p_starts_at timestamptz)
+            returns integer language plpgsql security definer set search_path = '' as $$
+            declare v_id integer;
+            begin
+              insert into public.bookings (user_id, car_id, starts_at) values (p_user_id, p_car_id, p_starts_at) returning id into v_id;
+              return v_id;
+            end $$;
+            """)
+        let call = try report.anonCall("public.book(uuid, bigint, timestamp with time zone)")
+        #expect(call.isDanger, "\(call.consequence?.evidence ?? [])")
+        #expect(call.consequence?.evidence.contains { $0.contains("public.cars row, now()): succeeded") } == true,
+                "\(call.consequence?.evidence ?? [])")
+    }
+
     /// A payout RPC with no caller check, given a payout's id, where a payout must name a
     /// member (`member_id not null`) and there is none: lint could make no payout, called
     /// it with a user's id, saw "changed nothing", and anon paying out any commission was
