@@ -230,9 +230,16 @@ extension FunctionCallProbe {
     private static func table(
         filteredBy name: String, in ownership: DraftOwnership, needsUser: Bool, keyType: String, body: String
     ) -> NamedTable? {
-        for (table, column) in tablesPicked(by: name, body: body) where column == "id" {
-            guard let columns = ownership.catalog.columns[table],
-                  let key = columns.first(where: { $0.name == "id" && Self.keyTypeMatches($0.typeName, keyType) })?.name,
+        for (table, column) in tablesPicked(by: name, body: body) {
+            // Its key, or for a text the column it is compared with (`where lower(c.email)
+            // = lower(p_email)`: an e-mail a row holds, where ava's and 'pgwarden' matched
+            // none, and anon reading any shop's customers was a WARN; round thirty-eight).
+            // Not a secret's column (a code, a token, a key): a caller knowing it is the
+            // one it is for (an invitation's code check answering with its course).
+            let secret = ["code", "token", "secret", "key", "hash", "password", "otp", "pin"].contains { column.contains($0) }
+            let text = ["text", "varchar"].contains(keyType) && !secret
+            guard column == "id" || text, let columns = ownership.catalog.columns[table],
+                  let key = columns.first(where: { $0.name == column && Self.keyTypeMatches($0.typeName, keyType) })?.name,
                   let named = named(table, key: key, in: ownership, needsUser: needsUser) else { continue }
             return named
         }
@@ -244,7 +251,7 @@ extension FunctionCallProbe {
     /// `id`), `schema.table` (public where unqualified) and the column, lowercased.
     static func tablesPicked(by name: String, body: String) -> [(table: String, column: String)] {
         let parameter = NSRegularExpression.escapedPattern(for: name.lowercased())
-        let pattern = #"\b(?:update|from|join)\s+(?:"?(\w+)"?\s*\.\s*)?"?(\w+)"?(?:\s+(?:as\s+)?(?!where\b|set\b)\w+)?\s+(?:set\s[^;]*?)?where\s[^;]*?(?:\w+\.)?(\w+)\s*=\s*"#
+        let pattern = #"\b(?:update|from|join)\s+(?:"?(\w+)"?\s*\.\s*)?"?(\w+)"?(?:\s+(?:as\s+)?(?!where\b|set\b)\w+)?\s+(?:set\s[^;]*?)?where\s[^;]*?(?:\w+\()?(?:\w+\.)?(\w+)\)?\s*=\s*(?:\w+\()?"#
             + parameter + #"(?![\w"])"#
         guard let regex = try? NSRegularExpression(pattern: pattern, options: [.caseInsensitive]) else { return [] }
         let text = body.lowercased()

@@ -1034,6 +1034,26 @@ import TestSupport
                 "\(call.consequence?.evidence ?? [])")
     }
 
+    /// `find_customer_by_email(p_email text)` for a public booking page, `where
+    /// lower(c.email) = lower(p_email)`: called with ava's e-mail and 'pgwarden', which no
+    /// customer has, anon reading any shop's customers was a WARN (a car-valeting app;
+    /// round thirty-eight). A text the body compares a column with gets a row's value.
+    @Test func aTextTheBodyComparesAColumnWithGetsARowsValue() throws {
+        let (report, _) = try lint("""
+            create table public.customers (id uuid primary key default gen_random_uuid(),
+              owner_id uuid not null references auth.users (id), name text not null, email text not null);
+            alter table public.customers enable row level security;
+            create policy "own" on public.customers for all to authenticated using (owner_id = auth.uid());
+            create function public.find_customer_by_email(p_email text)
+            returns table (customer_id uuid, name text) language sql stable security definer set search_path = '' as $$
+              select c.id, c.name from public.customers c where lower(c.email) = lower(p_email) $$;
+            """)
+        let call = try report.anonCall("public.find_customer_by_email(text)")
+        #expect(call.isDanger, "\(call.consequence?.evidence ?? [])")
+        #expect(call.consequence?.evidence.contains { $0.contains("public.customers row): succeeded, returned") } == true,
+                "\(call.consequence?.evidence ?? [])")
+    }
+
     /// A payout RPC with no caller check, given a payout's id, where a payout must name a
     /// member (`member_id not null`) and there is none: lint could make no payout, called
     /// it with a user's id, saw "changed nothing", and anon paying out any commission was
