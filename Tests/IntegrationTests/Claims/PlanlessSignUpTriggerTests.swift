@@ -260,17 +260,14 @@ import TestSupport
             end $$;
             create trigger check_meta before insert on auth.users for each row execute function public.check_meta();
             """)
-        let url = try TestCluster.cluster.url(database: project.parameters["dbname"] ?? "", user: "postgres")
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("signupkeys-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let refused = try PgwardenCLI.run(["test", "--database-url", url], directory: folder.path)
+        let test = try Self.planlessTest(project, folder: "signupkeys")
+        defer { test.cleanUp() }
+        let refused = try test.run([])
         #expect(refused.status == 1, "\(refused.all)")
         let ava = #"ava={"first_login": true, "sub": "00000000-0000-4000-8000-000000000001", "username": "ava"}"#
         let ben = #"ben={"first_login": true, "sub": "00000000-0000-4000-8000-000000000002", "username": "ben"}"#
         #expect(refused.standardOutput.contains("--user-metadata '\(ava)' --user-metadata '\(ben)'"), "\(refused.all)")
-        let followed = try PgwardenCLI.run(["test", "--database-url", url, "--user-metadata", ava, "--user-metadata", ben],
-                                           directory: folder.path)
+        let followed = try test.run([ava, ben])
         #expect(followed.status == 0, "\(followed.all)")
         #expect(!followed.standardOutput.contains("LEFT OUT"), "\(followed.all)")
     }
@@ -297,23 +294,19 @@ import TestSupport
             end $$;
             create trigger check_signup after insert on auth.users for each row execute function public.check_signup();
             """)
-        let url = try TestCluster.cluster.url(database: project.parameters["dbname"] ?? "", user: "postgres")
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("signupnotin-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let refused = try PgwardenCLI.run(["test", "--database-url", url], directory: folder.path)
+        let test = try Self.planlessTest(project, folder: "signupnotin")
+        defer { test.cleanUp() }
+        let refused = try test.run([])
         #expect(refused.status == 1, "\(refused.all)")
         let ava = #"ava={"name": "ava", "verified": true}"#
         let ben = #"ben={"name": "ben", "verified": true}"#
         #expect(refused.standardOutput.contains("--user-metadata '\(ava)' --user-metadata '\(ben)'"), "\(refused.all)")
         // Given as text, as the old hint said: the hint after it names no key "boolean".
-        let text = try PgwardenCLI.run(["test", "--database-url", url, "--user-metadata", #"ava={"name": "ava", "verified": "ava"}"#,
-                                        "--user-metadata", #"ben={"name": "ben", "verified": "ben"}"#], directory: folder.path)
+        let text = try test.run([#"ava={"name": "ava", "verified": "ava"}"#, #"ben={"name": "ben", "verified": "ben"}"#])
         #expect(text.status == 1, "\(text.all)")
         #expect(text.standardOutput.contains("verified must be of boolean type"), "\(text.all)")
         #expect(!text.standardOutput.contains(#""boolean":"#), "\(text.all)")
-        let followed = try PgwardenCLI.run(["test", "--database-url", url, "--user-metadata", ava, "--user-metadata", ben],
-                                           directory: folder.path)
+        let followed = try test.run([ava, ben])
         #expect(followed.status == 0, "\(followed.all)")
         #expect(!followed.standardOutput.contains("LEFT OUT"), "\(followed.all)")
     }
@@ -350,5 +343,18 @@ import TestSupport
         let invited = try PgwardenCLI.run(["dev"], environment: PgwardenCLI.cleanEnvironment(), directory: folder.path)
         #expect(invited.status == 0, "\(invited.all)")
         #expect(!invited.standardOutput.contains("LEFT OUT"), "\(invited.all)")
+    }
+
+    /// `pgwarden test` with no plan on `project`'s database, from an empty folder, with
+    /// each of the given `--user-metadata` values; `cleanUp` removes the folder.
+    static func planlessTest(_ project: ConnectionSettings, folder name: String) throws
+        -> (run: ([String]) throws -> PgwardenCLI.Output, cleanUp: () -> Void)
+    {
+        let url = try TestCluster.cluster.url(database: project.parameters["dbname"] ?? "", user: "postgres")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return ({ metadata in
+            try PgwardenCLI.run(["test", "--database-url", url] + metadata.flatMap { ["--user-metadata", $0] }, directory: folder.path)
+        }, { try? FileManager.default.removeItem(at: folder) })
     }
 }

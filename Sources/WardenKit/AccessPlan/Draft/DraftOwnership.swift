@@ -996,18 +996,18 @@ struct DraftOwnership {
             Self.setting(Dictionary(state.map { ($0.column, DraftCatalog.RowVisibility(shown: $0.value, hidden: $0.value)) }) { first, _ in first },
                          in: row, to: \.shown)
         }
-        let states = stateRows.map { entries in
-            self.stateRow(table, quotedTable, entries: entries, values: entries.map {
-                setupValue($0, table: table, quotedTable: quotedTable).replacingOccurrences(of: Self.personaIndex, with: index)
-                    .replacingOccurrences(of: DraftDistinctValue.personaNumber, with: "(\(DraftDistinctValue.personaNumber) + \(emails.count))")
-            }, from: "from auth.users u where u.email in (\(list))")
-        }.joined()
-        let statesOfOne = stateRows.map { entries in
-            self.stateRow(table, quotedTable, entries: entries, values: entries.map {
-                setupValue($0, table: table, quotedTable: quotedTable).replacingOccurrences(of: Self.personaIndex, with: index)
-                    .replacingOccurrences(of: DraftDistinctValue.personaNumber, with: "(\(index) + 1 + \(emails.count))")
-            }, from: "from auth.users u where u.id = persona.id")
-        }.joined()
+        // Numbered after every persona's rows, for the users `from` selects.
+        func stateInserts(number: String, from: String) -> String {
+            stateRows.map { entries in
+                stateRow(table, quotedTable, entries: entries, values: entries.map {
+                    setupValue($0, table: table, quotedTable: quotedTable).replacingOccurrences(of: Self.personaIndex, with: index)
+                        .replacingOccurrences(of: DraftDistinctValue.personaNumber, with: number)
+                }, from: from)
+            }.joined()
+        }
+        let states = stateInserts(number: "(\(DraftDistinctValue.personaNumber) + \(emails.count))",
+                                  from: "from auth.users u where u.email in (\(list))")
+        let statesOfOne = stateInserts(number: "(\(index) + 1 + \(emails.count))", from: "from auth.users u where u.id = persona.id")
         guard catalog.tablesWithUserReadingTriggers.contains(table) else {
             return """
                 do $draft$ begin
