@@ -96,4 +96,43 @@ import TestSupport
         #expect(!draft.yaml.contains("cannot probe"), "\(draft.yaml)")
         #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
     }
+
+    /// A profile whose insert trigger makes the user's first workspace and its
+    /// membership: set up after the workspaces, its trigger made a second workspace whose
+    /// membership the setup's membership row then matched, and the setup's documents sat
+    /// in a workspace the persona was no member of (12 cells "cannot probe"; an AI
+    /// agency's app, round thirty-eight). The table a trigger writes comes after the
+    /// trigger's table, and needs nothing the trigger makes itself.
+    @Test func aTableAnotherTablesTriggerWritesComesAfterIt() throws {
+        let draft = try DraftRealProjectShapesTests.draft("triggerfirst", """
+            create table public.workspaces (id uuid primary key default gen_random_uuid(),
+              created_by uuid not null references auth.users (id));
+            create table public.workspace_members (workspace_id uuid not null references public.workspaces (id) on delete cascade,
+              user_id uuid not null references auth.users (id), primary key (workspace_id, user_id));
+            create function public.has_access(ws uuid) returns boolean language sql stable security definer set search_path = '' as $$
+              select exists (select 1 from public.workspace_members where workspace_id = ws and user_id = auth.uid()) $$;
+            alter table public.workspaces enable row level security;
+            create policy "read" on public.workspaces for select using (public.has_access(id));
+            create policy "create" on public.workspaces for insert with check (created_by = auth.uid());
+            alter table public.workspace_members enable row level security;
+            create policy "read" on public.workspace_members for select using (public.has_access(workspace_id));
+            create table public.profiles (user_id uuid primary key references auth.users (id), name text);
+            alter table public.profiles enable row level security;
+            create policy "own" on public.profiles for all using (user_id = auth.uid()) with check (user_id = auth.uid());
+            create function public.on_profile() returns trigger language plpgsql security definer set search_path = '' as $$
+            declare ws uuid;
+            begin
+              insert into public.workspaces (created_by) values (new.user_id) returning id into ws;
+              insert into public.workspace_members (workspace_id, user_id) values (ws, new.user_id);
+              return new;
+            end $$;
+            create trigger on_profile after insert on public.profiles for each row execute function public.on_profile();
+            create table public.docs (id uuid primary key default gen_random_uuid(),
+              workspace_id uuid not null references public.workspaces (id) on delete cascade, title text not null);
+            alter table public.docs enable row level security;
+            create policy "members" on public.docs for all using (public.has_access(workspace_id)) with check (public.has_access(workspace_id));
+            """)
+        try DraftRealProjectShapesTests.expectEveryCellProbed(
+            draft, table: "docs", ava: Access(select: .own, insert: .own, update: .own, delete: .own))
+    }
 }

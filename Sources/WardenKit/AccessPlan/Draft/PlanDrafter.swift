@@ -141,14 +141,25 @@ public struct PlanDrafter {
                 [column.reference?.table, column.keyPart?.referencedTable].compactMap { $0.flatMap { byQuotedName[$0] } }
                     .map { DraftSetupOrder.Reference(table: $0, strong: column.notNull) }
             }
-            let written = ownership.tablesWrittenByInsertTriggers(of: table).flatMap { other in
+            // (Not a table the trigger writes itself: `profiles`' trigger making the
+            // user's first workspace, then its membership, needs no workspace first.)
+            let writes = ownership.tablesWrittenByInsertTriggers(of: table)
+            let written = writes.flatMap { other in
                 catalog.columns[other, default: []].compactMap { column -> DraftSetupOrder.Reference? in
-                    guard column.notNull, let referenced = column.reference?.table, let name = byQuotedName[referenced],
-                          name != table, name != other else { return nil }
+                    guard column.notNull, let referenced = column.reference?.table, !writes.contains(referenced),
+                          let name = byQuotedName[referenced], name != table, name != other else { return nil }
                     return DraftSetupOrder.Reference(table: name, strong: true)
                 }
             }
-            return keys + written
+            // And a table written by another's insert trigger after that table, where no
+            // cycle forbids it: the setup's own rows are then the newest, which the rows
+            // after them pick (made before `profiles`, whose trigger made a second
+            // workspace and its membership, the setup's documents sat in a workspace the
+            // persona's membership did not name: 12 cells "cannot probe"; round thirty-eight).
+            let writers = exposedTables.map(\.qualifiedName).filter { other in
+                other != table && ownership.tablesWrittenByInsertTriggers(of: other).contains(table)
+            }.map { DraftSetupOrder.Reference(table: $0, strong: false) }
+            return keys + written + writers
         }
         // Someone who is no persona, for rows that need two different users: signed up
         // first, and given a row of each table keyed by users it is named through.
