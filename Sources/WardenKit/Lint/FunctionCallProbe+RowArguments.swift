@@ -265,12 +265,12 @@ extension FunctionCallProbe {
     /// For each parameter naming a user, the tables its body picks rows of by a user
     /// column compared with it (`update profiles set bonus_credits = ... where user_id =
     /// user_uuid`) that have no row of the caller's user get the rows `plan draft`'s
-    /// setup gives them; true when any did. (With no profile of ava's in lint's run,
-    /// anon minting credits for any user was "changed nothing", a WARN: an AI app,
+    /// setup gives them; the tables that got them. (With no profile of ava's in lint's
+    /// run, anon minting credits for any user was "changed nothing", a WARN: an AI app,
     /// round thirty-eight.)
-    func makeRowsOfUsersPicked(by parameters: [Parameter], user: (id: String, owner: String)?, body: String) throws -> Bool {
-        guard let ownership, let user else { return false }
-        var made = false
+    func makeRowsOfUsersPicked(by parameters: [Parameter], user: (id: String, owner: String)?, body: String) throws -> [String] {
+        guard let ownership, let user else { return [] }
+        var made: [String] = []
         for parameter in parameters where Self.namesAUser(parameter.name) && parameter.type == "uuid" {
             for (table, column) in Self.tablesPicked(by: parameter.name, body: body) {
                 guard let columns = ownership.catalog.columns[table],
@@ -281,7 +281,7 @@ extension FunctionCallProbe {
                     "select 1 from \(raw: named.table) where \(raw: DraftOwnership.sqlName(column)) = \(user.id)::uuid limit 1").scalar
                 guard has == nil else { continue }
                 try makeRows(named, ownership: ownership, body: body)
-                made = true
+                made.append(named.catalogName)
             }
         }
         return made

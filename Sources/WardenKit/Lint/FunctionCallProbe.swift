@@ -74,7 +74,13 @@ struct FunctionCallProbe {
                 var rows = try tableRowArguments(parameters, user: user, body: body).flatMap { $0 == simple ? nil : $0 }
                 // Else the same call again once the user it names has the rows its body
                 // picks by that user (`makeRowsOfUsersPicked`).
-                if rows == nil, try makeRowsOfUsersPicked(by: parameters, user: user, body: body) { rows = simple }
+                if rows == nil, case let made = try makeRowsOfUsersPicked(by: parameters, user: user, body: body), !made.isEmpty {
+                    rows = zip(parameters, simple).map { parameter, argument in
+                        Self.namesAUser(parameter.name) && parameter.type == "uuid"
+                            ? Argument(sql: argument.sql, shown: argument.shown + " (with a \(made.joined(separator: ", ")) row made)")
+                            : argument
+                    }
+                }
                 if let rows, let position = attempts.firstIndex(of: simple) { attempts.insert(rows, at: position + 1) }
                 tableRows = .some(rows)
             }

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WardenKit
+@testable import WardenKit
 import TestSupport
 
 /// A persona of the draft is an ordinary signed-in user. The draft's setup gave each
@@ -334,5 +334,21 @@ import TestSupport
         let attempts = try #require(draft.plan.relations.first { $0.name == "attempts" })
         #expect(attempts.access["ava"]?.select == .own, "\(draft.yaml)")
         #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
+    }
+
+    /// The order values are given in: unnamed first; a value only functions no policy
+    /// calls name, whose name says little ('student'); those the rules name, in their
+    /// order (a clinic's 'super_admin' first, whose stand-in row needs no clinic: put
+    /// last, the stand-in's 'therapist' row broke a check and profiles had no row); a
+    /// weighty value only such functions name ('admin' in an admin RPC's guard) last.
+    @Test func valuesAreOrderedByWhoNamesThem() {
+        var values = DraftSingledOutValues()
+        values.literals = ["admin", "teacher", "student", "user", "super_admin", "therapist"]
+        values.ruleLiterals = ["admin", "teacher", "super_admin", "therapist"]
+        #expect(values.ordinaryFirst(["admin", "teacher", "student"]) == ["student", "admin", "teacher"])
+        #expect(values.ordinaryFirst(["super_admin", "therapist"]) == ["super_admin", "therapist"])
+        values.ruleLiterals = ["user"]
+        #expect(values.ordinaryFirst(["admin", "user", "guest"]) == ["guest", "user", "admin"])
+        #expect(!values.namesEvery(["admin", "user"]))
     }
 }

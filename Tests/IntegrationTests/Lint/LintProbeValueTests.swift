@@ -1003,7 +1003,7 @@ import TestSupport
             """)
         let call = try report.anonCall("public.increment_bonus_credits(uuid, integer)")
         #expect(call.isDanger, "\(call.consequence?.evidence ?? [])")
-        #expect(call.consequence?.evidence.last == "anon called public.increment_bonus_credits(ava's id, 1): succeeded, "
+        #expect(call.consequence?.evidence.last == "anon called public.increment_bonus_credits(ava's id (with a public.profiles row made), 1): succeeded, "
             + "updated 1 row of public.profiles", "\(call.consequence?.evidence ?? [])")
     }
 

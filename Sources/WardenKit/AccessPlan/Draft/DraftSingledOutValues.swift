@@ -184,13 +184,14 @@ struct DraftSingledOutValues {
 
     /// `values` with those the rules do not name first; then those only functions name
     /// that no policy calls (an admin RPC's `where role = 'student'`, counting whom it
-    /// serves), then those the rules name, each with the ones whose names say less
-    /// (`privilegeRank`) before the others; each group in its order.
+    /// serves) whose names say little (`privilegeRank`); then those the rules name; then
+    /// the other values only such functions name (an 'admin' only an admin RPC's guard
+    /// names); each group in its order.
     func ordinaryFirst(_ values: [String]) -> [String] {
         func rank(_ value: String) -> Int {
             guard literals.contains(value) else { return 0 }
-            let weighty = Self.privilegeRank(value) < 2
-            return ruleLiterals.contains(value) ? (weighty ? 4 : 2) : (weighty ? 3 : 1)
+            if ruleLiterals.contains(value) { return 2 }
+            return Self.privilegeRank(value) < 2 ? 3 : 1
         }
         return values.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }.map(\.element)
     }

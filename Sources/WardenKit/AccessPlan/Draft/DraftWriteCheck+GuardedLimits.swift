@@ -38,7 +38,13 @@ extension DraftWriteCheck {
             return (catalog.columns[table] ?? []).compactMap { column -> DraftWriteCheck? in
                 guard column.name != owner, column.writable, column.signedInMayUpdate, column.reference == nil,
                       Self.namesALimit(column.name),
-                      let reader = guards.first(where: { Self.names(column.name.lowercased(), in: $0.body) }),
+                      let reader = guards.first(where: { guarded in
+                          // A function's body must compare the column (`credits > 0`): one
+                          // returning it beside a caller check raised "reads it to refuse
+                          // their calls" of a profile's `pricing_plan` it only returned.
+                          guarded.by == "the function" ? Self.compares(column.name.lowercased(), in: guarded.body)
+                              : Self.names(column.name.lowercased(), in: guarded.body)
+                      }),
                       let value = changedValue(of: column) else { return nil }
                 let check = expectingOneRow(
                     "\(writer.name) changes \(column.name) in a \(table) row of \(writer.name)'s", writer: writer,
@@ -53,6 +59,14 @@ extension DraftWriteCheck {
                     needsOwnRow: table, refusals: ["42501", "P0001"], noRowRefuses: true)
             }
         }
+    }
+
+    /// Whether `text` compares the column `name` in a condition (`where ... and credits
+    /// > 0`, `if v_plan_tier = 'free'`... `then raise`): the name, perhaps qualified,
+    /// followed by a comparison.
+    private static func compares(_ name: String, in text: String) -> Bool {
+        text.range(of: #"\b(?:where|if|when|and|or)\b[^;]*?(?<![\w"])(?:\w+\.)?"# + NSRegularExpression.escapedPattern(for: name)
+                   + #"\s*(?:[<>=!]|is\b|in\b|between\b)"#, options: .regularExpression) != nil
     }
 
     /// Whether `text` has `word` as a whole word.

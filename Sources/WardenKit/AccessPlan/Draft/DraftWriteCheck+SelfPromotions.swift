@@ -283,7 +283,11 @@ extension DraftWriteCheck {
         // default state that opens its registration, was a made-up DANGER.
         // The strongest by its name (it tried the first the rules named: "may give
         // themselves role 'helper'", where the same insert gave 'admin', which rewrote
-        // every user's roles; round thirty-eight). Ties keep their order.
-        return named.filter { !everyones($0) }.min { DraftSingledOutValues.privilegeRank($0) < DraftSingledOutValues.privilegeRank($1) }.map(DraftOwnership.literal)
+        // every user's roles; round thirty-eight); of those, one the policies (or the
+        // functions they call) name before one only other functions name. Ties keep their order.
+        func rank(_ value: String) -> (Int, Int) {
+            (DraftSingledOutValues.privilegeRank(value), catalog.singledOut.ruleLiterals.contains(value) ? 0 : 1)
+        }
+        return named.filter { !everyones($0) }.min { rank($0) < rank($1) }.map(DraftOwnership.literal)
     }
 }
