@@ -61,4 +61,34 @@ import TestSupport
         try DraftRealProjectShapesTests.expectEveryCellProbed(
             draft, table: "mutes", ava: Access(select: .own, insert: .own, update: .nothing, delete: .own))
     }
+
+    /// A purchase whose trigger takes stock from its item and raises without (`update
+    /// items set stock = stock - new.quantity where ... and stock >= new.quantity; if not
+    /// found then raise`), items' stock 0 by default: every setup purchase was refused
+    /// and every purchase cell was "cannot probe" (a shop; round thirty-eight). The setup
+    /// gives the items plenty of stock.
+    @Test func aNumberAChildsTriggerSpendsIsPlentyInTheSetup() throws {
+        let draft = try DraftRealProjectShapesTests.draft("childspends", """
+            create table public.items (id uuid primary key default gen_random_uuid(),
+              seller_id uuid not null references auth.users (id), stock integer not null default 0 check (stock >= 0));
+            alter table public.items enable row level security;
+            create policy "read" on public.items for select using (true);
+            create policy "sell" on public.items for insert to authenticated with check (seller_id = auth.uid());
+            create table public.purchases (id uuid primary key default gen_random_uuid(),
+              user_id uuid not null references auth.users (id), item_id uuid not null references public.items (id),
+              quantity integer not null check (quantity > 0));
+            alter table public.purchases enable row level security;
+            create policy "buy" on public.purchases for insert with check (user_id = auth.uid());
+            create policy "own" on public.purchases for select using (user_id = auth.uid());
+            create function public.take_stock() returns trigger language plpgsql security definer set search_path = '' as $$
+            begin
+              update public.items set stock = stock - new.quantity where id = new.item_id and stock >= new.quantity;
+              if not found then raise exception 'Insufficient stock available'; end if;
+              return new;
+            end $$;
+            create trigger take_stock before insert on public.purchases for each row execute function public.take_stock();
+            """)
+        try DraftRealProjectShapesTests.expectEveryCellProbed(
+            draft, table: "purchases", ava: Access(select: .own, insert: .own, update: .nothing, delete: .nothing))
+    }
 }

@@ -67,6 +67,9 @@ struct DraftCatalog {
         var requiredByCheck: String? = nil
         /// A flag its table's WITH CHECK asks to be true (`markColumnsRequiredByChecks`).
         var requiredTrueByCheck = false
+        /// A number a child table's trigger compares with the new child row's
+        /// (`stock >= new.quantity`) to refuse it (`markColumnsChildTriggersSpend`).
+        var spentByChildTriggers = false
         /// A date or time its table's policies compare with the clock: 1 when they ask
         /// for one after it (`valid_until > now()`), -1 before it (`starts_at <= now()`).
         var comparedWithNow = 0
@@ -838,6 +841,33 @@ struct DraftCatalog {
         return RowVisibility(shown: shown, hidden: DraftOwnership.literal(column.maxLength.map { String(made.prefix($0)) } ?? made))
     }
 
+    /// Sets `Column.spentByChildTriggers` of the numbers with a constant default (`stock
+    /// integer not null default 0`) that a trigger of a table referencing theirs compares
+    /// with the new row's (`update items set stock = stock - new.quantity where id =
+    /// new.item_id and stock >= new.quantity; if not found then raise`): left at 0, every
+    /// setup purchase was refused, and a shop's purchases and carts were "cannot probe"
+    /// (round thirty-eight). The setup gives such a column plenty.
+    private mutating func markColumnsChildTriggersSpend() {
+        for (child, bodies) in triggerBodies {
+            let parents = Set((columns[child] ?? []).compactMap { $0.reference?.table }).subtracting([child])
+            for parent in parents {
+                let bare = String(parent.split(separator: ".").last ?? Substring(parent)).lowercased()
+                let naming = bodies.filter { $0.contains(bare) && $0.contains("raise") }
+                guard !naming.isEmpty else { continue }
+                for (index, column) in (columns[parent] ?? []).enumerated()
+                where column.category == "N" && column.writable && column.reference == nil && !column.uniqueAlone
+                    && DraftOwnership.isConstant(column.defaultExpression) {
+                    let name = NSRegularExpression.escapedPattern(for: column.name.lowercased())
+                    let compared = #"(?<![\w."])(?:\w+\.)?"# + name + #"\s*(?:>=|>|<=|<)\s*new\.\w+"#
+                        + #"|new\.\w+\s*(?:>=|>|<=|<)\s*(?:\w+\.)?"# + name + #"(?![\w"])"#
+                    if naming.contains(where: { $0.range(of: compared, options: .regularExpression) != nil }) {
+                        columns[parent]?[index].spentByChildTriggers = true
+                    }
+                }
+            }
+        }
+    }
+
     /// Sets `Column.copiedToAUserByTrigger` from each table's `triggerBodies`: a uuid
     /// column without a foreign key a body names as `new.<column>`, in a body that
     /// inserts into a table with a column referencing auth.users.
@@ -888,6 +918,7 @@ struct DraftCatalog {
             if let table = row[0], let body = row[1] { triggerBodies[table, default: []].append(body.lowercased()) }
         }
         markColumnsTriggersCopyToAUser()
+        markColumnsChildTriggersSpend()
         tablesWithUserReadingTriggers = Set(triggerBodies.filter { _, bodies in
             bodies.contains { body in
                 body.range(of: #"auth\.(uid|jwt|role|email)\s*\(|request\.jwt\.claim"#, options: .regularExpression) != nil

@@ -465,6 +465,8 @@ struct DraftOwnership {
                 // 'm'`): every persona's row took it, the second collided, and the whole
                 // entry was lost. Each persona's row gets its own value.
                 || (inSetup && column.writable && column.uniqueAlone && Self.isConstant(column.defaultExpression))
+                // A number a child's trigger spends (`stock`), plenty of it in the setup.
+                || (inSetup && column.spentByChildTriggers)
         }
         // No column an insert must give: the first it may give (an identity column that is
         // GENERATED ALWAYS refuses a value, so a sample naming it proves nothing).
@@ -488,6 +490,7 @@ struct DraftOwnership {
             // reading `owner_id default auth.uid()`): another user's row names that user.
             if hasRule, column.defaultsToSignedInUser, column.notNull, column.category != "A" { return (column.name, "auth.uid()") }
             if inSetup, let role = ownGroupsOwnerRole(table, column) { return (column.name, Self.literal(role)) }
+            if inSetup, column.spentByChildTriggers { return (column.name, "1000") }
             return (column.name, preferringRequiredState(Self.signedInUserArray(column) ?? standIn(for: column, in: table)?.sqlValue
                 ?? value(for: column, inSetup: inSetup) ?? "null", of: column, in: table))
         }, columns: columns)
