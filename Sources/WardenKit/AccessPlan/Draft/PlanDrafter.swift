@@ -136,6 +136,11 @@ public struct PlanDrafter {
         // (`items`' trigger logging the user into `item_events (user_id -> profiles)`:
         // items came before any profile, the log refused each item, and 40 cells of an
         // asset tracker were "cannot probe").
+        // What each table's insert triggers write, read once (a regular expression per
+        // pair of tables: asked of every other table, for each table, it was quadratic).
+        let triggerWrites = Dictionary(exposedTables.map(\.qualifiedName).map { table in
+            (table, ownership.tablesWrittenByInsertTriggers(of: table))
+        }) { first, _ in first }
         let setupOrder = DraftSetupOrder.ordered(exposedTables.map(\.qualifiedName)) { table in
             let keys = catalog.columns[table, default: []].flatMap { column in
                 [column.reference?.table, column.keyPart?.referencedTable].compactMap { $0.flatMap { byQuotedName[$0] } }
@@ -143,7 +148,7 @@ public struct PlanDrafter {
             }
             // (Not a table the trigger writes itself: `profiles`' trigger making the
             // user's first workspace, then its membership, needs no workspace first.)
-            let writes = ownership.tablesWrittenByInsertTriggers(of: table)
+            let writes = triggerWrites[table] ?? []
             let written = writes.flatMap { other in
                 catalog.columns[other, default: []].compactMap { column -> DraftSetupOrder.Reference? in
                     guard column.notNull, let referenced = column.reference?.table, !writes.contains(referenced),
@@ -157,7 +162,7 @@ public struct PlanDrafter {
             // workspace and its membership, the setup's documents sat in a workspace the
             // persona's membership did not name: 12 cells "cannot probe"; round thirty-eight).
             let writers = exposedTables.map(\.qualifiedName).filter { other in
-                other != table && ownership.tablesWrittenByInsertTriggers(of: other).contains(table)
+                other != table && triggerWrites[other]?.contains(table) == true
             }.map { DraftSetupOrder.Reference(table: $0, strong: false) }
             return keys + written + writers
         }
