@@ -22,29 +22,28 @@ extension DraftWriteCheck {
             // raises, or a function a policy calls (`with check (... and not
             // is_user_blocked(auth.uid()))`: a blocked user lifted their own block, and
             // nothing said so; a learning app).
-            typealias Guard = (table: String, body: String, by: String)
-            let triggers: [Guard] = catalog.triggerBodies.filter { $0.key != table }.flatMap { other, bodies in
-                bodies.filter { $0.contains("raise") && Self.names(bare, in: $0) }.map { (table: other, body: $0, by: "a trigger") }
+            let triggers = catalog.triggerBodies.filter { $0.key != table }.flatMap { other, bodies in
+                bodies.filter { $0.contains("raise") && Self.names(bare, in: $0) }
+                    .map { LimitGuard(body: $0, reader: "a trigger on \(other)", refused: "their writes") }
             }
-            let policies: [Guard] = catalog.policyHelperBodies.filter { $0.key != table }.sorted(by: { $0.key < $1.key })
-                .flatMap { other, bodies in bodies.filter { Self.names(bare, in: $0) }.map { (table: other, body: $0, by: "a policy") } }
+            let policies = catalog.policyHelperBodies.filter { $0.key != table }.sorted(by: { $0.key < $1.key })
+                .flatMap { other, bodies in
+                    bodies.filter { Self.names(bare, in: $0) }
+                        .map { LimitGuard(body: $0, reader: "a policy on \(other)", refused: "their writes") }
+                }
             // Or an RPC users call, which raises (`generate()` spending a credit: `update
             // profiles set credits = credits - 1 ... if not found then raise`; an AI app's
-            // credits were the user's own to raise; round thirty-eight).
-            let functions: [Guard] = catalog.raisingFunctionBodies.filter { Self.names(bare, in: $0.body) }
-                .map { (table: $0.name + "()", body: $0.body, by: "the function") }
+            // credits were the user's own to raise; round thirty-eight). Its body must
+            // compare the column (`credits > 0`): one returning it beside a caller check
+            // "read a profile's `pricing_plan` to refuse their calls".
+            let functions = catalog.raisingFunctionBodies.filter { Self.names(bare, in: $0.body) }
+                .map { LimitGuard(body: $0.body, reader: "the function \($0.name)()", refused: "their calls", mustCompare: true) }
             let guards = triggers + policies + functions
             guard !guards.isEmpty else { return [] }
             return (catalog.columns[table] ?? []).compactMap { column -> DraftWriteCheck? in
                 guard column.name != owner, column.writable, column.signedInMayUpdate, column.reference == nil,
                       Self.namesALimit(column.name),
-                      let reader = guards.first(where: { guarded in
-                          // A function's body must compare the column (`credits > 0`): one
-                          // returning it beside a caller check raised "reads it to refuse
-                          // their calls" of a profile's `pricing_plan` it only returned.
-                          guarded.by == "the function" ? Self.compares(column.name.lowercased(), in: guarded.body)
-                              : Self.names(column.name.lowercased(), in: guarded.body)
-                      }),
+                      let reader = guards.first(where: { $0.reads(column.name.lowercased()) }),
                       let value = changedValue(of: column) else { return nil }
                 let check = expectingOneRow(
                     "\(writer.name) changes \(column.name) in a \(table) row of \(writer.name)'s", writer: writer,
@@ -52,25 +51,39 @@ extension DraftWriteCheck {
                         + "where \(DraftOwnership.sqlName(owner)) = auth.uid()")
                 return DraftWriteCheck(
                     table: table, check: check,
-                    danger: "a signed-in user may change their own \(column.name), which \(reader.by)"
-                        + (reader.by == "the function" ? " \(reader.table)" : " on \(reader.table)")
-                        + " reads to refuse \(reader.by == "the function" ? "their calls" : "their writes")"
-                        + " (an update of the user's own row went through)",
+                    danger: "a signed-in user may change their own \(column.name), which \(reader.reader) reads to refuse "
+                        + "\(reader.refused) (an update of the user's own row went through)",
                     needsOwnRow: table, refusals: ["42501", "P0001"], noRowRefuses: true)
             }
+        }
+    }
+
+    /// A body that reads a user's own table to refuse them: a trigger's, a policy
+    /// helper's, or a function's users call.
+    private struct LimitGuard {
+        let body: String
+        /// Who reads it, as the DANGER says (`a trigger on public.bills`).
+        let reader: String
+        /// What it refuses (`their writes`, `their calls`).
+        let refused: String
+        /// Whether the body must compare a column (`credits > 0`) to read it, not only name it.
+        var mustCompare = false
+
+        func reads(_ column: String) -> Bool {
+            mustCompare ? DraftWriteCheck.compares(column, in: body) : DraftWriteCheck.names(column, in: body)
         }
     }
 
     /// Whether `text` compares the column `name` in a condition (`where ... and credits
     /// > 0`, `if v_plan_tier = 'free'`... `then raise`): the name, perhaps qualified,
     /// followed by a comparison.
-    private static func compares(_ name: String, in text: String) -> Bool {
+    fileprivate static func compares(_ name: String, in text: String) -> Bool {
         text.range(of: #"\b(?:where|if|when|and|or)\b[^;]*?(?<![\w"])(?:\w+\.)?"# + NSRegularExpression.escapedPattern(for: name)
                    + #"\s*(?:[<>=!]|is\b|in\b|between\b)"#, options: .regularExpression) != nil
     }
 
     /// Whether `text` has `word` as a whole word.
-    private static func names(_ word: String, in text: String) -> Bool {
+    fileprivate static func names(_ word: String, in text: String) -> Bool {
         text.range(of: #"\b"# + NSRegularExpression.escapedPattern(for: word) + #"\b"#, options: .regularExpression) != nil
     }
 
