@@ -209,6 +209,12 @@ struct DraftCatalog {
     /// The function bodies of the triggers on `auth.users` (the sign-up's), lowercased:
     /// a table they write to gets a row for every new user.
     var signUpTriggerBodies = ""
+
+    /// Whether the sign-up's trigger bodies name `table` (by its bare name): a table
+    /// every new user gets a row of.
+    func signUpTriggersName(_ table: String) -> Bool {
+        signUpTriggerBodies.contains(DraftOwnership.bareName(of: table))
+    }
     /// The `raw_user_meta_data` keys those bodies read, as written (`SignUpTriggers.metadataKeys`):
     /// the bodies above are lowercased, and a key read as `isAdmin` is not `isadmin`.
     var signUpMetadataKeys: [String] = []

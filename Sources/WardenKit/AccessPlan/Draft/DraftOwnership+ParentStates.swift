@@ -1,23 +1,7 @@
 /// The parent rows in the state a child's write policy asks for (`DraftParentStates`):
-/// one more setup row per persona in that state, and the child's sample naming it.
+/// the child's sample naming the persona's row in that state (`rows(table:...)` makes
+/// one more per persona with `extraRow`).
 extension DraftOwnership {
-    /// A nested block inserting, for the users `from` selects, one more row of `table`
-    /// with `entries` (the state's columns at its values). Its failure (a unique key, a
-    /// check the state misses) loses only these rows, with a notice.
-    func stateRow(_ table: String, _ quotedTable: String, entries: [(column: String, expression: String)],
-                  values: [String], from: String) -> String {
-        """
-
-              begin
-                insert into \(quotedTable) (\(entries.map { Self.sqlName($0.column) }.joined(separator: ", ")))
-                select \(values.joined(separator: ", ")) \(from)
-                \(onConflict(table))
-              exception when others then
-                raise notice 'plan draft: no row in the state a child asks for \(table.replacingOccurrences(of: "'", with: "''")): %', sqlerrm;
-              end;
-            """
-    }
-
     /// `expression`, the value of `column` of `table`, preferring the persona's own
     /// parent row in the state `table`'s write policies ask of it (`coalesce` of that
     /// row, then `expression`); `expression` itself where they ask none, or where the

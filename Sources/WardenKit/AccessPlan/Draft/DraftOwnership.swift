@@ -57,8 +57,8 @@ struct DraftOwnership {
         let columns = catalog.columns[table] ?? []
         let expressions = catalog.policyExpressions[table] ?? []
         let uuids = Set(columns.filter { $0.typeName == "uuid" }.map(\.name))
-        return firstCompared(in: expressions, among: Set(columns.map(\.name)))
-            ?? firstCompared(in: expressions.map(Self.withoutCasts), among: uuids)
+        return Self.firstCompared(in: expressions, among: Set(columns.map(\.name)))
+            ?? Self.firstCompared(in: expressions.map(Self.withoutCasts), among: uuids)
     }
 
     /// The column naming a row's owner: `ownerColumn`, else a text column the policies
@@ -75,11 +75,12 @@ struct DraftOwnership {
     /// The first text column of `table` its policies compare with auth.uid() (cast).
     private func comparedTextColumn(of table: String) -> String? {
         let texts = Set((catalog.columns[table] ?? []).filter { $0.category == "S" }.map(\.name))
-        return firstCompared(in: (catalog.policyExpressions[table] ?? []).map(Self.withoutCasts), among: texts)
+        return Self.firstCompared(in: (catalog.policyExpressions[table] ?? []).map(Self.withoutCasts), among: texts)
     }
 
-    /// The first of `names` an expression compares with auth.uid().
-    private func firstCompared(in expressions: [String], among names: Set<String>) -> String? {
+    /// The first of `names` an expression compares with auth.uid(), bare, either way
+    /// round (`sender = auth.uid()`, `( SELECT auth.uid() AS uid) = sender`).
+    static func firstCompared(in expressions: [String], among names: Set<String>) -> String? {
         for expression in expressions {
             let range = NSRange(expression.startIndex..., in: expression)
             for pattern in Self.patterns {
@@ -989,7 +990,7 @@ struct DraftOwnership {
         }.joined(separator: ", ")
         // The first persona's shown row: numbered after every persona's, so its unique
         // values differ from theirs.
-        let shown = flags.isEmpty ? "" : shownRow(table, quotedTable, columns: columns, values: Self.setting(flags, in: unhidden, to: \.shown).map {
+        let shown = flags.isEmpty ? "" : extraRow(table, quotedTable, columns: columns, values: Self.setting(flags, in: unhidden, to: \.shown).map {
             setupValue($0, table: table, quotedTable: quotedTable)
                 .replacingOccurrences(of: DraftDistinctValue.personaNumber, with: "(\(DraftDistinctValue.personaNumber) + \(emails.count))")
                 .replacingOccurrences(of: Self.personaIndex, with: "\(emails.count)")
@@ -1002,10 +1003,11 @@ struct DraftOwnership {
         // Numbered after every persona's rows, for the users `from` selects.
         func stateInserts(number: String, from: String) -> String {
             stateRows.map { entries in
-                stateRow(table, quotedTable, entries: entries, values: entries.map {
-                    setupValue($0, table: table, quotedTable: quotedTable).replacingOccurrences(of: Self.personaIndex, with: index)
-                        .replacingOccurrences(of: DraftDistinctValue.personaNumber, with: number)
-                }, from: from)
+                extraRow(table, quotedTable, columns: entries.map { Self.sqlName($0.column) }.joined(separator: ", "),
+                         values: entries.map {
+                             setupValue($0, table: table, quotedTable: quotedTable).replacingOccurrences(of: Self.personaIndex, with: index)
+                                 .replacingOccurrences(of: DraftDistinctValue.personaNumber, with: number)
+                         }, from: from, lost: "no row in the state a child asks for")
             }.joined()
         }
         let states = stateInserts(number: "(\(DraftDistinctValue.personaNumber) + \(emails.count))",
@@ -1110,10 +1112,13 @@ struct DraftOwnership {
             + flags.keys.sorted().filter { flag in !row.contains { $0.column == flag } }.map { ($0, flags[$0].flatMap(pick) ?? "null") }
     }
 
-    /// A nested block inserting one more setup row, each flag at its showing value: a row the flags show,
-    /// so a reader's cell says whether it sees such rows. Its failure (a check the values
-    /// miss) loses only that row, with a notice.
-    private func shownRow(_ table: String, _ quotedTable: String, columns: String, values: [String], from: String) -> String {
+    /// A nested block inserting one more setup row (for the users `from` selects, if
+    /// any): by default one each flag at its showing value, a row the flags show, so a
+    /// reader's cell says whether it sees such rows (`DraftOwnership+ParentStates` makes
+    /// rows in a state a child asks for). Its failure (a check the values miss) loses
+    /// only that row, with a notice saying `lost` and the table.
+    func extraRow(_ table: String, _ quotedTable: String, columns: String, values: [String], from: String,
+                  lost: String = "no shown row for") -> String {
         """
 
               begin
@@ -1121,7 +1126,7 @@ struct DraftOwnership {
                 select \(values.joined(separator: ", "))\(from.isEmpty ? "" : " " + from)
                 \(onConflict(table))
               exception when others then
-                raise notice 'plan draft: no shown row for \(table.replacingOccurrences(of: "'", with: "''")): %', sqlerrm;
+                raise notice 'plan draft: \(lost) \(table.replacingOccurrences(of: "'", with: "''")): %', sqlerrm;
               end;
             """
     }
@@ -1380,12 +1385,11 @@ struct DraftOwnership {
     /// every value the rules name is `singledOutRoleColumn`'s.
     private func listsPrivilegedUsers(_ table: String) -> Bool {
         let columns = catalog.columns[table] ?? []
-        let bare = DraftOwnership.bareName(of: table)
         return catalog.singledOut.attributeTables.contains(table)
             && columns.contains { $0.referencesAUser && $0.uniqueAlone }
             && !columns.contains { ($0.reference != nil && !$0.referencesAUser) || $0.everyValueSingledOut }
             && !columns.contains { catalog.singledOut.comparedWith[$0.name] != nil }
-            && !catalog.signUpTriggerBodies.contains(bare)
+            && !catalog.signUpTriggersName(table)
     }
 
     /// Whether a row of `table` names a user and nothing else (its other columns are
@@ -1403,12 +1407,11 @@ struct DraftOwnership {
     /// sign-up writing to it.
     private func askedForByExistence(_ table: String) -> Bool {
         let columns = catalog.columns[table] ?? []
-        let bare = DraftOwnership.bareName(of: table)
         let flagOrRole = { (column: DraftCatalog.Column) in
             column.category == "B" || DraftSingledOutValues.namesARole(column: column.name, type: column.typeName)
         }
         guard !columns.contains(where: flagOrRole),
-              !catalog.signUpTriggerBodies.contains(bare) else { return false }
+              !catalog.signUpTriggersName(table) else { return false }
         return catalog.policyExpressions.contains { other, expressions in
             other != table && expressions.contains { expression in
                 catalog.rowlessExpressions.contains(expression) && expression.lowercased().contains(" " + table.lowercased() + " ")
@@ -1465,7 +1468,7 @@ struct DraftOwnership {
         let values = admins(row, 1)
         // With a flag that shows rows, a second row that it shows, when the first was made.
         let shown = flags.isEmpty ? "" : "\n  if found then"
-            + shownRow(table, quotedTable, columns: columns, values: admins(Self.setting(flags, in: unhidden, to: \.shown), 2), from: "")
+            + extraRow(table, quotedTable, columns: columns, values: admins(Self.setting(flags, in: unhidden, to: \.shown), 2), from: "")
                 .replacingOccurrences(of: "\n  ", with: "\n    ") + "\n  end if;"
         // A trigger that reads the signed-in user sees the first persona, whose row it is.
         let signedIn = catalog.tablesWithUserReadingTriggers.contains(table)

@@ -19,9 +19,9 @@ extension DraftWriteCheck {
         return exposed.sorted(by: { $0.value < $1.value }).flatMap { quoted, table -> [DraftWriteCheck] in
             let users = (catalog.columns[table] ?? []).filter { ownership.userKeyedTable(of: $0) != nil }
             guard users.count >= 2 else { return [] }
-            let bare = DraftOwnership.bareName(of: table)
+            // Compared with auth.uid() as the owner column is found (`DraftOwnership.firstCompared`).
             let named = { (column: DraftCatalog.Column, expressions: [String]) in
-                expressions.contains { comparesWithTheUser(column.name, table: bare, in: $0) }
+                DraftOwnership.firstCompared(in: expressions, among: [column.name]) != nil
             }
             let updaters = users.filter { named($0, catalog.updateUsings[table] ?? []) }
             return users.compactMap { author -> DraftWriteCheck? in
@@ -44,15 +44,5 @@ extension DraftWriteCheck {
                     refusals: ["42501", "P0001"])
             }
         }
-    }
-
-    /// Whether `expression` compares column `column` (bare, or after its table's name
-    /// `table`) with `auth.uid()`, either way round, as `pg_get_expr` writes it.
-    static func comparesWithTheUser(_ column: String, table: String, in expression: String) -> Bool {
-        let name = #"(?:"# + NSRegularExpression.escapedPattern(for: DraftOwnership.sqlName(table)) + #"\.)?"#
-            + NSRegularExpression.escapedPattern(for: DraftOwnership.sqlName(column))
-        let uid = #"(?:\(\s*SELECT\s+)?auth\.uid\(\)(?:\s+AS\s+uid\s*\))?"#
-        return expression.range(of: #"(?<![.\w"])"# + name + #"\s*=\s*"# + uid, options: [.regularExpression, .caseInsensitive]) != nil
-            || expression.range(of: uid + #"\s*=\s*"# + name + #"(?![.\w"(])"#, options: [.regularExpression, .caseInsensitive]) != nil
     }
 }

@@ -36,7 +36,7 @@ extension DraftWriteCheck {
                       column.category == "B" || grantsBeyondItsRow(table, column: column.name, value: value, catalog: catalog) else { return [] }
                 let group = groupParent(of: table, besides: [owner, column.name], ownership: ownership)
                 let firstRow = (catalog.columns[table] ?? []).contains { $0.name == owner && $0.uniqueAlone }
-                    && !catalog.signUpTriggerBodies.contains(DraftOwnership.bareName(of: table))
+                    && !catalog.signUpTriggersName(table)
                 let promotion = SelfPromotion(
                     writer: writer, other: other, otherEmail: otherEmail, table: table, quoted: quoted, owner: owner,
                     column: column.name, value: value, group: group, firstRow: firstRow,
