@@ -192,6 +192,11 @@ extension FunctionCallProbe {
         return false
     }
 
+    /// Whether a parameter takes a user's id: a uuid named for a user (`user_uuid`).
+    static func takesAUsersID(_ parameter: Parameter) -> Bool {
+        namesAUser(parameter.name) && parameter.type == "uuid"
+    }
+
     /// Whether a parameter's name names a user (`p_user_id`, `target_user`, `uid`).
     static func namesAUser(_ name: String) -> Bool {
         let bare = bareName(name)
@@ -271,7 +276,7 @@ extension FunctionCallProbe {
     func makeRowsOfUsersPicked(by parameters: [Parameter], user: (id: String, owner: String)?, body: String) throws -> [String] {
         guard let ownership, let user else { return [] }
         var made: [String] = []
-        for parameter in parameters where Self.namesAUser(parameter.name) && parameter.type == "uuid" {
+        for parameter in parameters where Self.takesAUsersID(parameter) {
             for (table, column) in Self.tablesPicked(by: parameter.name, body: body) {
                 guard let columns = ownership.catalog.columns[table],
                       columns.contains(where: { $0.name == column && ownership.userKeyedTable(of: $0) != nil }),

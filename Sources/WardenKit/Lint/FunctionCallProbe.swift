@@ -76,7 +76,7 @@ struct FunctionCallProbe {
                 // picks by that user (`makeRowsOfUsersPicked`).
                 if rows == nil, case let made = try makeRowsOfUsersPicked(by: parameters, user: user, body: body), !made.isEmpty {
                     rows = zip(parameters, simple).map { parameter, argument in
-                        Self.namesAUser(parameter.name) && parameter.type == "uuid"
+                        Self.takesAUsersID(parameter)
                             ? Argument(sql: argument.sql, shown: argument.shown + " (with a \(made.joined(separator: ", ")) row made)")
                             : argument
                     }
