@@ -241,14 +241,24 @@ extension FunctionCallProbe {
             // none, and anon reading any shop's customers was a WARN; round thirty-eight).
             // Not a secret's column (a code, a token, a key): a caller knowing it is the
             // one it is for (an invitation's code check answering with its course).
-            let secret = ["code", "token", "secret", "key", "hash", "password", "otp", "pin"].contains { column.contains($0) }
-            let text = ["text", "varchar"].contains(keyType) && !secret
+            let text = ["text", "varchar"].contains(keyType) && !namesASecret(column)
             guard column == "id" || text, let columns = ownership.catalog.columns[table],
                   let key = columns.first(where: { $0.name == column && Self.keyTypeMatches($0.typeName, keyType) })?.name,
                   let named = named(table, key: key, in: ownership, needsUser: needsUser) else { continue }
             return named
         }
         return nil
+    }
+
+    /// Whether a column's name says it holds a secret: one of its words (split at `_`)
+    /// is, or ends in, a code, a token, a key, a hash, a password, a one-time password or
+    /// a PIN (`invite_code`, `passcode`, `api_key`, `pin`). By words, not substrings:
+    /// `shipping_email` holds no PIN, and its value was withheld (round thirty-nine).
+    static func namesASecret(_ column: String) -> Bool {
+        let secrets = ["code", "token", "secret", "key", "hash", "password", "otp", "pin"]
+        return column.lowercased().split(separator: "_").contains { word in
+            secrets.contains { word.hasSuffix($0) }
+        }
     }
 
     /// The tables whose rows `body` picks by comparing a column with the parameter

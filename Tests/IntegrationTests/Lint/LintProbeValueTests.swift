@@ -1054,6 +1054,34 @@ import TestSupport
                 "\(call.consequence?.evidence ?? [])")
     }
 
+    /// A guest's order looked up by `shipping_email`: lint's "not a secret's column" test
+    /// matched substrings, so `pin` in `shipping` withheld a row's e-mail, and anon reading
+    /// any customer's orders was a WARN (round thirty-eight's note, fixed in thirty-nine).
+    @Test func aColumnWhoseWordsNameNoSecretGetsARowsValue() throws {
+        let (report, _) = try lint("""
+            create table public.orders (id uuid primary key default gen_random_uuid(),
+              owner_id uuid not null references auth.users (id), shipping_email text not null, total numeric not null default 10);
+            alter table public.orders enable row level security;
+            create policy "own" on public.orders for all to authenticated using (owner_id = auth.uid());
+            create function public.orders_for_email(p_email text)
+            returns table (order_id uuid, total numeric) language sql stable security definer set search_path = '' as $$
+              select o.id, o.total from public.orders o where o.shipping_email = p_email $$;
+            """)
+        let call = try report.anonCall("public.orders_for_email(text)")
+        #expect(call.isDanger, "\(call.consequence?.evidence ?? [])")
+        #expect(call.consequence?.evidence.contains { $0.contains("public.orders row): succeeded, returned") } == true,
+                "\(call.consequence?.evidence ?? [])")
+    }
+
+    @Test func aSecretsColumnIsNamedByItsWords() {
+        for secret in ["invite_code", "passcode", "api_key", "pin", "password_hash", "otp", "refresh_token", "Client_Secret"] {
+            #expect(FunctionCallProbe.namesASecret(secret), "\(secret)")
+        }
+        for plain in ["shipping_email", "email", "phone", "opinion", "keyword_list", "hashtag_label"] {
+            #expect(!FunctionCallProbe.namesASecret(plain), "\(plain)")
+        }
+    }
+
     /// A payout RPC with no caller check, given a payout's id, where a payout must name a
     /// member (`member_id not null`) and there is none: lint could make no payout, called
     /// it with a user's id, saw "changed nothing", and anon paying out any commission was
