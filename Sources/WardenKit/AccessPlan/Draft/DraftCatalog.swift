@@ -75,6 +75,8 @@ struct DraftCatalog {
         var comparedWithNow = 0
         /// Its default, as `pg_get_expr` spells it (`true`, `'draft'::text`), if it has one.
         var defaultExpression: String? = nil
+        /// The largest whole number its own checks name (`grade between 0 and 100`: 100).
+        var highestNumberChecked: Int? = nil
         /// Its table's check constraints on it and one other column, as `pg_get_expr`
         /// spells them (`(sender <> recipient)`): `DraftStandInUser` reads them.
         var pairChecks: [String] = []
@@ -435,6 +437,7 @@ struct DraftCatalog {
             column.uniqueAlone = row[14] == "true"
             column.defaultExpression = row[15]
             column.notNull = row[18] == "true"
+            column.highestNumberChecked = checks.flatMap(DraftCheckedNumber.wholeNumbers).max()
             column.pairChecks = JSONStringArray.decode(row[16])
             let part = JSONStringArray.decode(row[17])
             if part.count == 4 {

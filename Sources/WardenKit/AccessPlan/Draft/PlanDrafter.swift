@@ -199,6 +199,7 @@ public struct PlanDrafter {
             + DraftWriteCheck.valueClaims(ownership: ownership, exposed: byQuotedName, personas: personas)
             + DraftWriteCheck.signUpMetadataGrants(ownership: ownership, exposed: byQuotedName, personas: personas)
             + DraftWriteCheck.guardedLimits(ownership: ownership, exposed: byQuotedName, personas: personas)
+            + DraftWriteCheck.judgedColumns(ownership: ownership, exposed: byQuotedName, personas: personas)
             + DraftWriteCheck.otherBuckets(storage, chosen: ownership.storageBucket, personas: personas, benFile: benFile)
             + DraftWriteCheck.sharedRows(ownership: ownership, exposed: byQuotedName, personas: personas)
         plan.checks = writeChecks.map(\.check)
