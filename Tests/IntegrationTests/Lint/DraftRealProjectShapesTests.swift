@@ -123,6 +123,25 @@ import TestSupport
         #expect(draft.verified, "\(Self.failures(draft))")
     }
 
+    /// Columns named by PostgreSQL keywords (`"for"`, `position`, `time`, `user`), which a
+    /// bare name breaks: "the plan's setup entry 1 failed: syntax error at or near
+    /// "for"", and neither `dev` nor lint got past it (an HR app's alerts; round
+    /// thirty-nine). Every keyword that is not unreserved is quoted.
+    @Test func columnsNamedByKeywordsAreQuoted() throws {
+        let schema = """
+            create table public.alerts (id bigint generated always as identity primary key,
+              owner_id uuid not null default auth.uid() references auth.users (id),
+              "for" text not null, position integer not null, "time" timestamptz not null default now(),
+              "user" text not null default 'x', "values" text not null default 'x', title text not null);
+            alter table public.alerts enable row level security;
+            create policy "own" on public.alerts for all to authenticated using (owner_id = auth.uid()) with check (owner_id = auth.uid());
+            """
+        let draft = try Self.draft("keywordcolumns", schema)
+        try Self.expectEveryCellProbed(draft, table: "alerts", ava: Access(select: .own, insert: .own, update: .own, delete: .own))
+        let (report, _) = try LintReport.linting(schema)
+        #expect(report.findings.allSatisfy { $0.consequence?.evidence.contains { $0.contains("42601") } != true }, "\(report.findings)")
+    }
+
     /// Shared opening hours whose only user column records who last edited a row
     /// (`updated_by ... on delete set null`): "sees every user's rows (user column
     /// updated_by)" three times, though no row is any user's (a clinic; round

@@ -636,10 +636,27 @@ struct DraftOwnership {
         column.name.lowercased().contains("email") && (column.maxLength ?? 255) >= 20
     }
 
+    /// PostgreSQL 15's keywords that are not unreserved (`select catcode, word from
+    /// pg_get_keywords() where catcode <> 'U'`: reserved, type or function names, and
+    /// column-name keywords), which a bare column name may not be: `"for"` unquoted
+    /// stopped a real project's whole draft with 42601 (round thirty-nine).
     private static let reserved: Set<String> = [
-        "all", "and", "as", "case", "check", "column", "default", "else", "end", "false", "from", "group",
-        "in", "is", "limit", "not", "null", "offset", "on", "or", "order", "primary", "references",
-        "select", "table", "then", "to", "true", "unique", "user", "when", "where",
+        "all", "analyse", "analyze", "and", "any", "array", "as", "asc", "asymmetric", "authorization", "between",
+        "bigint", "binary", "bit", "boolean", "both", "case", "cast", "char", "character", "check", "coalesce",
+        "collate", "collation", "column", "concurrently", "constraint", "create", "cross", "current_catalog",
+        "current_date", "current_role", "current_schema", "current_time", "current_timestamp", "current_user",
+        "dec", "decimal", "default", "deferrable", "desc", "distinct", "do", "else", "end", "except", "exists",
+        "extract", "false", "fetch", "float", "for", "foreign", "freeze", "from", "full", "grant", "greatest",
+        "group", "grouping", "having", "ilike", "in", "initially", "inner", "inout", "int", "integer", "intersect",
+        "interval", "into", "is", "isnull", "join", "lateral", "leading", "least", "left", "like", "limit",
+        "localtime", "localtimestamp", "national", "natural", "nchar", "none", "normalize", "not", "notnull",
+        "null", "nullif", "numeric", "offset", "on", "only", "or", "order", "out", "outer", "overlaps", "overlay",
+        "placing", "position", "precision", "primary", "real", "references", "returning", "right", "row", "select",
+        "session_user", "setof", "similar", "smallint", "some", "substring", "symmetric", "table", "tablesample",
+        "then", "time", "timestamp", "to", "trailing", "treat", "trim", "true", "union", "unique", "user", "using",
+        "values", "varchar", "variadic", "verbose", "when", "where", "window", "with", "xmlattributes", "xmlconcat",
+        "xmlelement", "xmlexists", "xmlforest", "xmlnamespaces", "xmlparse", "xmlpi", "xmlroot", "xmlserialize",
+        "xmltable",
     ]
 
     /// An identifier as SQL needs it: bare when it is a plain lowercase name, else quoted.
