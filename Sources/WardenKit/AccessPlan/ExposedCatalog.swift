@@ -20,11 +20,18 @@ package struct ExposedCatalog: Sendable {
         /// insert some columns only (`grant insert (id, name)`, leaving `created_by
         /// default auth.uid()` out): a client's insert leaves them to their defaults.
         package var defaultedColumnsNotInsertable: [String: [String]] = [:]
+        /// Role -> the columns it may read, for a role that may read some columns only
+        /// (`grant select (id, bio)`): a client's read names them (`select=id,bio`), where
+        /// `select *` is refused (42501). A role with the table's own SELECT, or none, is
+        /// not in it.
         /// Key column -> the other tables whose foreign keys reference it and keep it
         /// (`on update` no action, restrict or cascade): rows there that point at a row
         /// keep pointing at it whatever an update writes into its key (refused, 23503 or
         /// 23505, or followed). A link table owning the row through it keeps owning it.
         package var keyColumnsHeldBy: [String: [String]] = [:]
+        package var readableColumns: [String: [String]] = [:]
+        /// The primary key's columns, in the key's order; empty without one.
+        package var primaryKey: [String] = []
         /// Whether row-level security applies to the user who read the catalog
         /// (`row_security_active`); when not, what that user sees of a table is every
         /// row, whatever a request's claims say.
@@ -124,7 +131,19 @@ package struct ExposedCatalog: Sendable {
                       join pg_class rc on rc.oid = f.conrelid
                       where f.contype = 'f' and f.confrelid = c.oid and f.conrelid <> c.oid
                         and f.confupdtype in ('a', 'r', 'c')
-                      group by a.attname) k)::text
+                      group by a.attname) k)::text,
+                   (select json_object_agg(r.rolname, array(
+                             select a.attname from pg_attribute a
+                             where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
+                               and has_column_privilege(r.oid, c.oid, a.attnum, 'SELECT')
+                             order by a.attnum))
+                             filter (where not has_table_privilege(r.oid, c.oid, 'SELECT')
+                                       and has_any_column_privilege(r.oid, c.oid, 'SELECT'))
+                    from pg_roles r where r.rolname = any(\(PostgresArray.literal(roles))::text[]))::text,
+                   array_to_json(array(select a.attname from pg_index i
+                                        cross join unnest(i.indkey::int2[]) with ordinality as key(attnum, position)
+                                        join pg_attribute a on a.attrelid = c.oid and a.attnum = key.attnum
+                                        where i.indrelid = c.oid and i.indisprimary order by key.position))::text
             from pg_class c join pg_namespace n on n.oid = c.relnamespace
             where n.nspname = any(\(schemaArray)::text[]) and c.relkind in ('r', 'p', 'v', 'm', 'f')
               and not exists (select 1 from pg_depend d
@@ -163,6 +182,10 @@ package struct ExposedCatalog: Sendable {
                     keyColumnsHeldBy: row[9].flatMap {
                         try? JSONDecoder().decode([String: [String]].self, from: Data($0.utf8))
                     } ?? [:],
+                    readableColumns: row[10].flatMap {
+                        try? JSONDecoder().decode([String: [String]].self, from: Data($0.utf8))
+                    } ?? [:],
+                    primaryKey: JSONStringArray.decode(row[11]),
                     rowSecurityAppliesToReader: row[5] != "false")
             },
             functions: functionRows.map {

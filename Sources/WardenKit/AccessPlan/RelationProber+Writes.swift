@@ -42,13 +42,13 @@ extension RelationProber {
         }
         let sql: SQL
         if operation == .delete {
-            sql = "delete from \(table) where ctid = \(row)::tid"
+            sql = "delete from \(table) where \(whereRow(row))"
         } else {
             // A column the persona's role may update: PostgREST's PATCH writes only the
             // columns it is sent, so one column's grant (`grant update (caption)`) lets
             // the policy decide; the first column refused that update with 42501.
             let column = relation.updatableColumn[persona.role] ?? relation.assignableColumns.first ?? relation.columns.first ?? "id"
-            sql = "update \(table) set \(identifier: column) = \(identifier: column) where ctid = \(row)::tid"
+            sql = "update \(table) set \(identifier: column) = \(identifier: column) where \(whereRow(row))"
         }
         let request = context.request(persona).routed(operation == .delete ? "DELETE" : "PATCH", "/\(plan.name)", schema: plan.schema)
         let read = SealedProbe(context, request, statement: sql).queue(batch)
@@ -151,7 +151,7 @@ extension RelationProber {
         }
         let assignments = SQL.joined(
             changed.map { "\(identifier: plan.sample[$0].column) = \(theirs[$0])" }, separator: ", ")
-        let sql: SQL = "update \(table) set \(assignments) where ctid = \(row)::tid"
+        let sql: SQL = "update \(table) set \(assignments) where \(whereRow(row))"
         let request = context.request(persona).routed("PATCH", "/\(plan.name)", schema: plan.schema)
         let read = SealedProbe(context, request, statement: sql).queue(batch)
         return {

@@ -25,6 +25,17 @@ struct RelationProber {
     /// policy and in PostgREST's queries.
     var wholeRow: SQL { "\(identifier: relation.name).*" }
 
+    /// The row as `role` may read it: the whole row, or, for a role that may read some
+    /// columns only (`grant select (id, bio)`), those columns (`row(profiles.id,
+    /// profiles.bio)`), as a client's read names them. (`profiles.*` was refused, 42501,
+    /// and the matrix said "denied" where any client reads every row's bio; a community
+    /// app, round thirty-nine.) The truth reads the same columns for the role.
+    func readableRow(for role: String) -> SQL {
+        guard let columns = relation.readableColumns[role] else { return wholeRow }
+        let named = columns.map { column -> SQL in "\(identifier: relation.name).\(identifier: column)" }
+        return "row(\(SQL.joined(named, separator: ", ")))"
+    }
+
     /// Queues every persona's probes; the returned closure reads their results once
     /// the batch has run.
     func queueProbes(_ truth: RelationTruth, _ batch: ProbeBatch) throws -> () throws -> [ProbeResult] {
@@ -65,22 +76,22 @@ struct RelationProber {
     /// 0.24; a bare count 0.14.) The digest is the sum of each row's 64-bit text hash,
     /// which no order changes; an md5 of the rows had to sort and join their text first
     /// (50,000 rows of 1.5 kB: 680 ms a read, this 220).
-    func digestSQL() -> SQL {
+    func digestSQL(role: String) -> SQL {
         """
         select count(*)::text, coalesce(sum(hashtextextended(j, 0)::numeric), 0)::text
-        from (select (\(wholeRow))::text as j from \(table)) s
+        from (select (\(readableRow(for: role)))::text as j from \(table)) s
         """
     }
 
-    /// `digestSQL()`'s two columns, then the same two for the rows the plan's owner rule
+    /// `digestSQL(role:)`'s two columns, then the same two for the rows the plan's owner rule
     /// (`condition`, SQL the plan's author wrote on purpose) is true of: one scan for
     /// both sets (what two queries with and without `where (condition)` gave).
-    func digestSQL(alsoWhere condition: String) -> SQL {
+    func digestSQL(alsoWhere condition: String, role: String) -> SQL {
         """
         select count(*)::text, coalesce(sum(hashtextextended(j, 0)::numeric), 0)::text,
                count(*) filter (where own)::text,
                coalesce(sum(hashtextextended(j, 0)::numeric) filter (where own), 0)::text
-        from (select (\(wholeRow))::text as j, (\(raw: condition)) as own from \(table)) s
+        from (select (\(readableRow(for: role)))::text as j, (\(raw: condition)) as own from \(table)) s
         """
     }
 
@@ -93,7 +104,7 @@ struct RelationProber {
         }
         // One unit, as PostgREST sets them: the role switch and request settings, then the read.
         let ticket = batch.rolledBack([
-            PersonaRequest.select(request.roleSwitch + request.requestSettings), digestSQL(),
+            PersonaRequest.select(request.roleSwitch + request.requestSettings), digestSQL(role: persona.role),
         ], parsedAs: request.role)
         return {
             let outcomes = try batch.outcomes(ticket)
@@ -137,7 +148,7 @@ struct RelationProber {
 
     private func selectResult(_ persona: Persona, _ scope: Scope, seen: [String?]?,
                               truth: (all: [String?], own: [String?]?), deniedOther: String? = nil) -> ProbeResult {
-        let observed: String
+        var observed: String
         let passed: Bool
         let allCount = truth.all.first.flatMap { $0 } ?? "0"
         if seen != nil, allCount == "0" {
@@ -164,6 +175,10 @@ struct RelationProber {
                 let sameCountAs = count == allCount ? "all" : count == ownCount ? "own" : nil
                 observed = "\(count) rows: neither all (\(allCount)) nor own (\(ownCount))"
                     + (sameCountAs.map { ": as many as \($0), but other rows or values" } ?? "")
+            }
+            // What a role that may read some columns only was shown of each row.
+            if count != "0", let columns = relation.readableColumns[persona.role] {
+                observed += " of columns \(columns.joined(separator: ", "))"
             }
             switch scope {
             case .all: passed = seen == truth.all

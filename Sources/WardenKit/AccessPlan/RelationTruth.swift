@@ -56,7 +56,8 @@ extension RelationProber {
         let personas = sharesOneTruth ? Array(context.plan.personas.prefix(1)) : context.plan.personas
         for persona in personas {
             let request = context.request(persona).routed("GET", "/\(plan.name)", schema: plan.schema)
-            let digest = ownerRule(for: persona).map { digestSQL(alsoWhere: $0) } ?? digestSQL()
+            let digest = ownerRule(for: persona).map { digestSQL(alsoWhere: $0, role: persona.role) }
+                ?? digestSQL(role: persona.role)
             let targets = relation.isTable ? targets(of: persona) : []
             digestTickets.append((persona.name, targets, batch.rolledBack(
                 [PersonaRequest.select(request.truthSettings), withTargets(digest, targets)],
@@ -112,7 +113,7 @@ extension RelationProber {
     /// statements.)
     var sharesOneTruth: Bool {
         relation.isTable && plan.owner == nil && context.catalogReadByAdmin && !relation.rowSecurityAppliesToReader
-            && context.personasShareTruthSettings
+            && context.personasShareTruthSettings && relation.readableColumns.isEmpty
     }
 
     /// Reads each persona's digests, then the ctid of each of its target rows. With
@@ -150,7 +151,7 @@ extension RelationProber {
         }
     }
 
-    /// The digest query with, after its columns, the ctid of one row of each target
+    /// The digest query with, after its columns, the key (`rowKey`) of one row of each target
     /// (null: no such row), each a scalar subquery over the relation.
     private func withTargets(_ digest: SQL, _ targets: [RelationTruth.Target]) -> SQL {
         guard !targets.isEmpty else { return digest }
@@ -167,7 +168,7 @@ extension RelationProber {
                 }
             case .any: break
             }
-            return "(select ctid::text from \(table)\(condition) limit 1)"
+            return "(select \(rowKey) from \(table)\(condition) limit 1)"
         }
         return "select pgwarden_truth.*, \(SQL.joined(rows, separator: ", ")) from (\(digest)) pgwarden_truth"
     }

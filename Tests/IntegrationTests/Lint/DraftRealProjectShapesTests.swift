@@ -492,6 +492,39 @@ import TestSupport
         #expect(draft.verified, "\(Self.failures(draft))")
     }
 
+    /// Profiles readable and editable column by column (`grant select (id, bio)`, `grant
+    /// update (bio)`), one column kept from clients: the read probe read the whole row
+    /// and the write probes named their row by its ctid, both refused (42501), so the
+    /// matrix said `xi··` and the draft `select: denied`, while any signed-in user read
+    /// every profile's bio and, through an update policy `using (true)`, rewrote it (a
+    /// community app; round thirty-nine). A role that may read some columns reads those,
+    /// and the write probes name the row by its primary key, as a client's PATCH does.
+    @Test func readsAndWritesThroughColumnGrantsAreObserved() throws {
+        let schema = { (update: String) in """
+            create table public.profiles (id uuid primary key references auth.users on delete cascade,
+              bio text not null default '', staff_note text);
+            alter table public.profiles enable row level security;
+            create policy "read" on public.profiles for select to authenticated using (true);
+            create policy "add own" on public.profiles for insert to authenticated with check (id = auth.uid());
+            create policy "edit" on public.profiles for update to authenticated using (\(update));
+            revoke select, update on public.profiles from anon, authenticated;
+            grant select (id, bio) on public.profiles to authenticated;
+            grant update (bio) on public.profiles to authenticated;
+            """ }
+        let open = try Self.draft("columnreads", schema("true"))
+        let profiles = try #require(open.plan.relations.first { $0.name == "profiles" })
+        #expect(profiles.access["ava"] == Access(select: .all, insert: .own, update: .all, delete: .nothing), "\(open.yaml)")
+        #expect(open.dangerCells.contains { $0.hasPrefix("public.profiles · ava: a signed-in user sees other users' rows and may update other users' rows") },
+                "\(open.dangerCells)")
+        #expect(open.report.results.contains { $0.persona == "ava" && $0.probe == "select" && $0.observed.hasSuffix("of columns id, bio") },
+                "\(open.report.results.filter { $0.probe == "select" }.map(\.observed))")
+
+        let own = try Self.draft("columnreadsown", schema("id = auth.uid()"))
+        let ownProfiles = try #require(own.plan.relations.first { $0.name == "profiles" })
+        #expect(ownProfiles.access["ava"] == Access(select: .all, insert: .own, update: .own, delete: .nothing), "\(own.yaml)")
+        #expect(own.verified, "\(Self.failures(own))")
+    }
+
     /// Tenants read from the token's `app_metadata` (`auth.jwt() -> 'app_metadata' ->
     /// 'tenants'`): the drafted personas' tokens carry only the auth server's provider
     /// keys there, so every cell was `none` and nothing said why (a ticketing app). The
