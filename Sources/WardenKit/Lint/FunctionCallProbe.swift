@@ -99,6 +99,8 @@ struct FunctionCallProbe {
             return true
         }
         var evidence: [String] = []
+        // The digests of answers returned by calls that read no row.
+        var answersOfNoRow: Set<String> = []
         var refusedOnlyForPrivilege = true
         var attempt = -1
         while attempt + 1 < attempts.count {
@@ -172,6 +174,16 @@ struct FunctionCallProbe {
                     handedOver = false
                     evidence[evidence.count - 1] += "; called again, it returned other values: they are made per call, "
                         + "not read from a table"
+                }
+                // The answer a call that read no row returned too (`{"success": false,
+                // "error": "not an admin"}` for a made-up key and for a real one) is made
+                // of no row (an admins-only key RPC; round thirty-nine).
+                let digest = rows.first?.last ?? nil
+                if !readRows, returned > 0, let digest { answersOfNoRow.insert(digest) }
+                if role == "anon", handedOver, readRows, changes.isEmpty, let digest, answersOfNoRow.contains(digest) {
+                    handedOver = false
+                    evidence[evidence.count - 1] += "; it returned what a call that read no row returned: an answer "
+                        + "made of no row's data"
                 }
                 // Rows only from tables anon reads whole itself (a catalogue RPC over
                 // `categories`, which every visitor selects directly): nothing is handed
