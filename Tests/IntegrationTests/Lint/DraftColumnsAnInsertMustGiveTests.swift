@@ -62,6 +62,35 @@ import TestSupport
             draft, table: "mutes", ava: Access(select: .own, insert: .own, update: .nothing, delete: .own))
     }
 
+    /// A one-to-one child sharing its parent's key through a sequence (`designs.id serial
+    /// primary key references sketches (id)`), beside seeded designs with their sketches'
+    /// ids: the sequence's 1 and 2 were seeded rows', `on conflict do nothing` dropped the
+    /// personas' rows, and ben could not be shown to insert his own (a schematics site;
+    /// round thirty-nine). A foreign key whose default is a sequence is given its row.
+    @Test func aKeyWhoseDefaultIsASequenceIsGiven() throws {
+        let draft = try DraftRealProjectShapesTests.draft("sequencekey", """
+            create table public.sketches (id serial primary key, user_id uuid not null references auth.users,
+              title text not null default 'untitled');
+            alter table public.sketches enable row level security;
+            create policy "read" on public.sketches for select using (true);
+            create policy "add" on public.sketches for insert to authenticated with check (user_id = auth.uid());
+            create table public.designs (id serial primary key references public.sketches (id),
+              user_id uuid not null references auth.users, note text not null default '');
+            alter table public.designs enable row level security;
+            create policy "read" on public.designs for select using (true);
+            create policy "add" on public.designs for insert to authenticated
+              with check (user_id = auth.uid() and auth.uid() = (select s.user_id from public.sketches s where s.id = designs.id));
+            create policy "edit" on public.designs for update to authenticated using (user_id = auth.uid());
+            create policy "remove" on public.designs for delete to authenticated using (user_id = auth.uid());
+            insert into auth.users (id, email) values ('00000000-0000-0000-0000-00000000000a', 'seed@example.com');
+            insert into public.sketches (user_id) select '00000000-0000-0000-0000-00000000000a' from generate_series(1, 3);
+            insert into public.designs (id, user_id) select id, user_id from public.sketches;
+            """)
+        let designs = try #require(draft.plan.relations.first { $0.name == "designs" })
+        #expect(designs.access["ben"]?.insert == .own && designs.access["ben"]?.delete == .own, "\(draft.yaml)")
+        #expect(!draft.yaml.contains("cannot probe"), "\(draft.yaml)")
+    }
+
     /// A purchase whose trigger takes stock from its item and raises without (`update
     /// items set stock = stock - new.quantity where ... and stock >= new.quantity; if not
     /// found then raise`), items' stock 0 by default: every setup purchase was refused

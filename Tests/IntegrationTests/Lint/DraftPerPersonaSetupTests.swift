@@ -28,6 +28,38 @@ import WardenKit
         #expect(draft.dangerCells.isEmpty, "\(draft.dangerCells)")
     }
 
+    /// An organisation whose insert trigger makes its creator an admin through another
+    /// table's column default (`insert into members (org, role) values (new.slug,
+    /// 'admin')`, `members.user_id default auth.uid() not null`): made by the admin with
+    /// no claims, the member row broke the NOT NULL, and no organisation, nor anything
+    /// keyed by one, had rows (an HR app: 562 of 1048 probes; round thirty-nine). Such
+    /// a trigger's table is set up as each persona, as its own insert would be.
+    @Test func aTriggerFillingAUserDefaultIsRunAsEachPersona() throws {
+        let draft = try DraftRealProjectShapesTests.draft("triggeruserdefault", """
+            create table public.orgs (id bigint generated always as identity primary key, slug text not null unique);
+            create table public.members (id bigint generated always as identity primary key,
+              user_id uuid not null default auth.uid() references auth.users (id),
+              org text not null references public.orgs (slug), role text not null default 'member');
+            create function public.org_creator_is_admin() returns trigger language plpgsql security definer set search_path = public as $$
+            begin insert into public.members (org, role) values (new.slug, 'admin'); return new; end $$;
+            create trigger org_creator_is_admin after insert on public.orgs for each row execute function public.org_creator_is_admin();
+            create table public.payslips (id bigint generated always as identity primary key,
+              org text not null references public.orgs (slug), amount int not null);
+            alter table public.orgs enable row level security;
+            alter table public.members enable row level security;
+            alter table public.payslips enable row level security;
+            create policy "add" on public.orgs for insert to authenticated with check (true);
+            create policy "read" on public.orgs for select to authenticated
+              using (exists (select 1 from public.members m where m.org = slug and m.user_id = auth.uid()));
+            create policy "read" on public.members for select to authenticated using (user_id = auth.uid());
+            create policy "members" on public.payslips for all to authenticated
+              using (exists (select 1 from public.members m where m.org = payslips.org and m.user_id = auth.uid()))
+              with check (exists (select 1 from public.members m where m.org = payslips.org and m.user_id = auth.uid()));
+            """)
+        try DraftRealProjectShapesTests.expectEveryCellProbed(
+            draft, table: "payslips", ava: Access(select: .own, insert: .own, update: .own, delete: .own))
+    }
+
     /// One team a migration made before any user, the personas' profiles pointing into
     /// teams: both were put in it, so "sees other users' rows" was made up six times on
     /// a helpdesk, and two real holes went unseen (any user moving their profile into

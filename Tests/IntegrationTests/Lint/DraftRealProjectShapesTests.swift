@@ -142,6 +142,26 @@ import TestSupport
         #expect(report.findings.allSatisfy { $0.consequence?.evidence.contains { $0.contains("42601") } != true }, "\(report.findings)")
     }
 
+    /// Each user's OAuth tokens, named through the user's profile (`profile -> profiles
+    /// (id)`, `profiles.id -> auth.users`), under a policy letting every signed-in user do
+    /// anything: the DANGER said only "may insert, update, delete every row", not that
+    /// every user's refresh tokens are read (an HR app's calendar tokens; round
+    /// thirty-nine). A column naming a user's own row of a table keyed by users names the user.
+    @Test func aUserNamedThroughTheirProfileIsAUserColumn() throws {
+        let draft = try Self.draft("profileusercolumn", """
+            create table public.profiles (id uuid primary key references auth.users (id), name text);
+            alter table public.profiles enable row level security;
+            create policy "own" on public.profiles for all to authenticated using (id = auth.uid()) with check (id = auth.uid());
+            create table public.oauth_tokens (id bigint generated always as identity primary key,
+              profile uuid references public.profiles (id) on delete cascade, refresh_token text not null);
+            alter table public.oauth_tokens enable row level security;
+            create policy "anyone signed in" on public.oauth_tokens for all to authenticated using (true) with check (true);
+            """)
+        #expect(draft.dangerCells.contains {
+            $0.hasPrefix("public.oauth_tokens · ava: a signed-in user sees every user's rows (user column profile)")
+        }, "\(draft.dangerCells)")
+    }
+
     /// Shared opening hours whose only user column records who last edited a row
     /// (`updated_by ... on delete set null`): "sees every user's rows (user column
     /// updated_by)" three times, though no row is any user's (a clinic; round

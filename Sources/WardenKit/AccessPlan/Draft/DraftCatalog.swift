@@ -102,10 +102,13 @@ struct DraftCatalog {
         /// A foreign key whose default is a random key (`default gen_random_uuid()`, as the
         /// dashboard gives every uuid column): the default names no row, so an insert
         /// must give it one. (Left to it, every setup row broke the key, and a chat app's
-        /// mutes, read receipts and reactions were "cannot probe"; round thirty-eight.)
+        /// mutes, read receipts and reactions were "cannot probe"; round thirty-eight.) So
+        /// does a sequence's (`id serial primary key references sketches`, a one-to-one
+        /// child sharing its parent's key: the sequence's 1 was a seeded row's, and the
+        /// personas' rows were dropped; round thirty-nine.)
         var defaultBreaksItsKey: Bool {
             reference != nil && defaultExpression.map { $0.hasPrefix("gen_random_uuid(") || $0.hasPrefix("uuid_generate_v4(")
-                || $0.hasPrefix("extensions.uuid_generate_v4(") } == true
+                || $0.hasPrefix("extensions.uuid_generate_v4(") || $0.hasPrefix("nextval(") } == true
         }
 
         /// Its foreign key names a user: `auth.users (id)`.
@@ -208,6 +211,9 @@ struct DraftCatalog {
     var tablesWithUserReadingTriggers: Set<String> = []
     /// Table -> the function bodies of its enabled triggers, lowercased.
     var triggerBodies: [String: [String]] = [:]
+    /// Table -> the bodies of the project's functions its triggers call (`is_member(`
+    /// in the body), lowercased: what a trigger reads through a helper.
+    var triggerHelperBodies: [String: [String]] = [:]
     /// The function bodies of the triggers on `auth.users` (the sign-up's), lowercased:
     /// a table they write to gets a row for every new user.
     var signUpTriggerBodies = ""
@@ -320,8 +326,26 @@ struct DraftCatalog {
     /// rows", three made-up DANGERs (a clinic; round thirty-eight).
     var ownersUserColumns: [String: String] {
         columns.compactMapValues { columns in
-            columns.first(where: { $0.referencesAUser && !Self.recordsAnEditor($0.name) })?.name
+            let users = columns.filter { !Self.recordsAnEditor($0.name) }
+            // Else one naming a row of a table keyed by its user (`profile -> profiles (id)`,
+            // `profiles.id -> auth.users`): every signed-in user reading every user's OAuth
+            // tokens was only "may insert, update, delete every row" (an HR app; round
+            // thirty-nine).
+            return (users.first(where: \.referencesAUser) ?? users.first(where: namesAUsersOwnRow))?.name
         }
+    }
+
+    /// Whether a column's foreign key names the one row a user has in a table keyed by
+    /// its users (`profiles (id)`, where `profiles.id` references auth.users), and its
+    /// name says the row is that person's (`profile`, `user_id`, `owner`; not a public
+    /// board's `created_by`, which says who made it).
+    func namesAUsersOwnRow(_ column: Column) -> Bool {
+        guard let reference = column.reference, reference.table != "auth.users",
+              columns[reference.table]?.contains(where: { $0.name == reference.column && $0.referencesAUser && $0.uniqueAlone }) == true
+        else { return false }
+        let words = Set(column.name.lowercased().split(separator: "_").map(String.init))
+        return !words.isDisjoint(with: ["profile", "user", "owner", "member", "account", "person", "customer", "patient",
+                                        "employee", "student", "client"])
     }
 
     /// Whether a column's name says it records who last changed the row.
@@ -603,7 +627,14 @@ struct DraftCatalog {
             // Each table's enabled triggers' function bodies (`readPolicies` looks for
             // what reads the signed-in user in them).
             """
-            select format('%s.%s', n.nspname, c.relname), f.prosrc
+            select format('%s.%s', n.nspname, c.relname), f.prosrc,
+                   (select string_agg(g.prosrc, e'\\n' order by g.oid) from pg_proc g
+                    join pg_namespace gn on gn.oid = g.pronamespace
+                    where g.oid <> f.oid and g.prolang in (select l.oid from pg_language l where l.lanname in ('sql', 'plpgsql'))
+                      and gn.nspname not like 'pg\\_%' and gn.nspname not in
+                          ('information_schema', 'auth', 'storage', 'extensions', 'realtime', 'graphql', 'graphql_public',
+                           'vault', 'pgsodium', 'net', 'supabase_functions', 'cron', 'pgbouncer')
+                      and strpos(lower(f.prosrc), lower(g.proname) || '(') > 0)
             from pg_trigger t join pg_class c on c.oid = t.tgrelid join pg_namespace n on n.oid = c.relnamespace
             join pg_proc f on f.oid = t.tgfoid
             where n.nspname = any(\(schemaArray)::text[]) and c.relkind in ('r', 'p') and not t.tgisinternal
@@ -925,13 +956,23 @@ struct DraftCatalog {
         let calls = userReadingCalls.map { call in String(call.split(separator: ".").last ?? Substring(call)).lowercased() }
         for row in results[7] {
             if let table = row[0], let body = row[1] { triggerBodies[table, default: []].append(body.lowercased()) }
+            if let table = row[0], row.count > 2, let helpers = row[2] { triggerHelperBodies[table, default: []].append(helpers.lowercased()) }
         }
         markColumnsTriggersCopyToAUser()
         markColumnsChildTriggersSpend()
+        // Or that insert into a table whose NOT NULL column defaults to the signed-in user
+        // (`members.user_id default auth.uid()`, the trigger giving only the org and the
+        // role): made by the admin, the row broke the NOT NULL, and no organisation, nor
+        // anything keyed by one, had rows (an HR app: 562 of 1048 probes; round thirty-nine).
+        let userDefaulted = columns.filter { $0.value.contains { $0.defaultsToSignedInUser && $0.notNull } }.keys
         tablesWithUserReadingTriggers = Set(triggerBodies.filter { _, bodies in
             bodies.contains { body in
                 body.range(of: #"auth\.(uid|jwt|role|email)\s*\(|request\.jwt\.claim"#, options: .regularExpression) != nil
                     || calls.contains { body.contains($0) }
+                    || userDefaulted.contains { table in
+                        body.contains(DraftOwnership.bareName(of: table)) && body.range(
+                            of: #"insert\s+into\s+"# + DraftOwnership.namePattern(of: table) + #"[\s(]"#, options: .regularExpression) != nil
+                    }
             }
         }.keys)
         let signUpBodies = (results[8].first?.first ?? nil) ?? ""
