@@ -705,4 +705,47 @@ import TestSupport
             danger: "public.listings · ava: a signed-in user may set their own verification_status to 'verified'")
         #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
     }
+
+    /// Any user may insert themselves as a team's owner as far as the policy goes
+    /// (`(role = 'owner' and user_id = auth.uid()) or ...`); only a partial unique index,
+    /// one owner per team, refuses it (23505). Both checks were dropped and the draft said
+    /// nothing, so no plan noticed if the index went (a team board; round thirty-nine).
+    /// They are kept, expecting 23505; without the index both go through, DANGERs.
+    @Test func aUniqueIndexRefusingAJoinIsKeptAsTheRefusal() throws {
+        let schema = { (index: String) in """
+            create table public.teams (id uuid primary key default gen_random_uuid(), owner_id uuid not null references auth.users (id));
+            create table public.team_members (team_id uuid not null references public.teams (id) on delete cascade,
+              user_id uuid not null references auth.users (id) on delete cascade,
+              role text not null check (role in ('owner', 'member')), primary key (team_id, user_id));
+            \(index)
+            create function public.is_member(t uuid) returns boolean language sql stable security definer set search_path = ''
+              as $$ select exists (select 1 from public.team_members m where m.team_id = t and m.user_id = auth.uid()) $$;
+            create function public.is_owner(t uuid) returns boolean language sql stable security definer set search_path = ''
+              as $$ select exists (select 1 from public.team_members m where m.team_id = t and m.user_id = auth.uid() and m.role = 'owner') $$;
+            create table public.notes (id uuid primary key default gen_random_uuid(),
+              team_id uuid not null references public.teams (id) on delete cascade, body text not null);
+            alter table public.teams enable row level security;
+            alter table public.team_members enable row level security;
+            alter table public.notes enable row level security;
+            create policy "read" on public.teams for select to authenticated using (public.is_member(id));
+            create policy "add" on public.teams for insert to authenticated with check (owner_id = auth.uid());
+            create policy "read" on public.team_members for select to authenticated using (public.is_member(team_id));
+            create policy "add" on public.team_members for insert to authenticated
+              with check ((role = 'owner' and user_id = auth.uid()) or (role = 'member' and public.is_owner(team_id)));
+            create policy "read" on public.notes for select to authenticated using (public.is_member(team_id));
+            """ }
+        let guarded = try DraftRealProjectShapesTests.draft("oneowner", schema(
+            "create unique index one_owner on public.team_members (team_id) where role = 'owner';"))
+        let names = ["ava joins a public.teams row of ben's through public.team_members",
+                     "ava inserts a public.team_members row of ava's in a public.teams row of ben's with role 'owner'"]
+        for name in names {
+            let check = try #require(guarded.plan.checks.first { $0.name == name }, "\(guarded.plan.checks.map(\.name))")
+            #expect(check.expectation.sqlState == "23505", "\(guarded.yaml)")
+        }
+        #expect(guarded.verified, "\(DraftRealProjectShapesTests.failures(guarded))")
+        let open = try DraftRealProjectShapesTests.draft("oneownerdropped", schema(""))
+        for name in names {
+            #expect(open.plan.checks.first { $0.name == name }?.expectation.rowCount == 1, "\(open.yaml)")
+        }
+    }
 }

@@ -29,12 +29,18 @@ extension DraftWriteCheck {
                 target: target,
                 danger: "a signed-in user may join another user's \(parent) rows through \(table) "
                     + "(an insert of the user's own membership naming another user's row went through)")
-            guard ownership.userRowsGroupColumn(of: table) == membership.rowColumn else { return [join] }
+            // A unique key refusing it (one owner per team, `unique (team_id) where role =
+            // 'owner'`, the only role the policy lets a user give themselves) is kept as
+            // the refusal it is: the check was dropped, and a plan never said that the
+            // index alone stops any user from owning any team (round thirty-nine).
+            var refusedJoin = join
+            refusedJoin.refusals.insert("23505")
+            guard ownership.userRowsGroupColumn(of: table) == membership.rowColumn else { return [refusedJoin] }
             let move = before(expectingOneRow(
                 "\(writer.name) moves a \(table) row of \(writer.name)'s into a \(parent) row of \(other.name)'s", writer: writer,
                 sql: "update \(quoted) set \(row) = current_setting('\(setting)')::\(membership.rowType) where \(user) = auth.uid()"),
                 target: target)
-            return [join, DraftWriteCheck(
+            return [refusedJoin, DraftWriteCheck(
                 table: table, check: move,
                 danger: "a signed-in user may move themselves into another user's \(parent) rows through \(table) "
                     + "(an update of the user's own row naming another user's row went through)",

@@ -112,14 +112,14 @@ extension DraftWriteCheck {
                 var write = DraftWriteCheck.insert(
                     name, writer: writer, into: table, quotedTable: quoted, sample: values, naming: group.column,
                     type: group.type, target: othersGroup, danger: danger)
-                write.refusals = ["42501", "P0001"]
+                write.refusals = ["42501", "P0001", "23505"]
                 return write
             }
             let sql = "insert into \(quoted) (\(values.map { DraftOwnership.sqlName($0.0) }.joined(separator: ", "))) "
                 + "values (\(values.map(\.1).joined(separator: ", ")))"
             guard firstRow else {
                 return DraftWriteCheck(table: table, check: expectingOneRow(name, writer: writer, sql: sql), danger: danger,
-                                       refusals: ["42501", "P0001"])
+                                       refusals: ["42501", "P0001", "23505"])
             }
             let check = expectingOneRow(
                 "\(writer.name), with no \(table) row yet, inserts one with \(column) \(value)", writer: writer, sql: sql,
