@@ -91,6 +91,25 @@ import TestSupport
         #expect(!draft.yaml.contains("cannot probe"), "\(draft.yaml)")
     }
 
+    /// A country's code `text`, referenced by an address's `country_code varchar(2)`: the
+    /// setup's 'Draft code 1' did not fit the reference (22001), and every address cell,
+    /// the service role's too, was "cannot probe" (an HR app; round thirty-nine). A text
+    /// key takes the length of the shortest column referencing it.
+    @Test func aTextKeyFitsTheColumnsReferencingIt() throws {
+        let draft = try DraftRealProjectShapesTests.draft("shortkey", """
+            create table public.countries (code text primary key, name text not null);
+            create table public.addresses (id bigint generated always as identity primary key,
+              user_id uuid not null default auth.uid() references auth.users (id),
+              country_code varchar(2) not null references public.countries (code), line1 text not null);
+            alter table public.countries enable row level security;
+            alter table public.addresses enable row level security;
+            create policy "read" on public.countries for select using (true);
+            create policy "own" on public.addresses for all to authenticated using (user_id = auth.uid()) with check (user_id = auth.uid());
+            """)
+        try DraftRealProjectShapesTests.expectEveryCellProbed(
+            draft, table: "addresses", ava: Access(select: .own, insert: .own, update: .own, delete: .own))
+    }
+
     /// A purchase whose trigger takes stock from its item and raises without (`update
     /// items set stock = stock - new.quantity where ... and stock >= new.quantity; if not
     /// found then raise`), items' stock 0 by default: every setup purchase was refused

@@ -480,6 +480,7 @@ struct DraftCatalog {
         catalog.setColumns(\.checkedNumber, to: DraftCheckedNumber.read(connection, checks: checkedNumbers))
         catalog.readPolicies(Array(results.dropFirst().dropLast()))
         catalog.referUnkeyedGroupColumns()
+        catalog.shortenKeysToTheirReferences()
         for table in catalog.columns.keys {
             catalog.ownerColumns[table] = DraftOwnership.findOwnerColumn(of: table, in: catalog)
         }
@@ -905,6 +906,20 @@ struct DraftCatalog {
                     }
                 }
             }
+        }
+    }
+
+    /// Gives a text key the length of the shortest column referencing it (`countries.code
+    /// text` behind `addresses.country_code varchar(2)`): the setup's 'Draft code 1' was
+    /// too long for the reference (22001), and every address, the service role's too, was
+    /// "cannot probe" (an HR app; round thirty-nine).
+    private mutating func shortenKeysToTheirReferences() {
+        for column in columns.values.joined() {
+            guard let reference = column.reference, let length = column.maxLength,
+                  let index = columns[reference.table]?.firstIndex(where: { $0.name == reference.column }),
+                  columns[reference.table]?[index].category == "S",
+                  (columns[reference.table]?[index].maxLength ?? .max) > length else { continue }
+            columns[reference.table]?[index].maxLength = length
         }
     }
 
