@@ -35,6 +35,28 @@ import TestSupport
         #expect(report.passed, "\(report.failures.map { "\($0.name): \($0.observed)" })")
     }
 
+    /// Files at `<org>/<user id>/<file>`, the policies reading the user's id in the second
+    /// folder (`(storage.foldername(name))[2]`): the persona's file at `<uid>/<uid>.txt`
+    /// matched no one, and the draft said no user reads or uploads their own documents
+    /// (an HR app; round thirty-nine). The file sits after as many folders.
+    @Test func aUsersFolderSecondInThePathHoldsTheirFile() throws {
+        let connection = try Connection(try TestCluster.newTwinDatabase("storagesecond").project)
+        try connection.execute(unsafeScript: """
+            insert into storage.buckets (id, name, public) values ('documents', 'documents', false);
+            create policy "read" on storage.objects for select to authenticated
+              using (bucket_id = 'documents' and (select auth.uid()::text) = (storage.foldername(name))[2]);
+            create policy "add" on storage.objects for insert to authenticated
+              with check (bucket_id = 'documents' and (select auth.uid()::text) = (storage.foldername(name))[2]);
+            create policy "delete" on storage.objects for delete to authenticated
+              using (bucket_id = 'documents' and (select auth.uid()::text) = (storage.foldername(name))[2]);
+            """)
+        let draft = try PlanDrafter(connection: connection, schemas: ["public", "storage"]).draft()
+        let objects = try #require(draft.plan.relations.first { $0.qualifiedName == "storage.objects" })
+        #expect(objects.access["ava"] == Access(select: .own, insert: .own, update: .nothing, delete: .own), "\(draft.yaml)")
+        #expect(draft.yaml.contains("'draft/' || auth.uid()::text || '/' || auth.uid()::text || '.txt'"), "\(draft.yaml)")
+        #expect(draft.verified, "\(draft.report.failures.map { "\($0.name): \($0.observed)" })")
+    }
+
     @Test func theExecutableDraftsTheStorageSchemaAlone() throws {
         let (_, url) = try Self.database()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("draft-storage-\(UUID().uuidString)")

@@ -13,7 +13,13 @@ struct DraftOwnership {
     let catalog: DraftCatalog
     /// The bucket `storage.objects`' rows and insert probes go in: one its policies name
     /// (`StoragePolicies.objectBuckets`), else nil (then the first bucket there is).
-    var storageBucket: String?
+    var storageBucket: String? {
+        didSet { storageFolderPrefix = Self.foldersBeforeTheUsers(of: storageBucket, in: catalog) }
+    }
+    /// The folders before the user's own in the path of the persona's file
+    /// (`storageObjectName`): 'draft/' where the bucket's policies read the user's id in
+    /// the second folder, `(storage.foldername(name))[2]`; else nothing.
+    private(set) var storageFolderPrefix = ""
     /// Table -> owner rules found to fail on the table's rows (a helper's ambiguous
     /// column, 42702): `ownerRule(of:)` gives another of its policies' instead.
     var failingOwnerRules: [String: Set<String>] = [:]
@@ -554,6 +560,26 @@ struct DraftOwnership {
         column.defaultsToSignedInUser && column.category == "A" ? "array[auth.uid()]" : nil
     }
 
+    /// The path of a user's file (`user`: SQL for the user's id as text): in the user's
+    /// folder, after `storageFolderPrefix`, named for the user.
+    func storageObjectName(user: String) -> String {
+        (storageFolderPrefix.isEmpty ? "" : Self.literal(storageFolderPrefix) + " || ") + "\(user) || '/' || \(user) || '.txt'"
+    }
+
+    /// 'draft/' for each folder before the one the bucket's policies compare with the user
+    /// (`(storage.foldername(name))[2] = auth.uid()::text`, files at `<org>/<user>/...`):
+    /// a file at `<user>/<user>.txt` matched no one, and every user's own documents were
+    /// "none" (an HR app; round thirty-nine).
+    private static func foldersBeforeTheUsers(of bucket: String?, in catalog: DraftCatalog) -> String {
+        guard let bucket else { return "" }
+        let literal = literal(bucket)
+        let depth = (catalog.policyExpressions["storage.objects"] ?? [])
+            .filter { $0.contains(literal) && $0.contains("auth.uid()") }
+            .flatMap { $0.matches(of: /foldername\((?:objects\.)?name\)\)\[(\d+)\]/).compactMap { Int($0.1) } }
+            .max() ?? 1
+        return String(repeating: "draft/", count: max(0, min(depth, 5) - 1))
+    }
+
     /// A file in a bucket the policies name (no bucket: every policy scoped to a bucket
     /// refuses every probe, and the run passes while anon reads the bucket), in the
     /// persona's folder and named for the persona (`<user id>/<user id>.txt`), as
@@ -564,7 +590,7 @@ struct DraftOwnership {
         -> [(column: String, expression: String)]
     {
         let bucket = storageBucket.map(Self.literal) ?? "(select min(id) from storage.buckets)"
-        var sample = [("bucket_id", bucket), ("name", "auth.uid()::text || '/' || auth.uid()::text || '.txt'")]
+        var sample = [("bucket_id", bucket), ("name", storageObjectName(user: "auth.uid()::text"))]
         for column in columns where (column.required || column.name == owner || column.name == textOwner)
             && !["bucket_id", "name"].contains(column.name) {
             let expression = column.name == owner ? "auth.uid()" : column.name == textOwner ? "auth.uid()::text" : nil

@@ -9,14 +9,15 @@ extension DraftWriteCheck {
     /// file there is made by the check's own `before` SQL (`benFile`: the draft's storage
     /// setup row for that persona, made for `chosen`), so the matrix, which speaks of the
     /// bucket the owner rule names, is as it was; each check is kept as it came out.
-    static func otherBuckets(_ storage: StoragePolicies, chosen: String?, personas: [Persona], benFile: String?) -> [DraftWriteCheck] {
+    static func otherBuckets(_ storage: StoragePolicies, chosen: String?, personas: [Persona], benFile: String?,
+                             ownership: DraftOwnership) -> [DraftWriteCheck] {
         guard let (writer, _, other, otherEmail) = writerAndOther(personas), let chosen, let benFile,
               benFile.contains(DraftOwnership.literal(chosen)) else { return [] }
         return storage.objectBuckets.filter { $0 != chosen }.flatMap { bucket -> [DraftWriteCheck] in
             let literal = DraftOwnership.literal(bucket)
             let file = benFile.replacingOccurrences(of: DraftOwnership.literal(chosen), with: literal)
             let target = """
-                select o.id::text from storage.objects o join auth.users u on o.name = u.id::text || '/' || u.id::text || '.txt'
+                select o.id::text from storage.objects o join auth.users u on o.name = \(ownership.storageObjectName(user: "u.id::text"))
                   where o.bucket_id = \(literal) and u.email = \(DraftOwnership.literal(otherEmail)) limit 1
                 """
             let row = "id = current_setting('\(setting)')::uuid"

@@ -208,7 +208,8 @@ public struct PlanDrafter {
             + DraftWriteCheck.signUpMetadataGrants(ownership: ownership, exposed: byQuotedName, personas: personas)
             + DraftWriteCheck.guardedLimits(ownership: ownership, exposed: byQuotedName, personas: personas)
             + DraftWriteCheck.judgedColumns(ownership: ownership, exposed: byQuotedName, personas: personas)
-            + DraftWriteCheck.otherBuckets(storage, chosen: ownership.storageBucket, personas: personas, benFile: benFile)
+            + DraftWriteCheck.otherBuckets(storage, chosen: ownership.storageBucket, personas: personas, benFile: benFile,
+                                           ownership: ownership)
             + DraftWriteCheck.sharedRows(ownership: ownership, exposed: byQuotedName, personas: personas)
         plan.checks = writeChecks.map(\.check)
         let refusals = DraftSetupRefusals()
