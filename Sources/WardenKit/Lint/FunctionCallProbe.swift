@@ -81,7 +81,10 @@ struct FunctionCallProbe {
                             : argument
                     }
                 }
-                if let rows, let position = attempts.firstIndex(of: simple) { attempts.insert(rows, at: position + 1) }
+                // Next, after the attempt that asked (a widened window's call came after the
+                // ids' and before it: the rows' call was never made, and a function listing
+                // any user's conversations stayed a WARN; round thirty-nine).
+                if let rows, !attempts.dropFirst(attempt + 1).contains(rows) { attempts.insert(rows, at: attempt + 1) }
                 tableRows = .some(rows)
             }
             guard case .some(.some(let rows)) = tableRows else { return false }
@@ -606,12 +609,23 @@ struct FunctionCallProbe {
             // A row whose parent is the user's (`board_settings.board_id -> boards`, whose
             // `owner_id` is): an onboarding function making the caller's board and its
             // settings row was a DANGER with the advice to revoke it (round thirty-four).
-            guard let parent = ownership?.ownedParent(of: table, ownerOf: {
-                ownership?.ownerColumn(of: $0) ?? ownership?.catalog.userColumns[$0]
-            }) else { return nil }
-            owners.append((table, "\(table) through \(parent.table).\(parent.owner)",
-                           "exists (select 1 from \(Self.quoted(parent.table)) p where p.\(SQL.quoteIdentifier(parent.key)) = "
-                            + "t.\(SQL.quoteIdentifier(parent.column)) and p.\(SQL.quoteIdentifier(parent.owner))::text = '\(id)')"))
+            let ownerOf = { (table: String) in ownership?.ownerColumn(of: table) ?? ownership?.catalog.userColumns[table] }
+            if let parent = ownership?.ownedParent(of: table, ownerOf: ownerOf) {
+                owners.append((table, "\(table) through \(parent.table).\(parent.owner)",
+                               "exists (select 1 from \(Self.quoted(parent.table)) p where p.\(SQL.quoteIdentifier(parent.key)) = "
+                                + "t.\(SQL.quoteIdentifier(parent.column)) and p.\(SQL.quoteIdentifier(parent.owner))::text = '\(id)')"))
+                continue
+            }
+            // Or whose grandparent is (`org_keys.org_id -> orgs`, `orgs.created_by ->
+            // app_users (auth_user_id)`): the API key a trigger gives the caller's new
+            // organisation was "another user's row", and creating an organisation a
+            // DANGER with the advice to revoke it (an agent platform; round thirty-nine).
+            guard let (parent, grandparent) = ownedGrandparent(of: table, ownerOf: ownerOf) else { return nil }
+            owners.append((table, "\(table) through \(parent.table), \(grandparent.table).\(grandparent.owner)",
+                           "exists (select 1 from \(Self.quoted(parent.table)) p join \(Self.quoted(grandparent.table)) g "
+                            + "on g.\(SQL.quoteIdentifier(grandparent.key)) = p.\(SQL.quoteIdentifier(grandparent.column)) "
+                            + "where p.\(SQL.quoteIdentifier(parent.key)) = t.\(SQL.quoteIdentifier(parent.column)) "
+                            + "and g.\(SQL.quoteIdentifier(grandparent.owner))::text = '\(id)')"))
         }
         let others = owners.map { owner -> String in
             // With each row's version (`xmin`): an update that wrote another user's row with
@@ -625,6 +639,22 @@ struct FunctionCallProbe {
         let outcome = try context.asPersona(persona, "POST", on: finding, "select \(call)") { after = try readOthers() }
         guard case .rows = outcome, after == before else { return nil }
         return owners.map(\.shown).joined(separator: ", ")
+    }
+
+    /// A foreign key of `table` to a parent whose own foreign key names a row `ownerOf`
+    /// gives an owner column: the parent's key (column, table, referenced key) and the
+    /// grandparent's (`ownedParent`).
+    private func ownedGrandparent(of table: String, ownerOf: (String) -> String?)
+        -> (parent: (column: String, table: String, key: String), grandparent: (column: String, table: String, key: String, owner: String))?
+    {
+        guard let ownership else { return nil }
+        for column in ownership.catalog.columns[table] ?? [] {
+            guard let reference = column.reference, reference.table != table, reference.table != "auth.users",
+                  let grandparent = ownership.ownedParent(of: reference.table, ownerOf: ownerOf),
+                  grandparent.table != table else { continue }
+            return ((column.name, reference.table, reference.column), grandparent)
+        }
+        return nil
     }
 
     /// The membership table whose rows make `table`'s rows their members' (`members
