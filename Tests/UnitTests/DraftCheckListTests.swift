@@ -16,6 +16,15 @@ import Testing
         #expect(DraftCheckList.values("(\"Kind\" = 'it''s'::text)", column: "Kind") == ["it's"])
     }
 
+    /// As `supabase db dump` writes a varchar column's list: each literal cast twice
+    /// (round thirty-nine: every chat message unprobed).
+    @Test func aDumpsTwiceCastListIsAList() {
+        #expect(DraftCheckList.values(
+            "(((role)::text = ANY (ARRAY[('user'::character varying)::text, ('assistant'::character varying)::text])))",
+            column: "role") == ["user", "assistant"])
+        #expect(DraftCheckList.values("(((role)::text = ('user'::character varying)::text))", column: "role") == ["user"])
+    }
+
     @Test func aCheckOnAFunctionOfTheColumnListsNothing() {
         #expect(DraftCheckList.values("(jsonb_typeof(value) = ANY (ARRAY['object'::text, 'array'::text]))", column: "value") == nil)
         #expect(DraftCheckList.values("(jsonb_typeof(probabilities) = 'object'::text)", column: "probabilities") == nil)

@@ -485,6 +485,34 @@ import TestSupport
         #expect(!draft.plan.checks.contains { $0.name.contains("display_name") }, "\(draft.yaml)")
     }
 
+    /// A subscription tier on the user's own updatable profile, read only by a definer
+    /// function the app's server asks before calling a paid model (`can_use_model(user,
+    /// model)`, returning boolean, raising nothing): any user made themselves 'pro', and
+    /// "no dangers found" (an AI chat app; round thirty-nine).
+    @Test func aTierAFunctionAnswersByIsChecked() throws {
+        let draft = try DraftRealProjectShapesTests.draft("tiergate", """
+            create table public.profiles (id uuid primary key references auth.users (id),
+              subscription_tier text not null default 'free' check (subscription_tier in ('free', 'pro')));
+            alter table public.profiles enable row level security;
+            create policy "read own" on public.profiles for select using (id = auth.uid());
+            create policy "update own" on public.profiles for update using (id = auth.uid()) with check (id = auth.uid());
+            create table public.models (id text primary key, pro_only boolean not null default false);
+            alter table public.models enable row level security;
+            create policy "read" on public.models for select using (true);
+            create function public.can_use_model(p_user uuid, p_model text) returns boolean
+            language sql stable security definer set search_path = public as $$
+              select exists (select 1 from public.models m, public.profiles p
+                             where m.id = p_model and p.id = p_user and (not m.pro_only or p.subscription_tier = 'pro')) $$;
+            create function public.handle_new_user() returns trigger language plpgsql security definer set search_path = public as $$
+            begin insert into public.profiles (id) values (new.id); return new; end $$;
+            create trigger on_auth_user_created after insert on auth.users for each row execute function public.handle_new_user();
+            """)
+        try DraftRealProjectShapesTests.expectWentThrough(
+            draft, check: "ava changes subscription_tier in a public.profiles row of ava's",
+            danger: "public.profiles · ava: a signed-in user may change their own subscription_tier, "
+                + "which the function can_use_model() reads to decide what they may do")
+    }
+
     /// A `verified` flag an admin sets after an ID check, which a lounge's policies read
     /// (`p.verified = true`), on a profile its owner may update whole: any user verified
     /// themselves and posted in the verified-only lounge, and nothing said so (a social

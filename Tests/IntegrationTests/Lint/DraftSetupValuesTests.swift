@@ -237,4 +237,22 @@ import TestSupport
         #expect(!draft.yaml.contains("cannot probe"), "\(draft.yaml)")
         #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
     }
+
+    /// A budget per user and month whose date must be the month's first (`check (month =
+    /// date_trunc('month', month)::date)`): the setup's `current_date + n` was refused
+    /// every day, the insert sample's `current_date` passed on the 1st only, so a drafted
+    /// plan passed one day and failed the next (a personal finance app; round
+    /// thirty-nine). A date a check asks to start a period is the start of one.
+    @Test func aDateThatMustStartAMonthStartsOne() throws {
+        let draft = try DraftRealProjectShapesTests.draft("monthstart", """
+            create table public.monthly_budgets (user_id uuid not null default auth.uid() references auth.users (id),
+              month date not null check (month = date_trunc('month', month)::date), amount numeric not null default 0,
+              primary key (user_id, month));
+            alter table public.monthly_budgets enable row level security;
+            create policy "own" on public.monthly_budgets for all to authenticated using (user_id = auth.uid()) with check (user_id = auth.uid());
+            """)
+        try DraftRealProjectShapesTests.expectEveryCellProbed(
+            draft, table: "monthly_budgets", ava: Access(select: .own, insert: .own, update: .own, delete: .own))
+        #expect(draft.yaml.contains("month: \"date_trunc('month', current_date)::date\""), "\(draft.yaml)")
+    }
 }

@@ -77,6 +77,9 @@ struct DraftCatalog {
         var defaultExpression: String? = nil
         /// The largest whole number its own checks name (`grade between 0 and 100`: 100).
         var highestNumberChecked: Int? = nil
+        /// The period a date's checks ask it to start (`check (month = date_trunc('month',
+        /// month)::date)`: `month`; also `week`, `quarter`, `year`).
+        var startOfPeriod: String? = nil
         /// Its table's check constraints on it and one other column, as `pg_get_expr`
         /// spells them (`(sender <> recipient)`): `DraftStandInUser` reads them.
         var pairChecks: [String] = []
@@ -152,9 +155,11 @@ struct DraftCatalog {
     /// Table -> the bodies, lowercased, of the functions any of its policies call
     /// (`not is_user_blocked(auth.uid())` in an insert's WITH CHECK).
     var policyHelperBodies: [String: [String]] = [:]
-    /// The functions signed-in users may call (RPCs) whose bodies raise: name, and body
-    /// lowercased.
-    var raisingFunctionBodies: [(name: String, body: String)] = []
+    /// The functions signed-in users may call (RPCs) whose bodies raise, or that answer
+    /// with their owner's rights whether something is allowed (security definer,
+    /// returning boolean: `can_use_model(user, model)`): name, body lowercased, and
+    /// whether it raises.
+    var guardingFunctionBodies: [(name: String, body: String, raises: Bool)] = []
     /// Table -> the WITH CHECK expressions alone.
     var withCheckExpressions: [String: [String]] = [:]
     /// Table -> the expressions of the policies that govern writes (for insert, update,
@@ -462,6 +467,10 @@ struct DraftCatalog {
             column.defaultExpression = row[15]
             column.notNull = row[18] == "true"
             column.highestNumberChecked = checks.flatMap(DraftCheckedNumber.wholeNumbers).max()
+            if column.typeName == "date" {
+                column.startOfPeriod = checks.lazy.compactMap { $0.firstMatch(of: /date_trunc\('(week|month|quarter|year)'::text/)?.1 }
+                    .first.map(String.init)
+            }
             column.pairChecks = JSONStringArray.decode(row[16])
             let part = JSONStringArray.decode(row[17])
             if part.count == 4 {
@@ -667,13 +676,16 @@ struct DraftCatalog {
             group by 1, 2
             """,
             // The functions signed-in users may call through the Data API (an RPC) whose
-            // bodies raise (`if not found then raise exception 'no credits left'`), by
-            // name: `DraftWriteCheck.guardedLimits` reads them.
+            // bodies raise (`if not found then raise exception 'no credits left'`), or
+            // that answer with their owner's rights whether something is allowed (a
+            // definer function returning boolean), by name: `DraftWriteCheck.guardedLimits`
+            // reads them.
             """
             select p.proname::text, p.prosrc
             from pg_proc p join pg_namespace n on n.oid = p.pronamespace
             where n.nspname = any(\(schemaArray)::text[]) and p.prokind = 'f'
-              and p.prorettype <> 'trigger'::regtype and strpos(lower(p.prosrc), 'raise') > 0
+              and p.prorettype <> 'trigger'::regtype
+              and (strpos(lower(p.prosrc), 'raise') > 0 or (p.prosecdef and p.prorettype = 'boolean'::regtype))
               and has_function_privilege(to_regrole('authenticated'), p.oid, 'EXECUTE')
               and not exists (select from pg_depend d where d.classid = 'pg_proc'::regclass and d.objid = p.oid
                               and d.deptype = 'e')
@@ -1004,7 +1016,7 @@ struct DraftCatalog {
         }
         for row in results[11] {
             guard let name = row[0], let body = row[1]?.lowercased() else { continue }
-            raisingFunctionBodies.append((name, body))
+            guardingFunctionBodies.append((name, body, body.contains("raise")))
         }
     }
 }

@@ -11,8 +11,13 @@ enum DraftCheckList {
     /// itself (bare or quoted as `pg_get_expr` spells it, possibly cast) with the literals.
     private static func shape(comparing column: String) -> NSRegularExpression? {
         let spellings = Set([column, SQL.quoteIdentifier(column)]).map(NSRegularExpression.escapedPattern(for:))
+        // A literal may be cast twice: `supabase db dump` writes a varchar column's list
+        // as `= ANY (ARRAY[('user'::character varying)::text, ...])`, which read as no
+        // list, and the setup's 'Draft role' broke every chat message (round thirty-nine).
+        let value = #"L(::[a-z ]+)?"#
         return try? NSRegularExpression(
-            pattern: #"^("# + spellings.joined(separator: "|") + #")(::[a-z ]+)? = (ANY ARRAY\[L(, L)*\](::[a-z ]+\[\])?|L)$"#)
+            pattern: #"^("# + spellings.joined(separator: "|") + #")(::[a-z ]+)? = (ANY ARRAY\["# + value + "(, " + value
+                + #")*\](::[a-z ]+\[\])?|"# + value + ")$")
     }
 
     static func values(_ check: String, column: String) -> [String]? {

@@ -36,6 +36,11 @@ enum DraftDistinctValue {
         case ("N", _):
             let name = DraftOwnership.sqlName(column.name)
             return "(select coalesce(max(\(name)), 0) from \(quotedTable)) + \(personaNumber)"
+        case ("D", "date") where column.startOfPeriod != nil:
+            // The start of the persona's own period: the n-th month (week, ...) after this one's.
+            let unit = column.startOfPeriod ?? "month"
+            let step = unit == "quarter" ? "3 months" : "1 \(unit)"
+            return "(date_trunc('\(unit)', current_date) + \(personaNumber) * interval '\(step)')::date"
         case ("D", "date"):
             return "current_date + \(personaNumber)::int"
         case ("D", "timestamp"), ("D", "timestamptz"):

@@ -635,6 +635,10 @@ struct DraftOwnership {
         // A day after or before now where the policies compare the column with the clock;
         // an hour (a day) later than now where a check wants it after another column
         // (`check (ends_at > starts_at)`: both now, every setup row was refused).
+        // The start of a period a check asks for (`month = date_trunc('month', month)`:
+        // `current_date` passed on the first of the month only; round thirty-nine).
+        case ("D", "date") where column.startOfPeriod != nil:
+            return "date_trunc('\(column.startOfPeriod ?? "")', current_date)::date"
         case ("D", "date"):
             return ["current_date - 1", "current_date", "current_date + 1"][column.comparedWithNow + 1]
                 + (Self.laterThanAnother(column) ? " + 1" : "")

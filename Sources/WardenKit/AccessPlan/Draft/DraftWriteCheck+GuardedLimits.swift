@@ -24,20 +24,24 @@ extension DraftWriteCheck {
             // nothing said so; a learning app).
             let triggers = catalog.triggerBodies.filter { $0.key != table }.flatMap { other, bodies in
                 bodies.filter { $0.contains("raise") && Self.names(bare, in: $0) }
-                    .map { LimitGuard(body: $0, reader: "a trigger on \(other)", refused: "their writes") }
+                    .map { LimitGuard(body: $0, reader: "a trigger on \(other)", purpose: "to refuse their writes") }
             }
             let policies = catalog.policyHelperBodies.filter { $0.key != table }.sorted(by: { $0.key < $1.key })
                 .flatMap { other, bodies in
                     bodies.filter { Self.names(bare, in: $0) }
-                        .map { LimitGuard(body: $0, reader: "a policy on \(other)", refused: "their writes") }
+                        .map { LimitGuard(body: $0, reader: "a policy on \(other)", purpose: "to refuse their writes") }
                 }
             // Or an RPC users call, which raises (`generate()` spending a credit: `update
             // profiles set credits = credits - 1 ... if not found then raise`; an AI app's
             // credits were the user's own to raise; round thirty-eight). Its body must
             // compare the column (`credits > 0`): one returning it beside a caller check
             // "read a profile's `pricing_plan` to refuse their calls".
-            let functions = catalog.raisingFunctionBodies.filter { Self.names(bare, in: $0.body) }
-                .map { LimitGuard(body: $0.body, reader: "the function \($0.name)()", refused: "their calls", mustCompare: true) }
+            // Or one answering whether something is allowed (`can_use_model(user, model)`
+            // comparing `subscription_tier = 'pro'`: any user made themselves 'pro' and
+            // nothing said so; an AI chat app, round thirty-nine).
+            let functions = catalog.guardingFunctionBodies.filter { Self.names(bare, in: $0.body) }
+                .map { LimitGuard(body: $0.body, reader: "the function \($0.name)()",
+                                  purpose: $0.raises ? "to refuse their calls" : "to decide what they may do", mustCompare: true) }
             let guards = triggers + policies + functions
             guard !guards.isEmpty else { return [] }
             return (catalog.columns[table] ?? []).compactMap { column -> DraftWriteCheck? in
@@ -51,8 +55,8 @@ extension DraftWriteCheck {
                         + "where \(DraftOwnership.sqlName(owner)) = auth.uid()")
                 return DraftWriteCheck(
                     table: table, check: check,
-                    danger: "a signed-in user may change their own \(column.name), which \(reader.reader) reads to refuse "
-                        + "\(reader.refused) (an update of the user's own row went through)",
+                    danger: "a signed-in user may change their own \(column.name), which \(reader.reader) reads "
+                        + "\(reader.purpose) (an update of the user's own row went through)",
                     needsOwnRow: table, refusals: ["42501", "P0001"], noRowRefuses: true)
             }
         }
@@ -64,8 +68,8 @@ extension DraftWriteCheck {
         let body: String
         /// Who reads it, as the DANGER says (`a trigger on public.bills`).
         let reader: String
-        /// What it refuses (`their writes`, `their calls`).
-        let refused: String
+        /// Why it reads it (`to refuse their writes`, `to decide what they may do`).
+        let purpose: String
         /// Whether the body must compare a column (`credits > 0`) to read it, not only name it.
         var mustCompare = false
 
