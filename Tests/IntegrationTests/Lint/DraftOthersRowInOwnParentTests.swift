@@ -108,4 +108,41 @@ import TestSupport
         let report = try AccessPlanRunner(connection: connection, plan: plan).run()
         #expect(report.failures.isEmpty, "\(report.failures.map { "\($0.name): \($0.observed)" })")
     }
+
+    /// A message whose update policy checks only its sender, beside a trigger that keeps
+    /// its thread without a word (`new.thread_id := old.thread_id`): "may move their
+    /// messages into other users' threads" was a made-up DANGER, the update having
+    /// touched a row it did not move (a classes app's chat; round thirty-nine). Without
+    /// the trigger the move is a DANGER still.
+    @Test func aMoveATriggerUndoesIsNoMove() throws {
+        let schema = { (trigger: String) in """
+            create table public.threads (id uuid primary key default gen_random_uuid(),
+              owner_id uuid not null default auth.uid() references auth.users (id));
+            create table public.messages (id uuid primary key default gen_random_uuid(),
+              thread_id uuid not null references public.threads (id),
+              sender_id uuid not null default auth.uid() references auth.users (id), body text not null default '');
+            alter table public.threads enable row level security;
+            alter table public.messages enable row level security;
+            create policy "own" on public.threads for all using (owner_id = auth.uid()) with check (owner_id = auth.uid());
+            create policy "read" on public.messages for select
+              using (sender_id = auth.uid() or exists (select 1 from public.threads t where t.id = thread_id and t.owner_id = auth.uid()));
+            create policy "add" on public.messages for insert
+              with check (sender_id = auth.uid() and exists (select 1 from public.threads t where t.id = thread_id and t.owner_id = auth.uid()));
+            create policy "edit" on public.messages for update using (sender_id = auth.uid()) with check (sender_id = auth.uid());
+            \(trigger)
+            """ }
+        let move = "ava moves a public.messages row of ava's into a public.threads row of ben's"
+        let kept = try DraftRealProjectShapesTests.draft("keptthread", schema("""
+            create function public.keep_thread() returns trigger language plpgsql as $$
+            begin new.thread_id := old.thread_id; return new; end $$;
+            create trigger keep_thread before update on public.messages for each row execute function public.keep_thread();
+            """))
+        #expect(kept.dangerCells.isEmpty, "\(kept.dangerCells)")
+        #expect(kept.plan.checks.contains { $0.name == move + ", which keeps its thread_id as it was" }, "\(kept.plan.checks.map(\.name))")
+        #expect(kept.verified, "\(DraftRealProjectShapesTests.failures(kept))")
+        let open = try DraftRealProjectShapesTests.draft("movedthread", schema(""))
+        try DraftRealProjectShapesTests.expectWentThrough(
+            open, check: move, danger: "public.messages · ava: a signed-in user may move their public.messages rows into other users'")
+        #expect(open.verified, "\(DraftRealProjectShapesTests.failures(open))")
+    }
 }

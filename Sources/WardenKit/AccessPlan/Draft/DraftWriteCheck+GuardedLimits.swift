@@ -13,7 +13,7 @@ extension DraftWriteCheck {
     /// usage, ...), so that a trigger reading a display name makes no check. Kept as it
     /// came out, where the persona has an own row.
     static func guardedLimits(ownership: DraftOwnership, exposed: [String: String], personas: [Persona]) -> [DraftWriteCheck] {
-        guard let (writer, _, _, _) = writerAndOther(personas) else { return [] }
+        guard let (writer, writerEmail, _, _) = writerAndOther(personas) else { return [] }
         let catalog = ownership.catalog
         return exposed.sorted(by: { $0.value < $1.value }).flatMap { quoted, table -> [DraftWriteCheck] in
             guard let owner = ownership.ownerColumn(of: table) else { return [] }
@@ -58,6 +58,7 @@ extension DraftWriteCheck {
                     danger: "a signed-in user may change their own \(column.name), which \(reader.reader) reads "
                         + "\(reader.purpose) (an update of the user's own row went through)",
                     needsOwnRow: table, refusals: ["42501", "P0001"], noRowRefuses: true)
+                    .provingTheChange(of: column.name, in: quoted, ownedBy: owner, writerEmail: writerEmail)
             }
         }
     }

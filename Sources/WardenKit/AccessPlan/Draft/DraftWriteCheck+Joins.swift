@@ -44,7 +44,8 @@ extension DraftWriteCheck {
                 table: table, check: move,
                 danger: "a signed-in user may move themselves into another user's \(parent) rows through \(table) "
                     + "(an update of the user's own row naming another user's row went through)",
-                needsOwnRow: table, refusals: ["42501", "P0001"], noRowRefuses: true)]
+                needsOwnRow: table, refusals: ["42501", "P0001"], noRowRefuses: true)
+                .provingTheChange(of: membership.rowColumn, in: quoted, ownedBy: membership.userColumn, writerEmail: writerEmail)]
         }
     }
 }

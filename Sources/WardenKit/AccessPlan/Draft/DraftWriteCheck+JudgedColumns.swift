@@ -16,7 +16,7 @@ extension DraftWriteCheck {
     /// project's rules read is `selfPromotions`' check. Kept as it came out, where the
     /// persona has an own row.
     static func judgedColumns(ownership: DraftOwnership, exposed: [String: String], personas: [Persona]) -> [DraftWriteCheck] {
-        guard let (writer, _, _, _) = writerAndOther(personas) else { return [] }
+        guard let (writer, writerEmail, _, _) = writerAndOther(personas) else { return [] }
         let catalog = ownership.catalog
         return exposed.sorted(by: { $0.value < $1.value }).flatMap { quoted, table -> [DraftWriteCheck] in
             guard let owner = ownership.ownerColumn(of: table),
@@ -37,6 +37,7 @@ extension DraftWriteCheck {
                     danger: "a signed-in user may set \(column.name) to \(value) in their own row, which a policy lets "
                         + "another user update too (an update of the user's own row went through)",
                     needsOwnRow: table, refusals: ["42501", "P0001"], noRowRefuses: true)
+                    .provingTheChange(of: column.name, in: quoted, ownedBy: owner, writerEmail: writerEmail)
             }
         }
     }

@@ -11,7 +11,7 @@ extension DraftWriteCheck {
     /// third user's, which every user reads, dropped the check: a study platform whose
     /// subjects join any study, round thirty.)
     static func parentRowWrites(ownership: DraftOwnership, exposed: [String: String], personas: [Persona]) -> [DraftWriteCheck] {
-        guard let (writer, _, other, otherEmail) = writerAndOther(personas) else { return [] }
+        guard let (writer, writerEmail, other, otherEmail) = writerAndOther(personas) else { return [] }
         let columns = ownership.catalog.columns
         return exposed.sorted(by: { $0.value < $1.value }).flatMap { quoted, table -> [DraftWriteCheck] in
             guard ownership.membershipColumns(of: table) == nil, let owned = owningColumns(of: table, ownership) else { return [] }
@@ -64,7 +64,11 @@ extension DraftWriteCheck {
                         + "(an update of the user's own row naming another user's row went through)",
                     hiddenParent: parent, needsOwnRow: table, refusals: ["42501", "P0001"], noRowRefuses: true,
                     sameHoleAs: written.check.name)
-                return [written, moved]
+                // Proving the row moved, where its owner column says whose it is (a trigger
+                // keeping a message's thread, `new.thread_id := old.thread_id`, made a moved
+                // row of one that stayed: a made-up DANGER; round thirty-nine).
+                guard owned.isOwnerColumn, let owner = owned.columns.first else { return [written, moved] }
+                return [written, moved.provingTheChange(of: column.name, in: quoted, ownedBy: owner, writerEmail: writerEmail)]
             }
         }
     }

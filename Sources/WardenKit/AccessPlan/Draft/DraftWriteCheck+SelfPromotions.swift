@@ -26,7 +26,7 @@ extension DraftWriteCheck {
     /// so "may set their own role to 'manager'" was a made-up DANGER. The update's row is
     /// made by the admin first (`before`), the insert names the other's group.
     static func selfPromotions(ownership: DraftOwnership, exposed: [String: String], personas: [Persona]) -> [DraftWriteCheck] {
-        guard let (writer, _, other, otherEmail) = writerAndOther(personas) else { return [] }
+        guard let (writer, writerEmail, other, otherEmail) = writerAndOther(personas) else { return [] }
         let catalog = ownership.catalog
         return exposed.sorted(by: { $0.value < $1.value }).flatMap { quoted, table -> [DraftWriteCheck] in
             guard let owner = ownership.ownerColumn(of: table) else { return [] }
@@ -38,7 +38,8 @@ extension DraftWriteCheck {
                 let firstRow = (catalog.columns[table] ?? []).contains { $0.name == owner && $0.uniqueAlone }
                     && !catalog.signUpTriggersName(table)
                 let promotion = SelfPromotion(
-                    writer: writer, other: other, otherEmail: otherEmail, table: table, quoted: quoted, owner: owner,
+                    writer: writer, writerEmail: writerEmail, other: other, otherEmail: otherEmail, table: table,
+                    quoted: quoted, owner: owner,
                     column: column.name, value: value, group: group, firstRow: firstRow,
                     sample: ownership.sample(of: table).filter { ![owner, column.name, group?.column ?? ""].contains($0.column) })
                 return [column.signedInMayUpdate ? promotion.update() : nil,
@@ -54,7 +55,7 @@ extension DraftWriteCheck {
     /// The writer setting `column` to `value` on a row of its own, in a group of the
     /// other persona's where the table's rows belong to one.
     private struct SelfPromotion {
-        let writer: Persona, other: Persona, otherEmail: String
+        let writer: Persona, writerEmail: String, other: Persona, otherEmail: String
         let table: String, quoted: String, owner: String, column: String, value: String
         let group: GroupParent?
         /// One row per user, made by the user (no sign-up trigger): the insert is the
@@ -96,11 +97,12 @@ extension DraftWriteCheck {
                     + "values (\(values.map(\.1).joined(separator: ", "))) returning ctid) "
                     + "select set_config('\(setting)', coalesce((select ctid::text from made), ''), true)"
             }
-            return DraftWriteCheck(
+            let write = DraftWriteCheck(
                 table: table, check: check,
                 danger: "a signed-in user may set their own \(column) to \(value)\(inOthersRow), "
                     + "a privilege the project's rules read (an update of the user's own row went through)",
                 needsOwnRow: group == nil ? table : nil, refusals: ["42501", "P0001"], noRowRefuses: true)
+            return group == nil ? write.provingTheChange(of: column, in: quoted, ownedBy: owner, writerEmail: writerEmail) : write
         }
 
         func insert() -> DraftWriteCheck {
