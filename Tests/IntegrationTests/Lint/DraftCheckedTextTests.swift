@@ -70,6 +70,21 @@ import TestSupport
         #expect(draft.verified, "\(draft.report.failures.map { "\($0.name): \($0.observed)" })")
     }
 
+    /// A class's school year (`check (school_year ~ '^\d{4}-\d{4}$')`): no candidate
+    /// passed, no class was made, and everything under classes (members, groups, tasks,
+    /// submissions) went unprobed, 684 of 1233 probes (a classes app; round thirty-nine).
+    @Test func aSchoolYearIsTwoYears() throws {
+        let draft = try DraftRealProjectShapesTests.draft("schoolyear", """
+            create table public.classes (id uuid primary key default gen_random_uuid(),
+              teacher_id uuid not null default auth.uid() references auth.users (id),
+              school_year text not null check (school_year ~ '^\\d{4}-\\d{4}$'));
+            alter table public.classes enable row level security;
+            create policy "own" on public.classes for all to authenticated using (teacher_id = auth.uid()) with check (teacher_id = auth.uid());
+            """)
+        try DraftRealProjectShapesTests.expectEveryCellProbed(
+            draft, table: "classes", ava: Access(select: .own, insert: .own, update: .own, delete: .own))
+    }
+
     /// A path that must begin with its author's id, as a table keeping a Storage path
     /// checks it (`check (image_path like author_id::text || '/%')`, and `starts_with`):
     /// `'Draft image_path'` was refused, every setup row with it, and 18 cells of a photo

@@ -162,6 +162,38 @@ import TestSupport
         }, "\(draft.dangerCells)")
     }
 
+    /// Staff linked to their login by e-mail (`staff.email = auth.jwt() ->> 'email'`),
+    /// venues and their waitlists read through them: every staff row got
+    /// 'draft@example.com', no persona was staff anywhere, every venue, booking and
+    /// waitlist cell was "none", and anon reading every venue's waitlist (guests' phone
+    /// numbers) was no DANGER (a booking platform; round thirty-nine). A column compared
+    /// with the token's e-mail names its user: each persona's row holds the persona's.
+    @Test func staffLinkedByEMailAreThePersonas() throws {
+        let draft = try Self.draft("staffemail", """
+            create table public.venues (id uuid primary key default gen_random_uuid(), name text not null);
+            create table public.staff (id uuid primary key default gen_random_uuid(),
+              venue_id uuid not null references public.venues (id) on delete cascade, email text not null);
+            alter table public.venues enable row level security;
+            alter table public.staff enable row level security;
+            create policy "own" on public.staff for select using (email = auth.jwt() ->> 'email');
+            create policy "read" on public.venues for select
+              using (id in (select s.venue_id from public.staff s where s.email = auth.jwt() ->> 'email'));
+            create policy "update" on public.venues for update
+              using (id in (select s.venue_id from public.staff s where s.email = auth.jwt() ->> 'email'));
+            create table public.waitlist_entries (id uuid primary key default gen_random_uuid(),
+              venue_id uuid not null references public.venues (id) on delete cascade, guest_phone text not null);
+            alter table public.waitlist_entries enable row level security;
+            create policy "anon reads" on public.waitlist_entries for select to anon using (true);
+            create policy "staff" on public.waitlist_entries for all
+              using (venue_id in (select s.venue_id from public.staff s where s.email = auth.email()))
+              with check (venue_id in (select s.venue_id from public.staff s where s.email = auth.email()));
+            """)
+        try Self.expectEveryCellProbed(draft, table: "venues", ava: Access(select: .own, insert: .nothing, update: .own, delete: .nothing))
+        #expect(draft.plan.relations.first { $0.name == "waitlist_entries" }?.access["ava"]
+                == Access(select: .own, insert: .own, update: .own, delete: .own), "\(draft.yaml)")
+        #expect(draft.dangerCells.contains("public.waitlist_entries · anon: anon (no sign-in) sees every user's rows"), "\(draft.dangerCells)")
+    }
+
     /// Shared opening hours whose only user column records who last edited a row
     /// (`updated_by ... on delete set null`): "sees every user's rows (user column
     /// updated_by)" three times, though no row is any user's (a clinic; round

@@ -255,4 +255,22 @@ import TestSupport
             draft, table: "monthly_budgets", ava: Access(select: .own, insert: .own, update: .own, delete: .own))
         #expect(draft.yaml.contains("month: \"date_trunc('month', current_date)::date\""), "\(draft.yaml)")
     }
+
+    /// Bookings whose check spans two columns (`check (kind <> 'table' or area is not
+    /// null)`, `kind` 'table' by default): the setup left `area` NULL, every booking was
+    /// refused, and a definer function rewriting any booking "changed nothing", a WARN (a
+    /// booking platform; round thirty-nine). A column a pair check asks not to be NULL
+    /// gets a value.
+    @Test func aColumnAPairCheckAsksForIsGiven() throws {
+        let draft = try DraftRealProjectShapesTests.draft("paircheck", """
+            create table public.bookings (id uuid primary key default gen_random_uuid(),
+              user_id uuid not null default auth.uid() references auth.users (id),
+              kind text not null default 'table', area text,
+              constraint table_needs_area check (kind <> 'table' or area is not null));
+            alter table public.bookings enable row level security;
+            create policy "own" on public.bookings for all to authenticated using (user_id = auth.uid()) with check (user_id = auth.uid());
+            """)
+        try DraftRealProjectShapesTests.expectEveryCellProbed(
+            draft, table: "bookings", ava: Access(select: .own, insert: .own, update: .own, delete: .own))
+    }
 }

@@ -73,6 +73,10 @@ struct DraftCatalog {
         /// A date or time its table's policies compare with the clock: 1 when they ask
         /// for one after it (`valid_until > now()`), -1 before it (`starts_at <= now()`).
         var comparedWithNow = 0
+        /// A text column the policies, or the helpers they call, compare with the signed-in
+        /// user's e-mail (`staff.email = auth.jwt() ->> 'email'`, `auth.email()`): it names
+        /// its user by e-mail, and each persona's row gets the persona's.
+        var comparedWithTokenEmail = false
         /// Its default, as `pg_get_expr` spells it (`true`, `'draft'::text`), if it has one.
         var defaultExpression: String? = nil
         /// The largest whole number its own checks name (`grade between 0 and 100`: 100).
@@ -89,6 +93,15 @@ struct DraftCatalog {
         var keyPart: KeyPart? = nil
         /// Its default is `true`.
         var defaultsToTrue: Bool { defaultExpression == "true" }
+        /// A check on it and another column asks it not to be NULL in one branch (`check
+        /// (kind <> 'table' or area is not null)`): a row left without it may break the
+        /// check where the other column keeps its default (every booking refused, and a
+        /// definer function rewriting any booking changed "nothing", a WARN; round
+        /// thirty-nine). Its rows and samples give it a value.
+        var askedNotNullByAPairCheck: Bool {
+            let spelled = "(\(DraftOwnership.sqlName(name)) IS NOT NULL)"
+            return pairChecks.contains { $0.contains(spelled) }
+        }
         /// The value its table's read policies show rows by, and one they do not, where
         /// its default does not show them (`using (is_published or author_id =
         /// auth.uid())`: true and false; `status = 'published'`: 'published' and
@@ -495,6 +508,7 @@ struct DraftCatalog {
         }
         catalog.findUserCallOwners()
         catalog.markColumnsComparedWithNow()
+        catalog.markColumnsComparedWithTokenEmail()
         catalog.markColumnsRequiredByChecks()
         catalog.addPairChecksOfInsertPolicies()
         catalog.markColumnsShowingRows()
@@ -917,6 +931,31 @@ struct DraftCatalog {
                         columns[parent]?[index].spentByChildTriggers = true
                     }
                 }
+            }
+        }
+    }
+
+    /// Sets `Column.comparedWithTokenEmail`: each text column named as the policies, or the
+    /// helpers they call, compare a column with the token's e-mail. (Staff linked to their
+    /// login by e-mail all got 'draft@example.com': no persona was staff of any venue,
+    /// every venue, booking and waitlist cell was "none", and anon reading every venue's
+    /// waitlist was no DANGER; a booking platform, round thirty-nine.)
+    private mutating func markColumnsComparedWithTokenEmail() {
+        let email = #"(?:\(*\s*auth\.jwt\(\)\s*->>\s*'email'(?:::text)?\s*\)*|auth\.email\(\))"#
+        let column = #"(?:\w+\.)?"?(\w+)"?(?:::text)?\)*"#
+        guard let before = try? Regex(column + #"\s*=\s*"# + email).ignoresCase(),
+              let after = try? Regex(email + #"\s*=\s*\(*"# + column).ignoresCase() else { return }
+        let texts = Array(policyExpressions.values.joined()) + Array(policyHelperBodies.values.joined())
+        var names: Set<String> = []
+        for text in texts where text.contains("email") {
+            for match in text.matches(of: before) + text.matches(of: after) {
+                if let name = match.output[1].substring { names.insert(name.lowercased()) }
+            }
+        }
+        guard !names.isEmpty else { return }
+        for (table, tableColumns) in columns {
+            for index in tableColumns.indices where tableColumns[index].category == "S" && names.contains(tableColumns[index].name.lowercased()) {
+                columns[table]?[index].comparedWithTokenEmail = true
             }
         }
     }

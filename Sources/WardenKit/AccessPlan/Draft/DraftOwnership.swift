@@ -318,7 +318,15 @@ struct DraftOwnership {
         expression.replacingOccurrences(
             of: #"(auth\.uid\(\)|\(\s*SELECT\s+auth\.uid\(\)\s+AS\s+uid\s*\))\s+IS\s+NOT\s+NULL"#,
             with: "", options: [.regularExpression, .caseInsensitive]
-        ).contains("auth.uid()")
+        ).contains("auth.uid()") || comparesTheTokensEmail(expression)
+    }
+
+    /// Whether a policy expression compares something with the signed-in user's e-mail
+    /// (`s.email = (auth.jwt() ->> 'email'::text)`, `auth.email()`): staff linked to
+    /// their login by e-mail are the rows' users as much as a user id would make them.
+    static func comparesTheTokensEmail(_ expression: String) -> Bool {
+        expression.contains("email") && expression.range(
+            of: #"=\s*\(*\s*auth\.jwt\(\)\s*->>\s*'email'|auth\.email\(\)"#, options: .regularExpression) != nil
     }
 
     /// Whether the expression picks the row's key out of a subquery that calls a function
@@ -474,6 +482,9 @@ struct DraftOwnership {
                 || (inSetup && column.writable && column.uniqueAlone && Self.isConstant(column.defaultExpression))
                 // A number a child's trigger spends (`stock`), plenty of it in the setup.
                 || (inSetup && column.spentByChildTriggers)
+                // An e-mail the policies compare with the signed-in user's: the persona's.
+                || (column.writable && column.comparedWithTokenEmail)
+                || (column.writable && column.askedNotNullByAPairCheck)
         }
         // No column an insert must give: the first it may give (an identity column that is
         // GENERATED ALWAYS refuses a value, so a sample naming it proves nothing).
@@ -492,6 +503,7 @@ struct DraftOwnership {
             }
             if column.name == owner || column.name == membershipUser { return (column.name, "auth.uid()") }
             if column.name == textOwner { return (column.name, "auth.uid()::text") }
+            if column.comparedWithTokenEmail { return (column.name, "auth.email()") }
             if column.copiedToAUserByTrigger { return (column.name, "auth.uid()") }
             // The user a rule in a helper finds by it (`can_edit(auth.uid(), docs.*)`
             // reading `owner_id default auth.uid()`): another user's row names that user.
