@@ -22,6 +22,8 @@ import Testing
         #expect(MatrixReport.observedCheck("as expected (UPDATE 0)") == "refused (no row written)")
         // A check its verify decides ("gets role 'admin'" beside its DANGER read "as expected (1 rows)").
         #expect(MatrixReport.observedCheck("as expected (verify held)") == "holds (the admin's verify query says so)")
+        #expect(MatrixReport.observedCheck("as expected (UPDATE 1, verify held)") == "went through (1 row)")
+        #expect(MatrixReport.observedCheck("as expected (UPDATE 0, verify held)") == "refused (no row written)")
     }
 
     /// The relations' column is as wide as the relations' names, not the longest function

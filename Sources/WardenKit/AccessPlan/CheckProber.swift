@@ -139,8 +139,11 @@ struct CheckProber {
                 // A check the admin's `verify` decides says so ("1 rows" of `select 1`,
                 // beside a DANGER, said nothing of what was verified).
                 let rows = result.rows.count
-                observed = check.verify != nil ? "as expected (verify held)"
-                    : "as expected (\(result.columns.isEmpty ? result.commandTag : "\(rows) row\(rows == 1 ? "" : "s")"))"
+                let what = result.columns.isEmpty ? result.commandTag : "\(rows) row\(rows == 1 ? "" : "s")"
+                // A write's count beside its verify: "went through (1 row)" where the verify
+                // proves what it changed, "refused" where it wrote none.
+                observed = check.verify == nil ? "as expected (\(what))"
+                    : result.columns.isEmpty && !what.isEmpty ? "as expected (\(what), verify held)" : "as expected (verify held)"
             case nil: observed = "as expected"
             }
         }

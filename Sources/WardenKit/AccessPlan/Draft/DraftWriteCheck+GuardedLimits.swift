@@ -49,16 +49,14 @@ extension DraftWriteCheck {
                       Self.namesALimit(column.name),
                       let reader = guards.first(where: { $0.reads(column.name.lowercased()) }),
                       let value = changedValue(of: column) else { return nil }
-                let check = expectingOneRow(
-                    "\(writer.name) changes \(column.name) in a \(table) row of \(writer.name)'s", writer: writer,
+                return ownRowUpdate(
+                    "\(writer.name) changes \(column.name) in a \(table) row of \(writer.name)'s",
+                    writer: writer, writerEmail: writerEmail,
                     sql: "update \(quoted) set \(DraftOwnership.sqlName(column.name)) = \(value) "
-                        + "where \(DraftOwnership.sqlName(owner)) = auth.uid()")
-                return DraftWriteCheck(
-                    table: table, check: check,
+                        + "where \(DraftOwnership.sqlName(owner)) = auth.uid()",
+                    table: table, quoted: quoted, column: column.name, owner: owner,
                     danger: "a signed-in user may change their own \(column.name), which \(reader.reader) reads "
-                        + "\(reader.purpose) (an update of the user's own row went through)",
-                    needsOwnRow: table, refusals: ["42501", "P0001"], noRowRefuses: true)
-                    .provingTheChange(of: column.name, in: quoted, ownedBy: owner, writerEmail: writerEmail)
+                        + "\(reader.purpose) (an update of the user's own row went through)")
             }
         }
     }

@@ -27,17 +27,15 @@ extension DraftWriteCheck {
                       Self.namesAJudgement(column.name), privilegedValue(of: column, catalog: catalog) == nil,
                       let value = judgedValue(of: column) else { return nil }
                 let name = DraftOwnership.sqlName(column.name)
-                let check = expectingOneRow(
-                    "\(writer.name) sets \(column.name) to \(value) in a \(table) row of \(writer.name)'s", writer: writer,
+                return ownRowUpdate(
+                    "\(writer.name) sets \(column.name) to \(value) in a \(table) row of \(writer.name)'s",
+                    writer: writer, writerEmail: writerEmail,
                     sql: "update \(quoted) set \(name) = \(value) where ctid = (select r.ctid from \(quoted) r "
                         + "where r.\(DraftOwnership.sqlName(owner)) = auth.uid() and r.\(name) is distinct from \(value) "
-                        + "order by r.ctid limit 1)")
-                return DraftWriteCheck(
-                    table: table, check: check,
+                        + "order by r.ctid limit 1)",
+                    table: table, quoted: quoted, column: column.name, owner: owner,
                     danger: "a signed-in user may set \(column.name) to \(value) in their own row, which a policy lets "
-                        + "another user update too (an update of the user's own row went through)",
-                    needsOwnRow: table, refusals: ["42501", "P0001"], noRowRefuses: true)
-                    .provingTheChange(of: column.name, in: quoted, ownedBy: owner, writerEmail: writerEmail)
+                        + "another user update too (an update of the user's own row went through)")
             }
         }
     }

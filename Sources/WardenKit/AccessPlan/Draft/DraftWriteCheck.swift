@@ -103,6 +103,19 @@ struct DraftWriteCheck {
         return proving
     }
 
+    /// The check `name` of an update of the writer's own row of `table` (`sql`) setting
+    /// `column`, which its owner column `owner` names: kept as it came out, refused by
+    /// 42501, P0001 or no row, where the writer has an own row, and proving the change.
+    static func ownRowUpdate(
+        _ name: String, writer: Persona, writerEmail: String, sql: String, table: String, quoted: String,
+        column: String, owner: String, danger: String
+    ) -> DraftWriteCheck {
+        DraftWriteCheck(
+            table: table, check: expectingOneRow(name, writer: writer, sql: sql), danger: danger,
+            needsOwnRow: table, refusals: ["42501", "P0001"], noRowRefuses: true)
+            .provingTheChange(of: column, in: quoted, ownedBy: owner, writerEmail: writerEmail)
+    }
+
     /// The setting that carries the writer's values of a column from `before` to `verify`.
     static let heldSetting = "pgwarden.held_values"
 

@@ -15,7 +15,8 @@ package struct MatrixReport {
 
     /// What an observed check's write did, in a word or two: `went through (1 row)`
     /// for `as expected (UPDATE 1)`, `refused (42501)` for `SQLSTATE 42501`, `holds (the
-    /// admin's verify query says so)` for a check its verify decides.
+    /// admin's verify query says so)` for a check its verify decides; a write's own
+    /// count where the verify stood beside it (`as expected (UPDATE 1, verify held)`).
     static func observedCheck(_ observed: String) -> String {
         if observed.hasPrefix("SQLSTATE ") { return "refused (\(observed.dropFirst("SQLSTATE ".count)))" }
         if observed == "as expected (verify held)" { return "holds (the admin's verify query says so)" }
