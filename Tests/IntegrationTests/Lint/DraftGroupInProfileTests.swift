@@ -57,6 +57,18 @@ import TestSupport
         #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
     }
 
+    /// Where users may insert their profile, joining another company by a second profile
+    /// is refused only because the first is there (23505): no check is kept for it, the
+    /// move being the check (kept, "refused (23505)" read as a guard; round thirty-nine).
+    @Test func aSecondProfileRefusedByItsKeyIsNoJoinCheck() throws {
+        let draft = try DraftRealProjectShapesTests.draft("groupinprofileinsert", Self.schema(profileUpdate: """
+            create policy "own profile insert" on public.profiles for insert to authenticated with check (id = auth.uid());
+            """))
+        let names = draft.plan.checks.map(\.name)
+        #expect(!names.contains { $0.hasPrefix("ava joins a public.companies row of ben's") }, "\(names)")
+        #expect(names.contains(Self.moveCheck), "\(names)")
+    }
+
     /// The same, with the profile's company kept from clients (only `full_name` may be
     /// updated): each persona still has its company, and the move is refused, no DANGER.
     @Test func aCompanyClientsMayNotSetIsNoDanger() throws {
