@@ -272,5 +272,17 @@ import TestSupport
             """)
         try DraftRealProjectShapesTests.expectEveryCellProbed(
             draft, table: "bookings", ava: Access(select: .own, insert: .own, update: .own, delete: .own))
+        // Not where another branch wants it NULL beside the default (a room's
+        // `deactivated_at`, NULL while its status is 'active').
+        let rooms = try DraftRealProjectShapesTests.draft("paircheckboth", """
+            create table public.rooms (id uuid primary key default gen_random_uuid(),
+              owner_id uuid not null default auth.uid() references auth.users (id),
+              status text not null default 'active', deactivated_at timestamptz,
+              check ((status = 'active' and deactivated_at is null) or (status = 'deactivated' and deactivated_at is not null)));
+            alter table public.rooms enable row level security;
+            create policy "own" on public.rooms for all to authenticated using (owner_id = auth.uid()) with check (owner_id = auth.uid());
+            """)
+        try DraftRealProjectShapesTests.expectEveryCellProbed(
+            rooms, table: "rooms", ava: Access(select: .own, insert: .own, update: .own, delete: .own))
     }
 }

@@ -98,9 +98,12 @@ struct DraftCatalog {
         /// check where the other column keeps its default (every booking refused, and a
         /// definer function rewriting any booking changed "nothing", a WARN; round
         /// thirty-nine). Its rows and samples give it a value.
+        /// (Not where another branch asks it to be NULL: `(status = 'active' and
+        /// deactivated_at is null) or (status = 'deactivated' and deactivated_at is not
+        /// null)` wants none beside the default status, and a value lost every room.)
         var askedNotNullByAPairCheck: Bool {
-            let spelled = "(\(DraftOwnership.sqlName(name)) IS NOT NULL)"
-            return pairChecks.contains { $0.contains(spelled) }
+            let name = DraftOwnership.sqlName(name)
+            return pairChecks.contains { $0.contains("(\(name) IS NOT NULL)") && !$0.contains("(\(name) IS NULL)") }
         }
         /// The value its table's read policies show rows by, and one they do not, where
         /// its default does not show them (`using (is_published or author_id =
