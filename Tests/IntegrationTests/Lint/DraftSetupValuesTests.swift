@@ -284,5 +284,15 @@ import TestSupport
             """)
         try DraftRealProjectShapesTests.expectEveryCellProbed(
             rooms, table: "rooms", ava: Access(select: .own, insert: .own, update: .own, delete: .own))
+        // Nor an either-or (a member's booking or a guest's).
+        let bookings = try DraftRealProjectShapesTests.draft("paircheckxor", """
+            create table public.bookings (id uuid primary key default gen_random_uuid(),
+              member_id uuid default auth.uid() references auth.users (id), guest_name text,
+              check ((member_id is not null) <> (guest_name is not null and btrim(guest_name) <> '')));
+            alter table public.bookings enable row level security;
+            create policy "own" on public.bookings for all to authenticated using (member_id = auth.uid()) with check (member_id = auth.uid());
+            """)
+        try DraftRealProjectShapesTests.expectEveryCellProbed(
+            bookings, table: "bookings", ava: Access(select: .own, insert: .own, update: .own, delete: .own))
     }
 }

@@ -98,12 +98,17 @@ struct DraftCatalog {
         /// check where the other column keeps its default (every booking refused, and a
         /// definer function rewriting any booking changed "nothing", a WARN; round
         /// thirty-nine). Its rows and samples give it a value.
-        /// (Not where another branch asks it to be NULL: `(status = 'active' and
-        /// deactivated_at is null) or (status = 'deactivated' and deactivated_at is not
-        /// null)` wants none beside the default status, and a value lost every room.)
+        /// Only as a branch of an OR, and not where another branch asks it to be NULL:
+        /// `(status = 'active' and deactivated_at is null) or (status = 'deactivated' and
+        /// deactivated_at is not null)` wants none beside the default status, and a value
+        /// lost every room; nor an either-or, `(member_id is not null) <> (guest_name is not
+        /// null)`, which a guest's name beside the member's broke.
         var askedNotNullByAPairCheck: Bool {
-            let name = DraftOwnership.sqlName(name)
-            return pairChecks.contains { $0.contains("(\(name) IS NOT NULL)") && !$0.contains("(\(name) IS NULL)") }
+            let test = "(\(DraftOwnership.sqlName(name)) IS NOT NULL)"
+            return pairChecks.contains { check in
+                (check.contains(" OR " + test) || check.contains(test + " OR "))
+                    && !check.contains("(\(DraftOwnership.sqlName(name)) IS NULL)")
+            }
         }
         /// The value its table's read policies show rows by, and one they do not, where
         /// its default does not show them (`using (is_published or author_id =
