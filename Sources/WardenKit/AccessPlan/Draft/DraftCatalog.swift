@@ -105,9 +105,13 @@ struct DraftCatalog {
         /// null)`, which a guest's name beside the member's broke.
         var askedNotNullByAPairCheck: Bool {
             let test = "(\(DraftOwnership.sqlName(name)) IS NOT NULL)"
+            // (Nor one of two columns to give, `storage_path is not null or legacy_blob_id
+            // is not null`: the sample's path does, and a legacy id beside it made the
+            // setup's attachments migrated ones, another kind.)
             return pairChecks.contains { check in
                 (check.contains(" OR " + test) || check.contains(test + " OR "))
                     && !check.contains("(\(DraftOwnership.sqlName(name)) IS NULL)")
+                    && check.components(separatedBy: " IS NOT NULL)").count == 2
             }
         }
         /// The value its table's read policies show rows by, and one they do not, where
