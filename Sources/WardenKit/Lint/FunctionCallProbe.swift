@@ -591,10 +591,24 @@ struct FunctionCallProbe {
                 owners.append((table, rows.shown, rows.condition.replacingOccurrences(of: "$user", with: "'\(id)'")))
                 continue
             }
+            // Or addressed to the user's e-mail (`user_invitations.email`, beside the inviter's
+            // `invited_by`): accepting one's own invitation was a DANGER with the advice to
+            // revoke it (an HR app's `accept_user_invitation`; round thirty-nine).
+            let addressed = (context.plan.persona(named: persona)?.user?.email).flatMap { email in
+                ownership?.catalog.columns[table]?.first(where: {
+                    $0.comparedWithTokenEmail || ($0.category == "S" && DraftOwnership.namesAnEmail($0))
+                }).map { (column: $0.name, condition: "\(SQL.quoteIdentifier($0.name)) = \(SQL.quoteLiteral(email))") }
+            }
             if let column = ownership.flatMap({
                 $0.ownerColumn(of: table) ?? $0.catalog.userColumns[table] ?? $0.membershipColumns(of: table)?.userColumn
             }) {
-                owners.append((table, "\(table).\(column)", "\(SQL.quoteIdentifier(column))::text = '\(id)'"))
+                let mine = "\(SQL.quoteIdentifier(column))::text = '\(id)'"
+                owners.append((table, "\(table).\(column)" + (addressed.map { " or \($0.column)" } ?? ""),
+                               addressed.map { "(\(mine) or \($0.condition))" } ?? mine))
+                continue
+            }
+            if let addressed {
+                owners.append((table, "\(table).\(addressed.column)", addressed.condition))
                 continue
             }
             // A group with no user column is its members' (`groups` of `members (group_id,

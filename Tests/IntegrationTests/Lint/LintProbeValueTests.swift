@@ -549,6 +549,41 @@ import TestSupport
                 "\(call.consequence?.evidence ?? [])")
     }
 
+    /// Accepting one's own invitation, addressed to the user's e-mail and made by an
+    /// inviter (`invited_by`): the invitation was "another user's row" by its inviter, and
+    /// the call a DANGER with the advice to revoke what every invitee needs (an HR app's
+    /// `accept_user_invitation`; round thirty-nine). A row addressed to the user's e-mail
+    /// is the user's too.
+    @Test func acceptingOnesOwnInvitationIsNoConsequence() throws {
+        let (report, _) = try lint("""
+            create table public.user_roles (user_id uuid references auth.users (id) on delete cascade, role text not null,
+              primary key (user_id, role));
+            alter table public.user_roles enable row level security;
+            create table public.user_invitations (id uuid primary key default gen_random_uuid(), email text not null unique,
+              role text not null default 'worker', invited_by uuid references auth.users (id), accepted_at timestamptz);
+            alter table public.user_invitations enable row level security;
+            insert into public.user_invitations (email) values ('ava.draft@example.com');
+            create function public.accept_user_invitation(invite_email text) returns void language plpgsql security definer
+              set search_path = '' as $$
+            declare invite record;
+            begin
+              select * into invite from public.user_invitations where email = invite_email;
+              if not found then raise exception 'Invalid invitation'; end if;
+              if invite.email <> (select email from auth.users where id = auth.uid()) then raise exception 'Email mismatch'; end if;
+              insert into public.user_roles (user_id, role) values (auth.uid(), invite.role);
+              update public.user_invitations set accepted_at = now() where email = invite_email;
+            end $$;
+            revoke all on function public.accept_user_invitation(text) from public;
+            grant execute on function public.accept_user_invitation(text) to authenticated;
+            """)
+        let call = try #require(report.findings.first {
+            $0.rule == .authenticatedSecurityDefinerFunctionExecutable && $0.subject == "public.accept_user_invitation(text)"
+        })
+        #expect(!call.isDanger, "\(call.consequence?.evidence ?? [])")
+        #expect(call.consequence?.evidence.last?.contains("public.user_invitations.invited_by or email") == true,
+                "\(call.consequence?.evidence ?? [])")
+    }
+
     /// Onboarding that makes a team for the caller and makes the caller its owner: the
     /// team's rules go through its memberships, so `teams` had no owner column, and the
     /// call was a DANGER whose advice (revoke execute) breaks sign-up. Whose a team is,
