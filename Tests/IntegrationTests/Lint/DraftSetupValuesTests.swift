@@ -294,5 +294,15 @@ import TestSupport
             """)
         try DraftRealProjectShapesTests.expectEveryCellProbed(
             bookings, table: "bookings", ava: Access(select: .own, insert: .own, update: .own, delete: .own))
+        // Nor where another check ties it to a column left NULL (a latitude without its longitude).
+        let places = try DraftRealProjectShapesTests.draft("paircheckpin", """
+            create table public.places (id uuid primary key default gen_random_uuid(),
+              owner_id uuid not null default auth.uid() references auth.users (id),
+              map_visible boolean not null default true, lat numeric, lng numeric,
+              check ((lat is null) = (lng is null)), check (not map_visible or lat is not null));
+            alter table public.places enable row level security;
+            create policy "own" on public.places for all to authenticated using (owner_id = auth.uid()) with check (owner_id = auth.uid());
+            """)
+        #expect(places.plan.relations.first { $0.name == "places" }?.sample.contains { $0.column == "lat" } != true, "\(places.yaml)")
     }
 }

@@ -108,9 +108,12 @@ struct DraftCatalog {
             // (Nor one of two columns to give, `storage_path is not null or legacy_blob_id
             // is not null`: the sample's path does, and a legacy id beside it made the
             // setup's attachments migrated ones, another kind.)
-            return pairChecks.contains { check in
+            // (And no check of it asks it NULL in some case: `(lat is null) = (lng is null)`
+            // beside `not map_visible or lat is not null`, a latitude without a longitude
+            // lost every listing's place.)
+            let null = "(\(DraftOwnership.sqlName(name)) IS NULL)"
+            return !pairChecks.contains { $0.contains(null) } && pairChecks.contains { check in
                 (check.contains(" OR " + test) || check.contains(test + " OR "))
-                    && !check.contains("(\(DraftOwnership.sqlName(name)) IS NULL)")
                     && check.components(separatedBy: " IS NOT NULL)").count == 2
             }
         }
