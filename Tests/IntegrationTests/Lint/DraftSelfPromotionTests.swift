@@ -783,7 +783,7 @@ import TestSupport
     /// thirty-nine). The check proves the value changed; where it did not, it is kept
     /// expecting it unchanged. So for a grade a trigger pins.
     @Test func aTriggerPuttingTheValueBackIsNoPromotion() throws {
-        let draft = try DraftRealProjectShapesTests.draft("pinnedrole", """
+        let schema = { (trigger: String) in """
             create type public.user_role as enum ('student', 'admin');
             create table public.profiles (id uuid primary key references auth.users (id) on delete cascade,
               role public.user_role not null default 'student');
@@ -792,6 +792,12 @@ import TestSupport
               as $$ select exists (select 1 from public.profiles where id = auth.uid() and role = 'admin') $$;
             create policy "read" on public.profiles for select using (id = auth.uid() or public.is_admin());
             create policy "update" on public.profiles for update using (id = auth.uid()) with check (id = auth.uid());
+            create function public.on_signup() returns trigger language plpgsql security definer set search_path = public as $$
+            begin insert into public.profiles (id) values (new.id); return new; end $$;
+            create trigger on_signup after insert on auth.users for each row execute function public.on_signup();
+            \(trigger)
+            """ }
+        let draft = try DraftRealProjectShapesTests.draft("pinnedrole", schema("""
             create function public.pin_role() returns trigger language plpgsql security definer set search_path = public as $$
             begin
               if auth.uid() is not null and new.role is distinct from old.role and not public.is_admin() then
@@ -800,10 +806,7 @@ import TestSupport
               return new;
             end $$;
             create trigger pin_role before update on public.profiles for each row execute function public.pin_role();
-            create function public.on_signup() returns trigger language plpgsql security definer set search_path = public as $$
-            begin insert into public.profiles (id) values (new.id); return new; end $$;
-            create trigger on_signup after insert on auth.users for each row execute function public.on_signup();
-            """)
+            """))
         #expect(!draft.dangerCells.contains { $0.contains("role") }, "\(draft.dangerCells)")
         let check = try #require(draft.plan.checks.first {
             $0.name == "ava sets role to 'admin' in a public.profiles row of ava's, which keeps its role as it was"
@@ -812,19 +815,7 @@ import TestSupport
                 "\(draft.yaml)")
         #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
 
-        let open = try DraftRealProjectShapesTests.draft("unpinnedrole", """
-            create type public.user_role as enum ('student', 'admin');
-            create table public.profiles (id uuid primary key references auth.users (id) on delete cascade,
-              role public.user_role not null default 'student');
-            alter table public.profiles enable row level security;
-            create function public.is_admin() returns boolean language sql stable security definer set search_path = public
-              as $$ select exists (select 1 from public.profiles where id = auth.uid() and role = 'admin') $$;
-            create policy "read" on public.profiles for select using (id = auth.uid() or public.is_admin());
-            create policy "update" on public.profiles for update using (id = auth.uid()) with check (id = auth.uid());
-            create function public.on_signup() returns trigger language plpgsql security definer set search_path = public as $$
-            begin insert into public.profiles (id) values (new.id); return new; end $$;
-            create trigger on_signup after insert on auth.users for each row execute function public.on_signup();
-            """)
+        let open = try DraftRealProjectShapesTests.draft("unpinnedrole", schema(""))
         try DraftRealProjectShapesTests.expectWentThrough(
             open, check: "ava sets role to 'admin' in a public.profiles row of ava's",
             danger: "public.profiles · ava: a signed-in user may set their own role to 'admin'")
