@@ -93,24 +93,21 @@ struct DraftCatalog {
         var keyPart: KeyPart? = nil
         /// Its default is `true`.
         var defaultsToTrue: Bool { defaultExpression == "true" }
-        /// A check on it and another column asks it not to be NULL in one branch (`check
-        /// (kind <> 'table' or area is not null)`): a row left without it may break the
-        /// check where the other column keeps its default (every booking refused, and a
-        /// definer function rewriting any booking changed "nothing", a WARN; round
-        /// thirty-nine). Its rows and samples give it a value.
-        /// Only as a branch of an OR, and not where another branch asks it to be NULL:
-        /// `(status = 'active' and deactivated_at is null) or (status = 'deactivated' and
-        /// deactivated_at is not null)` wants none beside the default status, and a value
-        /// lost every room; nor an either-or, `(member_id is not null) <> (guest_name is not
-        /// null)`, which a guest's name beside the member's broke.
+        /// A check on it and another column asks it not to be NULL as a branch of an OR
+        /// (`check (kind <> 'table' or area is not null)`): a row left without it may break
+        /// the check where the other column keeps its default (every booking refused, and
+        /// a definer function rewriting any booking changed "nothing", a WARN; round
+        /// thirty-nine). Its rows and samples give it a value. Not where:
+        /// - a check of it asks it to be NULL in some case (`(status = 'active' and
+        ///   deactivated_at is null) or ...`: a value lost every room; `(lat is null) =
+        ///   (lng is null)`: a latitude without its longitude lost every place);
+        /// - the check is an either-or (`(member_id is not null) <> (guest_name is not
+        ///   null)`: a guest's name beside the member's broke every booking);
+        /// - the check asks for one of two columns (`storage_path is not null or
+        ///   legacy_blob_id is not null`: the sample's path gives it, and a legacy id
+        ///   beside it made the setup's attachments another kind).
         var askedNotNullByAPairCheck: Bool {
             let test = "(\(DraftOwnership.sqlName(name)) IS NOT NULL)"
-            // (Nor one of two columns to give, `storage_path is not null or legacy_blob_id
-            // is not null`: the sample's path does, and a legacy id beside it made the
-            // setup's attachments migrated ones, another kind.)
-            // (And no check of it asks it NULL in some case: `(lat is null) = (lng is null)`
-            // beside `not map_visible or lat is not null`, a latitude without a longitude
-            // lost every listing's place.)
             let null = "(\(DraftOwnership.sqlName(name)) IS NULL)"
             return !pairChecks.contains { $0.contains(null) } && pairChecks.contains { check in
                 (check.contains(" OR " + test) || check.contains(test + " OR "))
@@ -933,7 +930,7 @@ struct DraftCatalog {
         for (child, bodies) in triggerBodies {
             let parents = Set((columns[child] ?? []).compactMap { $0.reference?.table }).subtracting([child])
             for parent in parents {
-                let bare = String(parent.split(separator: ".").last ?? Substring(parent)).lowercased()
+                let bare = DraftOwnership.bareName(of: parent)
                 let naming = bodies.filter { $0.contains(bare) && $0.contains("raise") }
                 guard !naming.isEmpty else { continue }
                 for (index, column) in (columns[parent] ?? []).enumerated()
@@ -1050,10 +1047,7 @@ struct DraftCatalog {
             bodies.contains { body in
                 body.range(of: #"auth\.(uid|jwt|role|email)\s*\(|request\.jwt\.claim"#, options: .regularExpression) != nil
                     || calls.contains { body.contains($0) }
-                    || userDefaulted.contains { table in
-                        body.contains(DraftOwnership.bareName(of: table)) && body.range(
-                            of: #"insert\s+into\s+"# + DraftOwnership.namePattern(of: table) + #"[\s(]"#, options: .regularExpression) != nil
-                    }
+                    || userDefaulted.contains { DraftOwnership.inserts(into: $0, in: body) }
             }
         }.keys)
         let signUpBodies = (results[8].first?.first ?? nil) ?? ""

@@ -910,19 +910,24 @@ struct DraftOwnership {
     /// public.item_events`), as the catalog names them.
     func tablesWrittenByInsertTriggers(of table: String) -> [String] {
         tablesNamedByTriggers(of: table).compactMap { other, bodies in
-            bodies.contains { body in
-                body.range(of: #"insert\s+into\s+"# + Self.namePattern(of: other) + #"[\s(]"#, options: .regularExpression) != nil
-            } ? other : nil
+            bodies.contains { Self.inserts(into: other, in: $0) } ? other : nil
         }
     }
 
+    /// Whether a function body (lowercased) inserts rows into `table` (`insert into
+    /// public.item_events (...)`, qualified or not).
+    static func inserts(into table: String, in body: String) -> Bool {
+        body.contains(bareName(of: table))
+            && body.range(of: #"insert\s+into\s+"# + namePattern(of: table) + #"[\s(]"#, options: .regularExpression) != nil
+    }
+
     /// The other tables `table`'s triggers, or the project's functions they call, read
-    /// (`from team_members`, `join ...`) and do not write: a guard refusing a writer who
-    /// is no member (`if not is_member(new.team_id) then raise`) needs their rows first.
-    func tablesReadByTriggers(of table: String) -> [String] {
+    /// (`from team_members`, `join ...`), but those in `written` (what its insert triggers
+    /// write, `tablesWrittenByInsertTriggers`): a guard refusing a writer who is no member
+    /// (`if not is_member(new.team_id) then raise`) needs their rows first.
+    func tablesReadByTriggers(of table: String, besides written: Set<String>) -> [String] {
         let bodies = (catalog.triggerBodies[table] ?? []) + (catalog.triggerHelperBodies[table] ?? [])
         guard !bodies.isEmpty else { return [] }
-        let written = Set(tablesWrittenByInsertTriggers(of: table))
         return catalog.columns.keys.sorted().filter { other in
             guard other != table, !written.contains(other) else { return false }
             let bare = Self.bareName(of: other)
@@ -1234,7 +1239,8 @@ struct DraftOwnership {
     private func signUpGivesAConstant(_ table: String) -> Bool {
         let body = catalog.signUpTriggerBodies
         let pattern = #"insert\s+into\s+"# + Self.namePattern(of: table) + #"\s*\([^)]*\)\s*values\s*\("#
-        return body.ranges(of: try! Regex(pattern)).contains { range in
+        guard let regex = try? Regex(pattern) else { return false }
+        return body.ranges(of: regex).contains { range in
             Self.topLevelValues(body[range.upperBound...]).contains { value in
                 value.wholeMatch(of: /true|false|'[^']*'(::\w+)?|-?\d+(\.\d+)?/) != nil
             }

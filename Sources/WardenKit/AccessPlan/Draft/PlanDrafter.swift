@@ -145,7 +145,7 @@ public struct PlanDrafter {
         // team needs the memberships first (made last, the tasks a workspace trigger
         // guards got no rows: 62 of 183 probes unprobed; round thirty-nine).
         let triggerReads = Dictionary(exposedTables.map(\.qualifiedName).map { table in
-            (table, ownership.tablesReadByTriggers(of: table))
+            (table, ownership.tablesReadByTriggers(of: table, besides: Set(triggerWrites[table] ?? [])))
         }) { first, _ in first }
         let setupOrder = DraftSetupOrder.ordered(exposedTables.map(\.qualifiedName)) { table in
             let keys = catalog.columns[table, default: []].flatMap { column in
