@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WardenKit
+@testable import WardenKit
 import TestSupport
 
 /// Text columns whose checks ask for a shape (`slug ~ '^[a-z0-9]+(?:-[a-z0-9]+)*$'`, an
@@ -17,7 +17,7 @@ import TestSupport
           site text not null check (site ~ '^https://'),
           title text not null check (char_length(title) between 1 and 160)
         );
-        create table public.codes (code text not null check (code ~ '^[0-9]{9}$'));
+        create table public.codes (code text not null check (code ~ '^[0-9]{9}$' and code <> '000000000'));
         create table public.boards (code text not null check (code ~ '^[A-Z]{3}$'), pin text not null check (pin ~ '^[0-9]{6}$'));
         create table public.applications (
           id uuid primary key default gen_random_uuid(),
@@ -83,6 +83,28 @@ import TestSupport
             """)
         try DraftRealProjectShapesTests.expectEveryCellProbed(
             draft, table: "classes", ava: Access(select: .own, insert: .own, update: .own, delete: .own))
+    }
+
+    /// An upload named by its SHA-256 (`check (sha256 ~ '^[0-9a-f]{64}$')`), a unique
+    /// hex key, and a ten-digit phone number: no fixed candidate passed, every
+    /// setup row was refused, and uploads every visitor reads showed "no dangers found"
+    /// (a game ledger; round forty). A text made for the pattern passes.
+    @Test func aTextIsMadeForTheCheckedPattern() throws {
+        let draft = try DraftRealProjectShapesTests.draft("hexcheck", """
+            create table public.uploads (id bigint generated always as identity primary key,
+              user_id uuid not null references auth.users (id) default auth.uid(),
+              sha256 text not null check (sha256 ~ '^[0-9a-f]{64}$'),
+              key text not null unique check (key ~* '^K-[A-F0-9]{8}$'),
+              phone text not null check (phone ~ '^[6-9][0-9]{9}$' and phone !~ '^9+$' and phone not like '%~%'));
+            alter table public.uploads enable row level security;
+            create policy "read" on public.uploads for select using (true);
+            create policy "write" on public.uploads for insert to authenticated with check (user_id = auth.uid());
+            """)
+        #expect(draft.dangerCells.contains("public.uploads · anon: anon (no sign-in) sees every user's rows"), "\(draft.dangerCells)")
+        try DraftRealProjectShapesTests.expectEveryCellProbed(
+            draft, table: "uploads", ava: Access(select: .all, insert: .own, update: .nothing, delete: .nothing))
+        #expect(DraftCheckedText.patterns(in: "((a ~ '^x''y$'::text) AND (a !~ 'z'::text) AND (a ~~ 'w%'::text) AND (a ~* 'v'))")
+                    .map { "\($0.text)|\($0.caseInsensitive)" } == ["^x'y$|false", "v|true"])
     }
 
     /// A path that must begin with its author's id, as a table keeping a Storage path

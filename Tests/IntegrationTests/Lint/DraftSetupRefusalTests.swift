@@ -4,7 +4,8 @@ import WardenKit
 import TestSupport
 
 /// When the draft's setup cannot give a table a row (its sample breaks a check that no
-/// value the draft tries passes, such as a nine-digit pattern), the write cells it cannot
+/// value the draft tries passes, such as a nine-digit pattern that refuses the one text
+/// made for it), the write cells it cannot
 /// probe say why in their NOTE, with the server's error, instead of only asking for rows
 /// the setup already tried to make (relayshanghai/relay-supa-club: `name ~ '^[a-zA-Z_]+$'`,
 /// which `'draft'` now passes: DraftCheckedTextTests).
@@ -12,7 +13,7 @@ import TestSupport
     @Test func aSetupRowRefusedByACheckIsNamedInTheNote() throws {
         let connection = try Connection(try TestCluster.newTwinDatabase("setuprefusal").project)
         try connection.execute(unsafeScript: """
-            create table public.tags (id uuid primary key default gen_random_uuid(), name text not null check (name ~ '^[0-9]{9}$'));
+            create table public.tags (id uuid primary key default gen_random_uuid(), name text not null check (name ~ '^[0-9]{9}$' and name <> '000000000'));
             alter table public.tags enable row level security;
             create table public.notes (id uuid primary key default gen_random_uuid(), body text not null);
             alter table public.notes enable row level security;

@@ -22,6 +22,25 @@ enum DraftCheckedText {
         func numbered(_ n: Int) -> String { head + String(n) + tail }
     }
 
+    /// The drafted text first (kept when it passes), then shapes checks often ask for,
+    /// then a text made for each pattern `checks` match the column with (`sha256 ~
+    /// '^[0-9a-f]{64}$'`: no fixed shape met it, every upload was refused, and a table
+    /// every visitor reads showed "no dangers found"; round forty).
+    static func candidates(for column: String, checks: [String]) -> [Candidate] {
+        candidates(for: column) + checks.flatMap(patterns(in:)).compactMap { pattern in
+            DraftRegexSample.sample(matching: pattern.text, caseInsensitive: pattern.caseInsensitive)
+                .map { Candidate(single: $0.single, head: $0.head, tail: $0.tail) }
+        }
+    }
+
+    /// The patterns a check matches text with (`~ '...'`, `~* '...'`, as pg_get_expr
+    /// writes them), quotes undoubled; not `!~`, nor LIKE's `~~`.
+    static func patterns(in check: String) -> [(text: String, caseInsensitive: Bool)] {
+        check.matches(of: /(?:^|[^!~])~(?!~)(\*?)\s*'((?:[^']|'')*)'/).map { match in
+            (String(match.output.2).replacingOccurrences(of: "''", with: "'"), !match.output.1.isEmpty)
+        }
+    }
+
     /// The drafted text first (kept when it passes), then shapes checks often ask for.
     static func candidates(for column: String) -> [Candidate] {
         let word = column.lowercased().filter { ($0.isLetter || $0.isNumber) && $0.isASCII }
@@ -56,7 +75,7 @@ enum DraftCheckedText {
         var offered: [String: [String: [Candidate]]] = [:]
         let rows: [SQL] = checks.compactMap { entry in
             let column = entry.column
-            let candidates = candidates(for: column.name).filter { candidate in
+            let candidates = candidates(for: column.name, checks: entry.checks).filter { candidate in
                 column.maxLength.map { candidate.numbered(2).count <= $0 && candidate.single.count <= $0 } ?? true
             }
             guard !candidates.isEmpty, !entry.checks.isEmpty else { return nil }
