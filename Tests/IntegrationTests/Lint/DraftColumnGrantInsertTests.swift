@@ -35,4 +35,34 @@ import TestSupport
         #expect(lines.access["ava"]?.insert == .own, "\(draft.yaml)")
         #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
     }
+
+    /// Items on private lists, signed-in users granted only the columns they send
+    /// (`grant insert (list_id, body)`, the author left to `default auth.uid()`), the
+    /// insert policy checking the author alone: the check of writing into another user's
+    /// list named the author, the grant refused it (42501), and "refused" hid that any
+    /// user posts into any list whose id they have (a wish-list app; round forty). The
+    /// check leaves such a column to its default, as a client's POST does.
+    @Test func theJoinCheckLeavesAColumnOutsideTheGrantToItsDefault() throws {
+        let draft = try DraftRealProjectShapesTests.draft("columngrantjoin", """
+            create table public.lists (id uuid primary key default gen_random_uuid(),
+              owner_id uuid not null default auth.uid() references auth.users (id));
+            create table public.items (id uuid primary key default gen_random_uuid(),
+              list_id uuid not null references public.lists (id),
+              author_id uuid not null default auth.uid() references auth.users (id), body text not null default '');
+            alter table public.lists enable row level security;
+            alter table public.items enable row level security;
+            revoke all on public.lists, public.items from anon, authenticated;
+            grant select, insert (id) on public.lists to authenticated;
+            grant select, insert (list_id, body) on public.items to authenticated;
+            create policy lists_own on public.lists for all to authenticated using (owner_id = auth.uid()) with check (owner_id = auth.uid());
+            create policy items_read on public.items for select to authenticated using (author_id = auth.uid());
+            create policy items_add on public.items for insert to authenticated with check (author_id = auth.uid());
+            """)
+        let check = try #require(draft.plan.checks.first { $0.name == "ava writes a public.items row into a public.lists row of ben's" },
+                                 "\(draft.yaml)")
+        #expect(!check.sql.contains("author_id"), "\(check.sql)")
+        #expect(draft.dangerCells.contains { $0.hasPrefix("public.items · ava") && $0.contains("write public.items rows into other users' public.lists rows") },
+                "\(draft.dangerCells)")
+        #expect(draft.verified, "\(DraftRealProjectShapesTests.failures(draft))")
+    }
 }

@@ -36,8 +36,10 @@ import TestSupport
         let draft = try PlanDrafter(connection: connection).draft()
         let posts = try #require(draft.plan.relations.first { $0.name == "posts" })
         #expect(posts.owner?.contains(" OR ") == false, "\(draft.yaml)")
-        #expect(posts.access["ava"] == Access(select: .all, insert: .own, update: .own, delete: .own), "\(draft.yaml)")
-        #expect(posts.access["ben"] == posts.access["ava"], "\(draft.yaml)")
+        // Published by default, the flag still hides rows (round forty): the personas'
+        // posts are unpublished, ava's one more published, which ben sees beside his own.
+        #expect(posts.access["ava"] == Access(select: .own, insert: .own, update: .own, delete: .own), "\(draft.yaml)")
+        #expect(posts.access["ben"] == Access(select: .someRows, insert: .own, update: .own, delete: .own), "\(draft.yaml)")
         #expect(!draft.yaml.contains("# NOTE"), "\(draft.yaml)")
         #expect(draft.verified, "\(draft.report.failures.map { "\($0.name): \($0.observed)" })")
         let drafted = try AccessPlanParser(file: "draft.yml").parse(draft.yaml)

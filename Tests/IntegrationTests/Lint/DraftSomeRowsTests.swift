@@ -56,6 +56,28 @@ import TestSupport
                 "\(closed.failures.map { "\($0.name): \($0.observed)" })")
     }
 
+    /// Profiles made private at sign-up (`is_public default false`), one per user, anon
+    /// reading the public ones: the first persona's shown row collided with her own
+    /// profile and was dropped, no row was public, and anon's read of public profiles was
+    /// drafted `none` (round thirty-nine's note). The shown profile is the stand-in's.
+    @Test func aPrivateByDefaultProfileIsShownByTheStandIn() throws {
+        let draft = try DraftRealProjectShapesTests.draft("shownstandin", """
+            create table public.profiles (id uuid primary key references auth.users (id) on delete cascade,
+              display_name text, is_public boolean not null default false);
+            alter table public.profiles enable row level security;
+            create policy "read" on public.profiles for select to anon, authenticated using (is_public or id = auth.uid());
+            create policy "own" on public.profiles for update to authenticated using (id = auth.uid());
+            create function public.on_signup() returns trigger language plpgsql security definer set search_path = '' as $$
+            begin insert into public.profiles (id) values (new.id); return new; end $$;
+            create trigger on_signup after insert on auth.users for each row execute function public.on_signup();
+            """)
+        let profiles = try #require(draft.plan.relations.first { $0.name == "profiles" })
+        #expect(profiles.access["anon"]?.select == .someRows, "\(draft.yaml)")
+        #expect(profiles.access["ava"]?.select == .someRows && profiles.access["ben"]?.select == .someRows, "\(draft.yaml)")
+        #expect(profiles.access["ava"]?.update == .own, "\(draft.yaml)")
+        #expect(draft.verified, "\(draft.report.failures.map { "\($0.name): \($0.observed)" })")
+    }
+
     /// A helper named like a boolean column (`user_id = auth.uid() or is_admin()`, where
     /// `is_admin()` reads `profiles.is_admin`) is a call, not the column: the shown row
     /// gave ava a profile with `is_admin = true`, and every table behind `is_admin()` a

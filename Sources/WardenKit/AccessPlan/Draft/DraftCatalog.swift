@@ -62,6 +62,9 @@ struct DraftCatalog {
         /// `authenticated` may update it (a table-wide grant or the column's own), or
         /// there is no such role.
         var signedInMayUpdate = true
+        /// `authenticated` may insert it (a table-wide grant or the column's own), or
+        /// there is no such role.
+        var signedInMayInsert = true
         /// The text a WITH CHECK of its table's policies requires it to equal (`state =
         /// 'open'`), when one does: an insert without it was refused by the policy.
         var requiredByCheck: String? = nil
@@ -439,7 +442,8 @@ struct DraftCatalog {
                     where k.conrelid = c.oid and k.contype = 'f' and a.attnum = any(k.conkey[2:])
                     order by k.conname
                     limit 1),
-                   a.attnotnull::text
+                   a.attnotnull::text,
+                   coalesce(has_column_privilege(to_regrole('authenticated'), c.oid, a.attnum, 'INSERT'), true)::text
             from pg_attribute a
             join pg_class c on c.oid = a.attrelid
             join pg_namespace n on n.oid = c.relnamespace
@@ -491,6 +495,7 @@ struct DraftCatalog {
             column.uniqueAlone = row[14] == "true"
             column.defaultExpression = row[15]
             column.notNull = row[18] == "true"
+            column.signedInMayInsert = row[19] != "false"
             column.highestNumberChecked = checks.flatMap(DraftCheckedNumber.wholeNumbers).max()
             if column.typeName == "date" {
                 column.startOfPeriod = checks.lazy.compactMap { $0.firstMatch(of: /date_trunc\('(week|month|quarter|year)'::text/)?.1 }
@@ -881,11 +886,15 @@ struct DraftCatalog {
         }
     }
 
-    /// true and false, for a boolean not true by default that `text` tests as true. A
-    /// call of a function named like it is not it (`user_id = auth.uid() or is_admin()`,
-    /// where `is_admin()` reads `profiles.is_admin`: the shown row made ava an administrator).
+    /// true and false, for a boolean that `text` tests as true, whatever its default:
+    /// `is_active boolean default true` read by `is_active = true` is a flag as much as
+    /// `is_published default false` (every row kept its default, anon's read of active
+    /// coupons was "all", and "sees every user's rows (user column created_by)" a made-up
+    /// DANGER, while a plan saying so passed with every inactive row shown; a coaching
+    /// institute, round forty). A call of a function named like it is not it (`user_id =
+    /// auth.uid() or is_admin()`, where `is_admin()` reads `profiles.is_admin`: the shown
+    /// row made ava an administrator).
     private static func booleanShowing(_ column: Column, in text: String) -> RowVisibility? {
-        guard !column.defaultsToTrue else { return nil }
         let name = #"(?<!NOT )"# + reference(to: column) + #"(?![\w"(])"#
         let negated = #"(?!\s*(?:=\s*false|<>|!=|IS\s+NOT\s+TRUE|IS\s+FALSE|IS\s+NOT\s+DISTINCT|IS\s+DISTINCT))"#
         return text.range(of: name + negated, options: .regularExpression) == nil ? nil : RowVisibility(shown: "true", hidden: "false")
@@ -903,18 +912,18 @@ struct DraftCatalog {
 
     /// The one literal `text` compares a text or enum column with, and a value other
     /// than it: another the column lists (an enum's label, a check's value), else its
-    /// default, else a made-up text; nil when its default is that literal, or a check
-    /// the made-up text may break guards it.
+    /// default (when it is not that literal: `target_type default 'all'` read by
+    /// `target_type = 'all'` hides rows too), else a made-up text; nil when a check the
+    /// made-up text may break guards it.
     private static func literalShowing(_ column: Column, in text: String) -> RowVisibility? {
         guard ["S", "E"].contains(column.category), !column.holdsRole, column.reference == nil else { return nil }
         let found = literals(comparedWith: column, in: text)
         guard found.count == 1, let value = found.first else { return nil }
         let shown = DraftOwnership.literal(value)
-        if column.defaultExpression?.hasPrefix(shown) == true { return nil }
         if let other = (column.labels + (column.allowedValues ?? [])).first(where: { $0 != value }) {
             return RowVisibility(shown: shown, hidden: DraftOwnership.literal(other))
         }
-        if let fallback = column.defaultExpression { return RowVisibility(shown: shown, hidden: fallback) }
+        if let fallback = column.defaultExpression, !fallback.hasPrefix(shown) { return RowVisibility(shown: shown, hidden: fallback) }
         guard column.category == "S", column.checkedText == nil else { return nil }
         let made = "Draft \(column.name)"
         return RowVisibility(shown: shown, hidden: DraftOwnership.literal(column.maxLength.map { String(made.prefix($0)) } ?? made))

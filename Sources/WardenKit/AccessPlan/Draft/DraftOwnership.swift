@@ -255,6 +255,12 @@ struct DraftOwnership {
         // admins' read of feedback screenshots sorted first by its name, and no user's own
         // upload could be probed (an AI app; round thirty-eight).
         expressions = expressions.filter { !Self.onlyTellsTheUsersRole($0) } + expressions.filter(Self.onlyTellsTheUsersRole)
+        // A rule for the users who hold a role (`has_role(auth.uid(), 'branch_admin') and
+        // branch_id in (...)`) says which rows those users manage, not whose a row is: the
+        // personas, ordinary sign-ups, held it for no row, 18 cells were "cannot probe"
+        // with advice no one could follow, and a course catalogue every visitor reads was
+        // "every user's rows" (a coaching institute; round forty).
+        expressions.removeAll(where: Self.gatedByARole)
         // The ownership branch must read a column of the row: in `status = 'published' or
         // has_role(auth.uid(), 'admin')`, the branch asking who the user is is an admin
         // check, whose row no one owns (taken as the owner rule, a news app's drafted plan
@@ -307,11 +313,19 @@ struct DraftOwnership {
     /// the user is, not whose the row is.
     static func onlyTellsTheUsersRole(_ expression: String) -> Bool {
         let uid = #"(?:auth\.uid\(\)|\(\s*SELECT\s+auth\.uid\(\)\s+AS\s+uid\s*\))"#
-        let constant = #"'(?:[^']|'')*'(?:::[\w ]+)?"#
+        // A cast may name the type's schema (`'manager'::public.app_role`).
+        let constant = #"'(?:[^']|'')*'(?:::[\w. ]+)?"#
         let call = #"[\w.]+\(\s*"# + uid + #"\s*(?:,\s*"# + constant + #"\s*)*\)"#
         guard expression.contains("auth.uid()") else { return false }
         return !expression.replacingOccurrences(of: call, with: "", options: [.regularExpression, .caseInsensitive])
             .contains("auth.uid()")
+    }
+
+    /// Whether `expression` ANDs a check that only tells the user's role
+    /// (`onlyTellsTheUsersRole`) with a condition on the row.
+    static func gatedByARole(_ expression: String) -> Bool {
+        let conjuncts = OwnerRuleBranch.topLevelConjuncts(of: oneLine(expression))
+        return conjuncts.count > 1 && conjuncts.contains(where: onlyTellsTheUsersRole)
     }
 
     static func readsWhoTheUserIs(_ expression: String) -> Bool {
@@ -490,10 +504,12 @@ struct DraftOwnership {
         // GENERATED ALWAYS refuses a value, so a sample naming it proves nothing).
         if chosen.isEmpty, let first = columns.first(where: { $0.writable && value(for: $0) != nil }) { chosen = [first] }
         // A column the rules compare with a user-reading call: that call as the persona;
-        // in the admin's setup, the persona's row its foreign key points at.
+        // in the admin's setup, the persona's row its foreign key points at. Not a key
+        // GENERATED ALWAYS (`orgs.id in (select my_orgs())`): every insert naming it was
+        // refused (428C9), the setup's too, and even the service role's cells said `····`.
         let throughFunction = owner == nil ? ownerThroughUserFunction(of: table) : nil
         if let throughFunction, !chosen.contains(where: { $0.name == throughFunction.column }),
-           let column = columns.first(where: { $0.name == throughFunction.column }) {
+           let column = columns.first(where: { $0.name == throughFunction.column }), column.writable {
             chosen.append(column)
         }
         return DraftPathCheck.applied(to: chosen.map { column in
@@ -544,7 +560,7 @@ struct DraftOwnership {
         var users: Set<DraftStandInUser> = []
         var naming: [String] = []
         var emailsByTable: [String: Set<String>] = [:]
-        for table in tables where heldByThePrivilegeHolder(table) {
+        for table in tables where heldByThePrivilegeHolder(table) || shownByTheStandIn(table) {
             users.insert(.privilegeHolder)
             naming.append(table)
         }
@@ -1074,13 +1090,19 @@ struct DraftOwnership {
         let values = row.map {
             setupValue($0, table: table, quotedTable: quotedTable).replacingOccurrences(of: Self.personaIndex, with: index)
         }.joined(separator: ", ")
-        // The first persona's shown row: numbered after every persona's, so its unique
-        // values differ from theirs.
-        let shown = flags.isEmpty ? "" : extraRow(table, quotedTable, columns: columns, values: Self.setting(flags, in: unhidden, to: \.shown).map {
-            setupValue($0, table: table, quotedTable: quotedTable)
+        // The first persona's shown row, or the stand-in's where a user has one row
+        // (`shownByTheStandIn`): numbered after every persona's, so its unique values
+        // differ from theirs.
+        let standInShows = shownByTheStandIn(table)
+        let shownOwner = standInShows ? DraftStandInUser.privilegeHolder.email : emails.min() ?? ""
+        let shownRow = Self.setting(flags, in: unhidden, to: \.shown).map {
+            ($0.column, setupValue($0, table: table, quotedTable: quotedTable)
                 .replacingOccurrences(of: DraftDistinctValue.personaNumber, with: "(\(DraftDistinctValue.personaNumber) + \(emails.count))")
-                .replacingOccurrences(of: Self.personaIndex, with: "\(emails.count)")
-        }, from: "from auth.users u where u.email = \(Self.literal(emails.min() ?? ""))")
+                .replacingOccurrences(of: Self.personaIndex, with: "\(emails.count)"))
+        }
+        let shown = flags.isEmpty ? "" : extraRow(table, quotedTable, columns: columns, values: shownRow.map(\.1),
+                                                  from: "from auth.users u where u.email = \(Self.literal(shownOwner))")
+            + (standInShows ? standInRowShown(table, quotedTable, flags: flags, row: shownRow) : "")
         // One more row per persona in each state a child's write asks of it (`DraftParentStates`).
         let stateRows = catalog.parentStates.states(of: table).map { state in
             Self.setting(Dictionary(state.map { ($0.column, DraftCatalog.RowVisibility(shown: $0.value, hidden: $0.value)) }) { first, _ in first },
@@ -1128,7 +1150,7 @@ struct DraftOwnership {
                 insert into \(quotedTable) (\(columns))
                 select \(valuesOfOne) from auth.users u where u.id = persona.id\(parent ? " and short" : "")\(madeAtSignUp)
                 \(onConflict(table))\(statesOfOne.replacingOccurrences(of: "\n  ", with: "\n    "))
-              end loop;\(shown.isEmpty ? "" : "\n  " + Self.signInStatement(email: emails.min() ?? "") + shown)
+              end loop;\(shown.isEmpty ? "" : "\n  " + Self.signInStatement(email: shownOwner) + shown)
               perform set_config('request.jwt.claims', coalesce(claims, ''), true);
             exception when others then
               raise notice 'plan draft: no rows for \(table.replacingOccurrences(of: "'", with: "''")): %', sqlerrm;
@@ -1214,6 +1236,37 @@ struct DraftOwnership {
                 \(onConflict(table))
               exception when others then
                 raise notice 'plan draft: \(lost) \(table.replacingOccurrences(of: "'", with: "''")): %', sqlerrm;
+              end;
+            """
+    }
+
+    /// Whether `table`'s shown row is the user's who is no persona: a flag shows its rows
+    /// (`is_public`) and its user column keeps one row per user (`profiles.id`). The
+    /// first persona's shown row collided with her own (made hidden by the setup or at
+    /// sign-up), so no row was shown and anon's read of public profiles was drafted
+    /// `none`; and ava's row shown would have made all of ben's other rows shown.
+    func shownByTheStandIn(_ table: String) -> Bool {
+        let columns = catalog.columns[table] ?? []
+        guard columns.contains(where: { $0.showsRows != nil }),
+              let user = ownerColumn(of: table) ?? catalog.userColumns[table] else { return false }
+        return columns.contains { $0.name == user && $0.uniqueAlone && $0.referencesAUser }
+    }
+
+    /// A nested block setting the flags of the stand-in's row to their showing values,
+    /// where its sign-up made the row (hidden, by its defaults) and the shown row's insert
+    /// kept nothing.
+    private func standInRowShown(_ table: String, _ quotedTable: String, flags: [String: DraftCatalog.RowVisibility],
+                                 row: [(String, String)]) -> String {
+        guard let user = ownerColumn(of: table) ?? catalog.userColumns[table] else { return "" }
+        let assignments = row.filter { flags[$0.0] != nil }.map { "\(Self.sqlName($0.0)) = \($0.1)" }
+        guard !assignments.isEmpty else { return "" }
+        return """
+
+              begin
+                update \(quotedTable) set \(assignments.joined(separator: ", "))
+                where \(Self.sqlName(user)) = \(DraftStandInUser.privilegeHolder.sqlValue);
+              exception when others then
+                raise notice 'plan draft: no shown row for \(table.replacingOccurrences(of: "'", with: "''")): %', sqlerrm;
               end;
             """
     }

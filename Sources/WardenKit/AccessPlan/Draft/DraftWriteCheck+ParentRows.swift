@@ -15,7 +15,15 @@ extension DraftWriteCheck {
         let columns = ownership.catalog.columns
         return exposed.sorted(by: { $0.value < $1.value }).flatMap { quoted, table -> [DraftWriteCheck] in
             guard ownership.membershipColumns(of: table) == nil, let owned = owningColumns(of: table, ownership) else { return [] }
-            let sample = ownership.sample(of: table)
+            // A column the signed-in role may not insert is left to its default, as a
+            // client's POST leaves it (`grant insert (list_id, body)` beside `author_id
+            // default auth.uid()`: the check named the author, the grant refused it, 42501
+            // read as "refused", and posting into another user's private list went unseen;
+            // a wish-list app, round forty).
+            let sample = ownership.sample(of: table).filter { entry in
+                (columns[table] ?? []).first { $0.name == entry.column }
+                    .map { $0.signedInMayInsert || $0.defaultExpression == nil } ?? true
+            }
             // A row's own key, to move one own row (nil: no update check): the owner column
             // itself where it is the key (`profiles.id`: a user moving their profile's
             // `current_workspace_id` into another user's workspace, which a custom access
@@ -27,7 +35,7 @@ extension DraftWriteCheck {
                 // the row, not a row of someone else's it is written into (a share link's
                 // creator: three made-up DANGERs on a Markdown app, round thirty-six).
                 guard owned.isOwnerColumn || ownership.userKeyedTable(of: column) == nil else { return [] }
-                guard !owned.columns.contains(column.name), column.writable, let reference = column.reference,
+                guard !owned.columns.contains(column.name), column.writable, column.signedInMayInsert, let reference = column.reference,
                       let parent = exposed[reference.table], parent != table,
                       let ownerJoin = Self.ownerJoin(of: parent, ownership)
                 else { return [] }

@@ -128,8 +128,15 @@ enum OwnerRuleBranch {
         return nil
     }
 
-    /// The text split at each " OR " outside parentheses and quotes.
-    private static func topLevelBranches(of text: String) -> [String] {
+    /// The text's top-level AND operands (inside one pair of parentheses enclosing all
+    /// of it): `(has_role(auth.uid(), 'manager') AND (site_id IN (...)))` gives both.
+    static func topLevelConjuncts(of text: String) -> [String] {
+        topLevelBranches(of: unwrapped(text), at: " AND ")
+    }
+
+    /// The text split at each `separator` (" OR ") outside parentheses and quotes.
+    private static func topLevelBranches(of text: String, at separator: String = " OR ") -> [String] {
+        let separator = Array(separator)
         let characters = Array(text)
         var branches: [String] = [], start = 0, depth = 0, quote: Character? = nil, index = 0
         while index < characters.count {
@@ -142,9 +149,10 @@ enum OwnerRuleBranch {
                 depth += 1
             } else if character == ")" {
                 depth -= 1
-            } else if depth == 0, index + 4 <= characters.count, String(characters[index..<index + 4]) == " OR " {
+            } else if depth == 0, index + separator.count <= characters.count,
+                      Array(characters[index..<index + separator.count]) == separator {
                 branches.append(String(characters[start..<index]))
-                index += 4
+                index += separator.count
                 start = index
                 continue
             }
