@@ -560,7 +560,7 @@ struct DraftOwnership {
         var users: Set<DraftStandInUser> = []
         var naming: [String] = []
         var emailsByTable: [String: Set<String>] = [:]
-        for table in tables where heldByThePrivilegeHolder(table) || shownByTheStandIn(table) {
+        for table in tables where heldByThePrivilegeHolder(table) || standInShownRowColumn(of: table) != nil {
             users.insert(.privilegeHolder)
             naming.append(table)
         }
@@ -1091,10 +1091,10 @@ struct DraftOwnership {
             setupValue($0, table: table, quotedTable: quotedTable).replacingOccurrences(of: Self.personaIndex, with: index)
         }.joined(separator: ", ")
         // The first persona's shown row, or the stand-in's where a user has one row
-        // (`shownByTheStandIn`): numbered after every persona's, so its unique values
+        // (`standInShownRowColumn`): numbered after every persona's, so its unique values
         // differ from theirs.
-        let standInShows = shownByTheStandIn(table)
-        let shownOwner = standInShows ? DraftStandInUser.privilegeHolder.email : emails.min() ?? ""
+        let standInUser = standInShownRowColumn(of: table)
+        let shownOwner = standInUser == nil ? emails.min() ?? "" : DraftStandInUser.privilegeHolder.email
         let shownRow = Self.setting(flags, in: unhidden, to: \.shown).map {
             ($0.column, setupValue($0, table: table, quotedTable: quotedTable)
                 .replacingOccurrences(of: DraftDistinctValue.personaNumber, with: "(\(DraftDistinctValue.personaNumber) + \(emails.count))")
@@ -1102,7 +1102,7 @@ struct DraftOwnership {
         }
         let shown = flags.isEmpty ? "" : extraRow(table, quotedTable, columns: columns, values: shownRow.map(\.1),
                                                   from: "from auth.users u where u.email = \(Self.literal(shownOwner))")
-            + (standInShows ? standInRowShown(table, quotedTable, flags: flags, row: shownRow) : "")
+            + (standInUser.map { standInRowShown(quotedTable, table: table, user: $0, flags: flags, row: shownRow) } ?? "")
         // One more row per persona in each state a child's write asks of it (`DraftParentStates`).
         let stateRows = catalog.parentStates.states(of: table).map { state in
             Self.setting(Dictionary(state.map { ($0.column, DraftCatalog.RowVisibility(shown: $0.value, hidden: $0.value)) }) { first, _ in first },
@@ -1240,24 +1240,25 @@ struct DraftOwnership {
             """
     }
 
-    /// Whether `table`'s shown row is the user's who is no persona: a flag shows its rows
-    /// (`is_public`) and its user column keeps one row per user (`profiles.id`). The
-    /// first persona's shown row collided with her own (made hidden by the setup or at
-    /// sign-up), so no row was shown and anon's read of public profiles was drafted
-    /// `none`; and ava's row shown would have made all of ben's other rows shown.
-    func shownByTheStandIn(_ table: String) -> Bool {
+    /// The user column of `table` where its shown row is the user's who is no persona: a
+    /// flag shows its rows (`is_public`) and that column keeps one row per user
+    /// (`profiles.id`); nil elsewhere. The first persona's shown row collided with her
+    /// own (made hidden by the setup or at sign-up), so no row was shown and anon's read
+    /// of public profiles was drafted `none`; and ava's row shown would have made all of
+    /// ben's other rows shown.
+    func standInShownRowColumn(of table: String) -> String? {
         let columns = catalog.columns[table] ?? []
         guard columns.contains(where: { $0.showsRows != nil }),
-              let user = ownerColumn(of: table) ?? catalog.userColumns[table] else { return false }
-        return columns.contains { $0.name == user && $0.uniqueAlone && $0.referencesAUser }
+              let user = ownerColumn(of: table) ?? catalog.userColumns[table],
+              columns.contains(where: { $0.name == user && $0.uniqueAlone && $0.referencesAUser }) else { return nil }
+        return user
     }
 
     /// A nested block setting the flags of the stand-in's row to their showing values,
     /// where its sign-up made the row (hidden, by its defaults) and the shown row's insert
     /// kept nothing.
-    private func standInRowShown(_ table: String, _ quotedTable: String, flags: [String: DraftCatalog.RowVisibility],
+    private func standInRowShown(_ quotedTable: String, table: String, user: String, flags: [String: DraftCatalog.RowVisibility],
                                  row: [(String, String)]) -> String {
-        guard let user = ownerColumn(of: table) ?? catalog.userColumns[table] else { return "" }
         let assignments = row.filter { flags[$0.0] != nil }.map { "\(Self.sqlName($0.0)) = \($0.1)" }
         guard !assignments.isEmpty else { return "" }
         return """
