@@ -1739,4 +1739,34 @@ import TestSupport
         #expect(boards.owner == nil, "\(draft.yaml)")
         #expect(!draft.dangerCells.contains { $0.contains("public.boards") }, "\(draft.dangerCells)")
     }
+
+    /// Support messages a ticket's requester reads only while they are for participants
+    /// (`visibility = 'participants' and exists (... t.requester_id = auth.uid())`, the
+    /// flag's default): the setup hid every persona's row (`'staff'`) and showed one row,
+    /// ava's, so ben had no row of his own and his read was "cannot probe" (a services
+    /// marketplace, round forty-one). Where the owner rule itself asks for the flag's
+    /// showing value, each persona's row shows, and the extra row is the hidden one.
+    @Test func aFlagTheOwnerRuleAsksForShowsEachPersonasRow() throws {
+        let draft = try Self.draft("ownerflag", """
+            create table public.tickets (id uuid primary key default gen_random_uuid(),
+              requester_id uuid not null default auth.uid() references auth.users (id), subject text not null);
+            create table public.ticket_messages (id uuid primary key default gen_random_uuid(),
+              ticket_id uuid not null references public.tickets (id), body text not null,
+              visibility text not null default 'participants' check (visibility in ('participants', 'staff')));
+            alter table public.tickets enable row level security;
+            alter table public.ticket_messages enable row level security;
+            create policy tickets_own on public.tickets for select to authenticated using (requester_id = (select auth.uid()));
+            create policy messages_read on public.ticket_messages for select to authenticated using (
+              visibility = 'participants' and exists (select 1 from public.tickets t
+                where t.id = ticket_messages.ticket_id and t.requester_id = (select auth.uid())));
+            grant select on public.tickets, public.ticket_messages to authenticated;
+            """)
+        let messages = try #require(draft.plan.relations.first { $0.name == "ticket_messages" })
+        #expect(messages.access["ava"]?.select == .own, "\(draft.yaml)")
+        #expect(messages.access["ben"]?.select == .own, "\(draft.yaml)")
+        #expect(!draft.yaml.contains("holds for none"), "\(draft.yaml)")
+        // The hidden row is still made, so "own" says a staff message is not read.
+        #expect(draft.yaml.contains("'Draft body', 'staff'"), "\(draft.yaml)")
+        #expect(draft.verified, "\(Self.failures(draft))")
+    }
 }

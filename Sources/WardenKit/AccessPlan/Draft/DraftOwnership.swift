@@ -1079,7 +1079,7 @@ struct DraftOwnership {
         guard !emails.isEmpty, !singledOut else { return nil }
         // A column whose default is auth.uid() is NULL for the admin: the persona's own
         // insert would have filled it with the persona (a NOT NULL one refused every row).
-        let flags = rowShowingFlags(of: table)
+        let flags = flagsMakingOwnRowsShown(rowShowingFlags(of: table), table: table)
         let unhidden = sample + (catalog.columns[table] ?? []).filter { column in
             column.defaultsToSignedInUser && column.writable && !sample.contains { $0.column == column.name }
         }.map { ($0.name, Self.signedInUserArray($0) ?? "auth.uid()") }
@@ -1179,6 +1179,29 @@ struct DraftOwnership {
         Dictionary((catalog.columns[table] ?? []).compactMap { column in
             column.showsRows.map { (column.name, $0) }
         } + parentShowingKeys(of: table)) { own, _ in own }
+    }
+
+    /// `flags` with the showing and hiding values swapped for each flag of `table`'s own
+    /// that its owner rule asks for beside the user (`visibility = 'participants' and
+    /// exists (... requester_id = auth.uid())`): each persona's row is shown, so it is
+    /// the persona's own, and the one extra row is the hidden one. With every persona's
+    /// row hidden, only ava's extra row was anyone's own: ben's read was "cannot probe"
+    /// (a services marketplace's support messages, round forty-one).
+    private func flagsMakingOwnRowsShown(_ flags: [String: DraftCatalog.RowVisibility],
+                                         table: String) -> [String: DraftCatalog.RowVisibility] {
+        guard let rule = ownerRule(of: table) else { return flags }
+        let conjuncts = OwnerRuleBranch.topLevelConjuncts(of: Self.oneLine(rule))
+        guard conjuncts.count > 1 else { return flags }
+        let ownColumns = Set((catalog.columns[table] ?? []).filter { $0.showsRows != nil }.map(\.name))
+        return flags.reduce(into: [:]) { swapped, flag in
+            let (column, visibility) = flag
+            guard ownColumns.contains(column), let shown = visibility.shown,
+                  conjuncts.contains(where: { Self.names(column: column, in: $0) && !$0.contains("auth.uid()") }) else {
+                swapped[column] = visibility
+                return
+            }
+            swapped[column] = DraftCatalog.RowVisibility(shown: visibility.hidden, hidden: shown)
+        }
     }
 
     /// The foreign keys of `table` to a parent whose rows a flag shows (`articles.status =
