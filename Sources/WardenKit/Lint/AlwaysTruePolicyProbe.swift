@@ -81,9 +81,21 @@ struct AlwaysTruePolicyProbe {
             let sample = ownership.sample(of: table)
             if !sample.isEmpty {
                 let columns = sample.map { DraftOwnership.sqlName($0.column) }.joined(separator: ", ")
-                let values = sample.map { $0.expression.replacingOccurrences(of: "auth.uid()", with: "'\(ben)'::uuid") }
+                // ben's row as ben's own request would make it: the sample evaluated as the
+                // admin with ben's claims, as the plan's truth evaluates it. Evaluated inside
+                // ava's insert, a lookup of ben's parent row ran as ava and met the parent's
+                // policies (42P17, recursing): "not probed" where dev said DANGER.
+                let values: [String]
+                switch try sampleValues(sample, asUser: benName, id: ben) {
+                case .success(let row): values = row.map { $0.map(DraftOwnership.literal) ?? "null" }
+                case .failure(let error):
+                    refused(error)
+                    values = []
+                    evidence.append("\(table)'s sample could not be evaluated as \(benName) (\(PersonaOutcome.describe(error)))")
+                }
                 let sql = "insert into \(quoted) (\(columns)) values (\(values.joined(separator: ", ")))"
-                switch try context.asPersona(ava, "POST", on: finding, sql) {
+                switch values.isEmpty ? nil : try context.asPersona(ava, "POST", on: finding, sql) {
+                case nil: break
                 case .rows:
                     proven = true
                     evidence.append("\(ava) inserted a row of \(table)\(owner == nil ? "" : " owned by \(benName)")")
@@ -160,8 +172,8 @@ struct AlwaysTruePolicyProbe {
         }
         if !proven && !untried.isEmpty {
             return LintConsequence(verdict: .notProbed, evidence: evidence + [
-                "refused by \(untried.joined(separator: ", ")), not by a privilege or a policy: the probe's row broke a "
-                    + "constraint, so the policy itself was not tried",
+                "refused by \(untried.joined(separator: ", ")), not by a privilege or a policy (the probe's row broke a "
+                    + "constraint, or its sample could not be made), so the policy itself was not tried",
             ])
         }
         return LintConsequence(verdict: proven ? .proven : .harmless, evidence: evidence, personas: proven ? [provenAs] : [])
@@ -183,6 +195,28 @@ struct AlwaysTruePolicyProbe {
     private func updatableOwnerColumn() -> DraftCatalog.Column? {
         ownership.ownerColumn(of: finding.subject).flatMap { name in
             ownership.catalog.columns[finding.subject]?.first { $0.name == name && $0.writable && $0.signedInMayUpdate }
+        }
+    }
+
+    /// `sample`'s values for the signed-in user `name` (`id`): evaluated as the admin with
+    /// that user's request settings (`PersonaRequest.truthSettings`), in a rolled-back
+    /// savepoint; its error (a lookup that failed) as a failure. Without such a persona in
+    /// the plan, `auth.uid()` is replaced by the id and the rest evaluated as the admin.
+    private func sampleValues(_ sample: [(column: String, expression: String)], asUser name: String,
+                              id: String) throws -> Result<[String?], PGError> {
+        let persona = context.plan.persona(named: name)
+        let expressions = sample.map { entry in
+            "(\(persona == nil ? entry.expression.replacingOccurrences(of: "auth.uid()", with: "'\(id)'::uuid") : entry.expression))::text"
+        }
+        let settings: [SQL] = persona.map { [PersonaRequest.select(context.request($0).routed("POST", to: finding).truthSettings)] } ?? []
+        do {
+            return .success(try context.connection.rolledBack {
+                let outcomes = try context.connection.run(unit: settings + [SQL(raw: "select " + expressions.joined(separator: ", "))])
+                for outcome in outcomes.dropLast() { _ = try outcome.get() }
+                return try outcomes[outcomes.count - 1].get().rows.first ?? []
+            })
+        } catch let error as PGError where error.kind == .server && !AccessPlanLimits.isLimit(error) {
+            return .failure(error)
         }
     }
 

@@ -72,4 +72,41 @@ import TestSupport
             "  lint: rls_policy_always_true: policy \"anon write\" on public.marks (insert, to anon) lets every row through: WITH CHECK is always true",
         ], "\(report.dangerLines)")
     }
+
+    /// An insert policy that lets every row in, on a table whose sample looks its parent
+    /// up (`team_id`: the persona's team), where the parent's policies recurse (42P17 as
+    /// any signed-in user): the sample was evaluated inside ava's insert, as ava, so the
+    /// lookup failed, and the finding was "not probed" while `dev` said DANGER (round
+    /// forty). The sample is now evaluated as the admin with ben's claims, as the access
+    /// plan's own insert of another user's row is, and ava inserts those values (ben has
+    /// no team here: its NOT NULL, checked after the policy, shows the policy let it in).
+    @Test func anInsertAsAnotherUserTakesTheSampleEvaluatedAsThatUser() throws {
+        let connection = try Connection(try TestCluster.newTwinDatabase("alwaystruesample").project)
+        try connection.execute(unsafeScript: """
+            create table public.teams (id uuid primary key default gen_random_uuid(),
+              owner_id uuid not null default auth.uid() references auth.users (id), name text not null);
+            create table public.team_members (team_id uuid not null references public.teams (id),
+              user_id uuid not null references auth.users (id), primary key (team_id, user_id));
+            create table public.notes (id uuid primary key default gen_random_uuid(),
+              team_id uuid not null references public.teams (id),
+              author_id uuid not null default auth.uid() references auth.users (id), body text not null);
+            alter table public.teams enable row level security;
+            alter table public.team_members enable row level security;
+            alter table public.notes enable row level security;
+            create policy teams_read on public.teams for select to authenticated using (owner_id = auth.uid()
+              or exists (select 1 from public.team_members m where m.team_id = teams.id and m.user_id = auth.uid()));
+            create policy members_read on public.team_members for select to authenticated using (
+              exists (select 1 from public.teams t where t.id = team_members.team_id and t.owner_id = auth.uid()));
+            create policy notes_read on public.notes for select to authenticated using (author_id = auth.uid());
+            create policy "anyone writes" on public.notes for insert to authenticated with check (true);
+            grant select on public.teams, public.team_members to authenticated;
+            grant select, insert on public.notes to authenticated;
+            """)
+        let report = try Linter(connection: connection).run()
+        let finding = try #require(report.findings.first { $0.rule == .rlsPolicyAlwaysTrue && $0.policies == ["anyone writes"] },
+                                   "\(report.findings)")
+        #expect(finding.consequence?.verdict == .proven, "\(String(describing: finding.consequence))")
+        let insert = try #require(finding.consequence?.evidence.first)
+        #expect(insert.hasPrefix("ava's insert into public.notes as ben passed the policy") && !insert.contains("42P17"), "\(insert)")
+    }
 }
