@@ -55,6 +55,22 @@ import Testing
         #expect(!report.passed)
     }
 
+    /// A file's SQL error gives its detail and hint once, under the file; the summary
+    /// of failures names the error alone.
+    @Test func theSummaryOfFailuresLeavesTheHintToTheFilesLine() {
+        let error = "SQL error at line 2: 0A000: extension \"postgis\" is not available (detail: Could not open it.) "
+            + "(hint: install it on the server)"
+        let report = TestRunReport(accessPlan: nil, plan: nil, suites: [
+            TestSuiteResult(kind: "pgTAP", file: "supabase/tests/a.sql", cases: [
+                TestCaseResult(number: nil, description: error, line: 2, status: .failed),
+            ], duration: .milliseconds(1)),
+        ])
+        let text = report.text()
+        #expect(text.components(separatedBy: "install it on the server").count == 2, "\(text)")
+        #expect(text.contains("  ✗ supabase/tests/a.sql:2: SQL error at line 2: 0A000: extension \"postgis\" is not available "
+            + "(detail and hint above)"), "\(text)")
+    }
+
     @Test func theSummaryCountsOneFileAndOneAssertionInTheSingular() {
         let one = TestRunReport(accessPlan: nil, plan: nil, suites: [
             TestSuiteResult(kind: "pgTAP", file: "supabase/tests/a.sql", cases: [

@@ -29,10 +29,18 @@ extension TestRunReport {
         let failures = suites.failures
         if !failures.isEmpty {
             lines += ["", "Failures:"]
-            lines += failures.map { "  ✗ \(Self.place($0.suite, $0.failure)): \($0.failure.name)" }
+            lines += failures.map { "  ✗ \(Self.place($0.suite, $0.failure)): \(Self.withoutDetailAndHint($0.failure.name))" }
         }
         lines += ["", suiteSummary]
         return lines.joined(separator: "\n")
+    }
+
+    /// A SQL error's text for the summary of failures: its file's line above already
+    /// gave the server's detail and the hint (a missing extension's, five lines long,
+    /// was printed twice for every file that failed on it).
+    static func withoutDetailAndHint(_ name: String) -> String {
+        guard let cut = [" (detail: ", " (hint: "].compactMap({ name.range(of: $0)?.lowerBound }).min() else { return name }
+        return name[..<cut] + " (detail and hint above)"
     }
 
     /// The access plan's Markdown (when there is a plan), then a table of the files,
