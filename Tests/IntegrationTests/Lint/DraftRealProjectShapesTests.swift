@@ -1769,4 +1769,19 @@ import TestSupport
         #expect(draft.yaml.contains("'Draft body', 'staff'"), "\(draft.yaml)")
         #expect(draft.verified, "\(Self.failures(draft))")
     }
+
+    /// A table visitors both write and read whole: anon's DANGER named the insert only,
+    /// and a reader took "every user's rows" for safe (round forty's note).
+    @Test func anonsDangerNamesItsReadsBesideItsWrites() throws {
+        let draft = try Self.draft("anonboth", """
+            create table public.entries (id bigint generated always as identity primary key,
+              user_id uuid references auth.users (id), body text not null);
+            alter table public.entries enable row level security;
+            create policy entries_read on public.entries for select using (true);
+            create policy entries_write on public.entries for insert to anon, authenticated with check (true);
+            grant select, insert on public.entries to anon, authenticated;
+            """)
+        #expect(draft.dangerCells.contains { $0.hasPrefix("public.entries · anon: anon (no sign-in) may insert and sees every user's rows") },
+                "\(draft.dangerCells)")
+    }
 }

@@ -154,15 +154,21 @@ struct PlanDraftWriter {
             // Files are no one's to read by default: anon reading storage.objects reads the bucket's files.
             let readsFiles = relation.qualifiedName == "storage.objects" && access.select == .all
             let done = (readsFiles ? [AccessOperation.select] : []) + writes
+            var reasons: [String] = []
             if !done.isEmpty {
-                return "anon (no sign-in) may \(done.map(\.rawValue).joined(separator: ", "))" + (readsFiles ? " (the bucket's files)" : "")
+                reasons.append("may \(done.map(\.rawValue).joined(separator: ", "))" + (readsFiles ? " (the bucket's files)" : ""))
             }
-            if relation.owner != nil && access.select == .all { return "anon (no sign-in) sees every user's rows" }
-            // As for a signed-in user: a user column says whose each row is.
-            if access.select == .all, let column = userColumns[relation.qualifiedName] {
-                return "anon (no sign-in) sees every user's rows (user column \(column))"
+            // Beside its writes too: a visitor who may insert and reads every user's rows
+            // was said to insert only.
+            if !readsFiles && access.select == .all {
+                if relation.owner != nil {
+                    reasons.append("sees every user's rows")
+                } else if let column = userColumns[relation.qualifiedName] {
+                    // As for a signed-in user: a user column says whose each row is.
+                    reasons.append("sees every user's rows (user column \(column))")
+                }
             }
-            return nil
+            return reasons.isEmpty ? nil : "anon (no sign-in) " + reasons.joined(separator: " and ")
         }
         guard persona.user != nil else { return nil }
         let othersWritten = writes.filter { access.scope(of: $0) == .all }.map(\.rawValue)
