@@ -94,6 +94,29 @@ import TestSupport
         #expect(draft.verified, "\(draft.report.failures.map { "\($0.name): \($0.observed)" })")
     }
 
+    /// A bucket of images its policies keep to some extensions (`storage.extension(name)
+    /// = any (array['jpg', 'png'])`, `= 'pdf'`): the draft's file was always `.txt`, so
+    /// every upload was refused and the cell said `none` where users upload their own
+    /// images (round forty's note). The file takes the first extension the bucket's
+    /// policies name.
+    @Test func theFileTakesAnExtensionTheBucketsPoliciesAllow() throws {
+        let connection = try Connection(try TestCluster.newTwinDatabase("bucketext").project)
+        try connection.execute(unsafeScript: """
+            insert into storage.buckets (id, name, public) values ('photos', 'photos', false);
+            create policy "own photos read" on storage.objects for select to authenticated
+              using (bucket_id = 'photos' and (storage.foldername(name))[1] = (select auth.uid())::text);
+            create policy "own photos upload" on storage.objects for insert to authenticated
+              with check (bucket_id = 'photos' and (storage.foldername(name))[1] = (select auth.uid())::text
+                and lower(storage.extension(name)) = any (array['jpg', 'png']));
+            """)
+        let draft = try PlanDrafter(connection: connection, schemas: ["public", "storage"]).draft()
+        let objects = try #require(draft.plan.relations.first { $0.qualifiedName == "storage.objects" })
+        #expect(objects.sample.first { $0.column == "name" }?.expression == "auth.uid()::text || '/' || auth.uid()::text || '.jpg'",
+                "\(draft.yaml)")
+        #expect(objects.access["ava"]?.insert == .own, "\(draft.yaml)")
+        #expect(draft.verified, "\(draft.report.failures.map { "\($0.name): \($0.observed)" })")
+    }
+
     /// Per-user file names (`replace(storage.filename(name), ...)::uuid = auth.uid()`):
     /// the draft's file, named `pgwarden-draft.txt`, made that cast fail for the whole
     /// run (22P02), and the draft was lost with a bare server message. Now the file is

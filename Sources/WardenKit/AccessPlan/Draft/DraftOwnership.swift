@@ -14,8 +14,14 @@ struct DraftOwnership {
     /// The bucket `storage.objects`' rows and insert probes go in: one its policies name
     /// (`StoragePolicies.objectBuckets`), else nil (then the first bucket there is).
     var storageBucket: String? {
-        didSet { storageFolderPrefix = Self.foldersBeforeTheUsers(of: storageBucket, in: catalog) }
+        didSet {
+            storageFolderPrefix = Self.foldersBeforeTheUsers(of: storageBucket, in: catalog)
+            storageFileExtension = Self.fileExtension(of: storageBucket, in: catalog)
+        }
     }
+    /// The extension of the persona's file (`storageObjectName`): the first the bucket's
+    /// policies compare `storage.extension(name)` with, else `txt`.
+    private(set) var storageFileExtension = "txt"
     /// The folders before the user's own in the path of the persona's file
     /// (`storageObjectName`): 'draft/' where the bucket's policies read the user's id in
     /// the second folder, `(storage.foldername(name))[2]`; else nothing.
@@ -591,7 +597,24 @@ struct DraftOwnership {
     /// The path of a user's file (`user`: SQL for the user's id as text): in the user's
     /// folder, after `storageFolderPrefix`, named for the user.
     func storageObjectName(user: String) -> String {
-        (storageFolderPrefix.isEmpty ? "" : Self.literal(storageFolderPrefix) + " || ") + "\(user) || '/' || \(user) || '.txt'"
+        (storageFolderPrefix.isEmpty ? "" : Self.literal(storageFolderPrefix) + " || ")
+            + "\(user) || '/' || \(user) || \(Self.literal("." + storageFileExtension))"
+    }
+
+    /// The first extension the policies of `bucket` compare the file's with
+    /// (`lower(storage.extension(name)) = ANY (ARRAY['jpg'::text, 'png'::text])`, `=
+    /// 'pdf'::text`), else `txt`: a `.txt` file was refused by every upload policy of an
+    /// image bucket, and users' own uploads were drafted `none` (round forty's note).
+    private static func fileExtension(of bucket: String?, in catalog: DraftCatalog) -> String {
+        guard let bucket else { return "txt" }
+        let literal = literal(bucket)
+        let named = (catalog.policyExpressions["storage.objects"] ?? []).filter { $0.contains(literal) }
+        for expression in named {
+            if let match = expression.firstMatch(of: /extension\((?:objects\.)?name\)\)?\s*=\s*(?:ANY\s*\(\s*ARRAY\[)?'([A-Za-z0-9]{1,10})'/) {
+                return String(match.1)
+            }
+        }
+        return "txt"
     }
 
     /// 'draft/' for each folder before the one the bucket's policies compare with the user
