@@ -107,6 +107,35 @@ import TestSupport
                     .map { "\($0.text)|\($0.caseInsensitive)" } == ["^x'y$|false", "v|true"])
     }
 
+    /// A format a BEFORE trigger enforces (`if new.code !~ '^[A-Z]{3}-[0-9]{4}$' then
+    /// raise exception`): no candidate met it, every insert was refused (P0001), and the
+    /// draft said `insert: none` for every persona (round forty's note). The trigger's
+    /// pattern is tried as a check is (in a statement of its own); a pattern pgwarden
+    /// cannot make a text for (`'('`) is left out.
+    @Test func aTextIsMadeForATriggersPattern() throws {
+        let draft = try DraftRealProjectShapesTests.draft("triggerpattern", """
+            create table public.vouchers (id bigint generated always as identity primary key,
+              user_id uuid not null references auth.users (id) default auth.uid(), code text not null, note text);
+            create function public.vouchers_format() returns trigger language plpgsql as $$
+            begin
+              if NEW.code !~ '^[A-Z]{3}-[0-9]{4}$' then
+                raise exception 'bad voucher code %', new.code;
+              end if;
+              if new.note !~ '(' then raise exception 'never'; end if;
+              return new;
+            end $$;
+            create trigger vouchers_format before insert or update on public.vouchers
+              for each row execute function public.vouchers_format();
+            alter table public.vouchers enable row level security;
+            create policy "own" on public.vouchers for all to authenticated using (user_id = auth.uid()) with check (user_id = auth.uid());
+            grant select, insert, update, delete on public.vouchers to authenticated;
+            """)
+        let vouchers = try #require(draft.plan.relations.first { $0.name == "vouchers" })
+        #expect(vouchers.access["ava"]?.insert == .own, "\(draft.yaml)")
+        #expect(DraftTriggerPatterns.checks(in: [["public.t", "if NEW.\"Code\" !~* '^a''b$' or new.x!~'y' then"]])
+                == ["public.t": ["Code": [#"("Code" ~* '^a''b$')"#], "x": ["(x ~ 'y')"]]])
+    }
+
     /// A path that must begin with its author's id, as a table keeping a Storage path
     /// checks it (`check (image_path like author_id::text || '/%')`, and `starts_with`):
     /// `'Draft image_path'` was refused, every setup row with it, and 18 cells of a photo

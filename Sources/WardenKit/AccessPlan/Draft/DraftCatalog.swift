@@ -469,6 +469,9 @@ struct DraftCatalog {
             if parts.count == 2 { catalog.singledOut.comparedWith[parts[0], default: []].append(parts[1]) }
         }
         var checked: [(table: String, column: Column, checks: [String])] = []
+        // A column whose triggers check a format too: asked in a statement of its own.
+        var checkedByTriggers: [(table: String, column: Column, checks: [String])] = []
+        let triggerPatterns = DraftTriggerPatterns.checks(in: results.count > 8 ? results[8] : [])
         var checkedNumbers: [(table: String, column: Column, checks: [String])] = []
         for row in results[0] {
             let reference = row[7].flatMap { text -> (String, String)? in
@@ -509,13 +512,16 @@ struct DraftCatalog {
             catalog.columns[table, default: []].append(column)
             // A text or number column whose checks list no values: the server tries
             // candidates below.
-            if column.category == "S", column.allowedValues == nil, !checks.isEmpty { checked.append((table, column, checks)) }
+            let formats = column.category == "S" ? triggerPatterns[table]?[column.name] ?? [] : []
+            if column.category == "S", column.allowedValues == nil, !checks.isEmpty, formats.isEmpty { checked.append((table, column, checks)) }
+            if column.allowedValues == nil, !formats.isEmpty { checkedByTriggers.append((table, column, checks + formats)) }
             if column.category == "N", column.allowedValues == nil, !checks.isEmpty,
                ["int2", "int4", "int8", "numeric", "float4", "float8"].contains(column.typeName) {
                 checkedNumbers.append((table, column, checks))
             }
         }
-        catalog.setColumns(\.checkedText, to: DraftCheckedText.read(connection, checks: checked))
+        catalog.setColumns(\.checkedText, to: DraftCheckedText.read(connection, checks: checked)
+            .merging(DraftCheckedText.read(connection, checks: checkedByTriggers)) { $0.merging($1) { own, _ in own } })
         catalog.setColumns(\.checkedNumber, to: DraftCheckedNumber.read(connection, checks: checkedNumbers))
         catalog.readPolicies(Array(results.dropFirst().dropLast()))
         catalog.referUnkeyedGroupColumns()
