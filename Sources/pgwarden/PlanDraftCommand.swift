@@ -78,7 +78,7 @@ struct PlanDraftCommand: ParsableCommand {
             + "\(Self.count(draft.dangers, "cell")) marked DANGER, \(Self.count(draft.findings.dangers.count, "lint danger")) (pgwarden lint); "
             + (draft.verified ? "pgwarden test passes with it" : draft.ownRunFailures)
         // The file just written is never overwritten: the command says to remove it first.
-        let notes = draft.storagePolicies.unobservedLines(
+        let notes = (draft.findings.metadataGuess?.lines ?? []) + draft.storagePolicies.unobservedLines(
             schemas: draft.plan.schemas, planFile: output.map { "\($0) (remove the one just written first)" } ?? "access-plan.yml")
         if let output {
             try draft.yaml.write(toFile: output, atomically: true, encoding: .utf8)

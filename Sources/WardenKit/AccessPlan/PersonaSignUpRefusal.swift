@@ -75,7 +75,7 @@ public struct PersonaSignUpRefusal: Sendable, Equatable, Codable {
         // text): one value for both, written into a unique column, refused the second
         // (23505), and the hint said so only after the user had followed it.
         let keys = Array(Set(refusals.flatMap(\.metadataKeys))).sorted()
-        let flags = ["ava", "ben"].map { "--user-metadata '\($0)=\(example(for: $0, keys: keys, refusals))'" }.joined(separator: " ")
+        let flags = ["ava", "ben"].map { "--user-metadata '\($0)=\(metadata(for: $0, keys: keys, refusals))'" }.joined(separator: " ")
         if refusals.contains(where: { $0.sqlState == "23505" && $0.metadataJSON != "{}" }) {
             lines.append("  hint: the personas were given the same metadata, and the trigger writes it into a unique column: "
                 + "give each its own, \(flags)")
@@ -98,7 +98,7 @@ public struct PersonaSignUpRefusal: Sendable, Equatable, Codable {
     /// body names them; else `key`): the value the trigger would take where known
     /// (`true` for a key it tests is a boolean), made the persona's own where it is a
     /// text (its name), an e-mail or a uuid.
-    private static func example(for persona: String, keys: [String], _ refusals: [PersonaSignUpRefusal]) -> String {
+    static func metadata(for persona: String, keys: [String], _ refusals: [PersonaSignUpRefusal]) -> String {
         "{" + (keys.isEmpty ? ["key"] : keys).map { key in
             let value = refusals.lazy.compactMap { $0.metadataValues[key] }.first ?? SignUpTriggers.anyText
             let own = switch value {

@@ -12,7 +12,7 @@ public enum LintReportFormats {
             lines.append("  \(finding.detail)")
             for line in finding.consequence?.evidence ?? [] { lines.append("  probe: \(line)") }
         }
-        lines += PersonaSignUpRefusal.lines(report.leftOut)
+        lines += (report.metadataGuess?.lines ?? []) + PersonaSignUpRefusal.lines(report.leftOut)
         lines.append(summary(report))
         return lines.joined(separator: "\n")
     }
@@ -29,13 +29,15 @@ public enum LintReportFormats {
         struct Document: Encodable {
             var findings: [LintFinding]
             var leftOut: [PersonaSignUpRefusal]
+            var metadataGuess: SignUpMetadataGuess?
             var dangers: Int
             var passed: Bool
             var seconds: Double
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let document = Document(findings: report.findings, leftOut: report.leftOut, dangers: report.dangers.count, passed: report.passed,
+        let document = Document(findings: report.findings, leftOut: report.leftOut, metadataGuess: report.metadataGuess,
+                                dangers: report.dangers.count, passed: report.passed,
                                 seconds: report.duration.inSeconds)
         return String(decoding: try encoder.encode(document), as: UTF8.self)
     }
@@ -95,7 +97,7 @@ public enum LintReportFormats {
             let proven = (finding.consequence?.evidence ?? []).map(MarkdownReport.cell).joined(separator: "<br>")
             lines.append("| \(finding.status) | [`\(finding.rule.rawValue)`](\(finding.rule.remediation)) | `\(MarkdownReport.cell(finding.subject))` | \(proven) |")
         }
-        let leftOut = PersonaSignUpRefusal.lines(report.leftOut)
+        let leftOut = (report.metadataGuess?.lines ?? []) + PersonaSignUpRefusal.lines(report.leftOut)
         if !leftOut.isEmpty { lines += ["", "```"] + leftOut + ["```"] }
         return lines.joined(separator: "\n")
     }

@@ -49,9 +49,16 @@ public struct Linter {
         if let hook, let finding = try HookUserMetadataProbe.finding(for: hook, on: connection) { found.append(finding) }
         var findings = found
         var leftOut: [PersonaSignUpRefusal] = []
+        var metadataGuess: SignUpMetadataGuess?
         if probing {
             var cast = plan.map { LintCast.personas(plan: $0, drafted: personas, metadata: userMetadata) } ?? personas
-            if checksSignUps { leftOut = try PlanDrafter.refusals(of: cast, on: connection, schemas: schemas) }
+            if checksSignUps {
+                // The drafted personas (no plan), without metadata from the user: made up
+                // where a sign-up trigger needs some (`SignUpMetadataGuess`).
+                let signedUp = try SignUpMetadataGuess.signUp(
+                    cast, guessing: plan == nil && userMetadata.byPersona.isEmpty, on: connection, schemas: schemas)
+                (cast, leftOut, metadataGuess) = (signedUp.personas, signedUp.refusals, signedUp.guess)
+            }
             cast.removeAll { persona in leftOut.contains { $0.persona == persona.name } }
             let draftCatalog = try DraftCatalog.read(connection, schemas: schemas)
             findings = try ConsequenceProber(
@@ -67,7 +74,7 @@ public struct Linter {
             let locator = try MigrationObjectLocator(folder: migrations)
             findings = findings.map { var finding = $0; finding.location = locator.location(of: finding); return finding }
         }
-        return LintReport(findings: findings, duration: ContinuousClock.now - started, leftOut: leftOut)
+        return LintReport(findings: findings, duration: ContinuousClock.now - started, leftOut: leftOut, metadataGuess: metadataGuess)
     }
 
     /// A plan is checked against the catalog as `pgwarden test` checks it (roles,
@@ -86,6 +93,9 @@ public struct LintReport: Sendable {
     public var duration: Duration
     /// Signed-in personas the probes could not act as: the database refused their sign-up.
     public var leftOut: [PersonaSignUpRefusal] = []
+    /// The user metadata the drafted personas signed up with, made up because a sign-up
+    /// trigger refused them without it; nil when none was (`SignUpMetadataGuess`).
+    public var metadataGuess: SignUpMetadataGuess? = nil
 
     /// Findings that are dangers (`LintFinding.isDanger`).
     public var dangers: [LintFinding] { findings.filter(\.isDanger) }

@@ -98,8 +98,13 @@ public struct PlanDrafter {
     public func draft(source: String = "the drafted plan") throws -> PlanDraft {
         var personas = Self.personas(metadata: userMetadata)
         var leftOut: [PersonaSignUpRefusal] = []
-        if leavesOutRefusedPersonas {
-            leftOut = try Self.refusals(of: personas, on: connection, schemas: schemas)
+        // Without metadata from the user, the metadata a refusing sign-up trigger reads
+        // is made up for the personas (`SignUpMetadataGuess`), and said.
+        var guess: SignUpMetadataGuess?
+        if leavesOutRefusedPersonas || userMetadata.isEmpty {
+            let signedUp = try SignUpMetadataGuess.signUp(personas, guessing: userMetadata.isEmpty, on: connection, schemas: schemas)
+            (personas, guess) = (signedUp.personas, signedUp.guess)
+            if leavesOutRefusedPersonas { leftOut = signedUp.refusals }
             personas.removeAll { persona in leftOut.contains { $0.persona == persona.name } }
         }
         let emails = personas.compactMap { $0.user?.email }
@@ -356,6 +361,7 @@ public struct PlanDrafter {
         linter.checksSignUps = false
         var findings = try linter.run()
         findings.leftOut = leftOut
+        findings.metadataGuess = guess
         var writer = PlanDraftWriter(plan: plan, notes: notes, securityDefiner: catalog.securityDefiner, findings: findings.dangers)
         writer.userColumns = catalog.ownersUserColumns
         for finding in findings.findings where finding.rule == .anonSecurityDefinerFunctionExecutable {

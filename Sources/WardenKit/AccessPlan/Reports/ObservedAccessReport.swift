@@ -176,7 +176,7 @@ public struct ObservedAccessReport {
             : "no dangers found in what could be observed: what the ERROR lines name could not be, "
                 + "and the API answers those requests with that error"
         return errors + indirectRefusalLines + (dangers.isEmpty && sayingNoDangers ? [none] : dangers)
-            + draft.warningCells.map { "WARN " + $0 } + leftOutLines + noteLines + [nextStep]
+            + draft.warningCells.map { "WARN " + $0 } + (draft.findings.metadataGuess?.lines ?? []) + leftOutLines + noteLines + [nextStep]
     }
 
     /// Heading, matrix, dangers, notes and the next step.
