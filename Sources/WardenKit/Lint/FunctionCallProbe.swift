@@ -49,6 +49,18 @@ struct FunctionCallProbe {
         static let null = Argument(sql: nil, shown: "null")
     }
 
+    /// `arguments` (each with its parameter's type) with every uuid given replaced by
+    /// one that names no row; nil when no uuid is given.
+    static func withMadeUpIDs(_ arguments: [(type: String, value: Argument)]) -> [Argument]? {
+        guard arguments.contains(where: { $0.type == "uuid" && $0.value.sql != nil }) else { return nil }
+        return arguments.map { type, value in
+            guard type == "uuid", value.sql != nil else { return value }
+            var madeUp = value
+            madeUp.sql = "'00000000-0000-4000-8000-0000000000ff'"
+            return madeUp
+        }
+    }
+
     func run(as persona: String) throws -> LintConsequence {
         guard let signature = finding.signature else { return LintConsequence(verdict: .notProbed, evidence: []) }
         let (parameters, windows) = try parametersToGive(signature)
@@ -127,8 +139,8 @@ struct FunctionCallProbe {
             // only to say which way it answered (true: 1).
             let counted = returns == "void" ? "0" : returns == "boolean" ? "count(result) filter (where result)" : "count(result)"
             // And what it returned, digested, to tell values made per call from data.
-            let digest = returns == "void" || returns == "boolean" ? "null" : "md5(string_agg(result::text, ','))"
-            let sql = "select \(counted)::text, \(digest) from (select \(call) as result) as called"
+            let digestSQL = returns == "void" || returns == "boolean" ? "null" : "md5(string_agg(result::text, ','))"
+            let sql = "select \(counted)::text, \(digestSQL) from (select \(call) as result) as called"
             var written: [(table: String, verb: String, count: Int)] = []
             var contentsAfter: [String: String] = [:]
             let outcome = try context.asPersona(persona, "POST", on: finding, sql) {
@@ -177,6 +189,27 @@ struct FunctionCallProbe {
                     handedOver = false
                     evidence[evidence.count - 1] += "; called again, it returned other values: they are made per call, "
                         + "not read from a table"
+                }
+                // The answer a call with a made-up id in place of each id given returned
+                // too (a rating summary of ava, who is no provider: no review counted) is
+                // made of no row of those ids. Whether the call "read a row" on the way
+                // was the planner's choice (a sequential scan reads every provider's
+                // reviews, an index scan none), so one run said DANGER and the next WARN
+                // (a services marketplace, round forty-one).
+                if role == "anon", handedOver, readRows, changes.isEmpty, let digest = rows.first?.last ?? nil,
+                   let madeUp = Self.withMadeUpIDs(zip(parameters + windows, values).map { ($0.0.type, $0.1) }) {
+                    let given = zip(parameters + windows, madeUp).map { parameter, value in
+                        (value.named.map { SQL.quoteIdentifier($0) + " => " } ?? "") + (parameter.isVariadic ? "variadic " : "")
+                            + (value.sql ?? "null") + "::" + parameter.type
+                    }
+                    let other = "\(finding.signature.map(Self.name) ?? "")(\(given.joined(separator: ", ")))"
+                    let again = "select \(counted)::text, \(digestSQL) from (select \(other) as result) as called"
+                    if case .rows(let answer) = try context.asPersona(persona, "POST", on: finding, again),
+                       answer.first?.last ?? nil == digest {
+                        handedOver = false
+                        evidence[evidence.count - 1] += "; with a made-up id in place of each id it returned the same: an answer "
+                            + "made of no row's data"
+                    }
                 }
                 // The answer a call that read no row returned too (`{"success": false,
                 // "error": "not an admin"}` for a made-up key and for a real one) is made

@@ -303,6 +303,29 @@ import TestSupport
                 "\(call.consequence?.evidence ?? [])")
     }
 
+    /// A rating summary anon may call (`get_rating_summary(p_provider uuid)`), called with
+    /// ava's id, who has no reviews: it returned `{"count": 0}` after a sequential scan
+    /// read another provider's reviews, so it "handed over" data (DANGER), while an index
+    /// scan read none (WARN): the same project said one or the other from run to run (a
+    /// services marketplace, round forty-one). The same call with a made-up id returns
+    /// the same answer: made of no row's data.
+    @Test func anAnswerAMadeUpIDGetsTooIsNoData() throws {
+        let (report, _) = try lint("""
+            create table public.reviews (id bigint generated always as identity primary key,
+              provider_id uuid not null, rating int not null);
+            alter table public.reviews enable row level security;
+            insert into public.reviews (provider_id, rating) select gen_random_uuid(), 4 from generate_series(1, 3);
+            create function public.get_rating_summary(p_provider uuid) returns jsonb
+            language sql stable security definer set search_path = '' as $$
+              select jsonb_build_object('count', count(*), 'average', avg(rating)) from public.reviews where provider_id = p_provider
+            $$;
+            """)
+        let call = try report.anonCall("public.get_rating_summary(uuid)")
+        #expect(!call.isDanger, "\(call.consequence?.evidence ?? [])")
+        #expect(call.consequence?.evidence.contains { $0.hasSuffix("with a made-up id in place of each id it returned the same: an answer made of no row's data") } == true,
+                "\(call.consequence?.evidence ?? [])")
+    }
+
     /// Definer functions anon may call whose made-up arguments matched nothing: a coupon
     /// code 'pgwarden', ava's id where a coupon's is wanted. Both "changed nothing", and
     /// lint called them HARMLESS, though anon raises a real coupon's uses with its code or
