@@ -1502,8 +1502,13 @@ struct DraftOwnership {
     /// (`singledOutRoleColumn`; the personas got no row there, and no one else did
     /// either: a clinic's `profiles`, and every table keyed by it, had no row to probe,
     /// even for the service role; round thirty-seven).
+    /// A table the sign-up trigger inserts into is not held alone for its role column:
+    /// each persona has its row from its sign-up (`coalesce(... ->> 'role', 'client')`: a
+    /// photo marketplace's profiles, and every table keyed by them, were the stand-in's
+    /// only; round forty-one).
     private func heldByThePrivilegeHolderAlone(_ table: String) -> Bool {
-        grantsByItsRows(table) || promotedByItsTrigger(table) != nil || singledOutRoleColumn(of: table) != nil
+        grantsByItsRows(table) || promotedByItsTrigger(table) != nil
+            || (singledOutRoleColumn(of: table) != nil && !Self.inserts(into: table, in: catalog.signUpTriggerBodies))
     }
 
     /// The required column of `table` naming its user through a table only the user who
