@@ -1821,4 +1821,26 @@ import TestSupport
         #expect(!draft.yaml.contains("which no persona has"), "\(draft.yaml)")
         #expect(draft.verified, "\(Self.failures(draft))")
     }
+
+    /// Recurring payments either imported or entered by hand, a check of three columns
+    /// asking for the import's id or the hand-entered pattern (`(is_manual = false and
+    /// plaid_stream_id is not null) or (is_manual = true and match_pattern is not null)`):
+    /// the setup left both NULL, every row was refused, and the streams and everything
+    /// keyed by them were "cannot probe" (a personal-finance app, round forty-one). A row
+    /// such a check refuses is tried again with those columns given values.
+    @Test func aRowAWideCheckRefusesIsTriedAgainWithTheColumnsItAsksFor() throws {
+        let draft = try Self.draft("widecheck", """
+            create table public.streams (id serial primary key,
+              user_id uuid not null references auth.users (id) on delete cascade, description text not null,
+              is_manual boolean default false, plaid_stream_id text, match_pattern text,
+              check ((is_manual = false and plaid_stream_id is not null) or (is_manual = true and match_pattern is not null)));
+            alter table public.streams enable row level security;
+            create policy own on public.streams for select to authenticated using (user_id = auth.uid());
+            grant select on public.streams to authenticated;
+            """)
+        let streams = try #require(draft.plan.relations.first { $0.name == "streams" })
+        #expect(streams.access["ava"]?.select == .own, "\(draft.yaml)")
+        #expect(streams.access["ben"]?.select == .own, "\(draft.yaml)")
+        #expect(draft.verified, "\(Self.failures(draft))")
+    }
 }

@@ -90,6 +90,16 @@ struct DraftCatalog {
         /// Its table's check constraints on it and one other column, as `pg_get_expr`
         /// spells them (`(sender <> recipient)`): `DraftStandInUser` reads them.
         var pairChecks: [String] = []
+        /// Its table's check constraints on it and two or more other columns, as
+        /// `pg_get_expr` spells them (`((is_manual = false) AND (plaid_stream_id IS NOT
+        /// NULL)) OR ...`): `askedNotNullByAWideCheck` reads them.
+        var wideChecks: [String] = []
+        /// It may be NULL, has no default, and a check of three or more columns tests it
+        /// with IS NOT NULL: a setup row such a check refuses is tried again with it given
+        /// a value (`DraftOwnership`'s setup rows).
+        var askedNotNullByAWideCheck: Bool {
+            !notNull && defaultExpression == nil && wideChecks.contains { $0.contains("(\(DraftOwnership.sqlName(name)) IS NOT NULL)") }
+        }
         /// Where it is a later column of a foreign key of several (`foreign key (game_id,
         /// team_id) references games (id, team_id)`): its value is taken from the row the
         /// key's leading column points at, so the two match.
@@ -443,7 +453,10 @@ struct DraftCatalog {
                     order by k.conname
                     limit 1),
                    a.attnotnull::text,
-                   coalesce(has_column_privilege(to_regrole('authenticated'), c.oid, a.attnum, 'INSERT'), true)::text
+                   coalesce(has_column_privilege(to_regrole('authenticated'), c.oid, a.attnum, 'INSERT'), true)::text,
+                   array_to_json(array(select pg_get_expr(k.conbin, k.conrelid) from pg_constraint k
+                                       where k.conrelid = c.oid and k.contype = 'c' and cardinality(k.conkey) > 2
+                                         and a.attnum = any(k.conkey)))::text
             from pg_attribute a
             join pg_class c on c.oid = a.attrelid
             join pg_namespace n on n.oid = c.relnamespace
@@ -499,6 +512,7 @@ struct DraftCatalog {
             column.defaultExpression = row[15]
             column.notNull = row[18] == "true"
             column.signedInMayInsert = row[19] != "false"
+            column.wideChecks = JSONStringArray.decode(row[20])
             column.highestNumberChecked = checks.flatMap(DraftCheckedNumber.wholeNumbers).max()
             if column.typeName == "date" {
                 column.startOfPeriod = checks.lazy.compactMap { $0.firstMatch(of: /date_trunc\('(week|month|quarter|year)'::text/)?.1 }

@@ -1146,11 +1146,10 @@ struct DraftOwnership {
         let statesOfOne = stateInserts(number: "(\(index) + 1 + \(emails.count))", from: "from auth.users u where u.id = persona.id")
         let madeAtSignUp = rowMadeAtSignUp(table, quotedTable, row: row)
         guard catalog.tablesWithUserReadingTriggers.contains(table) else {
+            let filter = "from auth.users u where u.email in (\(list))"
+                + (parent ? " and (select count(*) from \(quotedTable)) < \(emails.count)" : "") + madeAtSignUp
             return """
-                do $draft$ begin
-                  insert into \(quotedTable) (\(columns))
-                  select \(values) from auth.users u where u.email in (\(list))\(parent ? " and (select count(*) from \(quotedTable)) < \(emails.count)" : "")\(madeAtSignUp)
-                  \(onConflict(table))\(shown)\(states)
+                do $draft$ begin\(insertTriedAgainForWideChecks(table, quotedTable, row: row, index: index, filter: filter))\(shown)\(states)
                 exception when others then
                   raise notice 'plan draft: no rows for \(table.replacingOccurrences(of: "'", with: "''")): %', sqlerrm;
                 end $draft$
@@ -1178,6 +1177,37 @@ struct DraftOwnership {
             exception when others then
               raise notice 'plan draft: no rows for \(table.replacingOccurrences(of: "'", with: "''")): %', sqlerrm;
             end $draft$
+            """
+    }
+
+    /// The setup's insert of the personas' rows (`row`, for the users `filter` selects);
+    /// where a check of three or more columns asks for nullable columns the row leaves
+    /// NULL (`Column.askedNotNullByAWideCheck`), the same insert again with those given
+    /// values when the first breaks a check (23514). (A stream imported or entered by
+    /// hand, `(is_manual = false and plaid_stream_id is not null) or (...)`: every row was
+    /// refused; round forty-one.) Only on that failure, so a row the check accepts is
+    /// made as before.
+    private func insertTriedAgainForWideChecks(_ table: String, _ quotedTable: String, row: [(column: String, expression: String)],
+                                               index: String, filter: String) -> String {
+        func insert(_ entries: [(column: String, expression: String)]) -> String {
+            let values = entries.map {
+                setupValue($0, table: table, quotedTable: quotedTable).replacingOccurrences(of: Self.personaIndex, with: index)
+            }
+            return "insert into \(quotedTable) (\(entries.map { Self.sqlName($0.column) }.joined(separator: ", ")))\n"
+                + "  select \(values.joined(separator: ", ")) \(filter)\n  \(onConflict(table))"
+        }
+        let asked = (catalog.columns[table] ?? []).filter { column in
+            column.askedNotNullByAWideCheck && !row.contains { $0.column == column.name }
+        }
+        let extra = asked.compactMap { column in value(for: column, inSetup: true).map { (column.name, $0) } }
+        guard !extra.isEmpty else { return "\n  " + insert(row) }
+        return """
+
+              begin
+                \(insert(row).replacingOccurrences(of: "\n", with: "\n    "))
+              exception when check_violation then
+                \(insert(row + extra).replacingOccurrences(of: "\n", with: "\n    "))
+              end;
             """
     }
 
