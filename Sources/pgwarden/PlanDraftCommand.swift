@@ -40,7 +40,7 @@ struct PlanDraftCommand: ParsableCommand {
     @Option(
         name: .customLong("user-metadata"),
         help: ArgumentHelp(
-            "User metadata (raw_user_meta_data) for the drafted signed-in personas, for a sign-up trigger that needs some: a JSON object for both, or ava=JSON / ben=JSON for one (repeatable).",
+            "User metadata (raw_user_meta_data) for the drafted signed-in personas, for a sign-up trigger that needs some: a JSON object for both, or ava=JSON / ben=JSON for one (repeatable; default: the keys the trigger reads, each persona its own value, said in a NOTE).",
             valueName: "JSON"))
     var userMetadata: [String] = []
 

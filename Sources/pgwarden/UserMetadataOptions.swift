@@ -8,7 +8,8 @@ struct UserMetadataOptions: ParsableArguments {
         name: .customLong("user-metadata"),
         help: ArgumentHelp(
             "User metadata (raw_user_meta_data) for the drafted signed-in personas ava and ben, for a sign-up trigger "
-                + "that needs some: a JSON object for both, or ava=JSON / ben=JSON for one (repeatable). "
+                + "that needs some: a JSON object for both, or ava=JSON / ben=JSON for one (repeatable; default: "
+                + "the keys the trigger reads, each persona its own value, said in a NOTE). "
                 + "Without a plan only; a plan's personas use their metadata:.",
             valueName: "JSON"))
     var entries: [String] = []
