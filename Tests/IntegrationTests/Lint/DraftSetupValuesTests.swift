@@ -221,14 +221,17 @@ import TestSupport
 
     /// `check (ends_at > starts_at)` (and the same spelt with `<`, on dates): both
     /// columns got now, every setup row was refused, and an appointments table's cells
-    /// were "cannot probe". The later column gets a later value.
+    /// were "cannot probe". The later column gets a later value. On times of day too
+    /// (`end_time > start_time`: both `current_time`, a clinic's calendar blocks; round
+    /// forty-one): nine and ten o'clock, which no midnight wraps.
     @Test func aColumnACheckWantsLaterGetsALaterValue() throws {
         let draft = try DraftRealProjectShapesTests.draft("laterthan", """
             create table public.slots (id uuid primary key default gen_random_uuid(),
               user_id uuid not null references auth.users on delete cascade,
               starts_at timestamptz not null, ends_at timestamptz not null,
-              first_day date not null, last_day date not null,
-              constraint ends_after_start check (ends_at > starts_at), constraint days check (first_day < last_day));
+              first_day date not null, last_day date not null, start_time time not null, end_time time not null,
+              constraint ends_after_start check (ends_at > starts_at), constraint days check (first_day < last_day),
+              constraint times check (end_time > start_time));
             alter table public.slots enable row level security;
             create policy "own slots" on public.slots for all to authenticated using (user_id = auth.uid()) with check (user_id = auth.uid());
             """)

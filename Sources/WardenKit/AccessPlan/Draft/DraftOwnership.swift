@@ -693,7 +693,12 @@ struct DraftOwnership {
         case ("D", "date"):
             return ["current_date - 1", "current_date", "current_date + 1"][column.comparedWithNow + 1]
                 + (Self.laterThanAnother(column) ? " + 1" : "")
-        case ("D", "time"), ("D", "timetz"): return "current_time"
+        // A time of day: nine o'clock, ten where a check wants it after another (both
+        // `current_time` broke `end_time > start_time`, and an hour after it may wrap
+        // past midnight); the clock's where the policies compare it with the clock.
+        case ("D", "time"), ("D", "timetz"):
+            guard column.comparedWithNow == 0 else { return "current_time" }
+            return Self.laterThanAnother(column) ? "'10:00'::time" : "'09:00'::time"
         case ("D", _):
             return ["now() - interval '1 day'", "now()", "now() + interval '1 day'"][column.comparedWithNow + 1]
                 + (Self.laterThanAnother(column) ? " + interval '1 hour'" : "")
