@@ -1827,7 +1827,9 @@ import TestSupport
     /// plaid_stream_id is not null) or (is_manual = true and match_pattern is not null)`):
     /// the setup left both NULL, every row was refused, and the streams and everything
     /// keyed by them were "cannot probe" (a personal-finance app, round forty-one). A row
-    /// such a check refuses is tried again with those columns given values.
+    /// such a check refuses is tried again with those columns given values: the first,
+    /// then all (a variant of exactly one parent, `(a is not null)::int + (b is not
+    /// null)::int = 1`, a booking app).
     @Test func aRowAWideCheckRefusesIsTriedAgainWithTheColumnsItAsksFor() throws {
         let draft = try Self.draft("widecheck", """
             create table public.streams (id serial primary key,
@@ -1837,10 +1839,19 @@ import TestSupport
             alter table public.streams enable row level security;
             create policy own on public.streams for select to authenticated using (user_id = auth.uid());
             grant select on public.streams to authenticated;
+            create table public.variants (id uuid primary key default gen_random_uuid(),
+              user_id uuid not null references auth.users (id), service_id int references public.streams (id) on delete cascade,
+              other_stream_id int references public.streams (id) on delete cascade, name text not null,
+              constraint one_parent check ((service_id is not null)::int + (other_stream_id is not null)::int = 1));
+            alter table public.variants enable row level security;
+            create policy own on public.variants for select to authenticated using (user_id = auth.uid());
+            grant select on public.variants to authenticated;
             """)
-        let streams = try #require(draft.plan.relations.first { $0.name == "streams" })
-        #expect(streams.access["ava"]?.select == .own, "\(draft.yaml)")
-        #expect(streams.access["ben"]?.select == .own, "\(draft.yaml)")
+        for name in ["streams", "variants"] {
+            let relation = try #require(draft.plan.relations.first { $0.name == name })
+            #expect(relation.access["ava"]?.select == .own, "\(name): \(draft.yaml)")
+            #expect(relation.access["ben"]?.select == .own, "\(name): \(draft.yaml)")
+        }
         #expect(draft.verified, "\(Self.failures(draft))")
     }
 }

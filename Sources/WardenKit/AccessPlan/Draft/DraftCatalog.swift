@@ -90,11 +90,11 @@ struct DraftCatalog {
         /// Its table's check constraints on it and one other column, as `pg_get_expr`
         /// spells them (`(sender <> recipient)`): `DraftStandInUser` reads them.
         var pairChecks: [String] = []
-        /// Its table's check constraints on it and two or more other columns, as
+        /// Its table's check constraints on it and one or more other columns, as
         /// `pg_get_expr` spells them (`((is_manual = false) AND (plaid_stream_id IS NOT
         /// NULL)) OR ...`): `askedNotNullByAWideCheck` reads them.
         var wideChecks: [String] = []
-        /// It may be NULL, has no default, and a check of three or more columns tests it
+        /// It may be NULL, has no default, and a check of two or more columns tests it
         /// with IS NOT NULL: a setup row such a check refuses is tried again with it given
         /// a value (`DraftOwnership`'s setup rows).
         var askedNotNullByAWideCheck: Bool {
@@ -455,7 +455,7 @@ struct DraftCatalog {
                    a.attnotnull::text,
                    coalesce(has_column_privilege(to_regrole('authenticated'), c.oid, a.attnum, 'INSERT'), true)::text,
                    array_to_json(array(select pg_get_expr(k.conbin, k.conrelid) from pg_constraint k
-                                       where k.conrelid = c.oid and k.contype = 'c' and cardinality(k.conkey) > 2
+                                       where k.conrelid = c.oid and k.contype = 'c' and cardinality(k.conkey) > 1
                                          and a.attnum = any(k.conkey)))::text
             from pg_attribute a
             join pg_class c on c.oid = a.attrelid

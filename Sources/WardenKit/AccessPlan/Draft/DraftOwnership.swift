@@ -1186,12 +1186,13 @@ struct DraftOwnership {
     }
 
     /// The setup's insert of the personas' rows (`row`, for the users `filter` selects);
-    /// where a check of three or more columns asks for nullable columns the row leaves
-    /// NULL (`Column.askedNotNullByAWideCheck`), the same insert again with those given
-    /// values when the first breaks a check (23514). (A stream imported or entered by
-    /// hand, `(is_manual = false and plaid_stream_id is not null) or (...)`: every row was
-    /// refused; round forty-one.) Only on that failure, so a row the check accepts is
-    /// made as before.
+    /// where a check of several columns asks for nullable columns the row leaves NULL
+    /// (`Column.askedNotNullByAWideCheck`), the same insert again when the first breaks a
+    /// check (23514): with the first of them given a value (exactly one parent,
+    /// `(a is not null)::int + (b is not null)::int = 1`), then with all. (A stream
+    /// imported or entered by hand, `(is_manual = false and plaid_stream_id is not null)
+    /// or (...)`, and a variant of a service or of an appointment: every row was refused;
+    /// round forty-one.) Only on that failure, so a row the check accepts is made as before.
     private func insertTriedAgainForWideChecks(_ table: String, _ quotedTable: String, row: [(column: String, expression: String)],
                                                index: String, filter: String) -> String {
         func insert(_ entries: [(column: String, expression: String)]) -> String {
@@ -1206,14 +1207,14 @@ struct DraftOwnership {
         }
         let extra = asked.compactMap { column in value(for: column, inSetup: true).map { (column.name, $0) } }
         guard !extra.isEmpty else { return "\n  " + insert(row) }
-        return """
-
-              begin
-                \(insert(row).replacingOccurrences(of: "\n", with: "\n    "))
-              exception when check_violation then
-                \(insert(row + extra).replacingOccurrences(of: "\n", with: "\n    "))
-              end;
-            """
+        // Each attempt in the handler of the one before it.
+        let first: [(column: String, expression: String)] = row + [extra[0]]
+        let attempts: [[(column: String, expression: String)]] = (extra.count > 1 ? [first] : []) + [row + extra]
+        return attempts.reduce("\n  " + insert(row)) { tried, entries in
+            let indented = { (text: String) in text.replacingOccurrences(of: "\n", with: "\n  ") }
+            return "\n  begin" + indented(tried) + "\n  exception when check_violation then" + indented("\n  " + insert(entries))
+                + "\n  end;"
+        }
     }
 
     /// The claims a setup row is made with when a trigger of its table reads the
