@@ -117,15 +117,19 @@ struct FunctionCallProbe {
         // The digests of answers returned by calls that read no row.
         var answersOfNoRow: Set<String> = []
         var refusedOnlyForPrivilege = true
-        var attempt = -1
-        while attempt + 1 < attempts.count {
-            attempt += 1
-            let values = attempts[attempt]
+        // The call with `values`, each cast to its parameter's type.
+        func callText(_ values: [Argument]) -> String {
             let arguments = zip(parameters + windows, values).map { parameter, value in
                 (value.named.map { SQL.quoteIdentifier($0) + " => " } ?? "")
                     + (parameter.isVariadic ? "variadic " : "") + (value.sql ?? "null") + "::" + parameter.type
             }
-            let call = "\(finding.signature.map(Self.name) ?? "")(\(arguments.joined(separator: ", ")))"
+            return "\(finding.signature.map(Self.name) ?? "")(\(arguments.joined(separator: ", ")))"
+        }
+        var attempt = -1
+        while attempt + 1 < attempts.count {
+            attempt += 1
+            let values = attempts[attempt]
+            let call = callText(values)
             let shown = "\(finding.schema).\(finding.name)("
                 + values.map { ($0.named.map { $0 + " => " } ?? "") + $0.shown }.joined(separator: ", ") + ")"
             var changes: [String] = []
@@ -198,12 +202,7 @@ struct FunctionCallProbe {
                 // (a services marketplace, round forty-one).
                 if role == "anon", handedOver, readRows, changes.isEmpty, let digest = rows.first?.last ?? nil,
                    let madeUp = Self.withMadeUpIDs(zip(parameters + windows, values).map { ($0.0.type, $0.1) }) {
-                    let given = zip(parameters + windows, madeUp).map { parameter, value in
-                        (value.named.map { SQL.quoteIdentifier($0) + " => " } ?? "") + (parameter.isVariadic ? "variadic " : "")
-                            + (value.sql ?? "null") + "::" + parameter.type
-                    }
-                    let other = "\(finding.signature.map(Self.name) ?? "")(\(given.joined(separator: ", ")))"
-                    let again = "select \(counted)::text, \(digestSQL) from (select \(other) as result) as called"
+                    let again = "select \(counted)::text, \(digestSQL) from (select \(callText(madeUp)) as result) as called"
                     if case .rows(let answer) = try context.asPersona(persona, "POST", on: finding, again),
                        answer.first?.last ?? nil == digest {
                         handedOver = false
