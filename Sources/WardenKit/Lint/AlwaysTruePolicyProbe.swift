@@ -77,7 +77,8 @@ struct AlwaysTruePolicyProbe {
             }
             evidence.append("\(ava)'s insert into \(table) names no user: its rows are their members' (\(group.table)), "
                 + "so a new row is no other user's (not tried)")
-        } else if ["a", "*"].contains(command), let benName, let ben = context.userIDs[benName] {
+        } else if ["a", "*"].contains(command), let benName, context.userIDs[benName] != nil,
+                  let benPersona = context.plan.persona(named: benName) {
             let sample = ownership.sample(of: table)
             if !sample.isEmpty {
                 let columns = sample.map { DraftOwnership.sqlName($0.column) }.joined(separator: ", ")
@@ -86,7 +87,7 @@ struct AlwaysTruePolicyProbe {
                 // ava's insert, a lookup of ben's parent row ran as ava and met the parent's
                 // policies (42P17, recursing): "not probed" where dev said DANGER.
                 let values: [String]
-                switch try sampleValues(sample, asUser: benName, id: ben) {
+                switch try sampleValues(sample, as: benPersona) {
                 case .success(let row): values = row.map { $0.map(DraftOwnership.literal) ?? "null" }
                 case .failure(let error):
                     refused(error)
@@ -198,22 +199,18 @@ struct AlwaysTruePolicyProbe {
         }
     }
 
-    /// `sample`'s values for the signed-in user `name` (`id`): evaluated as the admin with
-    /// that user's request settings (`PersonaRequest.truthSettings`), in a rolled-back
-    /// savepoint; its error (a lookup that failed) as a failure. Without such a persona in
-    /// the plan, `auth.uid()` is replaced by the id and the rest evaluated as the admin.
-    private func sampleValues(_ sample: [(column: String, expression: String)], asUser name: String,
-                              id: String) throws -> Result<[String?], PGError> {
-        let persona = context.plan.persona(named: name)
-        let expressions = sample.map { entry in
-            "(\(persona == nil ? entry.expression.replacingOccurrences(of: "auth.uid()", with: "'\(id)'::uuid") : entry.expression))::text"
-        }
-        let settings: [SQL] = persona.map { [PersonaRequest.select(context.request($0).routed("POST", to: finding).truthSettings)] } ?? []
+    /// `sample`'s values for the signed-in `persona`: evaluated as the admin with that
+    /// user's request settings (`PersonaRequest.truthSettings`), in a rolled-back
+    /// savepoint; its error (a lookup that failed) as a failure.
+    private func sampleValues(_ sample: [(column: String, expression: String)],
+                              as persona: Persona) throws -> Result<[String?], PGError> {
+        let settings = PersonaRequest.select(context.request(persona).routed("POST", to: finding).truthSettings)
+        let values = SQL(raw: "select " + sample.map { "(\($0.expression))::text" }.joined(separator: ", "))
         do {
             return .success(try context.connection.rolledBack {
-                let outcomes = try context.connection.run(unit: settings + [SQL(raw: "select " + expressions.joined(separator: ", "))])
-                for outcome in outcomes.dropLast() { _ = try outcome.get() }
-                return try outcomes[outcomes.count - 1].get().rows.first ?? []
+                let outcomes = try context.connection.run(unit: [settings, values])
+                _ = try outcomes[0].get()
+                return try outcomes[1].get().rows.first ?? []
             })
         } catch let error as PGError where error.kind == .server && !AccessPlanLimits.isLimit(error) {
             return .failure(error)
