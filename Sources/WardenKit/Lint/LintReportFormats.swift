@@ -12,7 +12,7 @@ public enum LintReportFormats {
             lines.append("  \(finding.detail)")
             for line in finding.consequence?.evidence ?? [] { lines.append("  probe: \(line)") }
         }
-        lines += (report.metadataGuess?.lines ?? []) + PersonaSignUpRefusal.lines(report.leftOut)
+        lines += report.signUpLines
         lines.append(summary(report))
         return lines.joined(separator: "\n")
     }
@@ -97,7 +97,7 @@ public enum LintReportFormats {
             let proven = (finding.consequence?.evidence ?? []).map(MarkdownReport.cell).joined(separator: "<br>")
             lines.append("| \(finding.status) | [`\(finding.rule.rawValue)`](\(finding.rule.remediation)) | `\(MarkdownReport.cell(finding.subject))` | \(proven) |")
         }
-        let leftOut = (report.metadataGuess?.lines ?? []) + PersonaSignUpRefusal.lines(report.leftOut)
+        let leftOut = report.signUpLines
         if !leftOut.isEmpty { lines += ["", "```"] + leftOut + ["```"] }
         return lines.joined(separator: "\n")
     }

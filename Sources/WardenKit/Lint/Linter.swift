@@ -97,6 +97,10 @@ public struct LintReport: Sendable {
     /// trigger refused them without it; nil when none was (`SignUpMetadataGuess`).
     public var metadataGuess: SignUpMetadataGuess? = nil
 
+    /// What the sign-ups of the drafted personas came to: the NOTE on the metadata made
+    /// up for them, then the personas left out (`PersonaSignUpRefusal.lines`).
+    public var signUpLines: [String] { (metadataGuess?.lines ?? []) + PersonaSignUpRefusal.lines(leftOut) }
+
     /// Findings that are dangers (`LintFinding.isDanger`).
     public var dangers: [LintFinding] { findings.filter(\.isDanger) }
     /// True when no finding is a danger and no persona was left out (the exit status

@@ -127,7 +127,7 @@ public struct ObservedAccessReport {
     }
 
     /// The line before the matrix: who was observed (signed-in personas left out are
-    /// named, and `leftOutLines` says why).
+    /// named, and `LintReport.signUpLines` says why).
     public var heading: String {
         let left = draft.leftOut.map(\.persona)
         let users = draft.plan.personas.filter { $0.user != nil }.map(\.name)
@@ -136,10 +136,6 @@ public struct ObservedAccessReport {
         return "no access plan (\(planFile)): what the database allows now, observed as \(who)"
             + (left.isEmpty ? "" : " (\(left.joined(separator: ", ")) left out: see LEFT OUT below)")
     }
-
-    /// Which signed-in personas were left out and why (the server's error, its
-    /// SQLSTATE, the trigger), with a hint; empty when every persona was observed.
-    public var leftOutLines: [String] { PersonaSignUpRefusal.lines(draft.leftOut) }
 
     /// What the run did not observe: the project's policies on Supabase Storage's
     /// tables when the schemas leave out `storage` (one NOTE line per table).
@@ -176,7 +172,7 @@ public struct ObservedAccessReport {
             : "no dangers found in what could be observed: what the ERROR lines name could not be, "
                 + "and the API answers those requests with that error"
         return errors + indirectRefusalLines + (dangers.isEmpty && sayingNoDangers ? [none] : dangers)
-            + draft.warningCells.map { "WARN " + $0 } + (draft.findings.metadataGuess?.lines ?? []) + leftOutLines + noteLines + [nextStep]
+            + draft.warningCells.map { "WARN " + $0 } + draft.findings.signUpLines + noteLines + [nextStep]
     }
 
     /// Heading, matrix, dangers, notes and the next step.
