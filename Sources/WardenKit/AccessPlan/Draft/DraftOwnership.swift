@@ -1115,9 +1115,6 @@ struct DraftOwnership {
         let columns = row.map { Self.sqlName($0.column) }.joined(separator: ", ")
         let list = emails.map(Self.literal).joined(separator: ", ")
         let index = "(select count(*) from auth.users v where v.email in (\(list)) and v.email < u.email)"
-        let values = row.map {
-            setupValue($0, table: table, quotedTable: quotedTable).replacingOccurrences(of: Self.personaIndex, with: index)
-        }.joined(separator: ", ")
         // The first persona's shown row, or the stand-in's where a user has one row
         // (`standInShownRowColumn`): numbered after every persona's, so its unique values
         // differ from theirs.
@@ -1165,7 +1162,9 @@ struct DraftOwnership {
         // one user, so a persona's number is counted, not `row_number()` (1 for both: a
         // unique path's two rows collided, ben's was dropped, and ava's read of the only
         // row was "all", a made-up DANGER on a private documents table; round thirty-four).
-        let valuesOfOne = values.replacingOccurrences(of: DraftDistinctValue.personaNumber, with: "(\(index) + 1)")
+        let valuesOfOne = row.map {
+            setupValue($0, table: table, quotedTable: quotedTable).replacingOccurrences(of: Self.personaIndex, with: index)
+        }.joined(separator: ", ").replacingOccurrences(of: DraftDistinctValue.personaNumber, with: "(\(index) + 1)")
         return """
             do $draft$
             declare
